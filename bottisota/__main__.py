@@ -1,0 +1,3 @@
+from bottisota.cli import main
+
+raise SystemExit(main())

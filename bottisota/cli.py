@@ -1,0 +1,54 @@
+"""The `bottisota` command: play | check | schema | render | scenario | replay | simulate.
+
+Each subcommand lives in its own module; this file only parses the command
+line and turns expected failures into one message and exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from bottisota.errors import InputError, JournalError
+
+# subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "play": ("bottisota.view.app", "main", "start the referee's table view (the default)"),
+    "check": ("bottisota.model.check", "main", "validate arena, card, rule and scenario files"),
+    "schema": ("bottisota.model.schema", "main", "write JSON Schemas for the file formats"),
+    "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
+    "scenario": ("bottisota.scenario", "main", "run scenario files"),
+    "replay": ("bottisota.journal", "replay_main", "rebuild a game from its journal"),
+    "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bottisota", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    for name, (module, _fn, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        try:
+            configure = getattr(import_module(module), "configure_parser")
+        except (ImportError, AttributeError):
+            continue
+        configure(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["play", *argv]
+    args = build_parser().parse_args(argv)
+    module, fn, _help = COMMANDS[args.command]
+    try:
+        return int(getattr(import_module(module), fn)(args) or 0)
+    except InputError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except JournalError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,141 @@
+"""Actions and movement steps: small frozen values with a text form (formats.md)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+# --- movement steps (formats.md) -------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Forward:
+    cm: float
+
+    def __str__(self) -> str:
+        return f"forward {self.cm:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    cm: float
+
+    def __str__(self) -> str:
+        return f"back {self.cm:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    degrees: float                  # + is right (D2)
+
+    def __str__(self) -> str:
+        return f"turn {self.degrees:+g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Strafe:
+    bearing: float                  # relative to the facing, 0 ahead, 90 right
+    distance: float
+
+    def __str__(self) -> str:
+        return f"strafe {self.distance:g} at {self.bearing:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    def __str__(self) -> str:
+        return "loop"
+
+
+@dataclass(frozen=True, slots=True)
+class Lift:
+    direction: str                  # "up" | "down"
+
+    def __str__(self) -> str:
+        return f"lift {self.direction}"
+
+
+@dataclass(frozen=True, slots=True)
+class DropMine:
+    weapon: str
+
+    def __str__(self) -> str:
+        return f"drop mine {self.weapon}"
+
+
+Step = Union[Forward, Back, Turn, Strafe, Loop, Lift, DropMine]
+
+
+# --- actions -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put the player's drawn bot on the table (R6, R55)."""
+
+    bot: str
+    x: float
+    y: float
+    facing: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """The movement phase: steps in order. `hold_fire` names watchers that hold."""
+
+    bot: str
+    steps: tuple[Step, ...] = ()
+    hold_fire: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.bot} moves: " + (", ".join(map(str, self.steps)) or "stays")
+
+
+@dataclass(frozen=True, slots=True)
+class ShotOrder:
+    weapon: str
+    target: str | None = None               # bot id (None for weapons that need none)
+    at: tuple[float, float] | None = None   # a point, where a weapon may aim at one
+
+
+@dataclass(frozen=True, slots=True)
+class Shoot:
+    bot: str
+    shots: tuple[ShotOrder, ...]
+
+    def __str__(self) -> str:
+        return f"{self.bot} shoots: " + ", ".join(f"{s.weapon} at {s.target}" for s in self.shots)
+
+
+@dataclass(frozen=True, slots=True)
+class SetOverwatch:
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class SelfDestruct:
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    bot: str
+    choice: str                     # reload | repair | rust | leaflet | part (R49, R50)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Do nothing in the shooting phase (D19)."""
+
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action (or step) is illegal: the rule, the reason and where."""
+
+    rule: str                       # "R42", "D29", ...
+    message: str
+    at: tuple[float, float] | None = None
+    step: int | None = None         # index of the refused step, for moves
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
