@@ -1,0 +1,175 @@
+"""What a robot sees before it rolls: the facts its tables' conditions ask about.
+
+Facts are computed lazily (sight lines cost more than distances), so a rule
+whose first condition fails never pays for the others.
+"""
+from __future__ import annotations
+
+import math
+from functools import cached_property
+from typing import Any
+
+from bottisota.geometry.arena_index import Disc
+from bottisota.rules.state import Bot, GameState
+
+
+def bearing(ax: float, ay: float, bx: float, by: float) -> float:
+    """Facing (D2: 0 = +y, clockwise) from a to b, degrees in [0, 360)."""
+    return math.degrees(math.atan2(bx - ax, by - ay)) % 360.0
+
+
+def angle_off(facing: float, direction: float) -> float:
+    """Smallest signed difference direction - facing, in (-180, 180]."""
+    d = (direction - facing) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+def discs(state: GameState, skip: tuple[str, ...] = ()) -> list[Disc]:
+    """The bots on the table as sight obstacles."""
+    return [Disc(b.id, b.x, b.y, b.radius, b.z, b.stats.height)
+            for b in state.live_bots() if b.id not in skip]
+
+
+def can_see(state: GameState, a: Bot, b: Bot) -> bool:
+    """Sight from a's top to b's middle (R22, R38, D15), other bots blocking."""
+    sight = state.arena.index.sight((a.x, a.y), a.z + a.stats.height, (b.x, b.y),
+                                    b.z + b.stats.height / 2.0,
+                                    discs=discs(state, (a.id, b.id)))
+    return sight.clear
+
+
+def in_nose_arc(state: GameState, a: Bot, x: float, y: float) -> bool:
+    """The point lies in a's front arc (R19)."""
+    return abs(angle_off(a.facing, bearing(a.x, a.y, x, y))) <= state.rules.nose_arc / 2.0
+
+
+class Situation:
+    """The facts about one bot's position, as its table conditions name them.
+
+    `focus` is the enemy the facts `range` and `in_arc` are about: the nearest
+    enemy for a turn, the mover for an overwatch answer.
+    """
+
+    def __init__(self, state: GameState, bot: Bot, focus: Bot | None = None) -> None:
+        self.state = state
+        self.bot = bot
+        self._focus = focus
+
+    @cached_property
+    def enemies(self) -> list[Bot]:
+        return [b for b in self.state.live_bots() if b.player != self.bot.player]
+
+    @cached_property
+    def focus(self) -> Bot | None:
+        if self._focus is not None:
+            return self._focus
+        if not self.enemies:
+            return None
+        return min(self.enemies, key=lambda e: (self.bot.distance_to(e), e.id))
+
+    @cached_property
+    def range(self) -> float | None:
+        return None if self.focus is None else self.bot.distance_to(self.focus)
+
+    @cached_property
+    def in_arc(self) -> bool:
+        f = self.focus
+        return f is not None and in_nose_arc(self.state, self.bot, f.x, f.y)
+
+    @cached_property
+    def visible(self) -> list[Bot]:
+        return [e for e in self.enemies if can_see(self.state, self.bot, e)]
+
+    @cached_property
+    def in_sight(self) -> bool:
+        return bool(self.visible)
+
+    @cached_property
+    def in_reach(self) -> bool:
+        from bottisota.robot.aim import weapons_at
+
+        return any(weapons_at(self.state, self.bot, e) for e in self.enemies)
+
+    @property
+    def damage_left(self) -> float:
+        return self.bot.stats.structure - self.bot.damage
+
+    @property
+    def ammo_out(self) -> bool:
+        return any(w.ammo is not None and self.bot.ammo.get(w.name, w.ammo) <= 0
+                   for w in self.bot.stats.weapons)
+
+    @cached_property
+    def watched(self) -> bool:
+        reach = self.state.rules.overwatch_range
+        return any(e.overwatch and self.bot.distance_to(e) <= reach
+                   and can_see(self.state, e, self.bot) for e in self.enemies)
+
+    @cached_property
+    def goal_distance(self) -> float | None:
+        live = [g for g in self.state.goals if not g.taken]
+        if not live:
+            return None
+        return min(math.hypot(g.x - self.bot.x, g.y - self.bot.y) for g in live)
+
+    @cached_property
+    def service_distance(self) -> float | None:
+        points = self.state.arena.by_type("service")
+        if not points:
+            return None
+        return min(f.shape.centroid.distance(_point(self.bot.x, self.bot.y)) for f in points)
+
+    @cached_property
+    def on_service(self) -> bool:
+        return bool(self.state.arena.index.features_at(self.bot.x, self.bot.y, ("service",)))
+
+    def fact(self, key: str) -> Any:
+        """The value a condition key asks about."""
+        b = self.bot
+        if key == "first_round":
+            return self.state.round <= 1
+        if key == "new_bot":
+            return b.new
+        if key == "range":
+            return self.range
+        if key == "damage_left":
+            return self.damage_left
+        if key == "damaged":
+            return b.damage > 0
+        if key == "enemies":
+            return len(self.enemies)
+        if key == "locomotion":
+            return b.stats.locomotion
+        if key == "has":
+            return {w.kind for w in b.stats.weapons}
+        if key == "goal_within":
+            return self.goal_distance
+        if key == "service_within":
+            return self.service_distance
+        return getattr(self, key)
+
+    def holds(self, key: str, wanted: Any) -> bool:
+        """Whether one condition holds."""
+        value = self.fact(key)
+        if key in ("range", "damage_left", "enemies"):
+            if value is None:
+                return False
+            lo, hi = wanted
+            return value >= lo and (hi is None or value < hi)
+        if key in ("goal_within", "service_within"):
+            return value is not None and value <= wanted
+        if key == "locomotion":
+            return value in wanted
+        if key == "has":
+            return any(k in value for k in wanted)
+        return bool(value) == wanted
+
+    def matches(self, when: dict[str, Any]) -> bool:
+        """All the rule's conditions hold."""
+        return all(self.holds(k, v) for k, v in when.items())
+
+
+def _point(x: float, y: float):
+    from shapely.geometry import Point
+
+    return Point(x, y)
