@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bottisota.content import rules_file
 from bottisota.dice import Dice
@@ -353,3 +355,29 @@ def test_an_explosive_mine_blasts_around_the_bot_it_strikes():  # R33 R34 D32
     assert (b.damage, c.damage, d.damage) == (1, 0, 0)
     assert state.dice.used == 3
     assert state.mines == []
+
+
+# --- property: a refused drop changes nothing ----------------------------------------
+
+@settings(max_examples=80, deadline=None)
+@given(round_=st.integers(min_value=1, max_value=3), new=st.booleans(),
+       weapon=st.sampled_from(["Mine", "Magnet mine", "Gun", "Laser"]),
+       ammo=st.integers(min_value=0, max_value=2), x=st.floats(min_value=5, max_value=95),
+       y=st.floats(min_value=5, max_value=95))
+def test_a_refused_drop_rolls_no_die_and_changes_nothing(round_, new, weapon, ammo, x, y):
+    # R7 R21 R49 R56
+    a = layer(x, y)
+    a.new = new
+    a.ammo["Mine"] = ammo
+    state = game(a, target("b", 50.0, 50.0), dice=[6, 6, 6], round_=round_)
+    before = snapshot(state)
+    result = drop_mine(state, a, weapon)
+    refused = (round_ == 1 or new or weapon in ("Gun", "Laser")
+               or (weapon == "Mine" and ammo == 0))
+    assert isinstance(result, Refusal) == refused
+    assert state.dice.used == 0
+    if refused:
+        assert snapshot(state) == before
+    else:
+        assert len(state.mines) == 1
+        assert (state.mines[0].x, state.mines[0].y) == (round(x, 4), round(y, 4))
