@@ -1,0 +1,297 @@
+"""The static arena layer: floors shaded by height, cliff edges, slopes with their
+direction, walls, doors, lifts, pits, belts, service points, teleporters, goals,
+a cm grid. Drawn once per camera and cached (`ArenaLayer`); belt arrows move
+and are drawn every frame (`draw_belt_arrows`).
+"""
+from __future__ import annotations
+
+import math
+
+import pygame
+from shapely.geometry import LineString, Polygon
+from shapely.ops import unary_union
+
+from bottisota.model.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.view import style
+from bottisota.view.camera import Camera
+from bottisota.view.shapes import (arrow, chevron, facing_vector, fill_geom, lines_of,
+                                   outline_geom)
+
+SLOPE_BANDS = 8          # a slope is shaded in this many bands of height
+BELT_ARROW_SPACING = 4.0  # cm between belt chevrons
+GRID_LABEL_EVERY = 10     # cm between labelled (bold) grid lines
+
+
+def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
+    return max(least, round(cam.length(cm)))
+
+
+def _blend(a: style.Colour, b: style.Colour, t: float) -> style.Colour:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def _slope_extent(f: Feature) -> tuple[tuple[float, float], float, float]:
+    """Direction of rise (unit, cm) and the shape's extent along it (min, max)."""
+    d = facing_vector(f.up or 0.0)
+    proj = [x * d[0] + y * d[1] for x, y in f.shape.exterior.coords]
+    return d, min(proj), max(proj)
+
+
+def _band(f: Feature, d: tuple[float, float], s0: float, s1: float) -> Polygon:
+    """The part of a sloped shape between two distances along its rise."""
+    minx, miny, maxx, maxy = f.shape.bounds
+    big = 4.0 * (abs(minx) + abs(miny) + abs(maxx) + abs(maxy)) + 10.0
+    px, py = -d[1], d[0]
+    strip = Polygon([(d[0] * s0 + px * big, d[1] * s0 + py * big),
+                     (d[0] * s1 + px * big, d[1] * s1 + py * big),
+                     (d[0] * s1 - px * big, d[1] * s1 - py * big),
+                     (d[0] * s0 - px * big, d[1] * s0 - py * big)])
+    return f.shape.intersection(strip)
+
+
+def slope_z(f: Feature, t: float) -> float:
+    """Height of a slope a fraction t of the way up (for shading and labels)."""
+    lo = f.from_z or 0.0
+    hi = f.to_z if f.to_z is not None else lo
+    return lo + (hi - lo) * t
+
+
+def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
+    d, s_min, s_max = _slope_extent(f)
+    base = style.FEATURE_FILL[f.type]
+    span = max(s_max - s_min, 1e-9)
+    for i in range(SLOPE_BANDS):
+        s0 = s_min + span * i / SLOPE_BANDS
+        s1 = s_min + span * (i + 1) / SLOPE_BANDS
+        t = (i + 0.5) / SLOPE_BANDS
+        shade = _blend(base, (235, 235, 245), 0.45 * t)
+        fill_geom(surface, cam, _band(f, d, s0, s1), shade)
+        if f.type != "ramp" and i > 0:          # stairs and escalators show their steps
+            far = 1e4
+            across = LineString([(d[0] * s0 - d[1] * far, d[1] * s0 + d[0] * far),
+                                 (d[0] * s0 + d[1] * far, d[1] * s0 - d[0] * far)])
+            for line in lines_of(f.shape.intersection(across)):
+                pygame.draw.lines(surface, style.OUTLINE, False,
+                                  [cam.to_px(*c) for c in line.coords], 1)
+    outline_geom(surface, cam, f.shape, style.OUTLINE, 1)
+    c = f.shape.centroid
+    length = max(1.5, min(span * 0.6, 6.0))
+    arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
+    size = max(12, min(22, round(cam.length(1.6))))
+    low = style.label(f"{(f.from_z or 0):g}", size, style.TEXT)
+    high = style.label(f"{(f.to_z or 0):g}", size, style.TEXT)
+    off = span / 2.0 - 0.6
+    for lab, sgn in ((low, -1), (high, 1)):
+        px, py = cam.to_px(c.x + sgn * d[0] * off, c.y + sgn * d[1] * off)
+        surface.blit(lab, lab.get_rect(center=(px, py)))
+
+
+def _cliff_edges(arena: Arena) -> list[LineString]:
+    """Platform edges not covered by a slope: drawn as bright cliff lines."""
+    slopes = [f.shape for f in arena.features if f.type in SLOPED_TYPES]
+    cover = unary_union(slopes).buffer(0.05) if slopes else None
+    out: list[LineString] = []
+    for f in arena.by_type("platform"):
+        edge = f.shape.boundary
+        if cover is not None:
+            edge = edge.difference(cover)
+        out.extend(lines_of(edge))
+    return out
+
+
+def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
+    """One feature, as it looks with nobody on it (doors closed)."""
+    kind = f.type
+    fill = style.FEATURE_FILL[kind]
+    c = f.shape.centroid
+    text_size = max(12, min(24, round(cam.length(1.8))))
+    if kind == "platform":
+        fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
+        lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
+        minx, miny, maxx, maxy = f.shape.bounds
+        px, py = cam.to_px(minx + 0.4, maxy - 0.4)
+        surface.blit(lab, (px, py))
+    elif kind in SLOPED_TYPES:
+        _draw_slope(surface, cam, f)
+    elif kind == "wall":
+        fill_geom(surface, cam, f.shape, fill)
+        outline_geom(surface, cam, f.shape, style.WALL_EDGE, 2)
+    elif kind == "door":
+        fill_geom(surface, cam, f.shape, fill)
+        outline_geom(surface, cam, f.shape, style.OUTLINE, 2)
+        _door_leaf_line(surface, cam, f, style.OUTLINE)
+    elif kind == "pit":
+        fill_geom(surface, cam, f.shape, fill)
+        outline_geom(surface, cam, f.shape, style.PIT_RIM, _line_width(cam, 0.3, 2))
+    elif kind == "conveyor":
+        fill_geom(surface, cam, f.shape, fill)
+        outline_geom(surface, cam, f.shape, (150, 150, 165), 1)
+    elif kind == "service":
+        fill_geom(surface, cam, f.shape, fill)
+        r = math.sqrt(f.shape.area / math.pi) * 0.6
+        w = _line_width(cam, r * 0.35, 2)
+        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x - r, c.y), cam.to_px(c.x + r, c.y), w)
+        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x, c.y - r), cam.to_px(c.x, c.y + r), w)
+    elif kind == "teleporter":
+        fill_geom(surface, cam, f.shape, fill)
+        r_px = cam.length(math.sqrt(f.shape.area / math.pi))
+        pygame.draw.circle(surface, (20, 0, 40), cam.to_px(c.x, c.y), max(2.0, r_px * 0.45))
+        outline_geom(surface, cam, f.shape, (235, 200, 255), 2)
+        if f.id:
+            lab = style.label(f.id, max(12, text_size - 4), (235, 200, 255))
+            px, py = cam.to_px(c.x, c.y)
+            surface.blit(lab, lab.get_rect(midtop=(px, py + r_px + 2)))
+    elif kind == "lift":
+        fill_geom(surface, cam, f.shape, fill)
+        outline_geom(surface, cam, f.shape, (210, 250, 255), 2)
+        minx, miny, maxx, maxy = f.shape.bounds
+        pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, miny), cam.to_px(maxx, maxy), 1)
+        pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, maxy), cam.to_px(maxx, miny), 1)
+        lab = style.label(f"L{(f.top or 0):g}", text_size, style.OUTLINE)
+        surface.blit(lab, lab.get_rect(center=cam.to_px(c.x, c.y)))
+    elif kind == "goal":
+        draw_goal_marker(surface, cam, c.x, c.y, math.sqrt(f.shape.area / math.pi),
+                         f.points if f.points is not None else 1)
+    else:  # an optional type added later: visible, never silently dropped
+        fill_geom(surface, cam, f.shape, (255, 0, 255))
+
+
+def _door_leaf_line(surface: pygame.Surface, cam: Camera, f: Feature,
+                    colour: style.Colour) -> None:
+    """A line along the door's long axis: the closed leaf."""
+    rect = f.shape.minimum_rotated_rectangle
+    coords = list(rect.exterior.coords)[:4]
+    if len(coords) < 4:
+        return
+    e0 = math.dist(coords[0], coords[1])
+    e1 = math.dist(coords[1], coords[2])
+    if e0 >= e1:
+        a = ((coords[0][0] + coords[3][0]) / 2, (coords[0][1] + coords[3][1]) / 2)
+        b = ((coords[1][0] + coords[2][0]) / 2, (coords[1][1] + coords[2][1]) / 2)
+    else:
+        a = ((coords[0][0] + coords[1][0]) / 2, (coords[0][1] + coords[1][1]) / 2)
+        b = ((coords[2][0] + coords[3][0]) / 2, (coords[2][1] + coords[3][1]) / 2)
+    pygame.draw.line(surface, colour, cam.to_px(*a), cam.to_px(*b), 2)
+
+
+def draw_open_door(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
+    """A door drawn open (R47: someone touches it): dark, leaf gone."""
+    fill_geom(surface, cam, f.shape, style.DOOR_OPEN)
+    outline_geom(surface, cam, f.shape, style.FEATURE_FILL["door"], 2)
+
+
+def draw_goal_marker(surface: pygame.Surface, cam: Camera, x: float, y: float, r: float,
+                     points: int) -> None:
+    """A goal marker (D23): yellow disc with its points."""
+    centre = cam.to_px(x, y)
+    r_px = max(3.0, cam.length(r))
+    pygame.draw.circle(surface, style.FEATURE_FILL["goal"], centre, r_px)
+    pygame.draw.circle(surface, style.OUTLINE, centre, r_px, 2)
+    lab = style.label(str(points), max(12, round(r_px * 1.2)), style.OUTLINE)
+    surface.blit(lab, lab.get_rect(center=centre))
+
+
+_DRAW_ORDER = {"platform": 0, "stairs": 0, "ramp": 0, "escalator": 0,   # floors: arena order
+               "conveyor": 1, "service": 2, "teleporter": 2, "lift": 2, "pit": 3,
+               "goal": 4, "door": 5, "wall": 6}
+
+
+def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
+    """A cm grid over the table (1 cm or 5 cm fine lines; bold every 10 cm)."""
+    tw, th = cam.table
+    fine = 1 if cam.scale >= 6 else 5
+    overlay = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    for i in range(0, int(math.floor(tw)) + 1, fine):
+        bold = i % GRID_LABEL_EVERY == 0
+        colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
+        pygame.draw.line(overlay, colour, cam.to_px(i, 0), cam.to_px(i, th), 1)
+    for j in range(0, int(math.floor(th)) + 1, fine):
+        bold = j % GRID_LABEL_EVERY == 0
+        colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
+        pygame.draw.line(overlay, colour, cam.to_px(0, j), cam.to_px(tw, j), 1)
+    surface.blit(overlay, (0, 0))
+    size = 16
+    for i in range(0, int(math.floor(tw)) + 1, GRID_LABEL_EVERY):
+        lab = style.label(str(i), size, style.TEXT_DIM)
+        px, py = cam.to_px(i, 0)
+        surface.blit(lab, lab.get_rect(midtop=(px, py + 3)))
+    for j in range(GRID_LABEL_EVERY, int(math.floor(th)) + 1, GRID_LABEL_EVERY):
+        lab = style.label(str(j), size, style.TEXT_DIM)
+        px, py = cam.to_px(0, j)
+        surface.blit(lab, lab.get_rect(midright=(px - 4, py)))
+
+
+def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
+               goals: bool = True) -> None:
+    """Draw the arena as it stands with nobody on it (no caching)."""
+    pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
+    ordered = sorted(arena.features, key=lambda f: (_DRAW_ORDER.get(f.type, 7), f.index))
+    for f in ordered:
+        if f.type == "goal" and not goals:
+            continue
+        if f.type in ("door", "wall", "goal"):
+            continue
+        _draw_feature(surface, cam, f)
+    if grid:
+        draw_grid(surface, cam)
+    width = _line_width(cam, 0.25, 2)
+    for edge in _cliff_edges(arena):
+        pygame.draw.lines(surface, style.CLIFF_EDGE, False,
+                          [cam.to_px(*c) for c in edge.coords], width)
+    for f in ordered:
+        if f.type in ("door", "wall") or (f.type == "goal" and goals):
+            _draw_feature(surface, cam, f)
+    pygame.draw.rect(surface, style.TEXT_DIM, cam.table_rect(), 2)
+
+
+def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
+    """Chevron spots (x, y, facing) along a belt, moved on by `phase` (0..1) of a spacing."""
+    line = LineString(f.path) if len(f.path) >= 2 else None
+    if line is None or line.length <= 0:
+        return []
+    out = []
+    d = BELT_ARROW_SPACING * (0.5 + (phase % 1.0))
+    while d < line.length:
+        p = line.interpolate(d)
+        q = line.interpolate(min(line.length, d + 0.05))
+        o = line.interpolate(max(0.0, d - 0.05))
+        facing = math.degrees(math.atan2(q.x - o.x, q.y - o.y)) % 360.0
+        out.append((p.x, p.y, facing))
+        d += BELT_ARROW_SPACING
+    return out
+
+
+def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,
+                     marks: dict[int, list] | None = None) -> None:
+    """Belt travel chevrons (R44) and escalator direction; `phase` animates them."""
+    for f in arena.by_type("conveyor"):
+        spots = belt_marks(f, phase) if marks is None else marks.get(f.index, [])
+        size = min(f.width or 2.0, 3.0) * 0.8
+        for x, y, facing in spots:
+            chevron(surface, cam, x, y, facing, size, style.ARROW, 2)
+
+
+class ArenaLayer:
+    """The arena drawn once for a camera and window size; re-drawn only when they change."""
+
+    def __init__(self, arena: Arena, grid: bool = True, goals: bool = False) -> None:
+        self.arena = arena
+        self.grid = grid
+        self.goals = goals
+        self._key: tuple | None = None
+        self._surface: pygame.Surface | None = None
+        self.rebuilds = 0
+
+    def surface(self, cam: Camera, size: tuple[int, int]) -> pygame.Surface:
+        """The cached layer for this camera (window-sized, background included)."""
+        key = (cam.scale, cam.origin, tuple(size))
+        if self._surface is None or key != self._key:
+            self._surface = pygame.Surface(size)
+            self._surface.fill(style.BACKGROUND)
+            draw_arena(self._surface, cam, self.arena, grid=self.grid, goals=self.goals)
+            self._key = key
+            self.rebuilds += 1
+        return self._surface
+
+    def invalidate(self) -> None:
+        self._surface = None

@@ -1,0 +1,136 @@
+"""What moves on the table: bots (true base size, facing wedge, player colour,
+name, damage pips), mine markers, goal markers and doors held open."""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from bottisota.rules.state import Bot, GameState, Mine
+from bottisota.view import style
+from bottisota.view.arena_layer import draw_goal_marker, draw_open_door
+from bottisota.view.camera import Camera
+from bottisota.view.shapes import dashed_circle, facing_vector
+
+WEDGE_START = 0.35       # the facing wedge starts this far out (share of radius): centre stays coloured
+WEDGE_HALF_ANGLE = 30.0  # degrees either side of the facing
+MIN_LABEL_PX = 16
+
+
+def player_colours(state: GameState) -> dict[str, style.Colour]:
+    """Colour of every player, by name where it names a colour, else by seat."""
+    players = list(state.players)
+    for b in state.bots.values():
+        if b.player not in players:
+            players.append(b.player)
+    return {p: style.player_colour(p, i) for i, p in enumerate(players)}
+
+
+def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
+             selected: bool = False, alpha_ghost: bool = False, labels: bool = True) -> None:
+    """One bot: disc of its real base, facing wedge, name above, damage pips below."""
+    centre = cam.to_px(bot.x, bot.y)
+    r = max(2.0, cam.length(bot.radius))
+    if alpha_ghost:
+        pygame.draw.circle(surface, colour, centre, r, 2)
+    else:
+        pygame.draw.circle(surface, colour, centre, r)
+        pygame.draw.circle(surface, style.OUTLINE, centre, r, 2)
+    _draw_wedge(surface, cam, bot.x, bot.y, bot.radius, bot.facing,
+                colour if alpha_ghost else style.contrast_text(colour))
+    if selected:
+        pygame.draw.circle(surface, (255, 255, 255), centre, r + 4, 3)
+    if bot.overwatch:
+        dashed_circle(surface, colour, centre, r + 9, 2)
+    if bot.card.is_flying:
+        pygame.draw.circle(surface, (255, 255, 255), centre, r + 1.5, 1)
+    if bot.destroyed:
+        d = r * 0.8
+        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 4)
+        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 4)
+    if not labels or alpha_ghost:
+        return
+    size = max(MIN_LABEL_PX, round(r * 1.1))
+    text = bot.id if bot.z <= 0 else f"{bot.id} z{bot.z:g}"
+    lab = style.label(text, size, colour)
+    rect = lab.get_rect(midbottom=(centre[0], centre[1] - r - 3))
+    back = rect.inflate(4, 0)
+    pygame.draw.rect(surface, style.OUTLINE, back)
+    surface.blit(lab, rect)
+    _draw_pips(surface, centre, r, bot)
+
+
+def _draw_wedge(surface: pygame.Surface, cam: Camera, x: float, y: float, radius: float,
+                facing: float, colour: style.Colour) -> None:
+    sx, sy = facing_vector(facing)
+    start = cam.to_px(x + sx * radius * WEDGE_START, y + sy * radius * WEDGE_START)
+    pts = [start]
+    for a in (facing - WEDGE_HALF_ANGLE, facing + WEDGE_HALF_ANGLE):
+        dx, dy = facing_vector(a)
+        pts.append(cam.to_px(x + dx * radius * 0.95, y + dy * radius * 0.95))
+    pygame.draw.polygon(surface, colour, pts)
+
+
+def _draw_pips(surface: pygame.Surface, centre: tuple[float, float], r: float, bot: Bot) -> None:
+    """Damage pips under the bot: one per structure point, filled red when damaged."""
+    total = max(1, int(bot.stats.structure))
+    pip = max(3, min(6, round(r * 0.3)))
+    gap = pip * 2 + 2
+    left = centre[0] - (total - 1) * gap / 2.0
+    y = centre[1] + r + pip + 3
+    for i in range(total):
+        c = (left + i * gap, y)
+        if i < bot.damage:
+            pygame.draw.circle(surface, style.REFUSAL, c, pip)
+        else:
+            pygame.draw.circle(surface, style.OUTLINE, c, pip)
+            pygame.draw.circle(surface, style.TEXT, c, pip, 1)
+    extra = []
+    if bot.rust:
+        extra.append(f"rust {bot.rust}")
+    if bot.leaflet:
+        extra.append(f"leaflet {bot.leaflet}")
+    if extra:
+        lab = style.label(" ".join(extra), 14, (255, 200, 120))
+        surface.blit(lab, lab.get_rect(midtop=(centre[0], y + pip + 2)))
+
+
+def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Colour) -> None:
+    """A mine marker (D33): its disc, an X, dashed while not yet active (R31)."""
+    centre = cam.to_px(mine.x, mine.y)
+    r = max(3.0, cam.length(mine.r))
+    if mine.active:
+        pygame.draw.circle(surface, style.MINE, centre, r, 3)
+    else:
+        dashed_circle(surface, style.MINE, centre, r, 2)
+    d = r * 0.6
+    pygame.draw.line(surface, colour, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 2)
+    pygame.draw.line(surface, colour, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 2)
+
+
+def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
+               selected: str | None = None, open_doors: tuple = ()) -> None:
+    """Everything that changes during a game, over the cached arena layer."""
+    for f in state.arena.by_type("door"):
+        if f.index in open_doors or (f.id is not None and f.id in open_doors):
+            draw_open_door(surface, cam, f)
+    for g in state.goals:
+        if not g.taken:
+            draw_goal_marker(surface, cam, g.x, g.y, g.r, g.points)
+    colours = player_colours(state)
+    for m in state.mines:
+        draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
+    for b in state.bots.values():
+        if b.removed:
+            continue
+        draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected))
+
+
+def bot_at(state: GameState, x: float, y: float, slack: float = 0.5) -> Bot | None:
+    """The bot on the table whose base holds the point (cm), nearest first."""
+    best, best_d = None, math.inf
+    for b in state.live_bots():
+        d = math.hypot(b.x - x, b.y - y)
+        if d <= b.radius + slack and d < best_d:
+            best, best_d = b, d
+    return best
