@@ -1,0 +1,287 @@
+"""A coarse navigation grid per arena and kind of mover: where a robot can go and
+how far it is, walking around walls, pits and cliffs.
+
+This is only the robot's map for ranking candidate moves; the movement rules
+(`rules.movement.preview_move`) remain the judge of every move it makes. The
+grid is built once per (arena, mobility, radius) and per process; distance
+fields to a target are cached.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString
+from shapely.ops import unary_union
+
+from bottisota.model.arena import SLOPED_TYPES, Arena
+from bottisota.model.house_rules import HouseRules
+
+CELL = 3.0                      # grid spacing, cm (the robot's map, not a rule)
+SAMPLE = 1.0                    # spacing of floor samples along an edge, cm
+INF = math.inf
+MOBILITIES = ("wheels", "walker", "flying")   # tracked bots move like wheeled ones here
+
+
+def mobility(locomotion: str) -> str:
+    """Which grid a locomotion uses: stairs are climbed only by walkers and fliers (R42)."""
+    if locomotion in ("flier", "hover"):
+        return "flying"
+    return "walker" if locomotion == "walker" else "wheels"
+
+
+def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Floor z at many points (platforms, slopes; later features win) and the index of
+    the sloped feature under each point (-1 where none)."""
+    z = np.zeros(len(xs))
+    slope = np.full(len(xs), -1)
+    for f in arena.features:
+        if f.type == "platform":
+            inside = shapely.contains_xy(f.shape, xs, ys)
+            z[inside] = f.height or 0.0
+            slope[inside] = -1
+        elif f.type in SLOPED_TYPES:
+            inside = shapely.contains_xy(f.shape, xs, ys)
+            if not inside.any():
+                continue
+            ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+            coords = np.asarray(f.shape.exterior.coords)
+            proj = coords[:, 0] * ux + coords[:, 1] * uy
+            lo, hi = proj.min(), proj.max()
+            t = ((xs[inside] * ux + ys[inside] * uy) - lo) / max(hi - lo, 1e-9)
+            z[inside] = (f.from_z or 0.0) + np.clip(t, 0, 1) * ((f.to_z or 0.0) - (f.from_z or 0.0))
+            slope[inside] = f.index
+    return z, slope
+
+
+@dataclass(eq=False)
+class NavGrid:
+    """Cells of CELL cm; `ok[i]` where a bot's centre may rest; `edges[i]` the cells
+    reachable from i in one straight hop, with their cost in cm."""
+
+    arena: Arena
+    kind: str
+    radius: float
+    nx: int
+    ny: int
+    xs: np.ndarray
+    ys: np.ndarray
+    z: np.ndarray
+    ok: np.ndarray
+    edges: list[list[tuple[int, float]]]
+    walls: object                  # prepared union of walls inflated by the radius
+    bad: object                    # prepared union of what a centre must not cross
+    back: list[list[tuple[int, float]]]
+
+    def cell(self, x: float, y: float) -> int:
+        i = min(max(int(x / CELL), 0), self.nx - 1)
+        j = min(max(int(y / CELL), 0), self.ny - 1)
+        return j * self.nx + i
+
+    def centre(self, c: int) -> tuple[float, float]:
+        return float(self.xs[c]), float(self.ys[c])
+
+    def clear(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """A straight run of the centre from a to b meets no wall (radius included),
+        and for ground bots no pit."""
+        if a == b:
+            return not shapely.contains_xy(self.bad, a[0], a[1])
+        return not self.bad.intersects(LineString([a, b]))
+
+    @lru_cache(maxsize=512)
+    def field(self, target: int) -> tuple[float, ...]:
+        """Distance in cm from every cell to the target cell (Dijkstra on `back`)."""
+        dist = [INF] * len(self.edges)
+        dist[target] = 0.0
+        heap = [(0.0, target)]
+        back = self.back
+        while heap:
+            d, c = heapq.heappop(heap)
+            if d > dist[c]:
+                continue
+            for n, w in back[c]:
+                nd = d + w
+                if nd < dist[n]:
+                    dist[n] = nd
+                    heapq.heappush(heap, (nd, n))
+        return tuple(dist)
+
+    def distance(self, a: tuple[float, float], b: tuple[float, float]) -> float:
+        """Travel distance from a to b: straight when the way is clear, else by the grid."""
+        if self.clear(a, b):
+            return math.hypot(b[0] - a[0], b[1] - a[1])
+        f = self.field(self.cell(*b))
+        c = self.cell(*a)
+        cx, cy = self.centre(c)
+        return f[c] + math.hypot(cx - a[0], cy - a[1])
+
+    def distances_to(self, b: tuple[float, float]):
+        """A function giving the travel distance from any point to b (field cached)."""
+        f = self.field(self.cell(*b))
+
+        def to_b(a: tuple[float, float]) -> float:
+            if self.clear(a, b):
+                return math.hypot(b[0] - a[0], b[1] - a[1])
+            c = self.cell(*a)
+            cx, cy = self.centre(c)
+            return f[c] + math.hypot(cx - a[0], cy - a[1])
+        return to_b
+
+    def waypoint(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> tuple[float, float]:
+        """The furthest point along the grid path from a toward b, within `reach` cm,
+        that a straight run from a can get to: where to steer this turn."""
+        if self.clear(a, b):
+            return b
+        f = self.field(self.cell(*b))
+        c = self.cell(*a)
+        best = b
+        travelled = 0.0
+        seen = {c}
+        while True:
+            nxt = min(self.edges[c], key=lambda e: f[e[0]] + e[1], default=None)
+            if nxt is None or f[nxt[0]] >= f[c] or nxt[0] in seen:
+                break
+            travelled += nxt[1]
+            c = nxt[0]
+            seen.add(c)
+            p = self.centre(c)
+            if travelled > reach * 1.5 or not self.clear(a, p):
+                break
+            best = p
+            if f[c] == 0.0:
+                best = b if self.clear(a, b) else p
+                break
+        return best
+
+
+_GRIDS: "weakref.WeakKeyDictionary[Arena, dict]" = weakref.WeakKeyDictionary()
+
+
+def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,
+             lift_cost: float = 0.0) -> NavGrid:
+    """The grid for this arena and mover (built on first use, then cached)."""
+    kind = mobility(locomotion)
+    per_arena = _GRIDS.setdefault(arena, {})
+    key = (kind, round(radius, 3), round(lift_cost, 3))
+    if key not in per_arena:
+        per_arena[key] = _build(arena, rules, kind, radius, lift_cost)
+    return per_arena[key]
+
+
+def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost: float) -> NavGrid:
+    w, h = arena.size
+    nx, ny = max(int(math.ceil(w / CELL)), 1), max(int(math.ceil(h / CELL)), 1)
+    ii, jj = np.meshgrid(np.arange(nx), np.arange(ny))
+    xs = np.clip((ii.ravel() + 0.5) * CELL, radius, w - radius)
+    ys = np.clip((jj.ravel() + 0.5) * CELL, radius, h - radius)
+    margin = radius + rules.contact_tolerance
+    walls = [f.shape for f in arena.features if f.type == "wall"]
+    wall_zone = unary_union(walls).buffer(margin) if walls else shapely.Polygon()
+    pits = [f.shape for f in arena.features if f.type == "pit"] if kind != "flying" else []
+    bad = unary_union([wall_zone] + [p.buffer(radius * 0.5) for p in pits]
+                      + _cliffs(arena, kind))
+    shapely.prepare(bad)
+    shapely.prepare(wall_zone)
+    ok = ~shapely.contains_xy(bad, xs, ys)
+    z, _ = floor_heights(arena, xs, ys)
+    n = nx * ny
+    edges: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    pairs = []
+    for c in range(n):
+        if not ok[c]:
+            continue
+        i, j = c % nx, c // nx
+        for di, dj in ((1, 0), (0, 1), (1, 1), (1, -1), (2, 1), (1, 2), (2, -1), (1, -2)):
+            a, b = i + di, j + dj
+            if 0 <= a < nx and 0 <= b < ny and ok[b * nx + a]:
+                pairs.append((c, b * nx + a))
+    if pairs:
+        pa = np.array([p[0] for p in pairs])
+        pb = np.array([p[1] for p in pairs])
+        lines = shapely.linestrings(np.stack([np.stack([xs[pa], ys[pa]], 1),
+                                              np.stack([xs[pb], ys[pb]], 1)], 1))
+        free = ~shapely.intersects(bad, lines)
+        lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
+        fwd, bwd = _passable(arena, rules, kind, xs, ys, pa, pb, lengths)
+        for k in np.nonzero(free)[0]:
+            a, b, length = int(pa[k]), int(pb[k]), float(lengths[k])
+            if fwd[k]:
+                edges[a].append((b, length))
+            if bwd[k]:
+                edges[b].append((a, length))
+    if kind != "flying" and lift_cost > 0:
+        _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, lift_cost)
+    back: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    for a, out in enumerate(edges):
+        for b, length in out:
+            back[b].append((a, length))
+    return NavGrid(arena, kind, radius, nx, ny, xs, ys, z, ok, edges, wall_zone, bad, back)
+
+
+def _cliffs(arena: Arena, kind: str) -> list:
+    """For ground bots: platform edges not joined by a slope (R37, R39), and for
+    wheeled and tracked bots the stairs themselves (R42)."""
+    if kind == "flying":
+        return []
+    joins = [f.shape.buffer(0.5) for f in arena.features
+             if f.type in SLOPED_TYPES and not (kind == "wheels" and f.type == "stairs")]
+    joins += [f.shape.buffer(0.5) for f in arena.features if f.type == "lift"]
+    joined = unary_union(joins) if joins else None
+    out = []
+    for f in arena.features:
+        if f.type == "platform":
+            edge = f.shape.boundary
+            out.append(edge.difference(joined) if joined is not None else edge)
+        elif f.type == "stairs" and kind == "wheels":
+            out.append(f.shape)
+    return out
+
+
+def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, lengths):
+    """Per edge: may a ground bot go a->b, and b->a? Cliffs up are refused (R37, D29),
+    cliffs down are falls (R39) the map avoids; slopes join floors (R42, R43, R46)."""
+    m = len(pa)
+    if kind == "flying":
+        return np.ones(m, bool), np.ones(m, bool)
+    steps = max(int(math.ceil(lengths.max() / SAMPLE)), 1)
+    t = np.linspace(0.0, 1.0, steps + 1)
+    sx = xs[pa][:, None] + (xs[pb] - xs[pa])[:, None] * t[None, :]
+    sy = ys[pa][:, None] + (ys[pb] - ys[pa])[:, None] * t[None, :]
+    z, slope = floor_heights(arena, sx.ravel(), sy.ravel())
+    z = z.reshape(m, steps + 1)
+    slope = slope.reshape(m, steps + 1)
+    dz = np.diff(z, axis=1)
+    joined = (slope[:, 1:] >= 0) | (slope[:, :-1] >= 0)
+    step = rules.step_height
+    cliff = (np.abs(dz) > step) & ~joined
+    fwd = ~cliff.any(axis=1)
+    bwd = fwd.copy()
+    if kind == "wheels":
+        stairs = {f.index for f in arena.features if f.type == "stairs"}
+        if stairs:
+            on_stairs = np.isin(np.maximum(slope[:, 1:], slope[:, :-1]), list(stairs))
+            up = (dz > 1e-9) & on_stairs
+            down = (dz < -1e-9) & on_stairs
+            fwd &= ~up.any(axis=1)
+            bwd &= ~down.any(axis=1)
+    return fwd, bwd
+
+
+def _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, cost) -> None:
+    """R48: the car and the landing beside it are joined, for ground bots, at a cost."""
+    for f in arena.features:
+        if f.type != "lift" or f.top is None:
+            continue
+        cars = [c for c in range(len(xs)) if ok[c] and shapely.contains_xy(f.shape, xs[c], ys[c])]
+        reach = f.shape.buffer(2 * radius * 2 + CELL)
+        landings = [c for c in range(len(xs)) if ok[c] and abs(z[c] - f.top) < 1e-6
+                    and shapely.contains_xy(reach, xs[c], ys[c])]
+        for a in cars:
+            for b in landings:
+                edges[a].append((b, cost))
+                edges[b].append((a, cost))
