@@ -1,0 +1,52 @@
+"""Tiny helpers for tests: arenas, cards and states from formats.md mappings.
+
+    from tests.builders import arena, card, state
+    a = arena({"type": "wall", "rect": [38, 20, 4, 20]})
+    s = state(a, {"id": "a", "player": "red", "card": card(), "at": [10, 30], "facing": 90},
+              dice=[6, 2], blast_diameter=8)
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from bottisota.model.arena import Arena
+from bottisota.model.house_rules import bundled_rules
+from bottisota.model.loading import arena_from_dict, rules_with_overrides
+from bottisota.rules.setup import new_state
+from bottisota.rules.state import GameState
+
+
+def arena(*features: dict, size: tuple[float, float] = (80, 60), name: str = "test") -> Arena:
+    """A validated arena of the given size with these feature mappings."""
+    return arena_from_dict({"name": name, "size": list(size), "features": list(features)})
+
+
+def card(**kw: Any) -> dict:
+    """An inline card mapping: a walker, move 8, armour 4, structure 6, no weapons,
+    unless the keywords say otherwise (`weapons=[weapon(...)]`)."""
+    out: dict = {"locomotion": "walker", "move": 8, "armour": 4, "structure": 6, "weapons": []}
+    out.update(kw)
+    return out
+
+
+def weapon(name: str = "Gun", **kw: Any) -> dict:
+    """A weapon mapping: a turret gun, range 30, to-hit 4, 1 hit, unless told otherwise."""
+    out: dict = {"name": name, "kind": "gun", "mount": "turret", "range": 30, "to_hit": 4,
+                 "hits": 1}
+    out.update(kw)
+    return out
+
+
+def bot(bot_id: str, player: str, at: Iterable[float], facing: float = 0.0,
+        card_value: Any = None, **kw: Any) -> dict:
+    """A bot mapping in the scenario form; the card defaults to `card()`."""
+    return {"id": bot_id, "player": player, "card": card_value if card_value is not None
+            else card(), "at": list(at), "facing": facing, **kw}
+
+
+def state(arena_value: Arena, *bots: dict, dice: Iterable[int] | None = None,
+          seed: int | None = None, round: int = 2, **rule_overrides: Any) -> GameState:
+    """A game state: forced `dice` (or a `seed`), the round, and house-rule overrides."""
+    rules = rules_with_overrides(bundled_rules(), rule_overrides)
+    source = list(dice) if dice is not None else seed
+    return new_state(arena_value, rules, bots, dice=source, round=round)
