@@ -1,12 +1,18 @@
 """Push and pull beams (R29, R30, R16, D22)."""
 from __future__ import annotations
 
+import itertools
+import math
+
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point, box
 
 from bottisota.content import rules_file
 from bottisota.dice import Dice
-from bottisota.model.arena import Arena
+from bottisota.model.arena import Arena, Feature
 from bottisota.model.cards import BotCard, Weapon
 from bottisota.model.house_rules import HouseRules
 from bottisota.rules.beams import fling_plan, resolve_beams
@@ -155,3 +161,102 @@ def test_when_only_the_push_of_a_pair_hits_it_acts_alone():  # R29 R30
     assert len([e for e in events if e["type"] == "hits"]) == 1
     assert (b.x, b.y) == pytest.approx((35.0, 50.0), abs=0.01)
     assert state.dice.used == 3
+
+
+# --- collisions and kill credit (R16, R29, D9, D10, D22) -----------------------------
+
+def test_a_pushed_bot_stops_at_another_and_both_take_the_collision_test_first():
+    # R29 R16 D9 D10: the collision dice come before the beam's armour test
+    a, b = shooter(), bot("b", 30.0, 50.0, "blue")
+    c = bot("c", 39.0, 50.0, "green")                    # b stops touching c at x = 37
+    # to-hit 5; collision: b d6 = 1 hit, armour 6 ok; c d6 = 1 hit, armour 5 at -2
+    # fails; then the beam's armour test for b: 3 fails
+    state = game(a, b, c, dice=[5, 1, 6, 1, 5, 3])
+    events = resolve_beams(state, a, [(PUSH, b)])
+    assert (b.x, b.y) == pytest.approx((37.0, 50.0), abs=0.01)
+    assert (c.x, c.y) == (39.0, 50.0)
+    collision = next(e for e in events if e["type"] == "collision")
+    assert (collision["bot"], collision["with"]) == ("b", "c")
+    tests = [(e["bot"], e["cause"], e["passed"]) for e in events if e["type"] == "armour_test"]
+    assert tests == [("b", "collision", True), ("c", "collision", False),
+                     ("b", "a's Pusher", False)]
+    assert (b.damage, c.damage) == (1, 1)
+    assert state.dice.used == 6
+
+
+def test_a_collision_kill_caused_by_a_beam_scores_for_the_beams_owner():  # D22 R29
+    a, b = shooter(), bot("b", 30.0, 50.0, "blue")
+    c = bot("c", 39.0, 50.0, "green", damage=5)
+    # to-hit 6; b: 1 hit, armour 6; c: 1 hit, armour 2 - 2 fails: destroyed; b's beam armour 4
+    state = game(a, b, c, dice=[6, 1, 6, 1, 2, 4])
+    events = resolve_beams(state, a, [(PUSH, b)])
+    assert c.destroyed
+    killed = next(e for e in events if e["type"] == "destroyed")
+    assert (killed["bot"], killed["by"]) == ("c", "a")
+    assert state.scores == {"red": RULES.kill_points} and state.kills == {"red": 1}
+    assert state.dice.used == 6
+
+
+def test_a_bot_pushed_into_a_pit_is_destroyed_and_the_kill_is_the_shooters():  # R36 D22
+    pit = Feature(index=0, type="pit", shape=Point(45.0, 50.0).buffer(3.0, quad_segs=64))
+    arena = Arena(name="pit", size=(100.0, 100.0), features=(pit,))
+    a, b = shooter(), bot("b", 30.0, 50.0, "blue")
+    big_push = Weapon(name="Ram beam", kind="push", range=30, to_hit=4, hits=1,
+                      strength=15.0)
+    state = game(a, b, dice=[4], arena=arena)             # to-hit only: no armour tests
+    events = resolve_beams(state, a, [(big_push, b)])
+    assert b.destroyed
+    killed = next(e for e in events if e["type"] == "destroyed")
+    assert (killed["cause"], killed["by"]) == ("pit", "a")
+    assert state.scores == {"red": 5}
+    assert "armour_test" not in types(events)
+    assert state.dice.used == 1
+
+
+def test_a_bot_pushed_off_a_platform_falls_and_the_kill_is_the_shooters():  # R39 D22
+    platform = Feature(index=0, type="platform", shape=box(0.0, 40.0, 35.0, 60.0), height=5.0)
+    arena = Arena(name="ledge", size=(100.0, 100.0), features=(platform,))
+    a, b = shooter(), bot("b", 30.0, 50.0, "blue", damage=3)
+    a.z = b.z = 5.0
+    state = game(a, b, dice=[4, 1], arena=arena)          # to-hit; fall 5 - 1 = 4 damage
+    events = resolve_beams(state, a, [(PUSH, b)])
+    fall = next(e for e in events if e["type"] == "fall")
+    assert (fall["drop"], fall["damage"]) == (5.0, 4)
+    assert b.destroyed and b.damage == 7
+    killed = next(e for e in events if e["type"] == "destroyed")
+    assert (killed["cause"], killed["by"]) == ("fall", "a")
+    assert state.scores == {"red": 5}
+    assert state.dice.used == 2
+
+
+# --- property: no overlapping bases after a fling (D4, D9) ---------------------------
+
+WALL = Feature(index=0, type="wall", shape=box(60.0, 20.0, 62.0, 80.0), height=10.0)
+
+
+def _spread(points: list[tuple[float, float]]) -> bool:
+    return all(math.dist(p, q) > 2.2 for p, q in itertools.combinations(points, 2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=st.lists(st.tuples(st.floats(min_value=5, max_value=55),
+                                 st.floats(min_value=25, max_value=75)),
+                       min_size=2, max_size=5).filter(_spread),
+       kinds=st.lists(st.sampled_from(["push", "pull"]), min_size=1, max_size=2),
+       strength=st.floats(min_value=0.5, max_value=30.0), seed=st.integers(0, 10_000))
+def test_after_any_fling_no_two_bases_overlap(points, kinds, strength, seed):  # D4 D9 R29
+    a = bot("a", *points[0], "red")
+    others = [bot(f"b{i}", x, y, "blue") for i, (x, y) in enumerate(points[1:])]
+    state = game(a, *others, arena=Arena(name="walled", size=(100.0, 100.0),
+                                         features=(WALL,)))
+    state.dice = Dice(seed=seed)
+    weapons = [Weapon(name=f"beam {i}", kind=k, range=100, to_hit=2, hits=1,
+                      strength=strength) for i, k in enumerate(kinds)]
+    resolve_beams(state, a, [(w, others[0]) for w in weapons])
+    live = state.live_bots()
+    for p, q in itertools.combinations(live, 2):
+        assert p.distance_to(q) >= p.radius + q.radius - 1e-3, (p.id, q.id)
+    for b in live:
+        assert WALL.shape.distance(Point(b.x, b.y)) >= b.radius - 1e-3, b.id
+        assert b.radius - 1e-3 <= b.x <= 100 - b.radius + 1e-3
+        assert b.radius - 1e-3 <= b.y <= 100 - b.radius + 1e-3
