@@ -126,7 +126,7 @@ def test_pull_and_push_both_hitting_deal_extra_hits_and_move_by_the_difference()
     # extra at -1: 4 fails (3 < 4), 5 ok
     state = game(a, b, dice=[4, 5, 2, 4, 4, 4, 5])
     events = resolve_beams(state, a, [(PUSH, b), (PULL, b)])
-    assert types(events)[:5] == ["to_hit", "to_hit", "hits", "hits", "hits"]
+    assert types(events)[:5] == ["to_hit", "hits", "to_hit", "hits", "hits"]
     extra = [e for e in events if e["type"] == "hits"][2]
     assert extra["amount"] == 2 and "R30" in extra["cause"]
     tests = [e for e in events if e["type"] == "armour_test"]
