@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -55,18 +55,20 @@ def standing_bots(state: GameState) -> list[Bot]:
     return [b for b in state.bots.values() if not b.removed]
 
 
-def open_doors(state: GameState, extra: Iterable[tuple[float, float, float]] = ()) -> set[Feature]:
-    """Doors that some bot's base touches (R47, D4): open. `extra` adds discs
-    (x, y, r) standing somewhere else than their bot, such as a mover's pose."""
+def open_doors(state: GameState,
+               poses: Mapping[str, tuple[float, float]] | None = None) -> set[Feature]:
+    """Doors that some standing bot's base touches (R47, D4): open. `poses`
+    puts some bots elsewhere (x, y), such as a mover at a point of its path."""
     bar = barriers(state.arena)
     if not bar.doors:
         return set()
     tol = state.rules.contact_tolerance
-    discs = [(b.x, b.y, b.radius) for b in standing_bots(state)] + list(extra)
-    if not discs:
+    poses = poses or {}
+    bots = standing_bots(state)
+    if not bots:
         return set()
-    points = shapely.points([(x, y) for x, y, _ in discs])
-    reach = np.array([r + tol for _, _, r in discs])
+    points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
+    reach = np.array([b.radius + tol for b in bots])
     found: set[Feature] = set()
     for door, shape in zip(bar.doors, bar.door_shapes):
         if np.any(shapely.dwithin(shape, points, reach)):

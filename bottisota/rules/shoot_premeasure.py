@@ -1,0 +1,286 @@
+"""The pre-measure: what a weapon could do, for the view (anyone, any time, no dice).
+
+For one shooter and weapon, against every other bot on the table: sight (the
+blocking point and the fire track, D15), arc (the angle off the nose, R19),
+range (D14; capped on overwatch, R23), the to-hit number with all modifiers
+and its chance (D5, D26, R5), and whether the shot is legal with the first
+reason it is not. Given a target (a bot id or a point) it adds what that
+weapon would reach there: a spray's corridor and members (R28), a blast
+marker with its centre bot and off-centre members (R34, R35), a missile's
+possible turn after a miss (R27, D31), a rocket's onward path (R26), a
+beam's landing spot (R29, when movement offers `preview_fling`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from bottisota.geometry.arena_index import Sight, TrackPoint
+from bottisota.model.cards import Weapon
+from bottisota.rules import damage
+from bottisota.rules.actions import Refusal
+from bottisota.rules.blast import BlastMember, SafeBot, blast_area
+from bottisota.rules.flight import MissileTurn, missile_turn_options
+from bottisota.rules.shoot_geometry import (
+    ahead, bearing, disc_of, door_keys, first_barrier, open_doors, segment_distances,
+    standing_bots,
+)
+from bottisota.rules.state import Bot, GameState
+from bottisota.rules.targeting import (
+    BEAM_KINDS, Pose, arc_refusal, find_weapon, melee_refusal, pose_of, range_refusal, reach,
+    sight_refusal,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TargetMeasure:
+    """One other bot as the weapon sees it."""
+
+    bot: str
+    distance: float                       # cm, centre to centre in the plane (D14)
+    off_nose: float                       # degrees off the shooter's facing (R19)
+    in_arc: bool
+    in_range: bool                        # melee: in base contact (R25)
+    in_sight: bool
+    blocker: str | None                   # the first thing blocking the line
+    block_point: tuple[float, float] | None
+    track: tuple[TrackPoint, ...]         # heights along the line (D15)
+    need: int                             # the weapon's to-hit number
+    modifier: int                         # the shooter's modifiers (parts, leaflets)
+    chance: float                         # chance to hit (R5 included)
+    refusal: str | None                   # why it may not be shot, else None
+
+    @property
+    def can_fire(self) -> bool:
+        return self.refusal is None
+
+
+@dataclass(frozen=True, slots=True)
+class BlastPreview:
+    """Where a blast would fall and whom it would touch (R34, R35)."""
+
+    x: float
+    y: float
+    z: float
+    r: float
+    marker: BaseGeometry
+    centre: str | None
+    members: tuple[BlastMember, ...]
+    chances: tuple[float, ...]            # each member's chance to be hit
+    safe: tuple[SafeBot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlightPreview:
+    """A rocket's onward line after a miss (R26): bots in the order it would roll
+    against them, and where it ends (a wall or the end of its range)."""
+
+    end: tuple[float, float]
+    bots: tuple[str, ...]
+    stopped_by: str | None
+
+
+@dataclass(frozen=True)
+class Premeasure:
+    """The whole pre-measure of one weapon of one bot."""
+
+    bot: str
+    weapon: str
+    kind: str
+    mount: str
+    reach: float                          # cm (capped on overwatch, R23)
+    arc_half: float | None                # degrees either side of the facing; None: any way
+    overwatch: bool
+    refusal: str | None                   # a reason that holds for every target (R21, R49)
+    targets: tuple[TargetMeasure, ...]    # every other bot on the table, nearest first
+    aim: tuple[float, float] | None = None
+    corridor: BaseGeometry | None = None  # spray: where a standard base's centre is in it
+    corridor_members: tuple[str, ...] = ()
+    blast: BlastPreview | None = None
+    missile: MissileTurn | None = None
+    flight: FlightPreview | None = None
+    fling: Any = None
+    extras: dict = field(default_factory=dict)
+
+    def target(self, bot_id: str) -> TargetMeasure | None:
+        for t in self.targets:
+            if t.bot == bot_id:
+                return t
+        return None
+
+    def can_hit(self) -> list[str]:
+        """Ids of the bots this weapon could legally be fired at now."""
+        return [t.bot for t in self.targets if t.can_fire]
+
+
+def premeasure(state: GameState, bot_id: str, weapon_name: str,
+               target: str | tuple[float, float] | None = None,
+               overwatch: bool = False) -> Premeasure:
+    """Measure `weapon_name` of `bot_id` against every other bot, and, given a
+    target bot or point, what the weapon would reach there. No dice, no change."""
+    shooter = state.bots[bot_id]
+    weapon, whole = find_weapon(state, shooter, weapon_name)
+    if weapon is None:
+        raise KeyError(str(whole))
+    spose = pose_of(shooter)
+    others = [b for b in state.live_bots() if b.id != shooter.id]
+    targets = _measure_targets(state, shooter, weapon, spose, others, overwatch, whole)
+    limit = reach(state, weapon, overwatch)
+    result = dict(
+        bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
+        reach=limit, arc_half=state.rules.nose_arc / 2.0 if weapon.mount == "nose" else None,
+        overwatch=overwatch, refusal=str(whole) if whole else None, targets=targets)
+    if target is not None:
+        result.update(_aimed(state, shooter, weapon, target, limit))
+    return Premeasure(**result)
+
+
+def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, spose: Pose,
+                     others: list[Bot], overwatch: bool,
+                     whole: Refusal | None) -> tuple[TargetMeasure, ...]:
+    """Arc, range and chance for all targets at once; sight per target."""
+    if not others:
+        return ()
+    xs = np.array([b.x for b in others])
+    ys = np.array([b.y for b in others])
+    dist = np.hypot(xs - spose.x, ys - spose.y)
+    bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
+    off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
+    half = state.rules.nose_arc / 2.0
+    in_arc = off <= half + 1e-6 if weapon.mount == "nose" else np.ones(len(others), bool)
+    if weapon.kind == "melee":
+        radii = np.array([b.radius for b in others])
+        in_range = dist <= radii + shooter.radius + state.rules.contact_tolerance + 1e-9
+    else:
+        in_range = dist <= reach(state, weapon, overwatch) + 1e-9
+    modifier = damage.to_hit_modifier(shooter)
+    chance = damage.hit_chance(state, weapon.to_hit, modifier)
+    sights = _sights(state, shooter, spose, others, through_bots=weapon.kind == "spray")
+    measures = []
+    for i, other in enumerate(others):
+        tpose = pose_of(other)
+        sight = sights[i]
+        refusal = whole or arc_refusal(state, weapon, spose, tpose)
+        if refusal is None and weapon.kind == "melee":
+            refusal = melee_refusal(state, shooter, other, spose, tpose)
+        elif refusal is None:
+            refusal = (range_refusal(state, weapon, spose, tpose, overwatch)
+                       or sight_refusal(state, sight, spose, tpose))
+        measures.append(TargetMeasure(
+            other.id, float(dist[i]), float(off[i]), bool(in_arc[i]), bool(in_range[i]),
+            sight.clear, sight.blocker, sight.point, tuple(sight.track),
+            weapon.to_hit, modifier, chance, str(refusal) if refusal else None))
+    measures.sort(key=lambda m: (round(m.distance, 6), m.bot))
+    return tuple(measures)
+
+
+def _sights(state: GameState, shooter: Bot, spose: Pose, others: list[Bot],
+            through_bots: bool) -> list[Sight]:
+    """Sight from the shooter to each other bot (R22, R38, D15), the doors and
+    obstacle discs gathered once."""
+    doors = door_keys(open_doors(state))
+    discs = () if through_bots else tuple(
+        disc_of(b) for b in standing_bots(state) if b.id != shooter.id)
+    index = state.arena.index
+    top = spose.z + shooter.card.height
+    return [index.sight((spose.x, spose.y), top, (o.x, o.y), o.z + o.card.height / 2.0,
+                        discs=discs, open_doors=doors, ignore=(shooter.id, o.id))
+            for o in others]
+
+
+def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
+           target: str | tuple[float, float], limit: float) -> dict:
+    """What the weapon reaches at the aimed target (a bot id or a point)."""
+    if isinstance(target, str):
+        aimed = state.bots[target]
+        aim, aim_z, centre_id = aimed.pos, aimed.z, aimed.id
+    else:
+        aim = (float(target[0]), float(target[1]))
+        aim_z, centre_id, aimed = state.arena.index.floor_z(*aim), None, None
+    out: dict = {"aim": aim}
+    if weapon.kind == "spray":
+        end = _clipped(shooter.pos, aim, limit)
+        out["corridor"], out["corridor_members"] = _corridor(state, shooter, end)
+    elif weapon.explosive:
+        out["blast"] = _blast(state, shooter, weapon, aim, aim_z, centre_id)
+    elif weapon.kind == "missile" and aimed is not None:
+        out["missile"] = missile_turn_options(state, aimed.x, aimed.y,
+                                              bearing(shooter.pos, aimed.pos),
+                                              {shooter.id, aimed.id})
+    elif weapon.kind == "rocket" and aimed is not None:
+        out["flight"] = _rocket_line(state, shooter, weapon, aimed)
+    elif weapon.kind in BEAM_KINDS and aimed is not None:
+        out["fling"] = _fling(state, shooter, weapon, aimed)
+    return out
+
+
+def _clipped(a: tuple[float, float], b: tuple[float, float], limit: float) -> tuple[float, float]:
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length <= limit or length == 0:
+        return b
+    return ahead(a[0], a[1], bearing(a, b), limit)
+
+
+def _corridor(state: GameState, shooter: Bot,
+              end: tuple[float, float]) -> tuple[BaseGeometry, tuple[str, ...]]:
+    """R28: the line buffered by a standard base radius + tolerance (where a
+    standard bot's centre is in the spray), and the exact members."""
+    from bottisota.rules.shooting import spray_members
+
+    width = state.rules.base_diameter / 2.0 + state.rules.contact_tolerance
+    line = LineString([shooter.pos, end]) if end != shooter.pos else Point(end)
+    members = spray_members(state, shooter, end)
+    return line.buffer(width), tuple(m.bot for m in members)
+
+
+def _blast(state: GameState, shooter: Bot, weapon: Weapon, aim: tuple[float, float],
+           aim_z: float, centre_id: str | None) -> BlastPreview:
+    """R34 R35 D32: the marker on the aimed point, with each member's chance."""
+    members, safe = blast_area(state, aim, aim_z)
+    if centre_id is not None and any(m.bot == centre_id for m in members):
+        from bottisota.rules.blast import _recentred
+        members = _recentred(state, members, centre_id)
+    modifier = damage.to_hit_modifier(shooter)
+    chances = tuple(damage.hit_chance(state, weapon.to_hit, modifier + m.hit_mod)
+                    for m in members)
+    r = state.rules.blast_diameter / 2.0
+    centre = next((m.bot for m in members if m.centre), None)
+    return BlastPreview(aim[0], aim[1], aim_z, r, Point(aim).buffer(r), centre,
+                        tuple(members), chances, tuple(safe))
+
+
+def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> FlightPreview:
+    """R26 D31: the line on from the target's centre to the end of the range."""
+    heading = bearing(shooter.pos, target.pos)
+    left = max(0.0, weapon.range - shooter.distance_to(target))
+    end = ahead(target.x, target.y, heading, left)
+    barrier = first_barrier(state, target.pos, end)
+    if barrier is not None:
+        end = barrier[1]
+    others = [b for b in state.live_bots() if b.id not in (shooter.id, target.id)]
+    if not others or left == 0:
+        return FlightPreview(end, (), barrier[0].label if barrier else None)
+    xs = np.array([b.x for b in others])
+    ys = np.array([b.y for b in others])
+    gap, along = segment_distances(target.pos, end, xs, ys)
+    reach_ = np.array([b.radius for b in others]) + state.rules.contact_tolerance
+    order = sorted((float(along[i]), others[i].id) for i in np.nonzero(gap <= reach_ + 1e-9)[0])
+    return FlightPreview(end, tuple(bid for _, bid in order),
+                         barrier[0].label if barrier else None)
+
+
+def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
+    """R29: the landing spot of a push or pull, when movement offers a preview."""
+    try:
+        from bottisota.rules.movement import preview_fling
+    except ImportError:
+        return None
+    from bottisota.rules.beams import fling_plan
+
+    heading, distance = fling_plan(shooter, target, weapon.kind, weapon.strength)
+    return preview_fling(state, target.id, heading, distance)
