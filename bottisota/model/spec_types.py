@@ -381,7 +381,8 @@ class Word(SpecType):
         return INVALID
 
     def schema(self) -> dict:
-        return {"type": "string", "pattern": f"^(?i:{self.word})$"}
+        pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in self.word)
+        return {"type": "string", "pattern": f"^{pattern}$"}
 
 
 @dataclass
