@@ -5,22 +5,20 @@ import itertools
 import math
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
-from bottisota.content import rules_file
 from bottisota.dice import Dice
 from bottisota.model.arena import Arena, Feature
 from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import HouseRules
+from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.beams import fling_plan, resolve_beams
 from bottisota.rules.state import Bot, GameState
 
 pytest.importorskip("bottisota.rules.movement", reason="movement.fling has not landed yet")
 
-RULES = HouseRules(**yaml.safe_load(rules_file().read_text()))
+RULES = bundled_rules()
 PUSH = Weapon(name="Pusher", kind="push", mount="turret", range=30, to_hit=4, hits=1,
               strength=5.0)
 PULL = Weapon(name="Tractor", kind="pull", mount="turret", range=30, to_hit=4, hits=1,

@@ -2,22 +2,20 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottisota.content import rules_file
 from bottisota.dice import Dice
 from bottisota.model.arena import Arena
 from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import HouseRules
+from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.actions import Refusal
 from bottisota.rules.events import apply_event
 from bottisota.rules.mines import (activate_mines, drop_mine, mine_strike,
                                    touching_mines)
 from bottisota.rules.state import Bot, GameState, Mine
 
-RULES = HouseRules(**yaml.safe_load(rules_file().read_text()))
+RULES = bundled_rules()
 
 MINE = Weapon(name="Mine", kind="mine", to_hit=4, hits=2, ammo=3)
 MAGNET = Weapon(name="Magnet mine", kind="magnetic_mine", to_hit=3, hits=1)

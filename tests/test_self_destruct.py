@@ -2,21 +2,19 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
-from bottisota.content import rules_file
 from bottisota.dice import Dice
 from bottisota.model.arena import Arena, Feature
 from bottisota.model.cards import BotCard
-from bottisota.model.house_rules import HouseRules
+from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.actions import Refusal
 from bottisota.rules.self_destruct import self_destruct
 from bottisota.rules.state import Bot, GameState
 
-RULES = HouseRules(**yaml.safe_load(rules_file().read_text()))
+RULES = bundled_rules()
 WALL = Feature(index=0, type="wall", shape=box(27.5, 25.0, 28.0, 35.0), height=10.0)
 
 
