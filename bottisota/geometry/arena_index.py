@@ -5,11 +5,35 @@ cm with y up (D1); facings are degrees, 0 = +y, clockwise (D2).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Sequence
+
+import numpy as np
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from bottisota.geometry.sight_levels import SightLevels
+from bottisota.geometry.sightline import (
+    Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
+)
+from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
+from bottisota.geometry.sweep import EPS, first_touch_times, polygon_edges
+from bottisota.model.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
     from bottisota.model.arena import Arena, Feature
+    from bottisota.model.house_rules import HouseRules
+
+# Obstacles are inflated by buffering with this many segments per quarter circle;
+# the radius is enlarged so that every chord lies outside the true offset curve,
+# which makes the inflated shape a safe (never missing) first test.
+INFLATE_QUAD_SEGS = 8
+INFLATE_FACTOR = 1.0 / math.cos(math.pi / (4 * INFLATE_QUAD_SEGS))
+INFLATE_MARGIN = 1e-6      # cm
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,58 +98,379 @@ class Sight:
 class ArenaIndex:
     """Shapely geometry of one arena, prepared once, with one STRtree."""
 
-    def __init__(self, arena: "Arena") -> None:
-        raise NotImplementedError
+    def __init__(self, arena: "Arena", rules: "HouseRules | None" = None) -> None:
+        self.arena = arena
+        self.features: tuple["Feature", ...] = tuple(arena.features)
+        self._rules = rules
+        self.size: tuple[float, float] = (float(arena.size[0]), float(arena.size[1]))
+        self.shapes = np.array([f.shape for f in self.features], dtype=object)
+        shapely.prepare(self.shapes)
+        self.tree = STRtree(self.shapes)
+        self._types = np.array([f.type for f in self.features], dtype=object)
+        self.walls: tuple[int, ...] = tuple(f.index for f in self.features if f.type == "wall")
+        self.doors: tuple[int, ...] = tuple(f.index for f in self.features if f.type == "door")
+        self._barrier = {i: feature_surface(self.features[i]) for i in self.walls + self.doors}
+        self._floor_z_of = {f.index: feature_surface(f) for f in self.features
+                            if f.type in FLOOR_TYPES}
+        self.floors: list[Surface] = floor_surfaces(self.features)   # later floors cut out
+        self._floor_region = {s.feature.index: s for s in self.floors}
+        self._edges: dict[int, np.ndarray] = {}
+        self._inflated: dict[tuple, BaseGeometry | None] = {}
+        self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
+
+    # -- house rules ---------------------------------------------------------------
+    @property
+    def rules(self) -> "HouseRules":
+        """The house rules given at construction, else the bundled ones."""
+        if self._rules is None:
+            from bottisota.model.house_rules import bundled_rules
+
+            self._rules = bundled_rules()
+        return self._rules
+
+    # -- points --------------------------------------------------------------------
+    def _at(self, x: float, y: float) -> list[int]:
+        hits = self.tree.query(Point(x, y), predicate="intersects")
+        return sorted(int(i) for i in hits)
 
     def floor_z(self, x: float, y: float) -> float:
         """Floor height at a point: 0, a platform's height, or the linear slope of
         stairs/ramps/escalators along `up`; later features win where they overlap."""
-        raise NotImplementedError
+        top = self._floor_owner(x, y)
+        return 0.0 if top is None else top.z_at(x, y)
+
+    def _floor_owner(self, x: float, y: float) -> Surface | None:
+        for i in reversed(self._at(x, y)):
+            surface = self._floor_z_of.get(i)
+            if surface is not None:
+                return surface
+        return None
 
     def features_at(self, x: float, y: float, types: Iterable[str] | None = None) -> list["Feature"]:
-        """Features whose shape contains the point (D17), in arena order."""
-        raise NotImplementedError
+        """Features whose shape contains the point (D17), in arena order. A point on
+        the boundary counts as inside."""
+        wanted = None if types is None else set(types)
+        return [self.features[i] for i in self._at(x, y)
+                if wanted is None or self.features[i].type in wanted]
 
     def inside_table(self, x: float, y: float, r: float) -> bool:
         """The whole disc lies on the table."""
-        raise NotImplementedError
+        w, h = self.size
+        return x - r >= -EPS and y - r >= -EPS and x + r <= w + EPS and y + r <= h + EPS
 
-    def disc_blocked(self, x: float, y: float, r: float, doors: bool = True) -> "Feature | None":
-        """The first wall (or, with doors=True, door) the disc overlaps beyond the
-        contact tolerance, else None."""
-        raise NotImplementedError
+    # -- discs ---------------------------------------------------------------------
+    def _door_index(self, key: str | int) -> int | None:
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+            return int(key)
+        return self._door_ids.get(key)
 
-    def first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
-                      doors: bool = True, tolerance: float = 0.0) -> Contact | None:
-        """First contact of a disc of radius r swept from a to b with walls (and doors),
-        exact to 0.01 cm; None when the sweep is clear. A disc already touching at a
-        is not a contact unless the sweep moves deeper into the obstacle."""
-        raise NotImplementedError
+    def _obstacles(self, doors: bool, open_doors: Iterable[str | int] = ()) -> tuple[int, ...]:
+        """Walls, and the doors that are closed (doors=True) — in arena order."""
+        if not doors:
+            return self.walls
+        opened = {self._door_index(k) for k in open_doors}
+        return tuple(sorted(self.walls + tuple(i for i in self.doors if i not in opened)))
+
+    def disc_blocked(self, x: float, y: float, r: float, doors: bool = True,
+                     open_doors: Iterable[str | int] = ()) -> "Feature | None":
+        """The first wall (or, with doors=True, closed door) the disc overlaps beyond the
+        contact tolerance (D4), else None."""
+        reach = r - self.rules.contact_tolerance
+        if reach <= 0.0:
+            return None
+        allowed = set(self._obstacles(doors, open_doors))
+        point = Point(x, y)
+        for i in sorted(int(i) for i in self.tree.query(point, predicate="dwithin", distance=reach)):
+            if i in allowed and shapely.distance(self.shapes[i], point) < reach - EPS:
+                return self.features[i]
+        return None
 
     def disc_contacts(self, x: float, y: float, r: float, types: Iterable[str]) -> list["Feature"]:
         """Features of the given types whose shape the disc touches (D4)."""
-        raise NotImplementedError
+        wanted = set(types)
+        reach = r + self.rules.contact_tolerance
+        hits = self.tree.query(Point(x, y), predicate="dwithin", distance=reach)
+        return [self.features[i] for i in sorted(int(i) for i in hits)
+                if self.features[i].type in wanted]
 
+    def doors_touched(self, discs: Iterable[Disc]) -> set[int]:
+        """Indices of the doors some disc touches (D4): open by R47."""
+        if not self.doors:
+            return set()
+        opened: set[int] = set()
+        for d in discs:
+            opened.update(f.index for f in self.disc_contacts(d.x, d.y, d.r, ("door",)))
+        return opened
+
+    # -- swept discs ---------------------------------------------------------------
+    def _inflated_union(self, reach: float, members: tuple[int, ...]) -> BaseGeometry | None:
+        """The obstacles grown by `reach` (safely: never smaller than the true offset),
+        unioned and prepared; cached per radius and obstacle set."""
+        key = (round(reach, 9), members)
+        if key not in self._inflated:
+            grown = None
+            if members:
+                grown = shapely.union_all(shapely.buffer(
+                    self.shapes[list(members)], reach * INFLATE_FACTOR + INFLATE_MARGIN,
+                    quad_segs=INFLATE_QUAD_SEGS))
+                shapely.prepare(grown)
+            self._inflated[key] = grown
+        return self._inflated[key]
+
+    def _sweep_filters(self, reach: float, doors: bool,
+                       open_doors: Iterable[str | int]) -> list[BaseGeometry]:
+        """Walls (cached once per radius) and closed doors (per radius and door state)."""
+        out = [self._inflated_union(reach, self.walls)]
+        if doors:
+            closed = tuple(i for i in self._obstacles(True, open_doors) if i in self.doors)
+            out.append(self._inflated_union(reach, closed))
+        return [g for g in out if g is not None]
+
+    def _edges_of(self, i: int) -> np.ndarray:
+        if i not in self._edges:
+            self._edges[i] = polygon_edges(self.shapes[i])
+        return self._edges[i]
+
+    def first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
+                      doors: bool = True, tolerance: float = 0.0,
+                      open_doors: Iterable[str | int] = ()) -> Contact | None:
+        """First contact of a disc of radius r swept from a to b with walls (and closed
+        doors), exact to floating point; None when the sweep is clear. A disc already
+        touching at a is not a contact unless the sweep moves deeper into the obstacle.
+        `tolerance` widens "touching" (D4): the disc stops that far from the obstacle."""
+        open_doors = tuple(open_doors)
+        reach = r + tolerance
+        seg = LineString([(a[0], a[1]), (b[0], b[1])])
+        if not any(shapely.intersects(g, seg) for g in self._sweep_filters(reach, doors, open_doors)):
+            return None
+        return self._exact_contact(a, b, reach, self._obstacles(doors, open_doors), seg)
+
+    def _exact_contact(self, a: Sequence[float], b: Sequence[float], reach: float,
+                       members: tuple[int, ...], seg: LineString) -> Contact | None:
+        ax, ay = float(a[0]), float(a[1])
+        vx, vy = float(b[0]) - ax, float(b[1]) - ay
+        length = math.hypot(vx, vy)
+        if length == 0.0:
+            return None
+        allowed = set(members)
+        near = sorted(int(i) for i in self.tree.query(
+            seg, predicate="dwithin", distance=reach * INFLATE_FACTOR + INFLATE_MARGIN)
+            if int(i) in allowed)
+        best: tuple[float, int] | None = None
+        start = Point(ax, ay)
+        for i in near:
+            if self.shapes[i].covers(start):
+                t = 0.0
+            else:
+                times = first_touch_times((ax, ay), (vx, vy), reach, self._edges_of(i))
+                t = float(times.min()) if len(times) else math.inf
+            if math.isfinite(t) and (best is None or t < best[0]):
+                best = (t, i)
+        if best is None:
+            return None
+        t, i = best
+        return Contact(t, t * length, (ax + t * vx, ay + t * vy), self.features[i])
+
+    def path_contact(self, points: Sequence[Sequence[float]], r: float, doors: bool = True,
+                     tolerance: float = 0.0, open_doors: Iterable[str | int] = ()
+                     ) -> tuple[int, Contact] | None:
+        """First contact along a polyline: (index of the segment, its Contact), or None.
+        One prepared test for the whole path when it is clear."""
+        if len(points) < 2:
+            return None
+        open_doors = tuple(open_doors)
+        reach = r + tolerance
+        path = LineString([(p[0], p[1]) for p in points])
+        if not any(shapely.intersects(g, path) for g in self._sweep_filters(reach, doors, open_doors)):
+            return None
+        members = self._obstacles(doors, open_doors)
+        for k in range(len(points) - 1):
+            a, b = points[k], points[k + 1]
+            seg = LineString([(a[0], a[1]), (b[0], b[1])])
+            contact = self._exact_contact(a, b, reach, members, seg)
+            if contact is not None:
+                return k, contact
+        return None
+
+    def path_clear(self, points: Sequence[Sequence[float]], r: float, doors: bool = True,
+                   tolerance: float = 0.0, open_doors: Iterable[str | int] = ()) -> bool:
+        """A disc of radius r can follow the polyline without touching a wall or closed door."""
+        return self.path_contact(points, r, doors, tolerance, open_doors) is None
+
+    # -- floors along a segment ----------------------------------------------------
     def edge_crossings(self, a: Sequence[float], b: Sequence[float]) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
-        more than the step height (D16) — with whether stairs/ramps/escalators join it."""
-        raise NotImplementedError
+        more than the step height (D16) — with whether stairs/ramps/escalators (or a
+        lift, D16) join it. `feature` is the higher side's floor."""
+        ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
+        length = math.hypot(bx - ax, by - ay)
+        if length == 0.0:
+            return []
+        seg = LineString([(ax, ay), (bx, by)])
+        near = [int(i) for i in self.tree.query(seg, predicate="intersects")
+                if int(i) in self._floor_region]
+        if not near:
+            return []
+        ts = {0.0, 1.0}
+        for i in near:
+            cut = shapely.intersection(seg, self._floor_region[i].region.boundary)
+            for x, y in shapely.get_coordinates(cut).tolist():
+                t = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / (length * length)
+                if 0.0 < t < 1.0:
+                    ts.add(t)
+        cuts = sorted(ts)
+        owners = [self._floor_owner(ax + (bx - ax) * (t0 + t1) / 2, ay + (by - ay) * (t0 + t1) / 2)
+                  for t0, t1 in zip(cuts, cuts[1:])]
+        step = self.rules.step_height
+        out: list[EdgeCrossing] = []
+        for k in range(1, len(cuts) - 1):
+            t = cuts[k]
+            x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+            before, after = owners[k - 1], owners[k]
+            z0 = 0.0 if before is None else before.z_at(x, y)
+            z1 = 0.0 if after is None else after.z_at(x, y)
+            if abs(z0 - z1) <= step + EPS:
+                continue
+            higher = before if z0 > z1 else after
+            joined = self._joined(x, y, before, after, max(z0, z1))
+            out.append(EdgeCrossing(t, t * length, (x, y), z0, z1, joined,
+                                    None if higher is None else higher.feature))
+        return out
+
+    def _joined(self, x: float, y: float, before: Surface | None, after: Surface | None,
+                z_high: float) -> bool:
+        """D16: stairs, a ramp or an escalator on either side, or a lift car serving the
+        higher floor right at the edge."""
+        if any(s is not None and s.feature.type in SLOPED_TYPES for s in (before, after)):
+            return True
+        rules = self.rules
+        for f in self.disc_contacts(x, y, 0.0, ("lift",)):
+            if f.top is not None and abs(f.top - z_high) <= rules.step_height + EPS:
+                return True
+        return False
 
     def first_entry(self, a: Sequence[float], b: Sequence[float],
                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
         """Where the centre moving from a to b first enters a feature of these types
-        (pits, teleporters, belts...): (distance, point, feature); None if never."""
-        raise NotImplementedError
+        (pits, teleporters, belts...): (distance, point, feature); None if never. A
+        feature the centre is already on at a counts only if it leaves and comes back."""
+        wanted = set(types)
+        ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
+        length = math.hypot(bx - ax, by - ay)
+        if length == 0.0:
+            return None
+        seg = LineString([(ax, ay), (bx, by)])
+        best: tuple[float, int] | None = None
+        for i in sorted(int(i) for i in self.tree.query(seg, predicate="intersects")):
+            if self.features[i].type not in wanted:
+                continue
+            cut = shapely.intersection(seg, self.shapes[i])
+            for part in shapely.get_parts(cut):
+                xy = shapely.get_coordinates(part).tolist()
+                s = min(((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length for x, y in xy)
+                if s > EPS and (best is None or s < best[0]):
+                    best = (s, i)
+        if best is None:
+            return None
+        s, i = best
+        return s, (ax + (bx - ax) * s / length, ay + (by - ay) * s / length), self.features[i]
+
+    # -- sight ---------------------------------------------------------------------
+    @cached_property
+    def _sight_surfaces(self) -> tuple[list[Surface], list[Surface]]:
+        """Flat (walls, platforms) and sloped sight obstacles; doors come per call."""
+        flat = [self._barrier[i] for i in self.walls]
+        flat += [s for s in self.floors if not s.sloped and s.top > 0.0]
+        sloped = [s for s in self.floors if s.sloped and s.top > 0.0]
+        return flat, sloped
+
+    @cached_property
+    def _levels(self) -> SightLevels:
+        return SightLevels(*self._sight_surfaces)
+
+    def _sight_surface(self, i: int, closed: set[int]) -> Surface | None:
+        kind = self.features[i].type
+        if kind == "wall" or (kind == "door" and i in closed):
+            return self._barrier[i]
+        surface = self._floor_region.get(i)
+        if surface is not None and surface.top > 0.0:
+            return surface
+        return None
 
     def sight(self, a: Sequence[float], az: float, b: Sequence[float], bz: float,
               discs: Sequence[Disc] = (), open_doors: Iterable[str | int] = (),
               ignore: Iterable[str] = ()) -> Sight:
-        """Sight from (a, az) to (b, bz) (D15): walls, closed doors, raised floors and
-        discs (other bots) must all be lower than the line where it passes over them.
-        Returns the first blocker and point, and the fire track."""
-        raise NotImplementedError
+        """Sight from (a, az) to (b, bz) (D15). az and bz are the heights of the line's
+        ends: the shooter's top (z + figure height) and the target's middle (z + half
+        its height). Walls, closed doors, raised floors and discs (other bots) must all
+        be lower than the line where it passes over them; touching counts. Discs named
+        in `ignore` or holding an end of the line (shooter, target) are skipped.
+        Returns the first blocker and point, and the fire track (every crossing)."""
+        line = Line(float(a[0]), float(a[1]), float(az), float(b[0]), float(b[1]), float(bz))
+        closed = set(self._obstacles(True, open_doors)) - set(self.walls)
+        crossings: list[Crossing] = []
+        if line.length > 0.0:
+            geom = line.geometry()
+            for i in sorted(int(i) for i in self.tree.query(geom, predicate="intersects")):
+                surface = self._sight_surface(i, closed)
+                if surface is not None:
+                    crossings += surface_crossings(line, geom, surface)
+            skip = set(ignore)
+            for d in discs:
+                if d.id in skip or skips_disc(line, d.x, d.y, d.r):
+                    continue
+                c = disc_crossing(line, d.x, d.y, d.r, d.z + d.height, d.id)
+                if c is not None:
+                    crossings.append(c)
+        first: tuple[float, str] | None = None
+        track: list[TrackPoint] = []
+        for c in crossings:
+            s = first_block(line, c)
+            if s is not None and (first is None or s < first[0]):
+                first = (s, c.what)
+            track.append(TrackPoint(c.s0, line.z_at(c.s0), c.z0, c.what))
+            if c.s1 > c.s0:
+                track.append(TrackPoint(c.s1, line.z_at(c.s1), c.z1, c.what))
+        track.sort(key=lambda p: (p.distance, p.what))
+        if first is None:
+            return Sight(True, track=tuple(track))
+        return Sight(False, first[1], line.point_at(first[0]), tuple(track))
 
     def sight_many(self, pairs: Sequence[tuple[Sequence[float], float, Sequence[float], float]],
                    discs: Sequence[Disc] = (), open_doors: Iterable[str | int] = ()) -> list[bool]:
-        """Vectorised clear/blocked for many lines at once (bench: 992 pairs < 2 ms)."""
-        raise NotImplementedError
+        """Vectorised clear/blocked for many lines at once, the same answers as
+        `sight(...).clear` for each (bench: 992 pairs < 2 ms)."""
+        n = len(pairs)
+        if n == 0:
+            return []
+        arr = np.array([(p[0][0], p[0][1], p[1], p[2][0], p[2][1], p[3]) for p in pairs],
+                       dtype=float)
+        ax, ay, az, bx, by, bz = arr.T
+        done = (ax == bx) & (ay == by)                      # no line: nothing between
+        blocked = discs_block(ax, ay, az, bx, by, bz, discs) & ~done
+        levels = self._levels
+        blocked |= levels.flat_blocked(ax, ay, az, bx, by, bz, done | blocked)
+        closed = set(self._obstacles(True, open_doors)) - set(self.walls)
+        exact = levels.may_meet_sloped(ax, ay, az, bx, by, bz, done | blocked)
+        if closed:
+            exact |= self._may_meet(ax, ay, bx, by, tuple(sorted(closed)), done | blocked)
+        for k in np.flatnonzero(exact):
+            blocked[k] = not self.sight((float(ax[k]), float(ay[k])), float(az[k]),
+                                        (float(bx[k]), float(by[k])), float(bz[k]),
+                                        open_doors=open_doors).clear
+        return [not bool(x) for x in blocked]
+
+    def _may_meet(self, ax, ay, bx, by, members: tuple[int, ...], done: np.ndarray) -> np.ndarray:
+        """Lines (not done) that meet any of these features' shapes."""
+        out = np.zeros(len(ax), dtype=bool)
+        union = self._inflated.get(("doors", members))
+        if union is None:
+            union = shapely.union_all(self.shapes[list(members)])
+            shapely.prepare(union)
+            self._inflated[("doors", members)] = union
+        idx = np.flatnonzero(~done)
+        if len(idx):
+            lines = shapely.linestrings(np.stack(
+                [np.stack([ax[idx], ay[idx]], 1), np.stack([bx[idx], by[idx]], 1)], 1))
+            out[idx[shapely.intersects(union, lines)]] = True
+        return out

@@ -1,0 +1,155 @@
+"""Sight lines with heights (R22, R38, D15).
+
+The line runs from (a, az) to (b, bz); its height is linear in the distance
+s from a. An obstacle blocks where its top is at least the line's height
+(D15: everything it passes over must be lower than the line). Over one
+straight piece of the line both heights are linear, so the first blocking
+point of a piece is found from its two ends alone.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString
+
+from bottisota.geometry.surfaces import Surface
+
+HEIGHT_EPS = 1e-9   # cm: an obstacle this close below the line still blocks it
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A sight line: plan ends, end heights, length and unit direction."""
+
+    ax: float
+    ay: float
+    az: float
+    bx: float
+    by: float
+    bz: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.bx - self.ax, self.by - self.ay)
+
+    def z_at(self, s: float) -> float:
+        """Line height at distance s from a."""
+        length = self.length
+        return self.az if length == 0.0 else self.az + (self.bz - self.az) * s / length
+
+    def point_at(self, s: float) -> tuple[float, float]:
+        length = self.length
+        if length == 0.0:
+            return (self.ax, self.ay)
+        f = s / length
+        return (self.ax + (self.bx - self.ax) * f, self.ay + (self.by - self.ay) * f)
+
+    def distance_of(self, x: float, y: float) -> float:
+        """Distance from a of the projection of a point on the line."""
+        length = self.length
+        if length == 0.0:
+            return 0.0
+        return ((x - self.ax) * (self.bx - self.ax) + (y - self.ay) * (self.by - self.ay)) / length
+
+    def geometry(self) -> LineString:
+        return LineString([(self.ax, self.ay), (self.bx, self.by)])
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """Where the line passes over one obstacle: from s0 to s1 (cm from a)."""
+
+    s0: float
+    s1: float
+    z0: float           # obstacle top at s0
+    z1: float           # obstacle top at s1
+    what: str
+
+
+def first_block(line: Line, c: Crossing) -> float | None:
+    """Distance of the first point of the crossing where the obstacle reaches the
+    line, or None when the line stays above it."""
+    d0 = c.z0 - line.z_at(c.s0)
+    if d0 >= -HEIGHT_EPS:
+        return c.s0
+    d1 = c.z1 - line.z_at(c.s1)
+    if d1 >= -HEIGHT_EPS:
+        return c.s0 + (c.s1 - c.s0) * (-d0) / (d1 - d0)
+    return None
+
+
+def surface_crossings(line: Line, geom_line: LineString, surface: Surface) -> list[Crossing]:
+    """The pieces of the line over a surface, with the surface's top at both ends."""
+    cut = shapely.intersection(geom_line, surface.region)
+    out: list[Crossing] = []
+    for part in shapely.get_parts(cut):
+        xy = shapely.get_coordinates(part)
+        if len(xy) == 0:
+            continue
+        s = [line.distance_of(float(x), float(y)) for x, y in xy]
+        i0, i1 = int(np.argmin(s)), int(np.argmax(s))
+        s0, s1 = max(0.0, s[i0]), min(line.length, s[i1])
+        (x0, y0), (x1, y1) = xy[i0].tolist(), xy[i1].tolist()
+        out.append(Crossing(s0, s1, surface.z_at(x0, y0), surface.z_at(x1, y1), surface.label))
+    return out
+
+
+def disc_crossing(line: Line, x: float, y: float, r: float, top: float,
+                  what: str) -> Crossing | None:
+    """The chord of the line over a disc (a bot), if the line meets its base."""
+    length = line.length
+    if length == 0.0:
+        return None
+    ux, uy = (line.bx - line.ax) / length, (line.by - line.ay) / length
+    wx, wy = x - line.ax, y - line.ay
+    tc = wx * ux + wy * uy
+    perp = abs(wx * uy - wy * ux)
+    if perp > r:
+        return None
+    half = math.sqrt(max(0.0, r * r - perp * perp))
+    s0, s1 = max(0.0, tc - half), min(length, tc + half)
+    if s0 > s1:
+        return None
+    return Crossing(s0, s1, top, top, what)
+
+
+def skips_disc(line: Line, x: float, y: float, r: float) -> bool:
+    """A disc holding either end of the line is the shooter or the target."""
+    return math.hypot(line.ax - x, line.ay - y) < r or math.hypot(line.bx - x, line.by - y) < r
+
+
+def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
+                by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = ()
+                ) -> np.ndarray:
+    """Vectorised: which lines some disc (bot) blocks, the same test as
+    `disc_crossing` + `first_block` for every line and disc at once."""
+    skip = set(ignore)
+    kept = [d for d in discs if d.id not in skip]
+    n = len(ax)
+    if not kept or n == 0:
+        return np.zeros(n, dtype=bool)
+    cx = np.array([d.x for d in kept])[None, :]
+    cy = np.array([d.y for d in kept])[None, :]
+    r = np.array([d.r for d in kept])[None, :]
+    top = np.array([d.z + d.height for d in kept])[None, :]
+    ax, ay, az, bx, by, bz = (v[:, None] for v in (ax, ay, az, bx, by, bz))
+    dx, dy = bx - ax, by - ay
+    length = np.hypot(dx, dy)
+    safe = np.where(length > 0.0, length, 1.0)
+    ux, uy = dx / safe, dy / safe
+    wx, wy = cx - ax, cy - ay
+    tc = wx * ux + wy * uy
+    perp = np.abs(wx * uy - wy * ux)
+    half = np.sqrt(np.maximum(0.0, r * r - perp * perp))
+    s0 = np.maximum(0.0, tc - half)
+    s1 = np.minimum(length, tc + half)
+    meets = (perp <= r) & (s0 <= s1) & (length > 0.0)
+    holds = (np.hypot(ax - cx, ay - cy) < r) | (np.hypot(bx - cx, by - cy) < r)
+    lz0 = az + (bz - az) * s0 / safe
+    lz1 = az + (bz - az) * s1 / safe
+    blocks = top - np.minimum(lz0, lz1) >= -HEIGHT_EPS
+    return np.any(meets & ~holds & blocks, axis=1)
