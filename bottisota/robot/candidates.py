@@ -1,0 +1,243 @@
+"""Candidate step lists for a robot's move, by locomotion (R8-R15), with where each
+would end if nothing got in the way.
+
+The predictions only rank candidates; the movement rules judge each one
+(`preview_move`). Wheeled bots and fliers steer in 45° steps after every Turn cm
+(R8, R12), tracked bots pay Turn cm per 45° (R9), walkers and hoverers turn
+freely (R10, R15).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bottisota.model.house_rules import HouseRules
+from bottisota.rules.actions import Back, Forward, Loop, Step, Turn
+from bottisota.rules.state import Bot
+
+FAN = 12                        # directions tried by free turners besides the aims
+EPS = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A step list and its predicted end (ignoring terrain and other bots)."""
+
+    steps: tuple[Step, ...]
+    x: float
+    y: float
+    facing: float
+    spent: float
+    distance: float
+
+
+def heading(facing: float) -> tuple[float, float]:
+    rad = math.radians(facing)
+    return math.sin(rad), math.cos(rad)
+
+
+def bearing_to(x: float, y: float, tx: float, ty: float) -> float:
+    return math.degrees(math.atan2(tx - x, ty - y)) % 360.0
+
+
+def signed(facing: float, direction: float) -> float:
+    """Turn from facing to direction, in (-180, 180] (+ is right)."""
+    d = (direction - facing) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+def _round(v: float) -> float:
+    return round(v, 2)
+
+
+class _Walk:
+    """Follows steps like the rules would on an empty table, keeping the cost."""
+
+    def __init__(self, bot: Bot, rules: HouseRules) -> None:
+        s = bot.stats
+        self.rules, self.loco, self.turn_cm = rules, s.locomotion, s.turn
+        self.x, self.y, self.f = bot.x, bot.y, bot.facing
+        self.spent = self.distance = self.since = 0.0
+        self.free = int(rules.free_turns_at_start)
+        self.steps: list[Step] = []
+
+    def can_turn(self, units: int = 1) -> bool:
+        if self.loco in ("walker", "hover"):
+            return True
+        if self.loco == "tracked":
+            return True
+        if units == 1:
+            return (self.free > 0 and self.distance <= EPS) or self.since >= self.turn_cm - EPS
+        return False
+
+    def turn(self, degrees: float) -> None:
+        if abs(degrees) < 0.05:
+            return
+        if self.loco not in ("walker", "hover"):
+            units = int(round(abs(degrees) / self.rules.turn_step))
+            for _ in range(units):
+                if self.free > 0 and self.distance <= EPS:
+                    self.free -= 1
+                elif self.loco == "tracked":
+                    self.spent += self.turn_cm
+                else:
+                    self.since = 0.0
+        self.f = (self.f + degrees) % 360.0
+        self.steps.append(Turn(_round(degrees)))
+
+    def forward(self, cm: float, back: bool = False) -> None:
+        cm = _round(cm)
+        if cm <= 0:
+            return
+        hx, hy = heading(self.f)
+        sign = -1.0 if back else 1.0
+        self.x += hx * cm * sign
+        self.y += hy * cm * sign
+        self.spent += cm * (self.rules.backward_cost if back else 1.0)
+        self.distance += cm
+        self.since += cm
+        self.steps.append(Back(cm) if back else Forward(cm))
+
+    def done(self) -> Candidate:
+        return Candidate(tuple(self.steps), self.x, self.y, self.f, self.spent, self.distance)
+
+
+def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
+                      face: tuple[float, float] | None, budget: float) -> list[Candidate]:
+    """Walkers and hoverers: turn toward a point, walk, turn to face (R10, R15)."""
+    out: list[Candidate] = []
+    targets: list[tuple[float, float | None]] = []
+    for ax, ay in aims:
+        d = math.hypot(ax - bot.x, ay - bot.y)
+        if d > EPS:
+            targets.append((bearing_to(bot.x, bot.y, ax, ay), d))
+    for k in range(FAN):
+        targets.append((bot.facing + k * 360.0 / FAN, None))
+    lengths_full = [budget, budget * 0.75, budget * 0.5, budget * 0.25]
+    for direction, d in targets:
+        lengths = [min(d, budget)] + [v for v in lengths_full if v < d - EPS] if d else lengths_full
+        for length in lengths:
+            w = _Walk(bot, rules)
+            w.turn(signed(w.f, direction))
+            w.forward(length)
+            if face is not None:
+                w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
+            out.append(w.done())
+    w = _Walk(bot, rules)
+    if face is not None:
+        w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
+    out.append(w.done())
+    return out
+
+
+def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[float, float] | None,
+           budget: float, first: float, hop: float, min_move: float) -> Candidate:
+    """Drive toward `aim`: a first free turn, then runs of `hop` cm with a 45° turn
+    toward the aim whenever the rhythm allows (R8, R9, R12)."""
+    w = _Walk(bot, rules)
+    step = rules.turn_step
+    w.turn(first)
+    tracked = w.loco == "tracked"
+    for _ in range(64):
+        left = budget - w.spent
+        if left <= EPS:
+            break
+        ax, ay = aim
+        dist = math.hypot(ax - w.x, ay - w.y)
+        off = signed(w.f, bearing_to(w.x, w.y, ax, ay)) if dist > EPS else 0.0
+        if dist > EPS and abs(off) > step / 2 and (w.distance > EPS or tracked):
+            if tracked and w.spent + w.turn_cm <= budget - EPS and w.can_turn():
+                w.turn(math.copysign(step, off))
+                continue
+            if not tracked and w.can_turn():
+                w.turn(math.copysign(step, off))
+                continue
+        hx, hy = heading(w.f)
+        along = (ax - w.x) * hx + (ay - w.y) * hy
+        run = min(left, hop if abs(off) > step / 2 else max(along, 0.0))
+        if abs(off) <= step / 2 and along <= EPS:
+            break
+        if run <= EPS:
+            run = min(left, hop)
+        w.forward(run)
+        if abs(off) <= step / 2 and run >= along - EPS:
+            break
+    if w.distance < min_move - EPS:
+        w.forward(min(min_move - w.distance, budget - w.spent))
+    if face is not None and w.can_turn() and not tracked:
+        off = signed(w.f, bearing_to(w.x, w.y, *face))
+        if abs(off) > step / 2:
+            w.turn(math.copysign(step, off))
+    elif face is not None and tracked:
+        off = signed(w.f, bearing_to(w.x, w.y, *face))
+        while abs(off) > step / 2 and w.spent + w.turn_cm <= budget + EPS:
+            w.turn(math.copysign(step, off))
+            off = signed(w.f, bearing_to(w.x, w.y, *face))
+    return w.done()
+
+
+def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
+                 face: tuple[float, float] | None, budget: float, min_move: float) -> list[Candidate]:
+    """Wheeled, tracked and fliers: steering runs toward each aim, straight runs,
+    reversing (not fliers, R12) and a flier's loop (R14)."""
+    s = bot.stats
+    step = rules.turn_step
+    turn_cm = max(s.turn, 0.5)
+    out: list[Candidate] = []
+    for aim in aims:
+        for first in (-step, 0.0, step):
+            for hop in (turn_cm, turn_cm * 2):
+                out.append(_steer(bot, rules, aim, face, budget, first, hop, min_move))
+    for first in (-step, 0.0, step):
+        for frac in (1.0, 0.5):
+            w = _Walk(bot, rules)
+            w.turn(first)
+            w.forward(max(budget * frac, min_move))
+            out.append(w.done())
+        if s.locomotion != "flier":
+            for frac in (0.25, 0.5):
+                w = _Walk(bot, rules)
+                w.turn(first)
+                w.forward(budget * frac / rules.backward_cost, back=True)
+                out.append(w.done())
+    if s.locomotion == "flier":
+        loop_cost = rules.loop_cost_turns * s.turn
+        if loop_cost <= budget:
+            hx, hy = heading(bot.facing)
+            rest = max(min_move, 0.0)
+            w = _Walk(bot, rules)
+            w.steps.append(Loop())
+            w.f = (w.f + 180.0) % 360.0
+            w.spent += loop_cost
+            w.distance += loop_cost
+            if budget - loop_cost > EPS:
+                w.forward(min(max(rest, (budget - loop_cost) * 0.5), budget - loop_cost))
+            out.append(w.done())
+    else:
+        w = _Walk(bot, rules)
+        if face is not None:
+            off = signed(w.f, bearing_to(w.x, w.y, *face))
+            if abs(off) > step / 2:
+                w.turn(math.copysign(step, off))
+        out.append(w.done())
+        out.append(_Walk(bot, rules).done())
+    return out
+
+
+def candidate_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
+                    face: tuple[float, float] | None, budget: float) -> list[Candidate]:
+    """Every candidate for this bot this turn, duplicates removed."""
+    s = bot.stats
+    min_move = 0.0 if bot.docked else s.min_move
+    if s.locomotion in ("walker", "hover"):
+        found = free_turner_moves(bot, rules, aims, face, budget)
+    else:
+        found = rhythm_moves(bot, rules, aims, face, budget, min_move)
+    seen: set = set()
+    out = []
+    for c in found:
+        if c.steps in seen or c.spent > budget + 1e-3:
+            continue
+        seen.add(c.steps)
+        out.append(c)
+    return out

@@ -1,0 +1,276 @@
+"""Turning an intention into a legal move: candidates, ranked, judged by the rules.
+
+`plan_move` generates step lists for the bot's locomotion (robot.candidates),
+ranks them by where they are predicted to end, then asks the movement rules
+(`preview_move`, the oracle: no dice, no change) about them best first, and
+re-scores each legal one on where it really ends and what it meets (falls,
+pits, collisions, teleports). A deadline is checked inside the search; when
+it passes, the best legal move found so far is used, else staying put.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
+from bottisota.robot.navigation import nav_grid
+from bottisota.robot.tables import Intention
+from bottisota.rules.actions import DropMine, Lift, Move, Refusal
+from bottisota.rules.state import Bot, GameState
+
+ARC_PENALTY = 4.0               # cm-equivalents: the focus outside the nose arc
+HAZARD = {"destroyed": 1000.0, "pit": 1000.0, "fall": 150.0, "crash": 60.0,
+          "collision": 40.0, "teleport": 25.0}
+FLANK_DISTANCE = 8.0            # cm behind the enemy a flank aims for
+EVADE_SIGHT = 30.0              # cm-equivalents per enemy that sees the end spot
+KEEP_RANGE_SHARE = 0.8          # keep_range default: this share of the longest weapon
+PREVIEW_AT_LEAST = 3            # previews made before settling on a good move
+GOOD_ENOUGH = 0.5               # cm: a legal move this close to its prediction is taken
+
+
+@dataclass
+class Plan:
+    """The chosen move, its cost for the intention and how many previews it took."""
+
+    move: Move
+    cost: float
+    previews: int
+    timed_out: bool = False
+    result: object = None
+
+
+def _preview():
+    from bottisota.rules.movement import preview_move
+
+    return preview_move
+
+
+def enemies_of(state: GameState, bot: Bot) -> list[Bot]:
+    return [b for b in state.live_bots() if b.player != bot.player]
+
+
+def longest_range(bot: Bot) -> float:
+    ranges = [w.range for w in bot.stats.weapons if not w.is_mine]
+    return max(ranges) if ranges else 0.0
+
+
+def nose_armed(bot: Bot) -> bool:
+    """Most of its firepower points forward (R19): it should face its target."""
+    guns = [w for w in bot.stats.weapons if not w.is_mine]
+    return any(w.mount == "nose" for w in guns)
+
+
+def service_spots(state: GameState) -> list[tuple[float, float]]:
+    return [(f.shape.centroid.x, f.shape.centroid.y) for f in state.arena.by_type("service")]
+
+
+def goal_spots(state: GameState) -> list[tuple[float, float]]:
+    return [(g.x, g.y) for g in state.goals if not g.taken]
+
+
+class Scorer:
+    """The cost of ending a move at a spot, for one intention (lower is better)."""
+
+    def __init__(self, state: GameState, bot: Bot, intention: Intention,
+                 focus: Bot | None) -> None:
+        self.state, self.bot, self.intention, self.focus = state, bot, intention, focus
+        lift_cost = bot.stats.move * state.rules.lift_cost_fraction
+        self.grid = nav_grid(state.arena, state.rules, bot.stats.locomotion, bot.radius, lift_cost)
+        self.enemies = enemies_of(state, bot)
+        self.face: tuple[float, float] | None = (focus.x, focus.y) if focus else None
+        self.target: tuple[float, float] | None = None
+        self.kind = intention.move
+        self.keep = intention.range or max(longest_range(bot) * KEEP_RANGE_SHARE, 4.0)
+        self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
+        self._to_target: Callable | None = None
+        self._choose_target()
+
+    def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
+        if not spots:
+            return None
+        here = self.bot.pos
+        return min(spots, key=lambda s: (self.grid.distance(here, s), s))
+
+    def _choose_target(self) -> None:
+        f, kind = self.focus, self.kind
+        if kind == "grab_goal":
+            self.target = self._nearest_by_travel(goal_spots(self.state))
+            if self.target is None:
+                kind = self.kind = "close_in"
+        if kind == "retreat":
+            self.target = self._nearest_by_travel(service_spots(self.state))
+            if self.target is None:
+                self.kind = "evade"
+        if f is None:
+            if self.kind in ("close_in", "ram", "flank", "keep_range"):
+                self.kind = "grab_goal" if goal_spots(self.state) else "hold"
+                if self.kind == "grab_goal":
+                    self.target = self._nearest_by_travel(goal_spots(self.state))
+            return
+        if self.kind in ("close_in", "ram"):
+            self.target = (f.x, f.y)
+        elif self.kind == "flank":
+            hx, hy = math.sin(math.radians(f.facing)), math.cos(math.radians(f.facing))
+            w, h = self.state.arena.size
+            r = self.bot.radius
+            self.target = (min(max(f.x - hx * FLANK_DISTANCE, r), w - r),
+                           min(max(f.y - hy * FLANK_DISTANCE, r), h - r))
+
+    def to_target(self, x: float, y: float) -> float:
+        if self._to_target is None:
+            self._to_target = self.grid.distances_to(self.target)
+        return self._to_target((x, y))
+
+    def aims(self, reach: float) -> list[tuple[float, float]]:
+        """Where to steer: the waypoint toward the target, and spots around the focus."""
+        out: list[tuple[float, float]] = []
+        here = self.bot.pos
+        if self.target is not None:
+            out.append(self.grid.waypoint(here, self.target, reach))
+            if out[0] != self.target:
+                out.append(self.target)
+        f = self.focus
+        if f is not None and self.kind in ("keep_range", "evade", "hold"):
+            d = self.bot.distance_to(f)
+            away = bearing_to(f.x, f.y, self.bot.x, self.bot.y) if d > 1e-6 else self.bot.facing
+            for spread in (0.0, -40.0, 40.0):
+                b = math.radians(away + spread)
+                want = self.keep if self.kind == "keep_range" else d + reach
+                out.append((f.x + math.sin(b) * want, f.y + math.cos(b) * want))
+        w, h = self.state.arena.size
+        r = self.bot.radius
+        return [(min(max(x, r), w - r), min(max(y, r), h - r)) for x, y in out]
+
+    def cost(self, x: float, y: float, facing: float, spent: float) -> float:
+        """How far this end spot is from what the intention wants, in cm-equivalents."""
+        kind, f = self.kind, self.focus
+        c = 0.0
+        if kind in ("close_in", "ram"):
+            c = max(0.0, self.to_target(x, y) - self.contact)
+        elif kind in ("flank", "grab_goal", "retreat"):
+            c = self.to_target(x, y)
+        elif kind == "keep_range":
+            c = abs(math.hypot(f.x - x, f.y - y) - self.keep) if f else 0.0
+        elif kind == "evade":
+            c = -min((math.hypot(e.x - x, e.y - y) for e in self.enemies), default=0.0) * 0.3
+        elif kind == "hold":
+            c = spent * 0.5
+        if f is not None and self.face is not None and nose_armed(self.bot) \
+                and kind not in ("retreat", "evade", "grab_goal"):
+            off = abs(signed(facing, bearing_to(x, y, f.x, f.y)))
+            if off > self.state.rules.nose_arc / 2.0:
+                c += ARC_PENALTY
+        return c + spent * 0.01
+
+    def hazards(self, result) -> float:
+        """Penalty for what the move would meet on the way (R13, R36, R39, R53, D10)."""
+        p = 0.0
+        if getattr(result, "destroyed", False):
+            p += HAZARD["destroyed"]
+        ended = getattr(result, "ended", None) or ""
+        for key, value in HAZARD.items():
+            if key != "destroyed" and key in ended:
+                if key == "collision" and self.kind == "ram":
+                    p -= value
+                else:
+                    p += value
+        if getattr(result, "teleport_candidates", None):
+            p += HAZARD["teleport"]
+        for e in getattr(result, "events", ()):
+            if e.get("type") == "damaged" and e.get("bot") == self.bot.id:
+                p += HAZARD["fall"]
+        return p
+
+    def unseen_bonus(self, x: float, y: float) -> float:
+        """Evade: cost for each enemy that would see the end spot (R22)."""
+        from bottisota.robot.situation import discs
+
+        n = 0
+        for e in self.enemies:
+            s = self.state.arena.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
+                                             self.bot.z + self.bot.stats.height / 2.0,
+                                             discs=discs(self.state, (e.id, self.bot.id)))
+            n += 1 if s.clear else 0
+        return n * EVADE_SIGHT
+
+
+def movement_budget(state: GameState, bot: Bot, intention: Intention) -> float:
+    """Movement it may spend: all of it, or half when it means to set overwatch (R23)."""
+    budget = bot.stats.move - bot.moved
+    if intention.then == "overwatch":
+        budget = min(budget, bot.stats.move * state.rules.overwatch_move_fraction)
+    return max(budget, 0.0)
+
+
+def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple:
+    """A DropMine step first, when the intention wants a mine and the bot has one (R21)."""
+    if not intention.mine or state.round <= 1 or bot.new:
+        return ()
+    for w in bot.stats.weapons:
+        if w.is_mine and (w.ammo is None or bot.ammo.get(w.name, w.ammo) > 0):
+            return (DropMine(w.name),)
+    return ()
+
+
+def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
+    """A lift ride when the bot is in a car or at a landing beside one (R48)."""
+    if not bot.stats.is_ground:
+        return []
+    out = []
+    for f in state.arena.by_type("lift"):
+        if f.shape.contains(_pt(bot.x, bot.y)):
+            out.append((Lift("up"),))
+        elif f.shape.distance(_pt(bot.x, bot.y)) <= bot.radius + state.rules.contact_tolerance:
+            out.append((Lift("down"),))
+    return out
+
+
+def _pt(x: float, y: float):
+    from shapely.geometry import Point
+
+    return Point(x, y)
+
+
+def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
+              deadline: float, hold_fire: tuple[str, ...] = ()) -> Plan:
+    """The best legal move found for the intention before `deadline` (perf_counter)."""
+    preview = _preview()
+    scorer = Scorer(state, bot, intention, focus)
+    budget = movement_budget(state, bot, intention)
+    prefix = mine_steps(state, bot, intention)
+    cands = candidate_moves(bot, state.rules, scorer.aims(budget), scorer.face, budget)
+    ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent), i, c)
+                     for i, c in enumerate(cands)), key=lambda t: (t[0], t[1]))
+    extra = [Candidate(steps, bot.x, bot.y, bot.facing, 0.0, 0.0)
+             for steps in lift_candidates(state, bot)]
+    queue = [c for _, _, c in ranked]
+    if extra:
+        queue = queue[:2] + extra + queue[2:]
+    best: Plan | None = None
+    previews = 0
+    timed_out = False
+    for cand in queue:
+        if time.perf_counter() > deadline:
+            timed_out = True
+            break
+        move = Move(bot.id, prefix + cand.steps, hold_fire)
+        result = preview(state, move)
+        previews += 1
+        if isinstance(result, Refusal) or result is None:
+            continue
+        cost = scorer.cost(result.x, result.y, result.facing, result.spent) + scorer.hazards(result)
+        if best is None or cost < best.cost:
+            best = Plan(move, cost, previews, result=result)
+        predicted = scorer.cost(cand.x, cand.y, cand.facing, cand.spent)
+        if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
+            break
+        if previews >= 40:
+            break
+    if best is not None and scorer.kind == "evade" and time.perf_counter() < deadline:
+        best.cost += scorer.unseen_bonus(best.result.x, best.result.y)
+    if best is None:
+        best = Plan(Move(bot.id, (), hold_fire), math.inf, previews)
+    best.previews, best.timed_out = previews, timed_out
+    return best

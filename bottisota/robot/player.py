@@ -1,0 +1,154 @@
+"""A robot player: rolls on its personality's tables and acts through `Game`.
+
+`Robot.decide(game)` answers whatever the game expects of the robot's seat
+(place, move, shoot) with one legal action. Its dice come from the game's dice
+stream (`game.state.dice`), so a seeded game replays the same decisions. Each
+decision is kept as an informational `robot_decision` event (`take_events`)
+for the caller to journal beside the action's own events.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from bottisota.robot import aim
+from bottisota.robot.decide import Decision, roll_on
+from bottisota.robot.placement import place
+from bottisota.robot.planner import Plan, plan_move
+from bottisota.robot.situation import Situation
+from bottisota.robot.tables import Intention, Personality
+from bottisota.rules.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.rules.state import Bot
+
+DEFAULT_TIME_LIMIT = 0.2        # seconds per decision (issue 7)
+SEARCH_SHARE = 0.75             # share of the limit the move search may use
+SERVICE_ORDER = ("repair", "rust", "leaflet", "reload", "part")
+
+
+@dataclass
+class Robot:
+    """One seat played by a personality. `peers` are the other robot seats, asked
+    whether to fire when this robot's move passes their overwatch (R23)."""
+
+    player: str
+    personality: Personality
+    time_limit: float = DEFAULT_TIME_LIMIT
+    peers: dict[str, "Robot"] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
+    last_plan: Plan | None = None
+    _events: list[dict] = field(default_factory=list)
+    _intent: dict[tuple[str, int], Intention] = field(default_factory=dict)
+
+    # --- the journal ---------------------------------------------------------------------
+
+    def _note(self, d: Decision) -> Decision:
+        self.decisions.append(d)
+        self._events.append(d.event(self.personality.name))
+        return d
+
+    def take_events(self) -> list[dict]:
+        """The `robot_decision` events since the last call (informational, no reducer)."""
+        out, self._events = self._events, []
+        return out
+
+    # --- deciding ------------------------------------------------------------------------
+
+    def decide(self, game) -> object:
+        """One legal action for what the game expects of this robot's seat."""
+        started = time.perf_counter()
+        bot = game.active_bot()
+        due = game.expected()
+        if bot is None or bot.player != self.player:
+            raise ValueError(f"it is not {self.player}'s turn")
+        if due == "place":
+            return self._place(game, bot)
+        if due == "move":
+            return self._move(game, bot, started)
+        if due == "shoot":
+            return self._shoot(game, bot)
+        raise ValueError(f"nothing for a robot to decide: the game expects {due!r}")
+
+    def _place(self, game, bot: Bot):
+        state = game.state
+        d = self._note(roll_on(self.personality.place, Situation(state, bot), state.dice, "place"))
+        return place(state, bot, d.choice, game.legal)
+
+    def _move(self, game, bot: Bot, started: float) -> Move:
+        state = game.state
+        sit = Situation(state, bot)
+        d = self._note(roll_on(self.personality.turn, sit, state.dice, "turn"))
+        self._intent[(bot.id, state.round)] = d.choice
+        deadline = started + self.time_limit * SEARCH_SHARE
+        plan = plan_move(state, bot, d.choice, sit.focus, deadline)
+        self.last_plan = plan
+        move = plan.move
+        holds = self.holds(game, move)
+        if holds:
+            move = Move(move.bot, move.steps, holds)
+        if game.legal(move) is not None:        # the oracle said yes; never act illegally
+            move = Move(bot.id, (), holds)
+        return move
+
+    def holds(self, game, move: Move) -> tuple[str, ...]:
+        """Watchers played by robots that choose to hold their fire (R23)."""
+        if not self.peers or not any(b.overwatch for b in game.state.live_bots()):
+            return ()
+        offers = game.preview(move).overwatch
+        out = []
+        for offer in offers:
+            watcher = game.state.bots[offer.watcher]
+            robot = self.peers.get(watcher.player)
+            if robot is not None and not robot.answer_overwatch(game, watcher, move.bot):
+                out.append(watcher.id)
+        return tuple(out)
+
+    def answer_overwatch(self, game, watcher: Bot, mover_id: str) -> bool:
+        """Fire at the mover (True) or hold (False), by the overwatch table."""
+        state = game.state
+        sit = Situation(state, watcher, focus=state.bots[mover_id])
+        d = self._note(roll_on(self.personality.overwatch, sit, state.dice, "overwatch"))
+        return d.choice == "fire"
+
+    def _shoot(self, game, bot: Bot):
+        state = game.state
+        intent = self._intent.pop((bot.id, state.round), None)
+        if intent is None:
+            intent = self._note(roll_on(self.personality.turn, Situation(state, bot),
+                                        state.dice, "turn")).choice
+        tries = {"overwatch": [self._overwatch], "service": [self._service],
+                 "self_destruct": [self._self_destruct], "pass": []}.get(intent.then, [])
+        tries = tries + [self._fire, self._free_service]
+        for attempt in tries:
+            action = attempt(game, bot, intent)
+            if action is not None and game.legal(action) is None:
+                return action
+        return Pass(bot.id)
+
+    def _fire(self, game, bot: Bot, intent: Intention):
+        shoot = aim.shots(game.state, bot, intent.weapons, intent.target)
+        if shoot is None and intent.weapons != "all":
+            shoot = aim.shots(game.state, bot, "all", intent.target)
+        if shoot is not None and game.legal(shoot) is not None and len(shoot.shots) > 1:
+            for order in shoot.shots:            # one shot the rules accept beats none
+                single = type(shoot)(bot.id, (order,))
+                if game.legal(single) is None:
+                    return single
+        return shoot
+
+    def _overwatch(self, game, bot: Bot, intent: Intention):
+        return SetOverwatch(bot.id)
+
+    def _self_destruct(self, game, bot: Bot, intent: Intention):
+        return SelfDestruct(bot.id)
+
+    def _service(self, game, bot: Bot, intent: Intention):
+        order = SERVICE_ORDER if intent.service == "best" else (intent.service,) + SERVICE_ORDER
+        for choice in order:
+            action = Service(bot.id, choice)
+            if game.legal(action) is None:
+                return action
+        return None
+
+    def _free_service(self, game, bot: Bot, intent: Intention):
+        """Nothing to shoot: a bot standing on a service point uses it anyway (R49)."""
+        return self._service(game, bot, Intention(then="service"))
