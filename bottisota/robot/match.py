@@ -1,0 +1,138 @@
+"""One robot-only game, start to end, with its tallies (for `bottisota simulate`).
+
+Every action goes through `Game.act`; a refusal there is a robot bug, recorded
+in the game's `refusals` (and the seat passes or stays instead).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from bottisota.model.arena import Arena
+from bottisota.model.cards import BotCard, Mod
+from bottisota.model.house_rules import HouseRules
+from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
+from bottisota.robot.stats import GameRecord, Tally
+from bottisota.robot.tables import Personality
+from bottisota.rules.actions import Move, Pass, Shoot
+
+
+def seat_names(personalities: list[Personality]) -> list[str]:
+    """Player names: the personalities' names, numbered where one plays twice."""
+    names = [p.name for p in personalities]
+    out = []
+    for i, name in enumerate(names):
+        out.append(name if names.count(name) == 1 else f"{name}-{names[:i + 1].count(name)}")
+    return out
+
+
+class _Tracker:
+    """Folds a game's events into tallies per player and per bot."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.players: dict[str, Tally] = {p: Tally() for p in game.state.players}
+        self.bots: dict[str, Tally] = {}
+        self.placed_round: dict[str, int] = {}
+
+    def bot_tally(self, bot_id: str) -> Tally:
+        if bot_id not in self.bots:
+            self.bots[bot_id] = Tally(bots=1)
+        return self.bots[bot_id]
+
+    def fold(self, actor: str | None, events: list[dict]) -> None:
+        state = self.game.state
+        attacker = actor
+        for e in events:
+            kind = e.get("type")
+            if kind in ("shot", "overwatch_fire", "self_destruct"):
+                attacker = e.get("bot")
+            elif kind == "placed":
+                self.placed_round[e["bot"]] = state.round
+                self.players[state.bots[e["bot"]].player].bots += 1
+                self.bot_tally(e["bot"])
+            elif kind == "damaged":
+                victim = state.bots[e["bot"]]
+                amount = int(e["amount"])
+                self.players[victim.player].taken += amount
+                self.bot_tally(victim.id).taken += amount
+                src = state.bots.get(attacker or "")
+                if src is not None and src.player != victim.player:
+                    self.players[src.player].dealt += amount
+                    self.bot_tally(src.id).dealt += amount
+            elif kind == "destroyed":
+                self._close(e["bot"])
+                by = state.bots.get(e.get("by") or "")
+                if by is not None and by.player != state.bots[e["bot"]].player:
+                    self.players[by.player].kills += 1
+                    self.bot_tally(by.id).kills += 1
+
+    def _close(self, bot_id: str) -> None:
+        if bot_id in self.placed_round:
+            start = self.placed_round.pop(bot_id)
+            rounds = self.game.state.round - start + 1
+            self.players[self.game.state.bots[bot_id].player].rounds += rounds
+            self.bot_tally(bot_id).rounds += rounds
+
+    def finish(self) -> None:
+        for bot_id in list(self.placed_round):
+            self._close(bot_id)
+
+
+def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[str, Mod],
+         personalities: list[Personality], seed: int, round_limit: int | None,
+         time_limit: float = DEFAULT_TIME_LIMIT, max_actions: int = 5000) -> GameRecord:
+    """Play one game between these personalities and tally it."""
+    from bottisota.rules.game import Game
+
+    players = seat_names(personalities)
+    game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit)
+    robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities)}
+    for r in robots.values():
+        r.peers = robots
+    tracker = _Tracker(game)
+    tracker.fold(None, game.start_events)
+    record = GameRecord(seed=seed, rounds=0, winners=[],
+                        seats={p: pers.name for p, pers in zip(players, personalities)})
+    for _ in range(max_actions):
+        if game.expected() == "over":
+            break
+        player = game.whose_turn()
+        robot = robots[player]
+        started = time.perf_counter()
+        action = robot.decide(game)
+        took = time.perf_counter() - started
+        record.slowest = max(record.slowest, took)
+        if robot.last_plan is not None and robot.last_plan.timed_out:
+            record.timeouts += 1
+        robot.last_plan = None
+        if isinstance(action, Shoot):
+            me = game.state.bots[action.bot]
+            record.ranges.setdefault(robot.personality.name, []).extend(
+                math.hypot(game.state.bots[o.target].x - me.x, game.state.bots[o.target].y - me.y)
+                for o in action.shots if o.target in game.state.bots)
+        result = game.act(action)
+        if result.refusal is not None:
+            record.refusals.append(f"round {game.state.round}: {action}: {result.refusal}")
+            bot = game.active_bot()
+            fallback = Move(bot.id) if game.expected() == "move" else Pass(bot.id)
+            result = game.act(fallback)
+            if result.refusal is not None:
+                record.refusals.append(f"fallback {fallback} refused too: {result.refusal}")
+                break
+        tracker.fold(getattr(action, "bot", None), result.events)
+    record.decisions = sum(len(r.decisions) for r in robots.values())
+    tracker.finish()
+    state = game.state
+    record.rounds = state.round
+    record.winners = _winners(game)
+    record.players = tracker.players
+    record.cards = [(state.bots[b].card.id, state.bots[b].player, t)
+                    for b, t in tracker.bots.items()]
+    return record
+
+
+def _winners(game) -> list[str]:
+    from bottisota.rules.turns import winners
+
+    return winners(game.state)
