@@ -68,7 +68,7 @@ def open_doors(state: GameState,
     if not bots:
         return set()
     points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
-    reach = np.array([b.radius + tol for b in bots])
+    reach = np.array([b.radius + tol + 1e-9 for b in bots])
     found: set[Feature] = set()
     for door, shape in zip(bar.doors, bar.door_shapes):
         if np.any(shapely.dwithin(shape, points, reach)):

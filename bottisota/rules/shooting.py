@@ -84,9 +84,11 @@ def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refu
         if refusal is not None:
             return refusal
         refusal = fire_refusal(state, shooter, weapon, target, overwatch)
-        if refusal is not None:
+        if refusal is not None and len(shoot.shots) > 1:
             return Refusal(refusal.rule, f"{order.weapon} at {target.id}: {refusal.message}",
                            at=refusal.at)
+        if refusal is not None:
+            return refusal
     return None
 
 
