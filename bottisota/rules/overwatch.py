@@ -22,6 +22,7 @@ from bottisota.rules.move_result import PathPoint
 from bottisota.rules.state import Bot, GameState
 
 TIE_CM = 1e-3           # two watchers' points closer than this along the path are a tie
+ROUNDING_MARGIN = 5e-4  # cm past the edge of reach, so a position rounded for its event stays in
 REFINE_STEPS = 12       # bisections after the scan: tolerance / 4096
 
 
@@ -126,7 +127,8 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
                     hi = mid
                 else:
                     lo = mid
-            return hi
+            inside = min(t1, hi + ROUNDING_MARGIN / length)
+            return inside if can(inside) else hi
         prev = t
     return None
 
