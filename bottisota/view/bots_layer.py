@@ -109,8 +109,10 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 
 
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
-               selected: str | None = None, open_doors: tuple = ()) -> None:
-    """Everything that changes during a game, over the cached arena layer."""
+               selected: str | None = None, open_doors: tuple = (),
+               hidden: str | None = None) -> None:
+    """Everything that changes during a game, over the cached arena layer
+    (`hidden`: a drawn bot not yet placed)."""
     for f in state.arena.by_type("door"):
         if f.index in open_doors or (f.id is not None and f.id in open_doors):
             draw_open_door(surface, cam, f)
@@ -121,7 +123,7 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
     for m in state.mines:
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
     for b in state.bots.values():
-        if b.removed:
+        if b.removed or b.id == hidden:
             continue
         draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected))
 

@@ -1,0 +1,151 @@
+"""The ghost of a planned move: its path, where it ends, what it would set off,
+and — for an illegal step — the step in red with the refusal's reason."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from bottisota.rules.actions import Back, Forward, Step, Strafe, Turn
+from bottisota.rules.move_result import MoveResult, PathPoint
+from bottisota.rules.state import Bot
+from bottisota.view import style
+from bottisota.view.camera import Camera
+from bottisota.view.core_calls import MovePreview
+from bottisota.view.shapes import dashed_line, facing_vector
+from bottisota.view.words import describe
+
+EVENT_MARK_PX = 7
+
+
+def _ghost(surface: pygame.Surface, cam: Camera, p: PathPoint, r: float,
+           colour: style.Colour, width: int = 2) -> None:
+    centre = cam.to_px(p.x, p.y)
+    rad = max(2.0, cam.length(r))
+    pygame.draw.circle(surface, colour, centre, rad, width)
+    dx, dy = facing_vector(p.facing)
+    tip = cam.to_px(p.x + dx * r, p.y + dy * r)
+    pygame.draw.line(surface, colour, centre, tip, width)
+
+
+def _event_xy(e: dict) -> tuple[float, float] | None:
+    for kx, ky in (("x", "y"), ("at_x", "at_y")):
+        if kx in e and ky in e:
+            return (float(e[kx]), float(e[ky]))
+    at = e.get("at")
+    if isinstance(at, (list, tuple)) and len(at) == 2:
+        return (float(at[0]), float(at[1]))
+    return None
+
+
+def refused_step_end(start: PathPoint, step: Step) -> tuple[float, float, float]:
+    """Where the refused step would have taken the centre if nothing stopped it
+    (a drawing aid only: a straight line along the step)."""
+    if isinstance(step, Forward):
+        dx, dy = facing_vector(start.facing)
+        return (start.x + dx * step.cm, start.y + dy * step.cm, start.facing)
+    if isinstance(step, Back):
+        dx, dy = facing_vector(start.facing)
+        return (start.x - dx * step.cm, start.y - dy * step.cm, start.facing)
+    if isinstance(step, Strafe):
+        dx, dy = facing_vector(start.facing + step.bearing)
+        return (start.x + dx * step.distance, start.y + dy * step.distance, start.facing)
+    if isinstance(step, Turn):
+        return (start.x, start.y, start.facing + step.degrees)
+    return (start.x, start.y, start.facing)
+
+
+def draw_move_preview(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePreview,
+                      colours: dict[str, style.Colour], bots: dict[str, Bot]) -> None:
+    """Ghost path (white), final ghost, event marks, overwatch offers, refused step (red)."""
+    shown = pv.shown
+    r = bot.radius
+    if shown is not None and shown.path:
+        pts = [cam.to_px(p.x, p.y) for p in shown.path]
+        if len(pts) >= 2:
+            pygame.draw.lines(surface, style.GHOST, False, pts, 3)
+        for p in shown.path[1:-1]:
+            pygame.draw.circle(surface, style.GHOST, cam.to_px(p.x, p.y), 3)
+        _ghost(surface, cam, shown.path[-1], r, style.GHOST, 2)
+        for e in shown.events:
+            xy = _event_xy(e)
+            if xy is None or e.get("type") == "bot_moved":
+                continue
+            c = cam.to_px(*xy)
+            pygame.draw.circle(surface, (255, 220, 80), c, EVENT_MARK_PX, 2)
+            lab = style.label(describe(e), 16, (255, 220, 80))
+            surface.blit(lab, (c[0] + EVENT_MARK_PX + 2, c[1] - 8))
+    if pv.refusal is not None:
+        _draw_refused(surface, cam, bot, pv, shown)
+    for offer in pv.offers:
+        _draw_offer(surface, cam, offer, colours, bots)
+
+
+def _draw_refused(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePreview,
+                  shown: MoveResult | None) -> None:
+    ref = pv.refusal
+    assert ref is not None
+    start = shown.path[-1] if shown is not None and shown.path else \
+        PathPoint(bot.x, bot.y, bot.z, bot.facing)
+    if ref.step is not None and 0 <= ref.step < len(pv.move.steps):
+        x, y, facing = refused_step_end(start, pv.move.steps[ref.step])
+        a, b = cam.to_px(start.x, start.y), cam.to_px(x, y)
+        if math.dist(a, b) >= 1:
+            pygame.draw.line(surface, style.REFUSAL, a, b, 5)
+        _ghost(surface, cam, PathPoint(x, y, start.z, facing), bot.radius, style.REFUSAL, 3)
+    if ref.at is not None:
+        c = cam.to_px(*ref.at)
+        d = 8
+        pygame.draw.line(surface, style.REFUSAL, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 4)
+        pygame.draw.line(surface, style.REFUSAL, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), 4)
+    lab = style.label(str(ref), 22, style.REFUSAL)
+    pos = cam.to_px(*(ref.at or (start.x, start.y)))
+    back = lab.get_rect(topleft=(pos[0] + 12, pos[1] + 10)).inflate(8, 4)
+    pygame.draw.rect(surface, style.OUTLINE, back)
+    surface.blit(lab, (pos[0] + 12, pos[1] + 10))
+
+
+def _draw_offer(surface: pygame.Surface, cam: Camera, offer: Any,
+                colours: dict[str, style.Colour], bots: dict[str, Bot]) -> None:
+    """An overwatch shot the move would offer: watcher -> the point on the path."""
+    watcher = bots.get(getattr(offer, "watcher", ""))
+    at = getattr(offer, "at", None)
+    if watcher is None or at is None:
+        return
+    colour = colours.get(watcher.player, style.TEXT)
+    a, b = cam.to_px(watcher.x, watcher.y), cam.to_px(at.x, at.y)
+    dashed_line(surface, colour, a, b, 10, 3)
+    pygame.draw.circle(surface, colour, b, 9, 3)
+    when = "after the move" if getattr(offer, "after_move", False) else "during the move"
+    weapons = ", ".join(getattr(offer, "weapons", ()) or ())
+    lab = style.label(f"overwatch {watcher.id} ({when}): {weapons}", 18, colour)
+    surface.blit(lab, (b[0] + 12, b[1] - 22))
+
+
+def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:
+    """Lines for the side panel: movement left, turns, each piece's cost, events."""
+    if pv is None:
+        return []
+    lines: list[tuple[str, style.Colour]] = []
+    shown = pv.shown
+    if shown is not None:
+        lines.append((f"spent {shown.spent:.2f} of {shown.allowed:.2f} cm, left {shown.left:.2f}",
+                      style.TEXT))
+        lines.append((f"turns used {shown.turns_used}, free turns left {shown.free_turns_left}, "
+                      f"since last turn {shown.turn_credit:.2f} cm", style.TEXT_DIM))
+        for piece in shown.pieces:
+            mult = f" x{piece.multiplier:g}" if piece.multiplier != 1 else ""
+            note = f" ({piece.note})" if piece.note else ""
+            lines.append((f"  {piece.kind} {piece.length:.2f} cm{mult} = {piece.cost:.2f}{note}",
+                          style.TEXT_DIM))
+        if shown.ended:
+            lines.append((f"move ends early: {shown.ended}", (255, 220, 80)))
+        for e in shown.events:
+            if e.get("type") != "bot_moved":
+                lines.append(("  " + describe(e), (255, 220, 80)))
+    if pv.refusal is not None:
+        lines.append((str(pv.refusal), style.REFUSAL))
+    for offer in pv.offers:
+        lines.append((f"overwatch offer: {getattr(offer, 'watcher', '?')}", style.TEXT))
+    return lines

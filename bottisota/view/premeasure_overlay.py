@@ -1,0 +1,234 @@
+"""Drawing a weapon's pre-measure (rules.shooting.premeasure): arc and range,
+every target coloured by sight/arc/range with its to-hit number and chance,
+the sight line with its blocking point, the fire track's height profile,
+a spray's corridor, a blast marker, a missile's turn, a rocket's onward line
+and a beam's landing spot. Everything shown is the core's answer."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from bottisota.rules.state import Bot, GameState
+from bottisota.view import style
+from bottisota.view.camera import Camera
+from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, fill_geom,
+                                   outline_geom, sector_points)
+
+BLAST_WIDTH = 3          # px: the blast circle is drawn inward from its true radius
+INSET_SIZE = (340, 130)  # px: the fire-track inset
+RAY_CM = 12.0            # length of a missile's possible new heading, drawn
+
+
+def target_colour(t: Any) -> style.Colour:
+    """Green when it may be shot; else grey out of arc, orange out of range, red no sight."""
+    if t.can_fire:
+        return style.SIGHT_CLEAR
+    if not t.in_arc:
+        return style.OUT_OF_ARC
+    if not t.in_range:
+        return (255, 170, 60)
+    return style.SIGHT_BLOCKED
+
+
+def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> None:
+    """The weapon's arc out to its reach (translucent), its edge outlined."""
+    w, h = surface.get_size()
+    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+    if pm.arc_half is None:
+        centre = cam.to_px(bot.x, bot.y)
+        pygame.draw.circle(layer, style.ARC_FILL, centre, cam.length(pm.reach))
+        surface.blit(layer, (0, 0))
+        pygame.draw.circle(surface, style.RULER, centre, cam.length(pm.reach), 1)
+    else:
+        pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
+        pygame.draw.polygon(layer, style.ARC_FILL, pts)
+        surface.blit(layer, (0, 0))
+        pygame.draw.lines(surface, style.RULER, True, pts, 1)
+    lab = style.label(f"{pm.weapon}: reach {pm.reach:g} cm"
+                      + (" (overwatch)" if pm.overwatch else ""), 18, style.TEXT)
+    c = cam.to_px(bot.x, bot.y)
+    surface.blit(lab, (c[0] + 14, c[1] + 14))
+
+
+def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any) -> None:
+    """Every other bot ringed in its verdict's colour, with to-hit and chance."""
+    for t in pm.targets:
+        b = state.bots.get(t.bot)
+        if b is None:
+            continue
+        colour = target_colour(t)
+        centre = cam.to_px(b.x, b.y)
+        r = cam.length(b.radius) + 6
+        pygame.draw.circle(surface, colour, centre, r, 3)
+        mod = f"{t.modifier:+d}" if t.modifier else ""
+        text = f"{t.need}+{mod} {round(t.chance * 100)}%  {t.distance:.1f} cm"
+        lab = style.label(text, 18, colour)
+        rect = lab.get_rect(midtop=(centre[0], centre[1] + r + 12))
+        pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
+        surface.blit(lab, rect)
+
+
+def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, t: Any) -> None:
+    """The sight line: green while clear, red past the first blocking point (marked X)."""
+    a = cam.to_px(shooter.x, shooter.y)
+    b = cam.to_px(target.x, target.y)
+    if t.in_sight or t.block_point is None:
+        pygame.draw.line(surface, style.SIGHT_CLEAR if t.in_sight else style.SIGHT_BLOCKED, a, b, 2)
+        return
+    m = cam.to_px(*t.block_point)
+    pygame.draw.line(surface, style.SIGHT_CLEAR, a, m, 2)
+    pygame.draw.line(surface, style.SIGHT_BLOCKED, m, b, 2)
+    d = 8
+    pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] - d), (m[0] + d, m[1] + d), 4)
+    pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] + d), (m[0] + d, m[1] - d), 4)
+    lab = style.label(f"blocked by {t.blocker}", 18, style.SIGHT_BLOCKED)
+    surface.blit(lab, (m[0] + 10, m[1] - 24))
+
+
+def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -> pygame.Rect:
+    """Inset: the sight line's height (line) against the obstacles it passes over (bars)."""
+    w, h = INSET_SIZE
+    rect = pygame.Rect(topleft[0], topleft[1], w, h)
+    pygame.draw.rect(surface, style.PANEL, rect)
+    pygame.draw.rect(surface, style.GRID_BOLD, rect, 1)
+    surface.blit(style.label(f"fire track to {t.bot} ({t.distance:.1f} cm)", 16, style.TEXT),
+                 (rect.x + 6, rect.y + 4))
+    plot = pygame.Rect(rect.x + 30, rect.y + 22, w - 40, h - 34)
+    track = list(t.track)
+    length = max([t.distance] + [p.distance for p in track]) or 1.0
+    top = max([1.0] + [p.line_z for p in track] + [p.obstacle_z for p in track]) * 1.15
+
+    def to_plot(d: float, z: float) -> tuple[float, float]:
+        return (plot.x + plot.w * d / length, plot.bottom - plot.h * max(0.0, z) / top)
+
+    pygame.draw.line(surface, style.TEXT_DIM, plot.bottomleft, plot.bottomright, 1)
+    surface.blit(style.label(f"{top:.1f}", 14, style.TEXT_DIM), (rect.x + 4, plot.y - 4))
+    surface.blit(style.label("0", 14, style.TEXT_DIM), (rect.x + 14, plot.bottom - 8))
+    for p in track:
+        x, y = to_plot(p.distance, p.obstacle_z)
+        colour = style.SIGHT_BLOCKED if p.obstacle_z >= p.line_z else style.TEXT_DIM
+        pygame.draw.line(surface, colour, (x, plot.bottom), (x, y), 4)
+    if track:
+        pts = [to_plot(p.distance, p.line_z) for p in track]
+        if len(pts) >= 2:
+            pygame.draw.lines(surface, style.SIGHT_CLEAR, False, pts, 2)
+        else:
+            pygame.draw.circle(surface, style.SIGHT_CLEAR, pts[0], 3)
+    return rect
+
+
+def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: Bot,
+               pm: Any) -> None:
+    """What the weapon reaches at its aim: corridor, blast, missile turn, rocket line, beam."""
+    if pm.corridor is not None:
+        w, h = surface.get_size()
+        layer = pygame.Surface((w, h), pygame.SRCALPHA)
+        fill_geom(layer, cam, pm.corridor, (*style.CORRIDOR, 60))
+        surface.blit(layer, (0, 0))
+        outline_geom(surface, cam, pm.corridor, style.CORRIDOR, 2)
+        for bid in pm.corridor_members:
+            b = state.bots.get(bid)
+            if b is not None:
+                pygame.draw.circle(surface, style.CORRIDOR, cam.to_px(b.x, b.y),
+                                   cam.length(b.radius) + 10, 3)
+    if pm.blast is not None:
+        draw_blast(surface, cam, state, pm.blast)
+    if pm.missile is not None:
+        mt = pm.missile
+        start = cam.to_px(mt.x, mt.y)
+        for bid, turn, heading in zip(mt.toward, mt.turns, mt.headings):
+            dx, dy = facing_vector(heading)
+            end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
+            dashed_line(surface, style.BLAST, start, end, 8, 2)
+            lab = style.label(f"missile may turn {turn:+.1f} deg to {bid}", 16, style.BLAST)
+            surface.blit(lab, (end[0] + 4, end[1] - 8))
+        if not mt.toward:
+            dx, dy = facing_vector(mt.heading)
+            end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
+            dashed_line(surface, style.BLAST, start, end, 8, 2)
+    if pm.flight is not None and pm.aim is not None:
+        a, b = cam.to_px(*pm.aim), cam.to_px(*pm.flight.end)
+        dashed_line(surface, style.BLAST, a, b, 8, 2)
+        what = ", ".join(pm.flight.bots) or "nobody"
+        lab = style.label(f"on a miss the rocket flies on: {what}", 16, style.BLAST)
+        surface.blit(lab, (b[0] + 4, b[1] - 8))
+    if pm.fling is not None:
+        draw_fling(surface, cam, state, pm.fling)
+
+
+def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: Any) -> None:
+    """The blast marker at its true radius; the centre bot and the -1/+1 bots marked."""
+    centre = cam.to_px(blast.x, blast.y)
+    pygame.draw.circle(surface, style.BLAST, centre, cam.length(blast.r), BLAST_WIDTH)
+    pygame.draw.circle(surface, style.BLAST, centre, 3)
+    for m, chance in zip(blast.members, blast.chances):
+        b = state.bots.get(m.bot)
+        if b is None:
+            continue
+        c = cam.to_px(b.x, b.y)
+        text = (f"centre {round(chance * 100)}%" if m.centre else
+                f"{m.hit_mod:+d} hit / {m.armour_mod:+d} armour {round(chance * 100)}%")
+        lab = style.label(text, 16, style.BLAST)
+        surface.blit(lab, lab.get_rect(midbottom=(c[0], c[1] - cam.length(b.radius) - 22)))
+    for s in blast.safe:
+        b = state.bots.get(s.bot)
+        if b is not None:
+            c = cam.to_px(b.x, b.y)
+            lab = style.label(f"safe: {s.reason}", 16, style.TEXT_DIM)
+            surface.blit(lab, lab.get_rect(midbottom=(c[0], c[1] - cam.length(b.radius) - 22)))
+
+
+def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: Any) -> None:
+    """A beam's landing spot (R29): the thrown path, the landing ghost, what it meets."""
+    path = getattr(fling, "path", None) or []
+    if len(path) >= 2:
+        pygame.draw.lines(surface, style.BLAST, False, [cam.to_px(p.x, p.y) for p in path], 2)
+    bot = state.bots.get(getattr(fling, "bot", ""))
+    r = bot.radius if bot is not None else state.rules.base_diameter / 2.0
+    end = cam.to_px(fling.x, fling.y)
+    dashed_circle(surface, style.BLAST, end, cam.length(r), 2)
+    notes = []
+    if getattr(fling, "collisions", None):
+        notes.append("hits " + ", ".join(fling.collisions))
+    if getattr(fling, "pit", None):
+        notes.append(f"into pit {fling.pit}")
+    if getattr(fling, "fall", None):
+        notes.append(f"falls {fling.fall.get('drop', '?')} cm")
+    if notes:
+        surface.blit(style.label("; ".join(notes), 16, style.BLAST), (end[0] + 10, end[1] + 6))
+
+
+def draw_premeasure(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
+                    focus: str | None, inset_at: tuple[int, int] | None) -> None:
+    """The whole pre-measure; `focus` is the target bot whose sight line and fire
+    track are shown (the hovered or aimed one)."""
+    shooter = state.bots[pm.bot]
+    draw_arc(surface, cam, shooter, pm)
+    draw_targets(surface, cam, state, pm)
+    if focus is not None:
+        t = pm.target(focus)
+        target = state.bots.get(focus)
+        if t is not None and target is not None:
+            draw_sight(surface, cam, shooter, target, t)
+            if inset_at is not None:
+                draw_fire_track(surface, inset_at, t)
+    draw_aimed(surface, cam, state, shooter, pm)
+    if pm.refusal:
+        lab = style.label(pm.refusal, 20, style.REFUSAL)
+        c = cam.to_px(shooter.x, shooter.y)
+        surface.blit(lab, (c[0] + 14, c[1] + 36))
+
+
+def nearest_target(pm: Any, state: GameState, x: float, y: float) -> str | None:
+    """The target bot under a table point (for hover focus)."""
+    best, best_d = None, math.inf
+    for t in pm.targets:
+        b = state.bots.get(t.bot)
+        if b is None:
+            continue
+        d = math.hypot(b.x - x, b.y - y)
+        if d <= b.radius + 1.0 and d < best_d:
+            best, best_d = t.bot, d
+    return best

@@ -1,0 +1,80 @@
+"""Questions the table asks a player: overwatch fire-or-hold, physical dice."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from bottisota.rules.actions import Move
+from bottisota.view import style
+
+DIGIT_KEYS = {getattr(pygame, f"K_{n}"): n for n in range(1, 7)}
+DIGIT_KEYS.update({getattr(pygame, f"K_KP{n}"): n for n in range(1, 7)})
+
+
+@dataclass
+class OverwatchPrompt:
+    """A committed move waits while each watcher it would meet is asked to fire or hold
+    (R23); the answers become the move's `hold_fire`."""
+
+    move: Move
+    offers: list[Any]
+    held: list[str] = field(default_factory=list)
+    index: int = 0
+
+    @property
+    def current(self) -> Any | None:
+        return self.offers[self.index] if self.index < len(self.offers) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.offers)
+
+    def answer(self, fire: bool) -> None:
+        offer = self.current
+        if offer is None:
+            return
+        if not fire:
+            self.held.append(offer.watcher)
+        self.index += 1
+
+    def final_move(self) -> Move:
+        return Move(self.move.bot, self.move.steps, tuple(self.move.hold_fire) + tuple(self.held))
+
+
+def draw_question(surface: pygame.Surface, lines: list[str], keys: str,
+                  colour: style.Colour = style.TEXT) -> pygame.Rect:
+    """A boxed question in the middle of the view."""
+    w, h = surface.get_size()
+    labs = [style.label(t, 28, colour) for t in lines] + [style.label(keys, 24, style.TEXT_DIM)]
+    bw = max(l.get_width() for l in labs) + 40
+    bh = sum(l.get_height() + 6 for l in labs) + 30
+    rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+    pygame.draw.rect(surface, style.PANEL, rect, border_radius=6)
+    pygame.draw.rect(surface, colour, rect, 3, border_radius=6)
+    y = rect.y + 15
+    for lab in labs:
+        surface.blit(lab, lab.get_rect(midtop=(rect.centerx, y)))
+        y += lab.get_height() + 6
+    return rect
+
+
+def draw_overwatch_prompt(surface: pygame.Surface, prompt: OverwatchPrompt,
+                          owner: str, colour: style.Colour) -> None:
+    offer = prompt.current
+    if offer is None:
+        return
+    when = "after the move ends (R24)" if getattr(offer, "after_move", False) else \
+        f"at ({offer.at.x:.2f}, {offer.at.y:.2f})"
+    weapons = ", ".join(offer.weapons) or "-"
+    draw_question(surface, [f"OVERWATCH - {owner}: {offer.watcher} may fire at {prompt.move.bot}",
+                            f"{when} with {weapons}"],
+                  "F: fire    H: hold", colour)
+
+
+def draw_dice_prompt(surface: pygame.Surface, purpose: str, error: str = "") -> None:
+    lines = ["Roll a d6 (physical dice)", purpose]
+    if error:
+        lines.append(error)
+    draw_question(surface, lines, "type 1 - 6", style.OKABE_ITO["yellow"])

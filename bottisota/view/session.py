@@ -1,0 +1,194 @@
+"""Starting a table session from the command line: the game (new or resumed), its
+journal, robot seats, the window, and the designers' reload-on-change."""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from bottisota.errors import InputError, Problem
+
+DEFAULT_PERSONALITY = "aggressive"
+POLL_SECONDS = 0.5       # --edit: how often the files are checked
+
+
+def data_dir() -> Path:
+    """Where saved games go: $XDG_DATA_HOME/bottisota/games (default ~/.local/share/...)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bottisota" / "games"
+
+
+def new_journal_path() -> Path:
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if w < 320 or h < 240:
+            raise ValueError
+    except ValueError:
+        raise InputError([Problem("--size", 0, 0, "", f"expected WxH of at least 320x240, not {text!r}")])
+    return (w, h)
+
+
+def robot_seats(specs: list[str], players: list[str]) -> dict[str, Any]:
+    """`--robot blue` or `--robot blue:sniper` -> {player: Robot}."""
+    from bottisota.robot.player import Robot
+    from bottisota.robot.tables import find_personality
+
+    robots: dict[str, Any] = {}
+    for spec in specs:
+        player, _, name = spec.partition(":")
+        if player not in players:
+            raise InputError([Problem("--robot", 0, 0, "", f"{player!r} is not one of the players "
+                                      f"({', '.join(players)})")])
+        robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
+    for r in robots.values():
+        r.peers = {p: o for p, o in robots.items() if o is not r}
+    return robots
+
+
+def build_game(arena_name: str | None, players: list[str], seed: int | None,
+               dice: Any, journal_path: str | None) -> Any:
+    """A new game on an arena (the bundled default when none is named) with the
+    bundled house rules and card deck."""
+    from bottisota.content import DEFAULT_ARENA
+    from bottisota.model.house_rules import bundled_rules
+    from bottisota.model.loading import load_arena, load_catalogue
+    from bottisota.rules.game import Game
+    from bottisota.view.render import find_arena_file
+
+    path = find_arena_file(arena_name or DEFAULT_ARENA)
+    rules = bundled_rules()
+    arena = load_arena(path, rules)
+    cards, mods = load_catalogue()
+    return Game.new(arena, rules, cards, mods, players, seed=seed, dice=dice,
+                    journal_path=journal_path), path
+
+
+def _files_for(arena_path: Path) -> Callable[[], list[Path]]:
+    from bottisota.content import cards_dir, rules_file
+
+    def files() -> list[Path]:
+        found = [arena_path, rules_file()]
+        for sub in ("bots", "mods"):
+            found += sorted((cards_dir() / sub).glob("*.yaml"))
+        return found
+
+    return files
+
+
+def open_session(args: argparse.Namespace) -> int:
+    """`bottisota play`: open the window and run the table until it is closed."""
+    from bottisota.view.render import ensure_headless
+
+    size = parse_size(args.size)
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if len(players) < 1 or len(set(players)) != len(players):
+        raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names, e.g. red,blue")])
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        ensure_headless()
+    import pygame
+
+    from bottisota.view.app import TableApp
+    from bottisota.view.calibration import display_key, load_scale
+
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    flags = pygame.RESIZABLE | (pygame.FULLSCREEN if args.fullscreen else 0)
+    screen = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption("Bottisota Referee")
+    holder: dict[str, Any] = {}
+
+    def ask(purpose: str) -> int:
+        return holder["app"].ask_die(purpose)
+
+    dice = None
+    if args.physical_dice:
+        from bottisota.dice import Dice
+
+        dice = Dice(ask=ask)
+    if args.resume:
+        from bottisota.journal import resume
+
+        game = resume(args.resume, ask if args.physical_dice else None)
+        journal_name = str(args.resume)
+        arena_path = Path(game.state.arena.source)
+        players = list(game.state.players)
+    else:
+        journal_path = new_journal_path()
+        game, arena_path = build_game(args.arena, players, args.seed, dice, str(journal_path))
+        journal_name = str(journal_path)
+    robots = robot_seats(args.robot, players)
+    sizes = pygame.display.get_desktop_sizes()
+    scale = load_scale(display_key(sizes[0] if sizes else size))
+    app = TableApp(game, screen.get_size(), screen=screen, robots=robots,
+                   journal_name=journal_name, physical_dice=args.physical_dice, true_scale=scale)
+    holder["app"] = app
+    if scale:
+        app.use_true_scale = True
+        app.camera = app._fit_camera()
+    if args.edit:
+        app.reloader = EditReloader(arena_path, lambda: build_game(
+            str(arena_path), players, args.seed, None, None)[0])
+    try:
+        app.run()
+    finally:
+        pygame.quit()
+    return 0
+
+
+class EditReloader:
+    """--edit: watch the arena, rules and card files; on a change rebuild the game
+    (a fresh game on the new files) or show the validation error on screen."""
+
+    def __init__(self, arena_path: Path, rebuild: Callable[[], Any]) -> None:
+        self.files = _files_for(arena_path)
+        self.rebuild = rebuild
+        self.stamps = self._stamps()
+        self.last_poll = 0.0
+        self.error: str | None = None
+
+    def _stamps(self) -> dict[Path, float]:
+        out = {}
+        for p in self.files():
+            try:
+                out[p] = p.stat().st_mtime
+            except OSError:
+                out[p] = -1.0
+        return out
+
+    def poll(self, app: Any, force: bool = False) -> bool:
+        """Rebuild when a file changed (checked every POLL_SECONDS). True when it did."""
+        now = time.monotonic()
+        if not force and now - self.last_poll < POLL_SECONDS:
+            return False
+        self.last_poll = now
+        stamps = self._stamps()
+        if stamps == self.stamps and not force:
+            return False
+        self.stamps = stamps
+        from bottisota.view import style
+        from bottisota.view.arena_layer import ArenaLayer
+
+        try:
+            game = self.rebuild()
+        except InputError as err:
+            self.error = str(err)
+            for line in self.error.splitlines():
+                app.say(line, style.REFUSAL)
+            return False
+        self.error = None
+        app.game = game
+        app.arena_layer = ArenaLayer(game.state.arena, grid=app.show_grid)
+        app.camera = app._fit_camera()
+        app.plan = None
+        app._changed()
+        app.say("files changed: arena and cards reloaded (a fresh game)", style.LEGAL)
+        return True
