@@ -23,6 +23,14 @@ def weapons_at(state: GameState, bot: Bot, target: Bot) -> list[str]:
             if not w.is_mine and can_fire(state, bot.id, w.name, target.id) is None]
 
 
+def can_fire_from(state: GameState, bot: Bot, target: Bot, pose: object) -> bool:
+    """Some gun of the bot could fire at the target with the bot standing at `pose`."""
+    can_fire = _can_fire()
+    return any(not w.is_mine and can_fire(state, bot.id, w.name, target.id,
+                                          shooter_pose=pose) is None
+               for w in bot.stats.weapons)
+
+
 def expected_hits(w: Weapon) -> float:
     hits = 3.5 if isinstance(w.hits, str) else float(w.hits)
     return hits * max(0, 7 - w.to_hit) / 6.0 * (1 + 0.2 * max(0, -w.armour_mod))

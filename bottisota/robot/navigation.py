@@ -22,7 +22,7 @@ from shapely.ops import unary_union
 from bottisota.model.arena import SLOPED_TYPES, Arena
 from bottisota.model.house_rules import HouseRules
 
-CELL = 3.0                      # grid spacing, cm (the robot's map, not a rule)
+CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
 SAMPLE = 1.0                    # spacing of floor samples along an edge, cm
 INF = math.inf
 MOBILITIES = ("wheels", "walker", "flying")   # tracked bots move like wheeled ones here
@@ -132,6 +132,26 @@ class NavGrid:
             return f[c] + math.hypot(cx - a[0], cy - a[1])
         return to_b
 
+    def distances_many(self, points: list[tuple[float, float]], b: tuple[float, float]) -> list[float]:
+        """Travel distances from many points to b at once (one vectorised wall test)."""
+        if not points:
+            return []
+        xy = np.asarray(points, dtype=float)
+        ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
+        lines = shapely.linestrings(np.stack([xy, ends], axis=1))
+        blocked = shapely.intersects(self.bad, lines)
+        straight = np.hypot(xy[:, 0] - b[0], xy[:, 1] - b[1])
+        if not blocked.any():
+            return straight.tolist()
+        f = self.field(self.cell(*b))
+        out = straight.tolist()
+        for k in np.nonzero(blocked)[0]:
+            x, y = points[k]
+            c = self.cell(x, y)
+            cx, cy = self.centre(c)
+            out[k] = f[c] + math.hypot(cx - x, cy - y)
+        return out
+
     def waypoint(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> tuple[float, float]:
         """The furthest point along the grid path from a toward b, within `reach` cm,
         that a straight run from a can get to: where to steer this turn."""
@@ -196,7 +216,7 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
         if not ok[c]:
             continue
         i, j = c % nx, c // nx
-        for di, dj in ((1, 0), (0, 1), (1, 1), (1, -1), (2, 1), (1, 2), (2, -1), (1, -2)):
+        for di, dj in ((1, 0), (0, 1), (1, 1), (1, -1)):
             a, b = i + di, j + dj
             if 0 <= a < nx and 0 <= b < ny and ok[b * nx + a]:
                 pairs.append((c, b * nx + a))

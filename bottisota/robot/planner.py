@@ -20,14 +20,16 @@ from bottisota.robot.tables import Intention
 from bottisota.rules.actions import DropMine, Lift, Move, Refusal
 from bottisota.rules.state import Bot, GameState
 
-ARC_PENALTY = 4.0               # cm-equivalents: the focus outside the nose arc
+ARC_PENALTY = 8.0               # cm-equivalents: the focus outside the nose arc
+NO_SHOT_PENALTY = 6.0           # cm-equivalents: no weapon could fire at the focus from there
 HAZARD = {"destroyed": 1000.0, "pit": 1000.0, "fall": 150.0, "crash": 60.0,
           "collision": 40.0, "teleport": 25.0}
 FLANK_DISTANCE = 8.0            # cm behind the enemy a flank aims for
 EVADE_SIGHT = 30.0              # cm-equivalents per enemy that sees the end spot
 KEEP_RANGE_SHARE = 0.8          # keep_range default: this share of the longest weapon
-PREVIEW_AT_LEAST = 3            # previews made before settling on a good move
-GOOD_ENOUGH = 0.5               # cm: a legal move this close to its prediction is taken
+MAX_PREVIEWS = 6                # previews after which the best legal move so far is taken
+PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
+GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
 
 
 @dataclass
@@ -82,9 +84,16 @@ class Scorer:
         self.face: tuple[float, float] | None = (focus.x, focus.y) if focus else None
         self.target: tuple[float, float] | None = None
         self.kind = intention.move
-        self.keep = intention.range or max(longest_range(bot) * KEEP_RANGE_SHARE, 4.0)
+        self.reach = longest_range(bot)
+        keep = intention.range or self.reach * KEEP_RANGE_SHARE
+        if self.reach > 0:                  # never keep further off than it can shoot
+            keep = min(keep, self.reach * KEEP_RANGE_SHARE)
+        self.keep = max(keep, bot.radius * 2 + 1.0)
+        self.wants_shot = (intention.then == "fire" and focus is not None
+                           and state.round > 1 and not bot.new and self.reach > 0)
         self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
         self._to_target: Callable | None = None
+        self._known: dict[tuple[float, float], float] = {}
         self._choose_target()
 
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -119,9 +128,18 @@ class Scorer:
                            min(max(f.y - hy * FLANK_DISTANCE, r), h - r))
 
     def to_target(self, x: float, y: float) -> float:
+        known = self._known.get((x, y))
+        if known is not None:
+            return known
         if self._to_target is None:
             self._to_target = self.grid.distances_to(self.target)
         return self._to_target((x, y))
+
+    def prime(self, points: list[tuple[float, float]]) -> None:
+        """Work out the travel distances of many end spots at once."""
+        if self.target is not None and self.kind in ("close_in", "ram", "flank", "grab_goal",
+                                                     "retreat"):
+            self._known.update(zip(points, self.grid.distances_many(points, self.target)))
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -178,6 +196,11 @@ class Scorer:
                     p += value
         if getattr(result, "teleport_candidates", None):
             p += HAZARD["teleport"]
+        if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal"):
+            from bottisota.robot.aim import can_fire_from
+
+            if not can_fire_from(self.state, self.bot, self.focus, result.final):
+                p += NO_SHOT_PENALTY
         for e in getattr(result, "events", ()):
             if e.get("type") == "damaged" and e.get("bot") == self.bot.id:
                 p += HAZARD["fall"]
@@ -241,17 +264,20 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
     cands = candidate_moves(bot, state.rules, scorer.aims(budget), scorer.face, budget)
+    scorer.prime([(c.x, c.y) for c in cands])
     ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent), i, c)
                      for i, c in enumerate(cands)), key=lambda t: (t[0], t[1]))
     extra = [Candidate(steps, bot.x, bot.y, bot.facing, 0.0, 0.0)
              for steps in lift_candidates(state, bot)]
-    queue = [c for _, _, c in ranked]
+    queue = [(p, c) for p, _, c in ranked]
     if extra:
-        queue = queue[:2] + extra + queue[2:]
+        queue = queue[:2] + [(queue[0][0] if queue else 0.0, c) for c in extra] + queue[2:]
     best: Plan | None = None
     previews = 0
     timed_out = False
-    for cand in queue:
+    for predicted, cand in queue:
+        if best is not None and (best.cost <= predicted or previews >= MAX_PREVIEWS):
+            break                   # nothing later is predicted to do better
         if time.perf_counter() > deadline:
             timed_out = True
             break
@@ -263,10 +289,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
         cost = scorer.cost(result.x, result.y, result.facing, result.spent) + scorer.hazards(result)
         if best is None or cost < best.cost:
             best = Plan(move, cost, previews, result=result)
-        predicted = scorer.cost(cand.x, cand.y, cand.facing, cand.spent)
         if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
-            break
-        if previews >= 40:
             break
     if best is not None and scorer.kind == "evade" and time.perf_counter() < deadline:
         best.cost += scorer.unseen_bonus(best.result.x, best.result.y)

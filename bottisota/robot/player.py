@@ -85,8 +85,8 @@ class Robot:
         holds = self.holds(game, move)
         if holds:
             move = Move(move.bot, move.steps, holds)
-        if game.legal(move) is not None:        # the oracle said yes; never act illegally
-            move = Move(bot.id, (), holds)
+        if plan.result is None and game.legal(move) is not None:
+            move = Move(bot.id, (), holds)      # nothing legal found: stay (if even that is)
         return move
 
     def holds(self, game, move: Move) -> tuple[str, ...]:
