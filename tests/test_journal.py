@@ -1,0 +1,150 @@
+"""The journal (D8): written as the game goes, replayed exactly, undo/redo, resume, refusals."""
+import json
+import random
+
+import pytest
+
+from bottisota.cli import main as cli_main
+from bottisota.errors import JournalError
+from bottisota.journal import load, resume
+from bottisota.model.house_rules import bundled_rules
+from bottisota.model.loading import load_arena, load_catalogue
+from bottisota.content import arenas_dir
+from bottisota.rules.game import Game, prompt_dice
+from bottisota.rules.random_play import play_random_game, random_action
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue()
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return load_arena(arenas_dir() / "duel.yaml")
+
+
+def snapshot(game: Game):
+    s = game.state
+    return (s.round, s.phase, s.active, s.players, dict(s.scores), dict(s.kills), list(s.deck),
+            list(s.parts_deck), list(s.out), s.over, s.dice.used,
+            [(b.id, b.card.id, b.x, b.y, b.z, b.facing, b.damage, b.destroyed, b.removed,
+              b.overwatch, b.moved, b.rust, b.leaflet, list(b.parts), dict(b.ammo))
+             for b in s.bots.values()],
+            [(m.id, m.x, m.y, m.active) for m in s.mines],
+            [(g.x, g.y, g.taken) for g in s.goals])
+
+
+def new_game(catalogue, duel, path, seed=5, players=("red", "blue", "green"), **kw) -> Game:
+    cards, mods = catalogue
+    return Game.new(duel, bundled_rules(), cards, mods, list(players), seed=seed,
+                    journal_path=str(path), **kw)
+
+
+def test_replay_of_a_200_action_seeded_game_is_exact(catalogue, duel, tmp_path):  # D8
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    n = play_random_game(game, random.Random(5), max_actions=200)
+    assert n == 200
+    lines = path.read_text().splitlines()
+    assert len(lines) == 201 and json.loads(lines[0])["dice"] == "seeded"
+    again = load(path)
+    assert snapshot(again) == snapshot(game)
+    assert [e.events for e in again.history] == [json.loads(l)["events"] for l in lines[1:]]
+
+
+def test_a_journal_cut_off_mid_line_is_refused_with_its_line(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(1), max_actions=10)
+    text = path.read_text()
+    path.write_text(text[:-25])
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 11 and "cut off" in err.value.message
+
+
+def test_a_journal_edited_by_hand_is_refused_with_its_line(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(1), max_actions=10)
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[3])
+    entry["action"]["bot"] = "nobody"
+    lines[3] = json.dumps(entry)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 4 and "refused on replay" in err.value.message
+
+
+def test_an_event_changed_by_hand_is_a_replay_difference(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(1), max_actions=10)
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[2])
+    entry["events"][0]["x"] = 1234.5
+    lines[2] = json.dumps(entry)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 3 and "replay differs at event 1" in err.value.message
+
+
+def test_undo_and_redo_are_journaled_and_replayed(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(2), max_actions=30)
+    done = snapshot(game)
+    game.undo()
+    game.undo()
+    undone = snapshot(game)
+    assert load(path) and snapshot(load(path)) == undone
+    game.redo()
+    game.redo()
+    assert snapshot(game) == done
+    assert snapshot(load(path)) == done
+    assert path.read_text().splitlines()[-4:] == ['{"undo":true}'] * 2 + ['{"redo":true}'] * 2
+
+
+def test_resume_goes_on_writing_the_same_journal(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    rng = random.Random(4)
+    play_random_game(game, rng, max_actions=20)
+    later = resume(path)
+    assert snapshot(later) == snapshot(game)
+    for _ in range(15):
+        if later.expected() == "over":
+            break
+        assert later.act(random_action(later, rng)).ok
+    assert snapshot(load(path)) == snapshot(later)
+
+
+def test_physical_dice_games_replay_from_the_typed_rolls(catalogue, duel, tmp_path):  # D8
+    path = tmp_path / "game.jsonl"
+    typing = random.Random(9)
+    cards, mods = catalogue
+    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"],
+                    dice=prompt_dice(lambda prompt: str(typing.randint(1, 6)), print),
+                    journal_path=str(path))
+    play_random_game(game, random.Random(9), max_actions=40)
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["dice"] == "physical" and header["start"]["rolls"]
+    again = load(path)                    # no input needed
+    assert snapshot(again) == snapshot(game)
+
+
+def test_replay_command_prints_a_summary_and_refuses_a_bad_journal(catalogue, duel, tmp_path,
+                                                                   capsys):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(1), max_actions=8)
+    assert cli_main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "replayed 8 actions; every event matches" in out and "scores: " in out
+    path.write_text(path.read_text()[:-3])
+    assert cli_main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:9: the line is cut off" in err and "Traceback" not in err
