@@ -307,11 +307,9 @@ class Walk:
         z_end = what.z_after if stop == "fall" else self.state.arena.index.floor_z(*end)
         start = self._point()
         target = PathPoint(end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost)
-        placed = 0.0
-        if self.interrupt is not None:
-            placed = self._interrupts(start, target, run, cost)
-            if placed < 0:
-                return True
+        placed = self._pauses(start, target, run, cost)
+        if placed < 0:
+            return True
         for s, door in doors_reached(self.parts, a, end, self.bot.radius, skip=self.open_doors):
             self.open_doors.add(door.index)
             if not self._door_touched_by_anyone(door, include_mover=False):
@@ -350,26 +348,69 @@ class Walk:
             return self._teleport(i, what)
         return False
 
-    def _interrupts(self, start: PathPoint, target: PathPoint, run: float, cost: float) -> float:
-        """Let watchers fire on the piece (R23). Answers the movement already placed,
-        or -1 when the move ended (mover destroyed or thrown off its path)."""
+    def _mine_touches(self, start: PathPoint, target: PathPoint, run: float) -> list[tuple[float, object]]:
+        """Active mines the base first touches along the piece (R31, D33), as
+        (distance from the piece's start, mine), nearest first; mines it already
+        touches at the start are left out (they struck already)."""
+        if run <= EPS or not self.state.mines:
+            return []
+        rules = self.rules
+        r = self.bot.radius
+        d = ((target.x - start.x) / run, (target.y - start.y) / run)
+        found = []
+        for mine in self.state.mines:
+            if not mine.active or abs(mine.z - start.z) > rules.level_difference:
+                continue
+            reach = r + mine.r + rules.contact_tolerance
+            if math.hypot(start.x - mine.x, start.y - mine.y) <= reach:
+                continue
+            s = disc_contact((start.x, start.y), d, run, (mine.x, mine.y), reach)
+            if s is not None:
+                found.append((s, mine))
+        found.sort(key=lambda item: (item[0], item[1].id))
+        return found
+
+    def _pauses(self, start: PathPoint, target: PathPoint, run: float, cost: float) -> float:
+        """Stop on the piece where a watcher fires (R23) or a mine is touched (R31).
+        Answers the movement already placed, or -1 when the move ended there (mover
+        destroyed or thrown off its path). A preview only reports the mines."""
+        mines = self._mine_touches(start, target, run)
+        if not self.live:
+            for _, mine in mines:
+                if mine.id not in self.mines_seen:
+                    self.mines_seen.add(mine.id)
+                    self.ctx.emit({"type": "mine_touch", "bot": self.bot.id, "mine": mine.id})
+            return 0.0
         placed = 0.0
         a = start
-        for _ in range(len(self.state.bots) + 1):
-            t = self.interrupt.earliest(self.state, self.bot, a, target)
-            if t is None:
+        done_before = 0.0
+        for _ in range(len(self.state.bots) + len(mines) + 1):
+            t = None
+            if self.interrupt is not None:
+                t = self.interrupt.earliest(self.state, self.bot, a, target)
+            at_watch = None if t is None else done_before + (run - done_before) * max(0.0, min(1.0, t))
+            at_mine = mines[0][0] if mines else None
+            if at_watch is None and at_mine is None:
                 break
-            t = max(0.0, min(1.0, t))
-            x = a.x + (target.x - a.x) * t
-            y = a.y + (target.y - a.y) * t
-            done = (a.distance - start.distance) + (target.distance - a.distance) * t
-            spent_here = cost * (done / run) if run > EPS else 0.0
+            use_mine = at_watch is None or (at_mine is not None and at_mine < at_watch)
+            done = at_mine if use_mine else at_watch
+            frac = done / run if run > EPS else 0.0
+            x = start.x + (target.x - start.x) * frac
+            y = start.y + (target.y - start.y) * frac
+            spent_here = cost * frac
             z = self.state.arena.index.floor_z(x, y)
             at = PathPoint(x, y, z, target.facing, start.distance + done, start.spent + spent_here)
             self.pose.x, self.pose.y, self.pose.z = x, y, z
             self.ctx.place(self.bot, self.pose, spent_here - placed)
             placed = spent_here
-            self.ctx.events.extend(self.interrupt.fire(self.state, self.bot, at))
+            if use_mine:
+                mine = mines.pop(0)[1]
+                if mine in self.state.mines:
+                    from bottisota.rules.mines import mine_strike
+
+                    self.ctx.events.extend(mine_strike(self.state, mine, self.bot))
+            else:
+                self.ctx.events.extend(self.interrupt.fire(self.state, self.bot, at))
             if self.bot.destroyed:
                 self._stop_at(at, "destroyed")
                 return -1.0
@@ -377,7 +418,7 @@ class Walk:
                 self.pose = Pose.of(self.bot)
                 self._stop_at(at, "thrown")
                 return -1.0
-            a = at
+            a, done_before = at, done
         self.pose = Pose(start.x, start.y, start.z, start.facing)
         return placed
 
@@ -537,11 +578,9 @@ class Walk:
         run = math.hypot(landing[0] - self.pose.x, landing[1] - self.pose.y)
         start = self._point()
         target = PathPoint(landing[0], landing[1], z, self.pose.facing, self.distance + run, self.spent + cost)
-        placed = 0.0
-        if self.interrupt is not None:
-            placed = self._interrupts(start, target, run, cost)
-            if placed < 0:
-                return
+        placed = self._pauses(start, target, run, cost)
+        if placed < 0:
+            return
         self.ctx.emit({"type": "lift", "bot": bot.id, "feature": car.label, "direction": direction,
                        "to": xy2(*landing), "z": r2(z)})
         self.pose.x, self.pose.y, self.pose.z = landing[0], landing[1], z
