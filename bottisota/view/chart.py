@@ -1,0 +1,92 @@
+"""The balance chart of `bottisota simulate -o chart.png`, drawn headless with pygame.
+
+One bar per personality and per bot card: the win rate, its 95% interval as a
+whisker, and the averages (kills, damage dealt and taken, rounds survived)
+written beside it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import pygame
+
+from bottisota.view import style
+
+WIDTH = 1200
+ROW = 34
+MARGIN = 24
+LABEL_W = 190
+BAR_W = 460
+BAR_H = 18
+HEADER = 40
+AXIS = 22                       # the percent labels under a section's name
+BAR: style.Colour = style.OKABE_ITO["sky"]
+WHISKER: style.Colour = style.OKABE_ITO["orange"]
+
+
+class ChartRow(Protocol):
+    label: str
+    n: int
+    kills: float
+    dealt: float
+    taken: float
+    rounds: float
+
+    @property
+    def rate(self) -> float: ...
+
+    @property
+    def interval(self) -> tuple[float, float]: ...
+
+
+def chart_height(sections: Sequence[tuple[str, Sequence[ChartRow]]]) -> int:
+    rows = sum(len(rows) for _, rows in sections)
+    return MARGIN * 2 + HEADER + len(sections) * (HEADER + AXIS + ROW // 2) + rows * ROW
+
+
+def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str) -> pygame.Surface:
+    """The chart as a surface (no display needed)."""
+    pygame.font.init()
+    big = pygame.font.Font(None, 34)
+    font = pygame.font.Font(None, 24)
+    surface = pygame.Surface((WIDTH, chart_height(sections)))
+    surface.fill(style.BACKGROUND)
+    surface.blit(big.render(title, True, style.TEXT), (MARGIN, MARGIN))
+    y = MARGIN + HEADER
+    x0 = MARGIN + LABEL_W
+    for name, rows in sections:
+        surface.blit(font.render(f"{name}: win rate, 95% interval", True, style.TEXT_DIM),
+                     (MARGIN, y + 8))
+        for pct in (0, 25, 50, 75, 100):
+            gx = x0 + BAR_W * pct // 100
+            surface.blit(font.render(f"{pct}%", True, style.TEXT_DIM), (gx - 12, y + 8 + AXIS))
+        y += HEADER + AXIS
+        top = y
+        for row in rows:
+            surface.blit(font.render(f"{row.label} ({row.n})", True, style.TEXT), (MARGIN, y + 8))
+            pygame.draw.rect(surface, style.PANEL, (x0, y + 8, BAR_W, BAR_H))
+            pygame.draw.rect(surface, BAR, (x0, y + 8, round(BAR_W * row.rate), BAR_H))
+            lo, hi = row.interval
+            wy = y + 8 + BAR_H // 2
+            pygame.draw.line(surface, WHISKER, (x0 + BAR_W * lo, wy), (x0 + BAR_W * hi, wy), 3)
+            for edge in (lo, hi):
+                ex = x0 + BAR_W * edge
+                pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
+            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})   kills {row.kills:.2f}"
+                    f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}")
+            surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))
+            y += ROW
+        for pct in (25, 50, 75):
+            gx = x0 + BAR_W * pct // 100
+            pygame.draw.line(surface, style.GRID_BOLD, (gx, top), (gx, y), 1)
+        y += ROW // 2
+    return surface
+
+
+def draw_chart(path: str | Path, sections: Sequence[tuple[str, Sequence[ChartRow]]],
+               title: str) -> Path:
+    """Write the chart as a PNG."""
+    out = Path(path)
+    pygame.image.save(render_chart(sections, title), str(out))
+    return out
