@@ -714,13 +714,13 @@ class TableApp:
         if pv is not None and self.plan is not None:
             draw_move_preview(surface, cam, self.state.bots[self.plan.bot], pv,
                               player_colours(self.state), self.state.bots)
+        self._draw_orders(surface)
         pm = self.premeasure()
         if pm is not None:
             focus = self.aim if isinstance(self.aim, str) else \
                 nearest_target(pm, self.state, *self.table_point(self.mouse))
             inset = (area.x + 12, area.bottom - 142)
             draw_premeasure(surface, cam, self.state, pm, focus, inset)
-        self._draw_orders(surface)
         self._draw_place_ghost(surface)
         if self.ruler is not None:
             draw_ruler(surface, cam, *self.ruler)

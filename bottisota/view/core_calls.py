@@ -42,7 +42,7 @@ def _split(answer: Any) -> tuple[MoveResult | None, Refusal | None, list[Any]]:
         first, offers = answer
         r, ref, _ = _split(first)
         return r, ref, list(offers or [])
-    offers = list(getattr(answer, "offers", None) or [])
+    offers = list(getattr(answer, "offers", None) or getattr(answer, "overwatch", None) or [])
     for name in ("result", "move", "preview"):
         inner = getattr(answer, name, None)
         if isinstance(inner, (MoveResult, Refusal)):

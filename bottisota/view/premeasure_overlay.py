@@ -70,20 +70,32 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
         surface.blit(lab, rect)
 
 
+def sight_of(t: Any) -> tuple[str | None, tuple[float, float] | None, tuple]:
+    """(blocker, blocking point, fire track) of a target measure: its sight line is
+    worked out by the core on demand (`t.sight.get()`)."""
+    lazy = getattr(t, "sight", None)
+    if lazy is not None and hasattr(lazy, "get"):
+        sight = lazy.get()
+        return sight.blocker, sight.point, tuple(sight.track)
+    return (getattr(t, "blocker", None), getattr(t, "block_point", None),
+            tuple(getattr(t, "track", ())))
+
+
 def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, t: Any) -> None:
     """The sight line: green while clear, red past the first blocking point (marked X)."""
     a = cam.to_px(shooter.x, shooter.y)
     b = cam.to_px(target.x, target.y)
-    if t.in_sight or t.block_point is None:
+    blocker, point, _track = sight_of(t)
+    if t.in_sight or point is None:
         pygame.draw.line(surface, style.SIGHT_CLEAR if t.in_sight else style.SIGHT_BLOCKED, a, b, 2)
         return
-    m = cam.to_px(*t.block_point)
+    m = cam.to_px(*point)
     pygame.draw.line(surface, style.SIGHT_CLEAR, a, m, 2)
     pygame.draw.line(surface, style.SIGHT_BLOCKED, m, b, 2)
     d = 8
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] - d), (m[0] + d, m[1] + d), 4)
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] + d), (m[0] + d, m[1] - d), 4)
-    lab = style.label(f"blocked by {t.blocker}", 18, style.SIGHT_BLOCKED)
+    lab = style.label(f"blocked by {blocker}", 18, style.SIGHT_BLOCKED)
     surface.blit(lab, (m[0] + 10, m[1] - 24))
 
 
@@ -96,7 +108,7 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -
     surface.blit(style.label(f"fire track to {t.bot} ({t.distance:.1f} cm)", 16, style.TEXT),
                  (rect.x + 6, rect.y + 4))
     plot = pygame.Rect(rect.x + 30, rect.y + 22, w - 40, h - 34)
-    track = list(t.track)
+    track = list(sight_of(t)[2])
     length = max([t.distance] + [p.distance for p in track]) or 1.0
     top = max([1.0] + [p.line_z for p in track] + [p.obstacle_z for p in track]) * 1.15
 
