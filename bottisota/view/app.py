@@ -717,8 +717,8 @@ class TableApp:
         self._draw_orders(surface)
         pm = self.premeasure()
         if pm is not None:
-            focus = self.aim if isinstance(self.aim, str) else \
-                nearest_target(pm, self.state, *self.table_point(self.mouse))
+            hovered = nearest_target(pm, self.state, *self.table_point(self.mouse))
+            focus = hovered or (self.aim if isinstance(self.aim, str) else None)
             inset = (area.x + 12, area.bottom - 142)
             draw_premeasure(surface, cam, self.state, pm, focus, inset)
         self._draw_place_ghost(surface)

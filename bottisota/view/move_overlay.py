@@ -17,6 +17,7 @@ from bottisota.view.shapes import dashed_line, facing_vector
 from bottisota.view.words import describe
 
 EVENT_MARK_PX = 7
+QUIET_EVENTS = frozenset({"bot_moved", "path", "phase"})   # shown by the ghost itself
 
 
 def _ghost(surface: pygame.Surface, cam: Camera, p: PathPoint, r: float,
@@ -70,7 +71,7 @@ def draw_move_preview(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePr
         _ghost(surface, cam, shown.path[-1], r, style.GHOST, 2)
         for e in shown.events:
             xy = _event_xy(e)
-            if xy is None or e.get("type") == "bot_moved":
+            if xy is None or e.get("type") in QUIET_EVENTS:
                 continue
             c = cam.to_px(*xy)
             pygame.draw.circle(surface, (255, 220, 80), c, EVENT_MARK_PX, 2)
@@ -142,7 +143,7 @@ def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:
         if shown.ended:
             lines.append((f"move ends early: {shown.ended}", (255, 220, 80)))
         for e in shown.events:
-            if e.get("type") != "bot_moved":
+            if e.get("type") not in QUIET_EVENTS:
                 lines.append(("  " + describe(e), (255, 220, 80)))
     if pv.refusal is not None:
         lines.append((str(pv.refusal), style.REFUSAL))

@@ -122,6 +122,9 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -
         x, y = to_plot(p.distance, p.obstacle_z)
         colour = style.SIGHT_BLOCKED if p.obstacle_z >= p.line_z else style.TEXT_DIM
         pygame.draw.line(surface, colour, (x, plot.bottom), (x, y), 4)
+    if not track:
+        surface.blit(style.label("nothing under the line", 16, style.SIGHT_CLEAR),
+                     (plot.x + 10, plot.y + plot.h // 2 - 8))
     if track:
         pts = [to_plot(p.distance, p.line_z) for p in track]
         if len(pts) >= 2:
@@ -183,13 +186,15 @@ def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: An
         text = (f"centre {round(chance * 100)}%" if m.centre else
                 f"{m.hit_mod:+d} hit / {m.armour_mod:+d} armour {round(chance * 100)}%")
         lab = style.label(text, 16, style.BLAST)
-        surface.blit(lab, lab.get_rect(midbottom=(c[0], c[1] - cam.length(b.radius) - 22)))
+        rect = lab.get_rect(midleft=(c[0] + cam.length(b.radius) + 12, c[1] - 14))
+        pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
+        surface.blit(lab, rect)
     for s in blast.safe:
         b = state.bots.get(s.bot)
         if b is not None:
             c = cam.to_px(b.x, b.y)
             lab = style.label(f"safe: {s.reason}", 16, style.TEXT_DIM)
-            surface.blit(lab, lab.get_rect(midbottom=(c[0], c[1] - cam.length(b.radius) - 22)))
+            surface.blit(lab, lab.get_rect(midleft=(c[0] + cam.length(b.radius) + 12, c[1] - 14)))
 
 
 def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: Any) -> None:
