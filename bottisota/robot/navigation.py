@@ -152,6 +152,12 @@ class NavGrid:
             out[k] = f[c] + math.hypot(cx - x, cy - y)
         return out
 
+    def walls_between(self, points: list[tuple[float, float]], b: tuple[float, float]) -> list[bool]:
+        """For many points: does a wall (inflated by the radius) stand between it and b?"""
+        xy = np.asarray(points, dtype=float)
+        ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
+        return shapely.intersects(self.walls, shapely.linestrings(np.stack([xy, ends], axis=1))).tolist()
+
     def waypoint(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> tuple[float, float]:
         """The furthest point along the grid path from a toward b, within `reach` cm,
         that a straight run from a can get to: where to steer this turn."""
@@ -191,6 +197,18 @@ def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,
     if key not in per_arena:
         per_arena[key] = _build(arena, rules, kind, radius, lift_cost)
     return per_arena[key]
+
+
+def grid_for(arena: Arena, rules: HouseRules, card) -> NavGrid:
+    """The grid a bot of this card uses (lifts cost it half its move, R48)."""
+    return nav_grid(arena, rules, card.locomotion, card.base / 2.0,
+                    card.move * rules.lift_cost_fraction)
+
+
+def prepare(arena: Arena, rules: HouseRules, cards) -> None:
+    """Build every grid these cards will need now, so no decision pays for it later."""
+    for card in cards:
+        grid_for(arena, rules, card)
 
 
 def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost: float) -> NavGrid:

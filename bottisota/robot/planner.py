@@ -14,8 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from shapely.geometry import LineString
+
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
-from bottisota.robot.navigation import nav_grid
+from bottisota.robot.navigation import grid_for
 from bottisota.robot.tables import Intention
 from bottisota.rules.actions import DropMine, Lift, Move, Refusal
 from bottisota.rules.state import Bot, GameState
@@ -78,8 +80,7 @@ class Scorer:
     def __init__(self, state: GameState, bot: Bot, intention: Intention,
                  focus: Bot | None) -> None:
         self.state, self.bot, self.intention, self.focus = state, bot, intention, focus
-        lift_cost = bot.stats.move * state.rules.lift_cost_fraction
-        self.grid = nav_grid(state.arena, state.rules, bot.stats.locomotion, bot.radius, lift_cost)
+        self.grid = grid_for(state.arena, state.rules, bot.stats)
         self.enemies = enemies_of(state, bot)
         self.face: tuple[float, float] | None = (focus.x, focus.y) if focus else None
         self.target: tuple[float, float] | None = None
@@ -94,6 +95,7 @@ class Scorer:
         self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
         self._to_target: Callable | None = None
         self._known: dict[tuple[float, float], float] = {}
+        self._walled: dict[tuple[float, float], bool] = {}
         self._choose_target()
 
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -140,6 +142,9 @@ class Scorer:
         if self.target is not None and self.kind in ("close_in", "ram", "flank", "grab_goal",
                                                      "retreat"):
             self._known.update(zip(points, self.grid.distances_many(points, self.target)))
+        if self.wants_shot and points:
+            f = self.focus
+            self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y))))
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -175,12 +180,28 @@ class Scorer:
             c = -min((math.hypot(e.x - x, e.y - y) for e in self.enemies), default=0.0) * 0.3
         elif kind == "hold":
             c = spent * 0.5
-        if f is not None and self.face is not None and nose_armed(self.bot) \
-                and kind not in ("retreat", "evade", "grab_goal"):
-            off = abs(signed(facing, bearing_to(x, y, f.x, f.y)))
-            if off > self.state.rules.nose_arc / 2.0:
-                c += ARC_PENALTY
+        if f is not None and kind not in ("retreat", "evade", "grab_goal"):
+            if nose_armed(self.bot):
+                off = abs(signed(facing, bearing_to(x, y, f.x, f.y)))
+                if off > self.state.rules.nose_arc / 2.0:
+                    c += ARC_PENALTY
+            if self.wants_shot and (not self.in_reach(x, y) or self.walled(x, y)):
+                c += NO_SHOT_PENALTY
         return c + spent * 0.01
+
+    def walled(self, x: float, y: float) -> bool:
+        """A wall stands between the spot and the focus (R22; a cheap guess of sight)."""
+        known = self._walled.get((x, y))
+        if known is None:
+            f = self.focus
+            known = f is not None and not _wall_free(self.grid, (x, y), (f.x, f.y))
+            self._walled[(x, y)] = known
+        return known
+
+    def in_reach(self, x: float, y: float) -> bool:
+        """The focus is within the longest weapon's range from there (R18, D14)."""
+        f = self.focus
+        return f is not None and math.hypot(f.x - x, f.y - y) <= self.reach
 
     def hazards(self, result) -> float:
         """Penalty for what the move would meet on the way (R13, R36, R39, R53, D10)."""
@@ -196,11 +217,12 @@ class Scorer:
                     p += value
         if getattr(result, "teleport_candidates", None):
             p += HAZARD["teleport"]
-        if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal"):
+        if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal") \
+                and self.in_reach(result.x, result.y) and not self.walled(result.x, result.y):
             from bottisota.robot.aim import can_fire_from
 
             if not can_fire_from(self.state, self.bot, self.focus, result.final):
-                p += NO_SHOT_PENALTY
+                p += NO_SHOT_PENALTY        # in reach, but arc or sight forbid (R19, R22)
         for e in getattr(result, "events", ()):
             if e.get("type") == "damaged" and e.get("bot") == self.bot.id:
                 p += HAZARD["fall"]
@@ -217,6 +239,10 @@ class Scorer:
                                              discs=discs(self.state, (e.id, self.bot.id)))
             n += 1 if s.clear else 0
         return n * EVADE_SIGHT
+
+
+def _wall_free(grid, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return not grid.walls.intersects(LineString([a, b])) if a != b else True
 
 
 def movement_budget(state: GameState, bot: Bot, intention: Intention) -> float:

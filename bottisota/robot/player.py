@@ -53,6 +53,13 @@ class Robot:
 
     # --- deciding ------------------------------------------------------------------------
 
+    def prepare(self, game) -> None:
+        """Build the robot's maps for every card in the game (call once at the start, so
+        that no decision pays for them)."""
+        from bottisota.robot.navigation import prepare
+
+        prepare(game.state.arena, game.state.rules, game.state.cards.values())
+
     def decide(self, game) -> object:
         """One legal action for what the game expects of this robot's seat."""
         started = time.perf_counter()

@@ -96,7 +96,10 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float) -> None:
+    from bottisota.robot.navigation import prepare
+
     _WORKER.update(setup(arena, robots, locomotion, cards))
+    prepare(_WORKER["arena"], _WORKER["rules"], _WORKER["cards"].values())
     _WORKER["round_limit"] = round_limit
     _WORKER["time_limit"] = time_limit
 
