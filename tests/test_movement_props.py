@@ -1,0 +1,113 @@
+"""Property tests of movement over random arenas and random step lists (D4, D9,
+D29, D30, R11, R36, R37): a committed move never leaves a base overlapping a
+wall or another base, never spends more than allowed, never leaves a ground bot
+in a pit or up a cliff; preview and commit agree; refusals change nothing."""
+from __future__ import annotations
+
+import math
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bottisota.errors import InputError
+from bottisota.rules.actions import Back, Forward, Move, Refusal, Strafe, Turn
+from bottisota.rules.movement import commit_move, preview_move
+from tests.builders import arena, bot, card, state
+
+SIZE = (60, 40)
+LOCOS = ("wheeled", "tracked", "walker", "flier", "hover")
+
+rect = st.tuples(st.integers(2, 50), st.integers(2, 30), st.integers(1, 10), st.integers(1, 10))
+
+
+@st.composite
+def arenas(draw):
+    feats = [{"type": "wall", "rect": [58, 38, 2, 2]}]     # (arena_checks needs one spot feature)
+    for x, y, w, h in draw(st.lists(rect, max_size=6)):
+        feats.append({"type": "wall", "rect": [x, y, w, h]})
+    for x, y, w, h in draw(st.lists(rect, max_size=3)):
+        feats.append({"type": "platform", "rect": [x, y, w, h], "height": draw(st.sampled_from([0.3, 3, 5]))})
+    for x, y, _, _ in draw(st.lists(rect, max_size=2)):
+        feats.append({"type": "pit", "circle": [x + 2, y + 2, 2]})
+    if draw(st.booleans()):
+        x, y, _, _ = draw(rect)
+        feats.append({"type": "door", "rect": [x, y, 2, 6]})
+    try:
+        return arena(*feats, size=SIZE)
+    except InputError:
+        assume(False)
+
+
+def step_for(loco):
+    turns = st.sampled_from([-90, -45, 45, 90, 180]) if loco in ("wheeled", "tracked", "flier") \
+        else st.floats(-180, 180).map(lambda v: round(v, 1))
+    dist = st.floats(0, 14).map(lambda v: round(v, 2))
+    options = [dist.map(Forward), turns.map(Turn)]
+    if loco != "flier":
+        options.append(st.floats(0, 4).map(lambda v: Back(round(v, 2))))
+    if loco in ("walker", "hover"):
+        options.append(st.builds(lambda b, d: Strafe(round(b, 1), d), st.floats(-180, 180), dist))
+    return st.one_of(*options)
+
+
+@st.composite
+def positions(draw):
+    a = draw(arenas())
+    loco = draw(st.sampled_from(LOCOS))
+    spots = draw(st.lists(st.tuples(st.floats(2, 58), st.floats(2, 38)), min_size=3, max_size=3))
+    index = a.index
+    for i, (x, y) in enumerate(spots):
+        assume(index.disc_blocked(x, y, 1.0, doors=True) is None)
+        assume(not index.features_at(x, y, ["pit"]))
+        for px, py in spots[:i]:
+            assume(math.hypot(px - x, py - y) > 2.2)
+    steps = draw(st.lists(step_for(loco), min_size=1, max_size=4))
+    facing = draw(st.sampled_from([0, 45, 90, 135, 180, 225, 270, 315]))
+    bots = [bot("m", "red", spots[0], facing, card(locomotion=loco, move=20, turn=2, armour=4,
+                                                     structure=30))]
+    bots += [bot(f"o{i}", f"p{i}", spots[i], 0) for i in (1, 2)]
+    return a, bots, Move("m", tuple(steps))
+
+
+def snapshot(s):
+    return [(b.x, b.y, b.z, b.facing, b.damage, b.moved, b.destroyed) for b in s.bots.values()], s.dice.used
+
+
+PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                         HealthCheck.too_slow])
+
+
+@PROPS
+@given(positions())
+def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R37
+    a, bots, move = case
+    s = state(a, *bots, dice=[4] * 200)
+    before = snapshot(s)
+    preview = preview_move(s, move)
+    assert snapshot(s) == before                                      # a preview changes nothing
+    result = commit_move(s, move)
+    if isinstance(result, Refusal):
+        assert isinstance(preview, Refusal) and str(preview) == str(result)
+        assert snapshot(s) == before                                  # D30: nothing, no dice
+        return
+    m = s.bots["m"]
+    assert result.spent <= result.allowed + 1e-6
+    assert m.moved <= m.stats.move + 1e-6
+    if m.destroyed:
+        return
+    index = a.index
+    assert index.disc_blocked(m.x, m.y, m.radius, doors=False) is None
+    for o in s.others("m"):
+        if abs(o.z - m.z) < 2:
+            assert math.hypot(o.x - m.x, o.y - m.y) >= m.radius + o.radius - 1e-3
+    if m.stats.is_ground:
+        assert not index.features_at(m.x, m.y, ["pit"])
+        assert m.z <= before[0][0][2] + s.rules.step_height + 1e-6    # never up a cliff
+    assert abs(index.floor_z(m.x, m.y) - m.z) < 1e-3
+    if not isinstance(preview, Refusal) and preview.teleport_candidates == []:
+        assert len(preview.path) <= len(result.path)
+        for p, c in zip(preview.path, result.path):
+            assert (p.x, p.y, p.z, p.facing) == (c.x, c.y, c.z, c.facing)
+        if preview.ended not in ("collision", "crash", "fall") or not m.destroyed:
+            assert preview.path == result.path
+            assert (preview.x, preview.y, preview.facing) == (result.x, result.y, result.facing)
