@@ -195,7 +195,7 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
             w.forward(max(budget * frac, min_move))
             out.append(w.done())
         if s.locomotion != "flier":
-            for frac in (0.25, 0.5):
+            for frac in (0.5, 1.0):
                 w = _Walk(bot, rules)
                 w.turn(first)
                 w.forward(budget * frac / rules.backward_cost, back=True)
