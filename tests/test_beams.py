@@ -14,9 +14,7 @@ from bottisota.model.arena import Arena, Feature
 from bottisota.model.cards import BotCard, Weapon
 from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.beams import fling_plan, resolve_beams
-from bottisota.rules.state import Bot, GameState
-
-pytest.importorskip("bottisota.rules.movement", reason="movement.fling has not landed yet")
+from bottisota.rules.state import Bot, GameState, Mine
 
 RULES = bundled_rules()
 PUSH = Weapon(name="Pusher", kind="push", mount="turret", range=30, to_hit=4, hits=1,
@@ -166,13 +164,13 @@ def test_when_only_the_push_of_a_pair_hits_it_acts_alone():  # R29 R30
 def test_a_pushed_bot_stops_at_another_and_both_take_the_collision_test_first():
     # R29 R16 D9 D10: the collision dice come before the beam's armour test
     a, b = shooter(), bot("b", 30.0, 50.0, "blue")
-    c = bot("c", 39.0, 50.0, "green")                    # b stops touching c at x = 37
+    c = bot("c", 36.0, 50.0, "green")                    # b stops touching c at x = 34
     # to-hit 5; collision: b d6 = 1 hit, armour 6 ok; c d6 = 1 hit, armour 5 at -2
     # fails; then the beam's armour test for b: 3 fails
     state = game(a, b, c, dice=[5, 1, 6, 1, 5, 3])
     events = resolve_beams(state, a, [(PUSH, b)])
-    assert (b.x, b.y) == pytest.approx((37.0, 50.0), abs=0.01)
-    assert (c.x, c.y) == (39.0, 50.0)
+    assert (b.x, b.y) == pytest.approx((34.0, 50.0), abs=0.01)
+    assert (c.x, c.y) == (36.0, 50.0)
     collision = next(e for e in events if e["type"] == "collision")
     assert (collision["bot"], collision["with"]) == ("b", "c")
     tests = [(e["bot"], e["cause"], e["passed"]) for e in events if e["type"] == "armour_test"]
@@ -184,7 +182,7 @@ def test_a_pushed_bot_stops_at_another_and_both_take_the_collision_test_first():
 
 def test_a_collision_kill_caused_by_a_beam_scores_for_the_beams_owner():  # D22 R29
     a, b = shooter(), bot("b", 30.0, 50.0, "blue")
-    c = bot("c", 39.0, 50.0, "green", damage=5)
+    c = bot("c", 36.0, 50.0, "green", damage=5)
     # to-hit 6; b: 1 hit, armour 6; c: 1 hit, armour 2 - 2 fails: destroyed; b's beam armour 4
     state = game(a, b, c, dice=[6, 1, 6, 1, 2, 4])
     events = resolve_beams(state, a, [(PUSH, b)])
@@ -214,17 +212,36 @@ def test_a_bot_pushed_into_a_pit_is_destroyed_and_the_kill_is_the_shooters():  #
 def test_a_bot_pushed_off_a_platform_falls_and_the_kill_is_the_shooters():  # R39 D22
     platform = Feature(index=0, type="platform", shape=box(0.0, 40.0, 35.0, 60.0), height=5.0)
     arena = Arena(name="ledge", size=(100.0, 100.0), features=(platform,))
-    a, b = shooter(), bot("b", 30.0, 50.0, "blue", damage=3)
+    a, b = shooter(), bot("b", 31.0, 50.0, "blue", damage=3)   # the edge is 4 cm ahead
     a.z = b.z = 5.0
     state = game(a, b, dice=[4, 1], arena=arena)          # to-hit; fall 5 - 1 = 4 damage
     events = resolve_beams(state, a, [(PUSH, b)])
     fall = next(e for e in events if e["type"] == "fall")
     assert (fall["drop"], fall["damage"]) == (5.0, 4)
     assert b.destroyed and b.damage == 7
+    assert (b.x, b.y, b.z) == pytest.approx((35.0, 50.0, 0.0), abs=0.01)
     killed = next(e for e in events if e["type"] == "destroyed")
     assert (killed["cause"], killed["by"]) == ("fall", "a")
     assert state.scores == {"red": 5}
     assert state.dice.used == 2
+
+
+def test_a_bot_pushed_onto_an_active_mine_is_struck_before_the_beams_armour_test():
+    # R29 R31 R33: the mine strikes during the fling, its dice before the beam's armour
+    b = bot("b", 30.0, 50.0, "blue")
+    mine_weapon = Weapon(name="Mine", kind="mine", to_hit=4, hits=1)
+    a = bot("a", 20.0, 50.0, "red", weapons=(PUSH, mine_weapon))
+    state = game(a, b, dice=[4, 5, 2, 6])     # beam to-hit; mine to-hit, armour 2 fails; 6
+    state.mines = [Mine(id="mine-1", owner="a", player="red", weapon="Mine", x=37.0,
+                        y=50.0, z=0.0, r=1.0, active=True)]
+    events = resolve_beams(state, a, [(PUSH, b)])
+    t = types(events)
+    assert t.index("beam") < t.index("mine_strike") < t.index("armour_test")
+    causes = [e["cause"] for e in events if e["type"] == "armour_test"]
+    assert causes == ["mine-1 (Mine)", "a's Pusher"]
+    assert (b.x, b.y) == pytest.approx((35.0, 50.0), abs=0.01)
+    assert b.damage == 1 and state.mines == []
+    assert state.dice.used == 4
 
 
 # --- property: no overlapping bases after a fling (D4, D9) ---------------------------

@@ -21,6 +21,7 @@ from bottisota.model.cards import Weapon
 from bottisota.rules import damage
 from bottisota.rules.attack import special_damage
 from bottisota.rules.events import Event, apply_event, r2
+from bottisota.rules.movement import fling
 from bottisota.rules.state import Bot, GameState
 
 PUSH, PULL = "push", "pull"
@@ -98,8 +99,6 @@ def _roll_beam(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
 def _throw(state: GameState, shooter: Bot, target: Bot, kind: str, strength: float,
            cause: str) -> list[Event]:
     """Fling the target (R29) through movement, the shooter credited (D22)."""
-    from bottisota.rules.movement import fling
-
     if target.destroyed or strength <= 0:
         return []
     heading, distance = fling_plan(shooter, target, kind, strength)
