@@ -147,6 +147,8 @@ def test_equal_pull_and_push_hold_the_target_in_place():  # R30
     state = game(a, b, dice=[4, 4, 1, 5, 5, 5])
     events = resolve_beams(state, a, [(PUSH, b), (even_pull, b)])
     assert "bot_moved" not in types(events)
+    held = next(e for e in events if e["type"] == "beam")
+    assert (held["kind"], held["distance"]) == ("held", 0.0)
     assert (b.x, b.y) == (30.0, 50.0) and state.dice.used == 6
 
 

@@ -69,7 +69,9 @@ def test_mine_is_dropped_under_the_bot_as_an_inactive_base_sized_marker():  # R2
     events = drop_mine(state, a, "Mine")
     assert [e["type"] for e in events] == ["ammo", "mine_dropped"]
     assert events[0] == {"type": "ammo", "bot": "a", "weapon": "Mine", "left": 2}
-    assert events[1]["mine"] == "mine-7"
+    assert events[1] == {"type": "mine_dropped", "mine": "mine-7", "bot": "a", "owner": "a",
+                         "player": "red", "weapon": "Mine", "x": 20.0, "y": 30.0, "z": 0.0,
+                         "r": 1.0, "magnetic": False}
     (mine,) = state.mines
     assert (mine.id, mine.owner, mine.player, mine.weapon) == ("mine-7", "a", "red", "Mine")
     assert (mine.x, mine.y, mine.z, mine.r) == (20.0, 30.0, 0.0, 1.0)

@@ -154,6 +154,10 @@ def _push_and_pull(state: GameState, shooter: Bot, target: Bot,
         events.append(apply_event(state, {"type": "hits", "bot": target.id, "amount": extra,
                                           "cause": cause}))
     net = pushed - pulled
+    if both and net == 0:
+        events.append(apply_event(state, {
+            "type": "beam", "bot": shooter.id, "target": target.id, "kind": "held",
+            "heading": None, "distance": 0.0, "cause": cause}))
     if net > 0:
         events += _throw(state, shooter, target, PUSH, net, cause if both else
                          _cause(shooter, hits[0].weapon))

@@ -25,7 +25,7 @@ MINE_ID_PREFIX = "mine-"
 
 @reducer("mine_dropped")
 def _mine_dropped(state: GameState, e: Event) -> None:
-    """{mine, owner, player, weapon, x, y, z, r, magnetic}: a new, inactive marker.
+    """{mine, bot, owner, player, weapon, x, y, z, r, magnetic}: a new, inactive marker.
     Takes the next id number, so a replay hands out the same ids."""
     state.mines.append(Mine(id=e["mine"], owner=e["owner"], player=e["player"],
                             weapon=e["weapon"], x=e["x"], y=e["y"], z=e["z"], r=e["r"],
@@ -110,7 +110,7 @@ def drop_mine(state: GameState, bot: Bot, weapon_name: str) -> list[Event] | Ref
                                           "weapon": weapon.name, "left": left}))
     events.append(apply_event(state, {
         "type": "mine_dropped", "mine": f"{MINE_ID_PREFIX}{state.next_id}",
-        "owner": bot.id, "player": bot.player, "weapon": weapon.name,
+        "bot": bot.id, "owner": bot.id, "player": bot.player, "weapon": weapon.name,
         "x": r2(bot.x), "y": r2(bot.y), "z": r2(bot.z), "r": r2(radius),
         "magnetic": magnetic}))
     return events
