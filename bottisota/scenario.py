@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bottisota.errors import DiceExhausted
+from bottisota.model.loading import load_catalogue
 from bottisota.model.scenario_spec import ScenarioSpec, load_scenario
 from bottisota.rules.events import Event
 from bottisota.rules.game import Game
@@ -44,7 +45,7 @@ class Outcome:
 
 def run(spec: ScenarioSpec) -> Outcome:
     """Play the scenario's actions from its position and check its expectations."""
-    game = Game(spec.new_state(), free=True)
+    game = Game(with_parts_deck(spec.new_state()), free=True)
     outcome = Outcome(spec, game.state)
     for i, action in enumerate(spec.actions):
         line = spec.action_lines[i] if i < len(spec.action_lines) else 0
@@ -63,6 +64,19 @@ def run(spec: ScenarioSpec) -> Outcome:
     outcome.state = game.state
     outcome.failures += compare(spec.expect or {}, outcome)
     return outcome
+
+
+def with_parts_deck(state: GameState) -> GameState:
+    """A scenario's extra-parts deck (R50): every bundled part (deck: parts) that no
+    bot has installed, in catalogue order."""
+    if not state.parts_deck:
+        _cards, mods = load_catalogue()
+        for mod_id, mod in mods.items():
+            state.mods.setdefault(mod_id, mod)
+        installed = {p for b in state.bots.values() for p in b.parts}
+        state.parts_deck = [m.id for m in state.mods.values()
+                            if m.deck == "parts" and m.id not in installed]
+    return state
 
 
 # --- expectations ----------------------------------------------------------------------
@@ -112,6 +126,21 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
         got = state.scores.get(player)
         if got != value:
             fails.append(f"scores.{player}: expected {value!r}, actual {got!r}")
+    for key, got in (("kills", state.kills),):
+        for player, value in (expect.get(key) or {}).items():
+            if got.get(player) != value:
+                fails.append(f"{key}.{player}: expected {value!r}, actual {got.get(player)!r}")
+    for key, got in (("round", state.round), ("dice_used", state.dice.used),
+                     ("over", state.over)):
+        if key in expect and expect[key] != got:
+            fails.append(f"{key}: expected {expect[key]!r}, actual {got!r}")
+    if "mines" in expect:
+        fails += _listed("mines", expect["mines"], [mine_report(m) for m in state.mines])
+    if "goals" in expect:
+        fails += _listed("goals", expect["goals"],
+                         [goal_report(g) for g in state.goals if not g.taken])
+    if "events" in expect:
+        fails += _in_order(expect["events"] or [], outcome.events)
     if "rejected" in expect:
         want = sorted(expect.get("rejected") or [])
         got = sorted(r["action"] for r in outcome.rejected)
@@ -121,12 +150,56 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     return fails
 
 
+def mine_report(mine: Any) -> dict:
+    return {"id": mine.id, "owner": mine.owner, "weapon": mine.weapon, "x": round(mine.x, 4),
+            "y": round(mine.y, 4), "r": round(mine.r, 4), "active": mine.active,
+            "magnetic": mine.magnetic}
+
+
+def goal_report(goal: Any) -> dict:
+    return {"x": round(goal.x, 4), "y": round(goal.y, 4), "points": goal.points}
+
+
+def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
+    """`mines: 2` counts what is on the table; a list matches each item's given keys."""
+    if isinstance(want, int) and not isinstance(want, bool):
+        return [] if want == len(got) else [f"{key}: expected {want} on the table, "
+                                            f"actual {len(got)}"]
+    if not isinstance(want, list):
+        return [f"{key}: expected a count or a list of mappings"]
+    if len(want) != len(got):
+        return [f"{key}: expected {len(want)} on the table, actual {len(got)} ({got})"]
+    fails = []
+    for i, (w, g) in enumerate(zip(want, got)):
+        for k, v in (w or {}).items():
+            if k not in g or not _same(k, v, g[k]):
+                fails.append(f"{key}[{i}].{k}: expected {v!r}, actual {g.get(k)!r}")
+    return fails
+
+
+def _in_order(want: list, events: list[Event]) -> list[str]:
+    """Each expected event (a type, or a mapping of some of its keys) appears, in order."""
+    at = 0
+    for item in want:
+        pattern = {"type": item} if isinstance(item, str) else dict(item or {})
+        while at < len(events) and not all(
+                k in events[at] and _same(k, v, events[at][k]) for k, v in pattern.items()):
+            at += 1
+        if at == len(events):
+            return [f"events: expected {pattern} (in order), actual none such"
+                    + (" after the ones before it" if want.index(item) else "")]
+        at += 1
+    return []
+
+
 def report(outcome: Outcome) -> dict:
     """The `--json` output (formats.md)."""
     s = outcome.state
     return {"name": outcome.spec.name, "ok": outcome.ok, "round": s.round,
             "bots": {b.id: bot_report(b) for b in s.bots.values()},
-            "scores": dict(s.scores), "kills": dict(s.kills),
+            "scores": dict(s.scores), "kills": dict(s.kills), "over": s.over,
+            "mines": [mine_report(m) for m in s.mines],
+            "goals": [goal_report(g) for g in s.goals if not g.taken],
             "rejected": outcome.rejected, "events": outcome.events,
             "dice_used": s.dice.used, "failures": outcome.failures}
 

@@ -58,6 +58,8 @@ def _placed(state: GameState, e: Event) -> None:
     b = state.bots[e["bot"]]
     b.x, b.y, b.z, b.facing = e["x"], e["y"], e.get("z", 0.0), e["facing"] % 360.0
     b.removed = False
+    if e.get("new"):
+        b.new = True
 
 
 @reducer("part_installed")
@@ -111,8 +113,12 @@ def draw_part(state: GameState, bot: Bot, service: str) -> list[Event]:
                                 "part": state.parts_deck[i], "service": service})]
 
 
-def place_event(state: GameState, bot: Bot, x: float, y: float, facing: float) -> Event:
-    """Put a drawn bot on the table (applied)."""
+def place_event(state: GameState, bot: Bot, x: float, y: float, facing: float,
+                new: bool = False) -> Event:
+    """Put a drawn bot on the table (applied); `new` marks a bot placed afresh (R56)."""
     z = state.arena.index.floor_z(x, y)
-    return apply_event(state, {"type": "placed", "bot": bot.id, "x": r2(x), "y": r2(y),
-                               "z": r2(z), "facing": round(facing % 360.0, 4)})
+    event: Event = {"type": "placed", "bot": bot.id, "x": r2(x), "y": r2(y), "z": r2(z),
+                    "facing": round(facing % 360.0, 4)}
+    if new:
+        event["new"] = True
+    return apply_event(state, event)

@@ -14,7 +14,8 @@ scenario runner and the journal change it:
 
 In strict mode (a real game) turns follow the seat order. In free mode (the
 scenario runner) any bot may act: a `Move` begins that bot's turn, and its
-other actions are its shooting phase.
+other actions are its shooting phase; a `Place` puts a bot down afresh as a
+newly drawn bot (R6 legal spot, R56 first-move limits).
 """
 from __future__ import annotations
 
@@ -255,7 +256,11 @@ class Game:
         if bot is None:
             return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
         if isinstance(action, Place):
-            return Refusal("R6", "bots are placed by the scenario's `bots`")
+            if bot.destroyed:
+                return Refusal("R55", f"{bot.id} is destroyed", at=bot.pos)
+            twin = state.copy()
+            self._begin_turn_free(twin, twin.bots[bot.id], action, preview=True)
+            return twin
         if not bot.on_table:
             return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
         if state.active == bot.id and state.phase == DONE and isinstance(action, SHOOTING_PHASE):
@@ -269,8 +274,10 @@ class Game:
 
     def _needs_turn(self, action: Action) -> bool:
         s = self.state
-        if isinstance(action, Move):
+        if isinstance(action, Place):
             return True
+        if isinstance(action, Move):
+            return not (s.active == action.bot and s.phase == MOVE)
         return not (s.active == action.bot and s.phase in (SHOOT, DONE))
 
     def _begin_turn_free(self, state: GameState, bot: Bot, action: Action,
@@ -285,7 +292,9 @@ class Game:
             events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
                                               "bot": prev.id}))
         moved = bot.moved if bot.id in self._fresh else 0.0
-        if isinstance(action, Move):
+        if isinstance(action, Place):
+            events.append(turn_event(state, bot, PLACE, 0.0))
+        elif isinstance(action, Move):
             events.append(turn_event(state, bot, MOVE, moved))
         else:
             events.append(turn_event(state, bot, SHOOT, moved))
@@ -294,7 +303,7 @@ class Game:
                                               "reason": "its own turn began (D20)"}))
         if not preview:
             self._fresh.discard(bot.id)
-            if not isinstance(action, Move):
+            if isinstance(action, SHOOTING_PHASE):
                 events += activate_mines(state, bot.id)
                 events += self._remove_destroyed()
         return events
@@ -347,7 +356,8 @@ class Game:
             events += self._begin_turn_free(state, state.bots[action.bot], action)
         bot = state.bots[action.bot]
         if isinstance(action, Place):
-            events.append(place_event(state, bot, action.x, action.y, action.facing))
+            events.append(place_event(state, bot, action.x, action.y, action.facing,
+                                      new=self.free))
             events.append(apply_event(state, {"type": "phase", "phase": MOVE}))
             return events
         if isinstance(action, Move):
