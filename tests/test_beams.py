@@ -246,6 +246,21 @@ def test_a_bot_pushed_onto_an_active_mine_is_struck_before_the_beams_armour_test
     assert state.dice.used == 4
 
 
+@pytest.mark.xfail(reason="movement.fling strikes only the mines touched where the throw "
+                   "ends, not those it passes over (asked of the movement owner)")
+def test_a_bot_pushed_across_an_active_mine_is_struck_on_the_way():  # R29 R31
+    b = bot("b", 30.0, 50.0, "blue")
+    big_push = Weapon(name="Big push", kind="push", to_hit=4, hits=1, strength=10.0)
+    a = bot("a", 20.0, 50.0, "red", weapons=(big_push, Weapon(name="Mine", kind="mine")))
+    state = game(a, b, dice=[4, 5, 2, 6])     # beam to-hit; mine to-hit, armour 2 fails; 6
+    state.mines = [Mine(id="mine-1", owner="a", player="red", weapon="Mine", x=35.0,
+                        y=50.0, z=0.0, r=1.0, active=True)]
+    events = resolve_beams(state, a, [(big_push, b)])
+    assert "mine_strike" in types(events)
+    assert (b.x, b.y) == pytest.approx((40.0, 50.0), abs=0.01)
+    assert b.damage == 1 and state.mines == [] and state.dice.used == 4
+
+
 # --- property: no overlapping bases after a fling (D4, D9) ---------------------------
 
 WALL = Feature(index=0, type="wall", shape=box(60.0, 20.0, 62.0, 80.0), height=10.0)
