@@ -86,9 +86,28 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
     return (r - 1e-6 <= x <= size[0] - r + 1e-6) and (r - 1e-6 <= y <= size[1] - r + 1e-6)
 
 
+_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+
+
+def bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    """The shape's bounding box, computed once (feature shapes live as long as their arena)."""
+    entry = _BOUNDS.get(id(shape))
+    if entry is None or entry[0] is not shape:
+        entry = (shape, tuple(shape.bounds))
+        _BOUNDS[id(shape)] = entry
+    return entry[1]
+
+
+def may_meet(shape: BaseGeometry, a: Sequence[float], b: Sequence[float], margin: float = 0.0) -> bool:
+    """Cheap bounding-box test: the segment a-b may come within `margin` of the shape."""
+    minx, miny, maxx, maxy = bounds_of(shape)
+    return not (max(a[0], b[0]) < minx - margin or min(a[0], b[0]) > maxx + margin
+                or max(a[1], b[1]) < miny - margin or min(a[1], b[1]) > maxy + margin)
+
+
 def runs_inside(a: Sequence[float], b: Sequence[float], shape: BaseGeometry) -> list[tuple[float, float]]:
     """The parts of segment a-b inside the shape, as (from, to) distances from a."""
-    if a[0] == b[0] and a[1] == b[1]:
+    if (a[0] == b[0] and a[1] == b[1]) or not may_meet(shape, a, b):
         return []
     line = LineString([tuple(a), tuple(b)])
     part = line.intersection(shape)
@@ -151,7 +170,7 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
     skipped = set(skip)
     found = []
     for door in parts.doors:
-        if door.index in skipped:
+        if door.index in skipped or not may_meet(door.shape, a, b, r):
             continue
         reach = parts.reach_of(door, r)
         if reach.contains(Point(a[0], a[1])):
@@ -166,4 +185,14 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:
     """A base touches the door (D4)."""
+    if not may_meet(door.shape, (x, y), (x, y), r + tolerance):
+        return False
     return door.shape.distance(Point(x, y)) <= r + tolerance
+
+
+def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
+    """The point lies inside the shape (bounding box first)."""
+    minx, miny, maxx, maxy = bounds_of(shape)
+    if x < minx or x > maxx or y < miny or y > maxy:
+        return False
+    return shape.contains(Point(x, y))

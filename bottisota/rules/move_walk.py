@@ -23,7 +23,8 @@ from bottisota.rules.damage import destroy
 from bottisota.rules.events import Event, r2
 from bottisota.rules.move_geometry import (EPS, angle_between, bearing, disc_contact, doors_reached,
                                            heading_vector, norm_facing, parts_of, point_at,
-                                           runs_inside, table_run, touching_door)
+                                           contains_point, runs_inside, table_run,
+                                           touching_door)
 from bottisota.rules.move_physics import Ctx, Pose, collision, fall, pit, xy2
 from bottisota.rules.move_result import MoveResult, PathPoint, Piece
 from bottisota.rules.move_steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
@@ -83,7 +84,7 @@ class Walk:
         self.candidates: list[str] = []
         self.parts = parts_of(state.arena)
         self.on_teleporters = {f.index for f in self.parts.teleporters
-                               if f.shape.contains(Point(self.pose.x, self.pose.y))}
+                               if contains_point(f.shape, self.pose.x, self.pose.y)}
         self.open_doors = {d.index for d in self.parts.doors
                            if self._door_touched_by_anyone(d, include_mover=True)}
         self.mines_seen: set[str] = set()
@@ -323,7 +324,7 @@ class Walk:
         mult = (cost - climb) / run if run > EPS else 1.0
         self._record(Piece(kind, i, run, mult, cost, note), cost, placed)
         self.on_teleporters = {f.index for f in self.parts.teleporters
-                               if f.shape.contains(Point(self.pose.x, self.pose.y))}
+                               if contains_point(f.shape, self.pose.x, self.pose.y)}
         if self._mines():
             return True
         if stop == "wall":
@@ -609,6 +610,8 @@ class Walk:
         try:
             from bottisota.rules.mines import mine_strike, touching_mines
         except ImportError:
+            return False
+        if not self.state.mines:
             return False
         if not self.live:
             ghost = dataclasses.replace(self.bot, x=self.pose.x, y=self.pose.y, z=self.pose.z)
