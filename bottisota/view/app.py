@@ -28,7 +28,7 @@ from bottisota.view.help import draw_help
 from bottisota.view.legend import draw_legend
 from bottisota.view.move_overlay import draw_move_preview, plan_summary
 from bottisota.view.plan import MovePlan
-from bottisota.view.premeasure_overlay import draw_premeasure, nearest_target
+from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure, nearest_target
 from bottisota.view.prompts import (DIGIT_KEYS, OverwatchPrompt, draw_dice_prompt,
                                     draw_overwatch_prompt)
 from bottisota.view.threat import draw_threat, state_key, threat_map
@@ -77,6 +77,7 @@ class TableApp:
         self.measure_overwatch = False
         self.aim: str | tuple[float, float] | None = None
         self._pm_cache: tuple[tuple, Any] | None = None
+        self._base: tuple[tuple, pygame.Surface] | None = None
         self.orders: list[ShotOrder] = []
         self.service_choice = 0
         self.self_destruct_armed = False
@@ -702,12 +703,11 @@ class TableApp:
             self.calibration.draw(surface)
             return surface
         cam = self.camera
-        surface.blit(self.arena_layer.surface(cam, self.size), (0, 0))
+        pm = self.premeasure()
+        surface.blit(self._base_layer(pm), (0, 0))
         area = self.table_area
         surface.set_clip(area)
         draw_belt_arrows(surface, cam, self.state.arena, self._belt_phase)
-        if self.threat_on and self.threat is not None:
-            draw_threat(surface, cam, self.threat)
         unplaced = self.state.active if self.expected() == "place" else None
         draw_state(surface, cam, self.state, self.selected, self._open_doors(), unplaced)
         pv = self.move_preview()
@@ -715,12 +715,11 @@ class TableApp:
             draw_move_preview(surface, cam, self.state.bots[self.plan.bot], pv,
                               player_colours(self.state), self.state.bots)
         self._draw_orders(surface)
-        pm = self.premeasure()
         if pm is not None:
             hovered = nearest_target(pm, self.state, *self.table_point(self.mouse))
             focus = hovered or (self.aim if isinstance(self.aim, str) else None)
             inset = (area.x + 12, area.bottom - 142)
-            draw_premeasure(surface, cam, self.state, pm, focus, inset)
+            draw_premeasure(surface, cam, self.state, pm, focus, inset, arc_fill=False)
         self._draw_place_ghost(surface)
         if self.ruler is not None:
             draw_ruler(surface, cam, *self.ruler)
@@ -737,6 +736,27 @@ class TableApp:
             draw_help(surface)
         self.frame_ms = (time.perf_counter() - started) * 1000.0
         return surface
+
+    def _base_layer(self, pm: Any) -> pygame.Surface:
+        """The cached arena layer with what stays put until the state changes baked in:
+        the pre-measure's arc fill and the threat shading."""
+        cam = self.camera
+        arena = self.arena_layer.surface(cam, self.size)
+        threat = self.threat if self.threat_on else None
+        if pm is None and threat is None:
+            return arena
+        key = (id(arena), self.arena_layer.rebuilds, cam.scale, cam.origin, id(pm),
+               id(threat), len(threat.cells) if threat is not None else 0)
+        if self._base is None or self._base[0] != key:
+            base = arena.copy()
+            base.set_clip(self.table_area)
+            if threat is not None:
+                draw_threat(base, cam, threat)
+            if pm is not None:
+                draw_arc_fill(base, cam, self.state.bots[pm.bot], pm)
+            base.set_clip(None)
+            self._base = (key, base)
+        return self._base[1]
 
     def _open_doors(self) -> tuple:
         """Doors the core says are open (R47: someone touches them)."""

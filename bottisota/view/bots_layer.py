@@ -26,9 +26,50 @@ def player_colours(state: GameState) -> dict[str, style.Colour]:
     return {p: style.player_colour(p, i) for i, p in enumerate(players)}
 
 
+_sprites: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
+SPRITE_CACHE_SIZE = 512
+
+
 def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
              selected: bool = False, alpha_ghost: bool = False, labels: bool = True) -> None:
-    """One bot: disc of its real base, facing wedge, name above, damage pips below."""
+    """One bot: disc of its real base, facing wedge, name above, damage pips below.
+    Drawn once per look (facing, damage, status, scale) and then blitted."""
+    if alpha_ghost:
+        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels)
+        return
+    key = (bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure, bot.rust,
+           bot.leaflet, bot.overwatch, bot.destroyed, bot.card.is_flying, colour, selected,
+           labels, cam.scale)
+    hit = _sprites.get(key)
+    if hit is None:
+        hit = _sprites[key] = _make_sprite(cam, bot, colour, selected, labels)
+        if len(_sprites) > SPRITE_CACHE_SIZE:
+            _sprites.clear()
+            _sprites[key] = hit
+    sprite, (ox, oy) = hit
+    cx, cy = cam.to_px(bot.x, bot.y)
+    surface.blit(sprite, (round(cx) - ox, round(cy) - oy))
+
+
+def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
+                 labels: bool) -> tuple[pygame.Surface, tuple[int, int]]:
+    """The bot painted on its own transparent surface; returns it and its centre pixel."""
+    r = max(2.0, cam.length(bot.radius))
+    size = max(MIN_LABEL_PX, round(r * 1.1))
+    label_w, label_h = style.font(size).size(bot.id + (f" z{bot.z:g}" if bot.z > 0 else ""))
+    pip = max(3, min(6, round(r * 0.3)))
+    pips_w = max(1, int(bot.stats.structure)) * (pip * 2 + 2)
+    half_w = math.ceil(max(r + 14, label_w / 2 + 6, pips_w / 2 + 6, 60 if (bot.rust or bot.leaflet) else 0))
+    top = math.ceil(max(r + 14, r + 4 + label_h))
+    bottom = math.ceil(r + 2 * pip + 24)
+    sprite = pygame.Surface((2 * half_w, top + bottom), pygame.SRCALPHA)
+    local = Camera(cam.table, cam.scale, (half_w - bot.x * cam.scale, top + bot.y * cam.scale))
+    _paint_bot(sprite, local, bot, colour, selected, False, labels)
+    return sprite, (half_w, top)
+
+
+def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
+               selected: bool = False, alpha_ghost: bool = False, labels: bool = True) -> None:
     centre = cam.to_px(bot.x, bot.y)
     r = max(2.0, cam.length(bot.radius))
     if alpha_ghost:

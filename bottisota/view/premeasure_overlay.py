@@ -13,8 +13,8 @@ import pygame
 from bottisota.rules.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
-from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, fill_geom,
-                                   outline_geom, sector_points)
+from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, outline_geom,
+                                   polygons_of, sector_points)
 
 BLAST_WIDTH = 3          # px: the blast circle is drawn inward from its true radius
 INSET_SIZE = (340, 130)  # px: the fire-track inset
@@ -32,19 +32,54 @@ def target_colour(t: Any) -> style.Colour:
     return style.SIGHT_BLOCKED
 
 
-def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> None:
-    """The weapon's arc out to its reach (translucent), its edge outlined."""
-    w, h = surface.get_size()
-    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+_arc_cache: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
+
+
+def _alpha_shape(key: tuple, pts: list[tuple[float, float]] | None,
+                 circle: tuple[tuple[float, float], float] | None,
+                 rgba: tuple[int, int, int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+    """A translucent polygon or disc on a surface just its size (cached by `key`)."""
+    hit = _arc_cache.get(key)
+    if hit is not None:
+        return hit
+    if circle is not None:
+        (cx, cy), r = circle
+        left, top = math.floor(cx - r) - 1, math.floor(cy - r) - 1
+        layer = pygame.Surface((math.ceil(2 * r) + 3, math.ceil(2 * r) + 3), pygame.SRCALPHA)
+        pygame.draw.circle(layer, rgba, (cx - left, cy - top), r)
+    else:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        left, top = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
+        layer = pygame.Surface((math.ceil(max(xs)) - left + 2, math.ceil(max(ys)) - top + 2),
+                               pygame.SRCALPHA)
+        pygame.draw.polygon(layer, rgba, [(x - left, y - top) for x, y in pts])
+    if len(_arc_cache) > 8:
+        _arc_cache.clear()
+    _arc_cache[key] = (layer, (left, top))
+    return layer, (left, top)
+
+
+def draw_arc_fill(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> None:
+    """The weapon's arc out to its reach, translucent (the view bakes it into its
+    cached base layer while the pre-measure stands)."""
+    key = ("arc", bot.x, bot.y, bot.facing, pm.reach, pm.arc_half, cam.scale, cam.origin)
     if pm.arc_half is None:
         centre = cam.to_px(bot.x, bot.y)
-        pygame.draw.circle(layer, style.ARC_FILL, centre, cam.length(pm.reach))
-        surface.blit(layer, (0, 0))
-        pygame.draw.circle(surface, style.RULER, centre, cam.length(pm.reach), 1)
+        layer, at = _alpha_shape(key, None, (centre, cam.length(pm.reach)), style.ARC_FILL)
     else:
         pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
-        pygame.draw.polygon(layer, style.ARC_FILL, pts)
-        surface.blit(layer, (0, 0))
+        layer, at = _alpha_shape(key, pts, None, style.ARC_FILL)
+    surface.blit(layer, at)
+
+
+def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool = True) -> None:
+    """The arc's edge and reach label (and, unless baked elsewhere, its fill)."""
+    if fill:
+        draw_arc_fill(surface, cam, bot, pm)
+    if pm.arc_half is None:
+        pygame.draw.circle(surface, style.RULER, cam.to_px(bot.x, bot.y), cam.length(pm.reach), 1)
+    else:
+        pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
         pygame.draw.lines(surface, style.RULER, True, pts, 1)
     lab = style.label(f"{pm.weapon}: reach {pm.reach:g} cm"
                       + (" (overwatch)" if pm.overwatch else ""), 18, style.TEXT)
@@ -138,10 +173,11 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
                pm: Any) -> None:
     """What the weapon reaches at its aim: corridor, blast, missile turn, rocket line, beam."""
     if pm.corridor is not None:
-        w, h = surface.get_size()
-        layer = pygame.Surface((w, h), pygame.SRCALPHA)
-        fill_geom(layer, cam, pm.corridor, (*style.CORRIDOR, 60))
-        surface.blit(layer, (0, 0))
+        key = ("corridor", pm.bot, pm.aim, cam.scale, cam.origin)
+        for i, poly in enumerate(polygons_of(pm.corridor)):
+            pts = [cam.to_px(x, y) for x, y in poly.exterior.coords[:-1]]
+            layer, at = _alpha_shape(key + (i,), pts, None, (*style.CORRIDOR, 60))
+            surface.blit(layer, at)
         outline_geom(surface, cam, pm.corridor, style.CORRIDOR, 2)
         for bid in pm.corridor_members:
             b = state.bots.get(bid)
@@ -218,11 +254,12 @@ def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: An
 
 
 def draw_premeasure(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
-                    focus: str | None, inset_at: tuple[int, int] | None) -> None:
+                    focus: str | None, inset_at: tuple[int, int] | None,
+                    arc_fill: bool = True) -> None:
     """The whole pre-measure; `focus` is the target bot whose sight line and fire
     track are shown (the hovered or aimed one)."""
     shooter = state.bots[pm.bot]
-    draw_arc(surface, cam, shooter, pm)
+    draw_arc(surface, cam, shooter, pm, fill=arc_fill)
     draw_targets(surface, cam, state, pm)
     if focus is not None:
         t = pm.target(focus)
