@@ -51,17 +51,15 @@ def missile_turn_options(state: GameState, x: float, y: float, heading: float,
     tied ones by the lesser turn; no dice. Empty `toward`: straight on."""
     rules = state.rules
     half = rules.missile_front_arc / 2.0
+    bots = [b for b in state.live_bots() if b.id not in exclude]
     best: list[tuple[float, float, str]] = []
-    for bot in state.live_bots():
-        if bot.id in exclude:
-            continue
-        d = math.hypot(bot.x - x, bot.y - y)
-        if d < LENGTH_EPSILON:
-            continue
-        turn = signed_turn(heading, bearing((x, y), bot.pos))
-        if abs(turn) > half + TIE_EPSILON:
-            continue
-        best.append((d, abs(turn), bot.id))
+    if bots:
+        xs = np.array([b.x for b in bots]) - x
+        ys = np.array([b.y for b in bots]) - y
+        dist = np.hypot(xs, ys)
+        offs = np.abs((np.degrees(np.arctan2(xs, ys)) - heading + 180.0) % 360.0 - 180.0)
+        ok = (dist >= LENGTH_EPSILON) & (offs <= half + TIE_EPSILON)
+        best = [(float(dist[i]), float(offs[i]), bots[i].id) for i in np.nonzero(ok)[0]]
     if not best:
         return MissileTurn(x, y, heading, (), (), ())
     nearest = min(d for d, _, _ in best)

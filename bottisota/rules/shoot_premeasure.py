@@ -32,32 +32,100 @@ from bottisota.rules.shoot_geometry import (
 )
 from bottisota.rules.state import Bot, GameState
 from bottisota.rules.targeting import (
-    BEAM_KINDS, Pose, arc_refusal, find_weapon, melee_refusal, pose_of, range_refusal, reach,
-    sight_refusal,
+    ANGLE_EPSILON, BEAM_KINDS, Pose, arc_refusal, find_weapon, melee_refusal, pose_of,
+    range_refusal, reach,
+    sight_blocked,
 )
 
 
+class LazySight:
+    """One sight line, worked out in full (blocker, point, fire track) only when
+    asked for, then kept: the overlay needs the track of the bot under the
+    cursor, not of every bot every frame."""
+
+    __slots__ = ("_index", "_bot_ids", "_args", "_value")
+
+    def __init__(self, index: Any, bot_ids: frozenset[str], *args: Any) -> None:
+        self._index, self._bot_ids, self._args = index, bot_ids, args
+        self._value: Sight | None = None
+
+    def get(self) -> Sight:
+        if self._value is None:
+            a, az, b, bz, discs, doors, ignore = self._args
+            self._value = self._index.sight(a, az, b, bz, discs=discs, open_doors=doors,
+                                            ignore=ignore)
+        return self._value
+
+    def refusal(self, shooter_z: float, target_z: float) -> Refusal | None:
+        """R22 / R38 with the blocker and point, as `targeting.can_fire` says it."""
+        return sight_blocked(self.get(), self._bot_ids, shooter_z, target_z)
+
+
 @dataclass(frozen=True, slots=True)
+class _Context:
+    """What every target's reasons are worked out from (shared by one pre-measure)."""
+
+    state: GameState
+    weapon: Weapon
+    spose: Pose
+    overwatch: bool
+
+
+@dataclass(slots=True, eq=False)
 class TargetMeasure:
-    """One other bot as the weapon sees it."""
+    """One other bot as the weapon sees it (read it, do not change it). Reasons,
+    the blocking point and the fire track are worked out when first read."""
 
     bot: str
     distance: float                       # cm, centre to centre in the plane (D14)
     off_nose: float                       # degrees off the shooter's facing (R19)
     in_arc: bool
     in_range: bool                        # melee: in base contact (R25)
-    in_sight: bool
-    blocker: str | None                   # the first thing blocking the line
-    block_point: tuple[float, float] | None
-    track: tuple[TrackPoint, ...]         # heights along the line (D15)
+    in_sight: bool                        # R22 R38 D15
     need: int                             # the weapon's to-hit number
     modifier: int                         # the shooter's modifiers (parts, leaflets)
     chance: float                         # chance to hit (R5 included)
-    refusal: str | None                   # why it may not be shot, else None
+    reason: Refusal | None                # a refusal known at once (R21, R25, R49)
+    fails: str | None                     # "arc" or "range" when that check fails
+    sight_decides: bool                   # arc and range pass: sight decides (R22, R38)
+    sight: LazySight = field(repr=False)
+    target_pose: Pose = field(repr=False)
+    context: _Context = field(repr=False)
 
     @property
     def can_fire(self) -> bool:
-        return self.refusal is None
+        return self.reason is None and self.fails is None and (
+            self.in_sight or not self.sight_decides)
+
+    @property
+    def blocker(self) -> str | None:
+        """The first thing blocking the line (a feature label or a bot id)."""
+        return None if self.in_sight else self.sight.get().blocker
+
+    @property
+    def block_point(self) -> tuple[float, float] | None:
+        """Where the line first meets the blocker."""
+        return None if self.in_sight else self.sight.get().point
+
+    @property
+    def track(self) -> tuple[TrackPoint, ...]:
+        """Heights along the line: the line and each obstacle it passes (D15)."""
+        return tuple(self.sight.get().track)
+
+    @property
+    def refusal(self) -> str | None:
+        """Why it may not be shot (`R19: ...`), else None; the same text as
+        `can_fire` in rules.targeting gives."""
+        found = self.reason
+        ctx = self.context
+        if found is None and self.fails == "arc":
+            found = arc_refusal(ctx.state, ctx.weapon, ctx.spose, self.target_pose)
+        elif found is None and self.fails == "range":
+            found = range_refusal(ctx.state, ctx.weapon, ctx.spose, self.target_pose,
+                                  ctx.overwatch)
+        elif found is None and self.sight_decides and not self.in_sight:
+            found = self.sight.refusal(ctx.spose.z, self.target_pose.z)
+        return str(found) if found is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +136,15 @@ class BlastPreview:
     y: float
     z: float
     r: float
-    marker: BaseGeometry
     centre: str | None
     members: tuple[BlastMember, ...]
     chances: tuple[float, ...]            # each member's chance to be hit
     safe: tuple[SafeBot, ...]
+
+    @property
+    def marker(self) -> BaseGeometry:
+        """The blast marker as a polygon (drawn when asked for)."""
+        return Point(self.x, self.y).buffer(self.r)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +171,23 @@ class Premeasure:
     refusal: str | None                   # a reason that holds for every target (R21, R49)
     targets: tuple[TargetMeasure, ...]    # every other bot on the table, nearest first
     aim: tuple[float, float] | None = None
-    corridor: BaseGeometry | None = None  # spray: where a standard base's centre is in it
+    corridor_line: tuple[tuple[float, float], tuple[float, float]] | None = None  # spray
+    corridor_width: float = 0.0           # spray: half width (standard base radius + D4)
     corridor_members: tuple[str, ...] = ()
     blast: BlastPreview | None = None
     missile: MissileTurn | None = None
     flight: FlightPreview | None = None
     fling: Any = None
     extras: dict = field(default_factory=dict)
+
+    @property
+    def corridor(self) -> BaseGeometry | None:
+        """A spray's area (R28): where a standard base's centre is in it."""
+        if self.corridor_line is None:
+            return None
+        a, b = self.corridor_line
+        line = LineString([a, b]) if a != b else Point(a)
+        return line.buffer(self.corridor_width)
 
     def target(self, bot_id: str) -> TargetMeasure | None:
         for t in self.targets:
@@ -118,9 +200,22 @@ class Premeasure:
         return [t.bot for t in self.targets if t.can_fire]
 
 
+def premeasure_weapons(state: GameState, bot_id: str, weapon_names: list[str] | None = None,
+                       target: str | tuple[float, float] | None = None,
+                       overwatch: bool = False) -> dict[str, Premeasure]:
+    """`premeasure` for several weapons of one bot (all of them by default),
+    the sight lines computed once for all (with and without other bots)."""
+    shooter = state.bots[bot_id]
+    names = weapon_names if weapon_names is not None else [
+        w.name for w in shooter.stats.weapons if w.kind not in ("mine", "magnetic_mine")]
+    cache: dict = {}
+    return {name: premeasure(state, bot_id, name, target, overwatch, _cache=cache)
+            for name in names}
+
+
 def premeasure(state: GameState, bot_id: str, weapon_name: str,
                target: str | tuple[float, float] | None = None,
-               overwatch: bool = False) -> Premeasure:
+               overwatch: bool = False, _cache: dict | None = None) -> Premeasure:
     """Measure `weapon_name` of `bot_id` against every other bot, and, given a
     target bot or point, what the weapon would reach there. No dice, no change."""
     shooter = state.bots[bot_id]
@@ -129,7 +224,8 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
         raise KeyError(str(whole))
     spose = pose_of(shooter)
     others = [b for b in state.live_bots() if b.id != shooter.id]
-    targets = _measure_targets(state, shooter, weapon, spose, others, overwatch, whole)
+    targets = _measure_targets(state, shooter, weapon, spose, others, overwatch, whole,
+                               {} if _cache is None else _cache)
     limit = reach(state, weapon, overwatch)
     result = dict(
         bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
@@ -141,8 +237,8 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
 
 
 def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, spose: Pose,
-                     others: list[Bot], overwatch: bool,
-                     whole: Refusal | None) -> tuple[TargetMeasure, ...]:
+                     others: list[Bot], overwatch: bool, whole: Refusal | None,
+                     cache: dict) -> tuple[TargetMeasure, ...]:
     """Arc, range and chance for all targets at once; sight per target."""
     if not others:
         return ()
@@ -152,7 +248,7 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, spose: Pose
     bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
     off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
     half = state.rules.nose_arc / 2.0
-    in_arc = off <= half + 1e-6 if weapon.mount == "nose" else np.ones(len(others), bool)
+    in_arc = off <= half + ANGLE_EPSILON if weapon.mount == "nose" else np.ones(len(others), bool)
     if weapon.kind == "melee":
         radii = np.array([b.radius for b in others])
         in_range = dist <= radii + shooter.radius + state.rules.contact_tolerance + 1e-9
@@ -160,37 +256,46 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, spose: Pose
         in_range = dist <= reach(state, weapon, overwatch) + 1e-9
     modifier = damage.to_hit_modifier(shooter)
     chance = damage.hit_chance(state, weapon.to_hit, modifier)
-    sights = _sights(state, shooter, spose, others, through_bots=weapon.kind == "spray")
+    through = weapon.kind == "spray"
+    if through not in cache:
+        cache[through] = _sights(state, shooter, spose, others, through_bots=through)
+    clear, lazy = cache[through]
+    context = _Context(state, weapon, spose, overwatch)
     measures = []
     for i, other in enumerate(others):
-        tpose = pose_of(other)
-        sight = sights[i]
-        refusal = whole or arc_refusal(state, weapon, spose, tpose)
-        if refusal is None and weapon.kind == "melee":
-            refusal = melee_refusal(state, shooter, other, spose, tpose)
-        elif refusal is None:
-            refusal = (range_refusal(state, weapon, spose, tpose, overwatch)
-                       or sight_refusal(state, sight, spose, tpose))
+        tpose = Pose(other.x, other.y, other.z, other.facing)
+        reason, fails, decides = whole, None, False
+        if reason is None and not in_arc[i]:
+            fails = "arc"
+        elif reason is None and weapon.kind == "melee":
+            reason = melee_refusal(state, shooter, other, spose, tpose)
+        elif reason is None and not in_range[i]:
+            fails = "range"
+        else:
+            decides = reason is None
         measures.append(TargetMeasure(
             other.id, float(dist[i]), float(off[i]), bool(in_arc[i]), bool(in_range[i]),
-            sight.clear, sight.blocker, sight.point, tuple(sight.track),
-            weapon.to_hit, modifier, chance, str(refusal) if refusal else None))
+            bool(clear[i]), weapon.to_hit, modifier, chance, reason, fails, decides, lazy[i],
+            tpose, context))
     measures.sort(key=lambda m: (round(m.distance, 6), m.bot))
     return tuple(measures)
 
 
 def _sights(state: GameState, shooter: Bot, spose: Pose, others: list[Bot],
-            through_bots: bool) -> list[Sight]:
-    """Sight from the shooter to each other bot (R22, R38, D15), the doors and
-    obstacle discs gathered once."""
+            through_bots: bool) -> tuple[list[bool], list[LazySight]]:
+    """Sight from the shooter to each other bot (R22, R38, D15): clear or not for
+    all at once (vectorised), the full answer per line on demand."""
     doors = door_keys(open_doors(state))
     discs = () if through_bots else tuple(
         disc_of(b) for b in standing_bots(state) if b.id != shooter.id)
     index = state.arena.index
-    top = spose.z + shooter.card.height
-    return [index.sight((spose.x, spose.y), top, (o.x, o.y), o.z + o.card.height / 2.0,
-                        discs=discs, open_doors=doors, ignore=(shooter.id, o.id))
-            for o in others]
+    a, top = (spose.x, spose.y), spose.z + shooter.card.height
+    ends = [((o.x, o.y), o.z + o.card.height / 2.0) for o in others]
+    clear = index.sight_many([(a, top, b, bz) for b, bz in ends], discs=discs, open_doors=doors)
+    ids = frozenset(state.bots)
+    lazy = [LazySight(index, ids, a, top, b, bz, discs, doors, (shooter.id, o.id))
+            for (b, bz), o in zip(ends, others)]
+    return clear, lazy
 
 
 def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
@@ -205,7 +310,7 @@ def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
     out: dict = {"aim": aim}
     if weapon.kind == "spray":
         end = _clipped(shooter.pos, aim, limit)
-        out["corridor"], out["corridor_members"] = _corridor(state, shooter, end)
+        out.update(_corridor(state, shooter, end))
     elif weapon.explosive:
         out["blast"] = _blast(state, shooter, weapon, aim, aim_z, centre_id)
     elif weapon.kind == "missile" and aimed is not None:
@@ -226,16 +331,15 @@ def _clipped(a: tuple[float, float], b: tuple[float, float], limit: float) -> tu
     return ahead(a[0], a[1], bearing(a, b), limit)
 
 
-def _corridor(state: GameState, shooter: Bot,
-              end: tuple[float, float]) -> tuple[BaseGeometry, tuple[str, ...]]:
-    """R28: the line buffered by a standard base radius + tolerance (where a
-    standard bot's centre is in the spray), and the exact members."""
+def _corridor(state: GameState, shooter: Bot, end: tuple[float, float]) -> dict:
+    """R28: the spray's line, its half width for a standard base (+ D4), and the
+    exact members (each bot by its own radius)."""
     from bottisota.rules.shooting import spray_members
 
     width = state.rules.base_diameter / 2.0 + state.rules.contact_tolerance
-    line = LineString([shooter.pos, end]) if end != shooter.pos else Point(end)
     members = spray_members(state, shooter, end)
-    return line.buffer(width), tuple(m.bot for m in members)
+    return {"corridor_line": (shooter.pos, end), "corridor_width": width,
+            "corridor_members": tuple(m.bot for m in members)}
 
 
 def _blast(state: GameState, shooter: Bot, weapon: Weapon, aim: tuple[float, float],
@@ -250,7 +354,7 @@ def _blast(state: GameState, shooter: Bot, weapon: Weapon, aim: tuple[float, flo
                     for m in members)
     r = state.rules.blast_diameter / 2.0
     centre = next((m.bot for m in members if m.centre), None)
-    return BlastPreview(aim[0], aim[1], aim_z, r, Point(aim).buffer(r), centre,
+    return BlastPreview(aim[0], aim[1], aim_z, r, centre,
                         tuple(members), chances, tuple(safe))
 
 

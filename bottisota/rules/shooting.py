@@ -19,14 +19,15 @@ from bottisota.rules.blast import resolve_blast
 from bottisota.rules.events import Event, apply_event
 from bottisota.rules.flight import fly_on
 from bottisota.rules.shoot_geometry import segment_distances
-from bottisota.rules.shoot_premeasure import Premeasure, premeasure
+from bottisota.rules.shoot_premeasure import Premeasure, premeasure, premeasure_weapons
 from bottisota.rules.state import Bot, GameState
 from bottisota.rules.targeting import (
     BEAM_KINDS, FIRST_ROUND, ammo_left, can_fire, find_weapon, fire_refusal, target_refusal,
     weapons_that_bear,
 )
 
-__all__ = ["check_shoot", "resolve_shoot", "premeasure", "Premeasure", "can_fire",
+__all__ = ["check_shoot", "resolve_shoot", "premeasure", "premeasure_weapons", "Premeasure",
+           "can_fire",
            "weapons_that_bear", "spray_members", "SprayMember"]
 
 

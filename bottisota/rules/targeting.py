@@ -156,11 +156,18 @@ def _xyz(pose: Pose | None) -> tuple[float | None, float | None, float | None]:
 
 def sight_refusal(state: GameState, sight: Sight, spose: Pose, tpose: Pose) -> Refusal | None:
     """R22 (one level) or R38 (up or down, D15) when something blocks the line."""
+    return sight_blocked(sight, state.bots.keys(), spose.z, tpose.z)
+
+
+def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
+                  target_z: float) -> Refusal | None:
+    """The refusal for a blocked sight line: `R22: wall 'crate-3' blocks the line
+    at (19.0, 20.0)`; bots are named `bot 'c'`. None when the line is clear."""
     if sight.clear:
         return None
-    rule = "R22" if abs(spose.z - tpose.z) < 1e-9 else "R38"
+    rule = "R22" if abs(shooter_z - target_z) < 1e-9 else "R38"
     what = sight.blocker or "something"
-    if what in state.bots:
+    if what in bot_ids:
         what = f"bot '{what}'"
     where = f" at ({sight.point[0]:.1f}, {sight.point[1]:.1f})" if sight.point else ""
     return Refusal(rule, f"{what} blocks the line{where}", at=sight.point)
