@@ -315,3 +315,16 @@ def test_bot_standing_on_a_teleporter_is_not_moved():  # R53
     s = state(arena(*TPS), bot("a", "red", (30, 30), 90, WALKER))
     r = go(s, Forward(3))
     assert pose(s)[:2] == (33.0, 30.0) and "teleport" not in types(r)
+
+
+def test_side_of_stairs_is_a_cliff_for_ground_bots():  # R42 D29
+    s = state(arena(STAIRS, TOP), bot("a", "red", (35, 14), 0, WALKER))
+    r = go(s, Forward(10))
+    assert isinstance(r, Refusal) and r.rule == "D29"
+    assert r.at == pytest.approx((35.0, 20.0))
+
+
+def test_ground_bot_may_not_drive_from_a_lift_car_onto_the_landing():  # R48 D29
+    s = state(arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)))
+    r = go(s, Forward(4))
+    assert isinstance(r, Refusal) and r.rule == "D29"

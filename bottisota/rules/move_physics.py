@@ -187,8 +187,6 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
             if entry is not None:
                 stops.append((entry[0], 3, "pit", entry[2]))
             for crossing in index.edge_crossings(a, b):
-                if crossing.joined:
-                    continue
                 kind = "fall" if crossing.drop > 0 else "cliff"
                 stops.append((crossing.distance, 4, kind, crossing))
                 break

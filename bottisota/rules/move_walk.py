@@ -85,8 +85,9 @@ class Walk:
         self.parts = parts_of(state.arena)
         self.on_teleporters = {f.index for f in self.parts.teleporters
                                if contains_point(f.shape, self.pose.x, self.pose.y)}
+        tol = self.rules.contact_tolerance     # doors it already holds open: no event for them
         self.open_doors = {d.index for d in self.parts.doors
-                           if self._door_touched_by_anyone(d, include_mover=True)}
+                           if touching_door(d, bot.x, bot.y, bot.radius, tol)}
         self.mines_seen: set[str] = set()
 
     # --- helpers --------------------------------------------------------------
@@ -247,9 +248,10 @@ class Walk:
                     if s0 > EPS or tp.index not in self.on_teleporters:
                         stops.append((s0, 3, "teleport", tp))
                     break
+            # Every crossing is a real edge: where stairs, a ramp or an escalator join two
+            # floors the floor is continuous and no crossing is reported (D16). A crossing
+            # beside a slope is its side, and a lift joins floors only when ridden (R48).
             for crossing in index.edge_crossings(a, b):
-                if crossing.joined:
-                    continue
                 if crossing.z_after > crossing.z_before:
                     if ground:
                         label = crossing.feature.label if crossing.feature else "a cliff"
