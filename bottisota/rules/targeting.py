@@ -175,9 +175,11 @@ def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
 
 def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                  overwatch: bool = False, spose: Pose | None = None,
-                 tpose: Pose | None = None) -> Refusal | None:
+                 tpose: Pose | None = None,
+                 sights: dict[bool, Sight] | None = None) -> Refusal | None:
     """The geometric checks for one weapon at one target: arc (R19), then range
-    (R18, R23) or base contact (R25), then sight (R22, R38; none for melee)."""
+    (R18, R23) or base contact (R25), then sight (R22, R38; none for melee).
+    `sights` keeps the sight lines (through bots or not) for the next weapon."""
     spose = spose or pose_of(shooter)
     tpose = tpose or pose_of(target)
     refusal = arc_refusal(state, weapon, spose, tpose)
@@ -186,9 +188,12 @@ def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     refusal = refusal or range_refusal(state, weapon, spose, tpose, overwatch)
     if refusal is not None:
         return refusal
-    sight = line_of_sight(state, shooter, target, spose, tpose,
-                          through_bots=weapon.kind == "spray")
-    return sight_refusal(state, sight, spose, tpose)
+    through = weapon.kind == "spray"
+    sights = {} if sights is None else sights
+    if through not in sights:
+        sights[through] = line_of_sight(state, shooter, target, spose, tpose,
+                                        through_bots=through)
+    return sight_refusal(state, sights[through], spose, tpose)
 
 
 def target_refusal(state: GameState, shooter: Bot, target_id: str | None) -> tuple[Bot | None, Refusal | None]:
@@ -232,6 +237,15 @@ def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
     shooter = state.bots.get(shooter_id)
     if shooter is None or not shooter.on_table:
         return []
-    return [w.name for w in shooter.stats.weapons
-            if can_fire(state, shooter_id, w.name, target_id, overwatch,
-                        shooter_pose, target_pose) is None]
+    target, refusal = target_refusal(state, shooter, target_id)
+    if refusal is not None:
+        return []
+    spose, tpose = pose_of(shooter, shooter_pose), pose_of(target, target_pose)
+    sights: dict[bool, Sight] = {}
+    names = []
+    for weapon in shooter.stats.weapons:
+        _, refusal = find_weapon(state, shooter, weapon.name)
+        if refusal is None and fire_refusal(state, shooter, weapon, target, overwatch,
+                                            spose, tpose, sights) is None:
+            names.append(weapon.name)
+    return names
