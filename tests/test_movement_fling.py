@@ -123,3 +123,17 @@ def test_active_mine_strikes_a_bot_walking_over_it():  # R31
     r = commit_move(s, Move("a", (Forward(8),)))
     assert any(e["type"] == "mine_strike" for e in r.events)
     assert s.mines == [] and pose(s)[:2] == (18.0, 30.0)
+
+
+def test_flung_bot_is_struck_by_a_mine_it_passes_over():  # R29 R31
+    layer = card(weapons=[weapon("Mine", kind="mine", to_hit=4, hits=1)])
+    s = state(arena(), bot("a", "red", (10, 30), 0), bot("m", "blue", (40, 50), 0, layer),
+              dice=[1])
+    s.mines.append(Mine(id="mine-1", owner="m", player="blue", weapon="Mine", x=15, y=30, z=0,
+                        r=1.0, active=True))
+    events = fling(s, "a", 90, 10, by="m")
+    strike = [i for i, e in enumerate(events) if e["type"] == "mine_strike"]
+    assert len(strike) == 1 and s.mines == []
+    placed = events[strike[0] - 1]
+    assert placed["type"] == "bot_moved" and (placed["x"], placed["y"]) == (12.95, 30.0)
+    assert pose(s)[:2] == (20.0, 30.0)

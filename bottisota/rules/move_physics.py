@@ -152,6 +152,52 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
                                         "fallen on", by=by))
 
 
+# --- mines on the way ---------------------------------------------------------------
+
+def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[float, float],
+                 run: float, z: float) -> list[tuple[float, object]]:
+    """Active mines a base first touches going `run` cm from a along d (R31, D33),
+    as (distance, mine), nearest first; mines it touches already at a are left
+    out (they struck already)."""
+    if run <= EPS or not state.mines:
+        return []
+    rules = state.rules
+    found = []
+    for mine in state.mines:
+        if not mine.active or abs(mine.z - z) > rules.level_difference:
+            continue
+        reach = bot.radius + mine.r + rules.contact_tolerance
+        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+            continue
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        if s is not None:
+            found.append((s, mine))
+    found.sort(key=lambda item: (item[0], item[1].id))
+    return found
+
+
+def strike_on_the_way(ctx: Ctx, bot: Bot, pose: Pose, a: tuple[float, float],
+                      d: tuple[float, float], run: float) -> bool:
+    """Mines touched along a forced run strike the bot where it touches them (R31);
+    a preview reports them. True when the bot was destroyed (pose left there)."""
+    touches = mine_touches(ctx.state, bot, a, d, run, pose.z)
+    if not ctx.live:
+        for _, mine in touches:
+            ctx.emit({"type": "mine_touch", "bot": bot.id, "mine": mine.id})
+        return False
+    from bottisota.rules.mines import mine_strike
+
+    for s, mine in touches:
+        if mine not in ctx.state.mines:
+            continue
+        pose.x, pose.y = point_at(a, d, s)
+        ctx.place(bot, pose, forced=True)
+        ctx.events.extend(mine_strike(ctx.state, mine, bot))
+        if bot.destroyed:
+            return True
+    return False
+
+
 # --- forced motion ---------------------------------------------------------------
 
 def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
@@ -194,6 +240,11 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     run, _, kind, what = stops[0] if stops else (length, 9, None, None)
     run = max(0.0, min(run, length))
     start = PathPoint(pose.x, pose.y, pose.z, pose.facing)
+    if strike_on_the_way(ctx, bot, pose, a, d, run):
+        if result is not None:
+            result.path.append(PathPoint(pose.x, pose.y, pose.z, pose.facing))
+            result.stopped_by = "mine"
+        return "mine"
     pose.x, pose.y = point_at(a, d, run)
     pose.z = what.z_after if kind == "fall" else index.floor_z(pose.x, pose.y)
     if kind == "cliff":

@@ -25,7 +25,7 @@ from bottisota.rules.move_geometry import (EPS, angle_between, bearing, disc_con
                                            heading_vector, norm_facing, parts_of, point_at,
                                            contains_point, runs_inside, table_run,
                                            touching_door)
-from bottisota.rules.move_physics import Ctx, Pose, collision, fall, pit, xy2
+from bottisota.rules.move_physics import Ctx, Pose, collision, fall, mine_touches, pit, xy2
 from bottisota.rules.move_result import MoveResult, PathPoint, Piece
 from bottisota.rules.move_steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
                                         strafe_kind)
@@ -352,26 +352,11 @@ class Walk:
         return False
 
     def _mine_touches(self, start: PathPoint, target: PathPoint, run: float) -> list[tuple[float, object]]:
-        """Active mines the base first touches along the piece (R31, D33), as
-        (distance from the piece's start, mine), nearest first; mines it already
-        touches at the start are left out (they struck already)."""
-        if run <= EPS or not self.state.mines:
+        """Active mines the base first touches along the piece (R31, D33)."""
+        if run <= EPS:
             return []
-        rules = self.rules
-        r = self.bot.radius
         d = ((target.x - start.x) / run, (target.y - start.y) / run)
-        found = []
-        for mine in self.state.mines:
-            if not mine.active or abs(mine.z - start.z) > rules.level_difference:
-                continue
-            reach = r + mine.r + rules.contact_tolerance
-            if math.hypot(start.x - mine.x, start.y - mine.y) <= reach:
-                continue
-            s = disc_contact((start.x, start.y), d, run, (mine.x, mine.y), reach)
-            if s is not None:
-                found.append((s, mine))
-        found.sort(key=lambda item: (item[0], item[1].id))
-        return found
+        return mine_touches(self.state, self.bot, (start.x, start.y), d, run, start.z)
 
     def _pauses(self, start: PathPoint, target: PathPoint, run: float, cost: float) -> float:
         """Stop on the piece where a watcher fires (R23) or a mine is touched (R31).
