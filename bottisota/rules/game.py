@@ -227,6 +227,9 @@ class Game:
             if bot.new:
                 return Refusal("R56", f"{bot.id} is a new bot on its first move and may not "
                                "shoot", at=bot.pos)
+            if bot.docked:
+                return Refusal("R51", f"{bot.id} is docked at a service point short of its "
+                               "minimum move: it may not shoot", at=bot.pos)
             return shooting.check_shoot(state, action)
         if isinstance(action, SetOverwatch):
             if state.round <= 1:
@@ -234,6 +237,9 @@ class Game:
             if bot.new:
                 return Refusal("R56", f"{bot.id} is a new bot on its first move and may not "
                                "set overwatch", at=bot.pos)
+            if bot.docked:
+                return Refusal("R51", f"{bot.id} is docked at a service point short of its "
+                               "minimum move: it may not set overwatch", at=bot.pos)
             if not can_set_overwatch_after(state, bot):
                 limit = state.rules.overwatch_move_fraction * bot.stats.move
                 return Refusal("R23", f"{bot.id} moved {bot.moved:.2f} cm, more than "

@@ -12,12 +12,18 @@ from __future__ import annotations
 from bottisota.model.arena import Feature
 from bottisota.rules.actions import Refusal, Service
 from bottisota.rules.deck import draw_part, starting_ammo
-from bottisota.rules.events import Event, apply_event
+from bottisota.rules.events import Event, apply_event, reducer
 from bottisota.rules.state import Bot, GameState
 from bottisota.rules.turns import can_set_overwatch_after
 
 CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
 EXTRAS: frozenset[str] = frozenset({"repair", "rust", "leaflet", "part"})
+
+
+@reducer("docked")
+def _docked(state: GameState, e: Event) -> None:
+    """{bot, at}: a flier short of its minimum move docked at a service point (R51, D34)."""
+    state.bots[e["bot"]].docked = True
 
 
 def service_key(feature: Feature) -> str:

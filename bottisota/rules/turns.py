@@ -36,6 +36,7 @@ def _turn(state: GameState, e: Event) -> None:
     bot = state.bots.get(e["bot"])
     if bot is not None:
         bot.moved = float(e.get("moved", 0.0))
+        bot.docked = False          # R51 it docks again only by stopping short again
 
 
 @reducer("phase")
