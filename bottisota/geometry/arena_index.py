@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.geometry.sight_levels import SightLevels
+from bottisota.geometry.sight_levels import LineBatch, SightLevels
 from bottisota.geometry.sightline import (
     Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
 )
@@ -164,12 +165,16 @@ class ArenaIndex:
             return int(key)
         return self._door_ids.get(key)
 
+    def _closed_doors(self, open_doors: Iterable[str | int] = ()) -> tuple[int, ...]:
+        """The doors not named as open, in arena order."""
+        opened = {self._door_index(k) for k in open_doors}
+        return tuple(i for i in self.doors if i not in opened) if opened else self.doors
+
     def _obstacles(self, doors: bool, open_doors: Iterable[str | int] = ()) -> tuple[int, ...]:
         """Walls, and the doors that are closed (doors=True) — in arena order."""
-        if not doors:
+        if not doors or not self.doors:
             return self.walls
-        opened = {self._door_index(k) for k in open_doors}
-        return tuple(sorted(self.walls + tuple(i for i in self.doors if i not in opened)))
+        return tuple(sorted(self.walls + self._closed_doors(open_doors)))
 
     def disc_blocked(self, x: float, y: float, r: float, doors: bool = True,
                      open_doors: Iterable[str | int] = ()) -> "Feature | None":
@@ -203,11 +208,13 @@ class ArenaIndex:
         return opened
 
     # -- swept discs ---------------------------------------------------------------
-    def _inflated_union(self, reach: float, members: tuple[int, ...]) -> BaseGeometry | None:
+    def _inflated_union(self, reach: float, members: tuple[int, ...],
+                        name: str) -> BaseGeometry | None:
         """The obstacles grown by `reach` (safely: never smaller than the true offset),
-        unioned and prepared; cached per radius and obstacle set."""
-        key = (round(reach, 9), members)
-        if key not in self._inflated:
+        unioned and prepared; cached per radius and obstacle set (`name` + members)."""
+        key = (name, reach, members if name == "doors" else ())
+        grown = self._inflated.get(key, False)
+        if grown is False:
             grown = None
             if members:
                 grown = shapely.union_all(shapely.buffer(
@@ -215,16 +222,29 @@ class ArenaIndex:
                     quad_segs=INFLATE_QUAD_SEGS))
                 shapely.prepare(grown)
             self._inflated[key] = grown
-        return self._inflated[key]
+        return grown
 
     def _sweep_filters(self, reach: float, doors: bool,
-                       open_doors: Iterable[str | int]) -> list[BaseGeometry]:
-        """Walls (cached once per radius) and closed doors (per radius and door state)."""
-        out = [self._inflated_union(reach, self.walls)]
-        if doors:
-            closed = tuple(i for i in self._obstacles(True, open_doors) if i in self.doors)
-            out.append(self._inflated_union(reach, closed))
-        return [g for g in out if g is not None]
+                       open_doors: tuple[str | int, ...]) -> np.ndarray:
+        """Walls (cached once per radius) and closed doors (per radius and door state),
+        grown by the radius, as one array for a single vectorised test."""
+        closed = self._closed_doors(open_doors) if doors else ()
+        key = ("filters", reach, closed)
+        out = self._inflated.get(key)
+        if out is None:
+            grown = [self._inflated_union(reach, self.walls, "walls")]
+            if closed:
+                grown.append(self._inflated_union(reach, closed, "doors"))
+            out = np.array([g for g in grown if g is not None], dtype=object)
+            self._inflated[key] = out
+        return out
+
+    def _sweep_may_touch(self, points, reach: float, doors: bool,
+                         open_doors: tuple[str | int, ...]) -> bool:
+        """One prepared test of the whole path against the grown obstacles."""
+        filters = self._sweep_filters(reach, doors, open_doors)
+        return len(filters) > 0 and bool(shapely.intersects(
+            filters, shapely.linestrings(points)).any())
 
     def _edges_of(self, i: int) -> np.ndarray:
         if i not in self._edges:
@@ -240,10 +260,11 @@ class ArenaIndex:
         `tolerance` widens "touching" (D4): the disc stops that far from the obstacle."""
         open_doors = tuple(open_doors)
         reach = r + tolerance
-        seg = LineString([(a[0], a[1]), (b[0], b[1])])
-        if not any(shapely.intersects(g, seg) for g in self._sweep_filters(reach, doors, open_doors)):
+        seg = [(a[0], a[1]), (b[0], b[1])]
+        if not self._sweep_may_touch(seg, reach, doors, open_doors):
             return None
-        return self._exact_contact(a, b, reach, self._obstacles(doors, open_doors), seg)
+        return self._exact_contact(a, b, reach, self._obstacles(doors, open_doors),
+                                   LineString(seg))
 
     def _exact_contact(self, a: Sequence[float], b: Sequence[float], reach: float,
                        members: tuple[int, ...], seg: LineString) -> Contact | None:
@@ -280,8 +301,7 @@ class ArenaIndex:
             return None
         open_doors = tuple(open_doors)
         reach = r + tolerance
-        path = LineString([(p[0], p[1]) for p in points])
-        if not any(shapely.intersects(g, path) for g in self._sweep_filters(reach, doors, open_doors)):
+        if not self._sweep_may_touch(points, reach, doors, open_doors):
             return None
         members = self._obstacles(doors, open_doors)
         for k in range(len(points) - 1):
@@ -386,7 +406,20 @@ class ArenaIndex:
 
     @cached_property
     def _levels(self) -> SightLevels:
-        return SightLevels(*self._sight_surfaces)
+        """Walls and raised platforms, level by level (exact)."""
+        return SightLevels(self._sight_surfaces[0])
+
+    @cached_property
+    def _sloped_levels(self) -> SightLevels:
+        """Stairs, ramps, escalators as if flat at their top (a safe first test)."""
+        return SightLevels(self._sight_surfaces[1])
+
+    def _door_levels(self, closed: tuple[int, ...]) -> SightLevels:
+        """Closed doors, level by level; cached per set of closed doors."""
+        key = ("sight-doors", closed)
+        if key not in self._inflated:
+            self._inflated[key] = SightLevels([self._barrier[i] for i in closed])
+        return self._inflated[key]
 
     def _sight_surface(self, i: int, closed: set[int]) -> Surface | None:
         kind = self.features[i].type
@@ -407,7 +440,7 @@ class ArenaIndex:
         in `ignore` or holding an end of the line (shooter, target) are skipped.
         Returns the first blocker and point, and the fire track (every crossing)."""
         line = Line(float(a[0]), float(a[1]), float(az), float(b[0]), float(b[1]), float(bz))
-        closed = set(self._obstacles(True, open_doors)) - set(self.walls)
+        closed = set(self._closed_doors(open_doors))
         crossings: list[Crossing] = []
         if line.length > 0.0:
             geom = line.geometry()
@@ -436,41 +469,77 @@ class ArenaIndex:
             return Sight(True, track=tuple(track))
         return Sight(False, first[1], line.point_at(first[0]), tuple(track))
 
-    def sight_many(self, pairs: Sequence[tuple[Sequence[float], float, Sequence[float], float]],
-                   discs: Sequence[Disc] = (), open_doors: Iterable[str | int] = ()) -> list[bool]:
+    def sight_many(self, pairs: Sequence[tuple[Sequence[float], float, Sequence[float], float]]
+                   | np.ndarray, discs: Sequence[Disc] = (),
+                   open_doors: Iterable[str | int] = ()) -> list[bool]:
         """Vectorised clear/blocked for many lines at once, the same answers as
-        `sight(...).clear` for each (bench: 992 pairs < 2 ms)."""
-        n = len(pairs)
-        if n == 0:
+        `sight(...).clear` for each (discs holding a line's end are skipped, as there).
+        `pairs` may also be an (n, 6) array of rows ax, ay, az, bx, by, bz."""
+        if isinstance(pairs, np.ndarray):
+            arr = pairs.astype(float, copy=False).reshape(-1, 6)
+        else:
+            n = len(pairs)
+            arr = np.fromiter(chain.from_iterable(
+                (a[0], a[1], az, b[0], b[1], bz) for a, az, b, bz in pairs),
+                float, 6 * n).reshape(n, 6)
+        if len(arr) == 0:
             return []
-        arr = np.array([(p[0][0], p[0][1], p[1], p[2][0], p[2][1], p[3]) for p in pairs],
-                       dtype=float)
-        ax, ay, az, bx, by, bz = arr.T
-        done = (ax == bx) & (ay == by)                      # no line: nothing between
-        blocked = discs_block(ax, ay, az, bx, by, bz, discs) & ~done
-        levels = self._levels
-        blocked |= levels.flat_blocked(ax, ay, az, bx, by, bz, done | blocked)
-        closed = set(self._obstacles(True, open_doors)) - set(self.walls)
-        exact = levels.may_meet_sloped(ax, ay, az, bx, by, bz, done | blocked)
-        if closed:
-            exact |= self._may_meet(ax, ay, bx, by, tuple(sorted(closed)), done | blocked)
-        for k in np.flatnonzero(exact):
-            blocked[k] = not self.sight((float(ax[k]), float(ay[k])), float(az[k]),
-                                        (float(bx[k]), float(by[k])), float(bz[k]),
-                                        open_doors=open_doors).clear
-        return [not bool(x) for x in blocked]
+        return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
 
-    def _may_meet(self, ax, ay, bx, by, members: tuple[int, ...], done: np.ndarray) -> np.ndarray:
-        """Lines (not done) that meet any of these features' shapes."""
-        out = np.zeros(len(ax), dtype=bool)
-        union = self._inflated.get(("doors", members))
-        if union is None:
-            union = shapely.union_all(self.shapes[list(members)])
-            shapely.prepare(union)
-            self._inflated[("doors", members)] = union
-        idx = np.flatnonzero(~done)
-        if len(idx):
-            lines = shapely.linestrings(np.stack(
-                [np.stack([ax[idx], ay[idx]], 1), np.stack([bx[idx], by[idx]], 1)], 1))
-            out[idx[shapely.intersects(union, lines)]] = True
+    def sight_all(self, discs: Sequence[Disc], open_doors: Iterable[str | int] = ()
+                  ) -> np.ndarray:
+        """Sight between every ordered pair of bots: an (n, n) boolean array, row the
+        shooter (its top), column the target (its middle), the other bots blocking
+        (D15). The diagonal is False. The bench's 992 pairs of 32 bots in one call."""
+        m = len(discs)
+        out = np.zeros((m, m), dtype=bool)
+        if m < 2:
+            return out
+        x = np.array([d.x for d in discs], dtype=float)
+        y = np.array([d.y for d in discs], dtype=float)
+        z = np.array([d.z for d in discs], dtype=float)
+        h = np.array([d.height for d in discs], dtype=float)
+        rows, cols = np.nonzero(~np.eye(m, dtype=bool))
+        slot = np.full((m, m), -1)
+        slot[rows, cols] = np.arange(len(rows))
+        batch = LineBatch(x[rows], y[rows], z[rows] + h[rows], x[cols], y[cols],
+                          z[cols] + h[cols] / 2.0, twin=slot[cols, rows])
+        blocked = self._blocked_lines(batch, discs, open_doors)
+        out[rows, cols] = ~blocked
         return out
+
+    def _blocked_lines(self, batch: LineBatch, discs: Sequence[Disc],
+                       open_doors: Iterable[str | int]) -> np.ndarray:
+        """Which lines something blocks: flat obstacles level by level, closed doors,
+        bots, then the exact check only where a sloped floor may reach the line."""
+        ax, ay, az, bx, by, bz = batch.ax, batch.ay, batch.az, batch.bx, batch.by, batch.bz
+        done = (ax == bx) & (ay == by)                      # no line: nothing between
+        blocked = self._levels.blocked(batch, done)
+        closed = self._closed_doors(open_doors)
+        if closed:
+            blocked |= self._door_levels(closed).blocked(batch, done | blocked)
+        idx = np.flatnonzero(~done & ~blocked)
+        if len(idx) and discs:
+            blocked[idx] = discs_block(ax[idx], ay[idx], az[idx], bx[idx], by[idx], bz[idx],
+                                       discs)
+        if self._sight_surfaces[1]:
+            maybe = self._sloped_levels.blocked(batch, done | blocked)
+            for k in np.flatnonzero(maybe):
+                line = Line(float(ax[k]), float(ay[k]), float(az[k]),
+                            float(bx[k]), float(by[k]), float(bz[k]))
+                blocked[k] = self._sloped_block(line) is not None
+        return blocked
+
+    def _sloped_block(self, line: Line) -> tuple[float, str] | None:
+        """First point (distance, label) where a sloped floor reaches the line."""
+        geom = line.geometry()
+        first = None
+        for i in sorted(int(i) for i in self.tree.query(geom, predicate="intersects")):
+            surface = self._floor_region.get(i)
+            if surface is None or not surface.sloped or surface.top <= 0.0:
+                continue
+            for c in surface_crossings(line, geom, surface):
+                s = first_block(line, c)
+                if s is not None and (first is None or s < first[0]):
+                    first = (s, c.what)
+        return first

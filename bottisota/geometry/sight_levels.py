@@ -21,11 +21,55 @@ from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
 
 
-class SightLevels:
-    """Prepared unions of the flat obstacles at each distinct top, and of the sloped
-    floors (those are checked exactly, line by line, when a line meets them)."""
+class LineBatch:
+    """Many sight lines as arrays (ends and end heights), with their Shapely
+    geometries built once, on first use, for every stage to share. `twin[k]` may
+    name the reverse of line k (same plan ends): the whole-line test is then
+    shared by the two when it is the same test."""
 
-    def __init__(self, flat: Sequence[Surface], sloped: Sequence[Surface]) -> None:
+    def __init__(self, ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
+                 by: np.ndarray, bz: np.ndarray, twin: np.ndarray | None = None) -> None:
+        self.ax, self.ay, self.az, self.bx, self.by, self.bz = ax, ay, az, bx, by, bz
+        self.n = len(ax)
+        self.lo = np.minimum(az, bz)
+        self.hi = np.maximum(az, bz)
+        self.twin = twin
+        self._lines: np.ndarray | None = None
+
+    def lines(self, idx: np.ndarray) -> np.ndarray:
+        """The whole lines of the given indices."""
+        if self._lines is None:
+            coords = np.empty((self.n, 2, 2))
+            coords[:, 0, 0], coords[:, 0, 1] = self.ax, self.ay
+            coords[:, 1, 0], coords[:, 1, 1] = self.bx, self.by
+            self._lines = shapely.linestrings(coords)
+        return self._lines[idx]
+
+    def low_parts(self, idx: np.ndarray, top: float) -> np.ndarray:
+        """The part of each line whose height is at most `top` (+ HEIGHT_EPS): from a
+        when the line rises, to b when it falls."""
+        ax, ay, az = self.ax[idx], self.ay[idx], self.az[idx]
+        bx, by, bz = self.bx[idx], self.by[idx], self.bz[idx]
+        rise = bz - az
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.clip((top + HEIGHT_EPS - az) / rise, 0.0, 1.0)
+        f = np.where(rise == 0.0, 1.0, f)
+        rising = rise > 0.0
+        start = np.where(rising, 0.0, f)
+        end = np.where(rising, f, 1.0)
+        dx, dy = bx - ax, by - ay
+        coords = np.empty((len(idx), 2, 2))
+        coords[:, 0, 0], coords[:, 0, 1] = ax + dx * start, ay + dy * start
+        coords[:, 1, 0], coords[:, 1, 1] = ax + dx * end, ay + dy * end
+        return shapely.linestrings(coords)
+
+
+class SightLevels:
+    """Prepared unions of flat obstacles at each distinct top. Given sloped surfaces
+    it answers conservatively (each taken as flat at its highest z): a line it
+    does not block is clear of them; one it blocks needs the exact check."""
+
+    def __init__(self, flat: Sequence[Surface]) -> None:
         tops = sorted({s.top for s in flat})
         self.tops = np.array(tops, dtype=float)
         self.levels: list = [None] * len(tops)
@@ -35,63 +79,32 @@ class SightLevels:
             covered = group if covered is None else shapely.union(covered, group)
             shapely.prepare(covered)
             self.levels[k] = covered
-        self.sloped_union = shapely.union_all([s.region for s in sloped]) if sloped else None
-        if self.sloped_union is not None:
-            shapely.prepare(self.sloped_union)
-        self.sloped_top = max((s.top for s in sloped), default=-np.inf)
 
-    def flat_blocked(self, ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
-                     by: np.ndarray, bz: np.ndarray, done: np.ndarray) -> np.ndarray:
-        """Which lines (not already `done`) some flat obstacle blocks."""
-        blocked = np.zeros(len(ax), dtype=bool)
+    def blocked(self, batch: LineBatch, done: np.ndarray) -> np.ndarray:
+        """Which lines (not already `done`) some obstacle of these levels blocks."""
+        blocked = np.zeros(batch.n, dtype=bool)
         if len(self.tops) == 0:
             return blocked
-        lo, hi = np.minimum(az, bz), np.maximum(az, bz)
-        k_hi = np.searchsorted(self.tops, hi - HEIGHT_EPS, side="left")   # whole line
-        k_lo = np.searchsorted(self.tops, lo - HEIGHT_EPS, side="left")   # part of it
-        n_levels = len(self.tops)
-        open_ = ~done
-        for k in np.unique(k_hi[open_ & (k_hi < n_levels)]):
-            idx = np.flatnonzero(open_ & (k_hi == k))
-            lines = shapely.linestrings(np.stack(
-                [np.stack([ax[idx], ay[idx]], 1), np.stack([bx[idx], by[idx]], 1)], 1))
-            blocked[idx[shapely.intersects(self.levels[k], lines)]] = True
-        partial = open_ & ~blocked & (k_lo < k_hi)
+        k_hi = np.searchsorted(self.tops, batch.hi - HEIGHT_EPS, side="left")   # whole line
+        k_lo = np.searchsorted(self.tops, batch.lo - HEIGHT_EPS, side="left")   # part of it
+        whole = ~done & (k_hi < len(self.tops))
+        shared = None
+        if batch.twin is not None:       # a twin with the same test: ask the lower index
+            twin = batch.twin
+            shared = whole & (twin >= 0) & (twin < np.arange(batch.n)) & (k_hi[twin] == k_hi)
+            shared &= whole[twin]
+            whole &= ~shared
+        for k in np.unique(k_hi[whole]):
+            idx = np.flatnonzero(whole & (k_hi == k))
+            blocked[idx[shapely.intersects(self.levels[k], batch.lines(idx))]] = True
+        if shared is not None:
+            blocked[shared] = blocked[batch.twin[shared]]
+        partial = ~done & ~blocked & (k_lo < k_hi)
         if not partial.any():
             return blocked
-        for k in range(int(k_lo[partial].min()), int(k_hi[partial].max())):
+        for k in range(int(k_hi[partial].max()) - 1, int(k_lo[partial].min()) - 1, -1):
             idx = np.flatnonzero(partial & ~blocked & (k_lo <= k) & (k < k_hi))
-            if len(idx) == 0:
-                continue
-            lines = self._low_parts(float(self.tops[k]), ax[idx], ay[idx], az[idx],
-                                    bx[idx], by[idx], bz[idx])
-            blocked[idx[shapely.intersects(self.levels[k], lines)]] = True
+            if len(idx):
+                hit = shapely.intersects(self.levels[k], batch.low_parts(idx, float(self.tops[k])))
+                blocked[idx[hit]] = True
         return blocked
-
-    @staticmethod
-    def _low_parts(top: float, ax, ay, az, bx, by, bz) -> np.ndarray:
-        """The part of each line whose height is at most `top` (+ HEIGHT_EPS)."""
-        rise = bz - az
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = np.clip((top + HEIGHT_EPS - az) / rise, 0.0, 1.0)
-        f = np.where(rise == 0.0, 1.0, f)
-        rising = rise > 0.0
-        start = np.where(rising, 0.0, f)         # rising: the low part starts at a
-        end = np.where(rising, f, 1.0)           # falling: it ends at b
-        dx, dy = bx - ax, by - ay
-        p0 = np.stack([ax + dx * start, ay + dy * start], 1)
-        p1 = np.stack([ax + dx * end, ay + dy * end], 1)
-        return shapely.linestrings(np.stack([p0, p1], 1))
-
-    def may_meet_sloped(self, ax, ay, az, bx, by, bz, done: np.ndarray) -> np.ndarray:
-        """Lines that pass over a sloped floor high enough to matter (checked exactly)."""
-        out = np.zeros(len(ax), dtype=bool)
-        if self.sloped_union is None:
-            return out
-        lo = np.minimum(az, bz)
-        idx = np.flatnonzero(~done & (lo - HEIGHT_EPS <= self.sloped_top))
-        if len(idx):
-            lines = shapely.linestrings(np.stack(
-                [np.stack([ax[idx], ay[idx]], 1), np.stack([bx[idx], by[idx]], 1)], 1))
-            out[idx[shapely.intersects(self.sloped_union, lines)]] = True
-        return out

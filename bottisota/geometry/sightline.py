@@ -126,30 +126,43 @@ def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
                 by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = ()
                 ) -> np.ndarray:
     """Vectorised: which lines some disc (bot) blocks, the same test as
-    `disc_crossing` + `first_block` for every line and disc at once."""
+    `skips_disc` + `disc_crossing` + `first_block` for every line and disc at once.
+    A cheap plan test over all pairs first; the chord heights only where they meet."""
     skip = set(ignore)
     kept = [d for d in discs if d.id not in skip]
     n = len(ax)
+    out = np.zeros(n, dtype=bool)
     if not kept or n == 0:
-        return np.zeros(n, dtype=bool)
-    cx = np.array([d.x for d in kept])[None, :]
-    cy = np.array([d.y for d in kept])[None, :]
-    r = np.array([d.r for d in kept])[None, :]
-    top = np.array([d.z + d.height for d in kept])[None, :]
-    ax, ay, az, bx, by, bz = (v[:, None] for v in (ax, ay, az, bx, by, bz))
+        return out
+    cx = np.array([d.x for d in kept])
+    cy = np.array([d.y for d in kept])
+    r = np.array([d.r for d in kept])
+    top = np.array([d.z + d.height for d in kept])
     dx, dy = bx - ax, by - ay
     length = np.hypot(dx, dy)
     safe = np.where(length > 0.0, length, 1.0)
     ux, uy = dx / safe, dy / safe
-    wx, wy = cx - ax, cy - ay
-    tc = wx * ux + wy * uy
-    perp = np.abs(wx * uy - wy * ux)
-    half = np.sqrt(np.maximum(0.0, r * r - perp * perp))
+    wx = np.subtract.outer(-ax, -cx)              # cx - ax, lines x discs
+    wy = np.subtract.outer(-ay, -cy)
+    tc = wx * ux[:, None]
+    tc += wy * uy[:, None]
+    perp = wx * uy[:, None]
+    perp -= wy * ux[:, None]
+    np.abs(perp, out=perp)
+    near = perp <= r
+    near &= tc >= -r
+    near &= tc <= (length[:, None] + r)
+    i, j = np.nonzero(near)
+    if len(i) == 0:
+        return out
+    wx, wy, tc, perp, rj = wx[i, j], wy[i, j], tc[i, j], perp[i, j], r[j]
+    holds = (wx * wx + wy * wy < rj * rj) | \
+        ((cx[j] - bx[i]) ** 2 + (cy[j] - by[i]) ** 2 < rj * rj)
+    half = np.sqrt(np.maximum(0.0, rj * rj - perp * perp))
     s0 = np.maximum(0.0, tc - half)
-    s1 = np.minimum(length, tc + half)
-    meets = (perp <= r) & (s0 <= s1) & (length > 0.0)
-    holds = (np.hypot(ax - cx, ay - cy) < r) | (np.hypot(bx - cx, by - cy) < r)
-    lz0 = az + (bz - az) * s0 / safe
-    lz1 = az + (bz - az) * s1 / safe
-    blocks = top - np.minimum(lz0, lz1) >= -HEIGHT_EPS
-    return np.any(meets & ~holds & blocks, axis=1)
+    s1 = np.minimum(length[i], tc + half)
+    rise = (bz[i] - az[i]) / safe[i]
+    low = az[i] + np.minimum(rise * s0, rise * s1)
+    blocks = (s0 <= s1) & (length[i] > 0.0) & ~holds & (top[j] - low >= -HEIGHT_EPS)
+    out[i[blocks]] = True
+    return out
