@@ -26,7 +26,7 @@ def player_colours(state: GameState) -> dict[str, style.Colour]:
     return {p: style.player_colour(p, i) for i, p in enumerate(players)}
 
 
-_sprites: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
+_sprites: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}   # by look
 SPRITE_CACHE_SIZE = 512
 
 

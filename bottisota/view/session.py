@@ -140,6 +140,9 @@ def open_session(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
+        from bottisota.view.style import forget_fonts
+
+        forget_fonts()
         pygame.quit()
     return 0
 

@@ -96,9 +96,16 @@ _fonts: dict[int, pygame.font.Font] = {}
 _labels: dict[tuple[str, int, Colour], pygame.Surface] = {}
 
 
+def forget_fonts() -> None:
+    """Drop cached fonts and labels (before pygame quits: they die with it)."""
+    _fonts.clear()
+    _labels.clear()
+
+
 def font(size: int) -> pygame.font.Font:
     """pygame's default font at a pixel size (cached)."""
     if not pygame.font.get_init():
+        forget_fonts()
         pygame.font.init()
     f = _fonts.get(size)
     if f is None:

@@ -1,0 +1,97 @@
+"""The README screenshots come from the view's own drawing, and show what they claim;
+`bottisota play` opens, journals and closes headless; robot seats play through the view."""
+from __future__ import annotations
+
+import argparse
+
+import pygame
+import pytest
+
+from bottisota.view import style
+from bottisota.view.app import TableApp
+from bottisota.view.premeasure_overlay import BLAST_WIDTH
+from bottisota.view.screenshots import SIZE, make_screenshots, screenshot_game
+
+
+@pytest.fixture(autouse=True)
+def video():
+    pygame.display.init()
+    pygame.font.init()
+    pygame.event.clear()
+    yield
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    pygame.display.init()
+    pygame.font.init()
+    out = tmp_path_factory.mktemp("shots")
+    paths = make_screenshots(out)
+    return {p.name: pygame.image.load(str(p)) for p in paths}
+
+
+def camera():
+    return TableApp(screenshot_game("r1", "move"), SIZE).camera
+
+
+def colour_at(img: pygame.Surface, x: float, y: float) -> tuple[int, int, int]:
+    return tuple(img.get_at(camera().to_ipx(x, y)))[:3]
+
+
+def test_three_screenshots_are_written(shots):
+    assert sorted(shots) == ["move-preview.png", "premeasure.png", "table.png"]
+    assert all(img.get_size() == SIZE for img in shots.values())
+
+
+def test_table_screenshot_shows_each_bot_in_its_player_colour(shots):
+    img = shots["table.png"]
+    assert colour_at(img, 28.0, 40.0) == style.player_colour("red")
+    assert colour_at(img, 62.0, 22.0) == style.player_colour("sky")
+
+
+def test_move_preview_screenshot_shows_the_ghost_path(shots):
+    img = shots["move-preview.png"]
+    assert colour_at(img, 33.5, 40.0) == style.GHOST          # the path r1 would drive
+    assert colour_at(img, 33.5, 40.0) != colour_at(shots["table.png"], 33.5, 40.0)
+
+
+def test_premeasure_screenshot_shows_the_blast_at_its_true_radius(shots):  # R34 D12
+    img = shots["premeasure.png"]
+    cam = camera()
+    cx, cy = cam.to_px(62.0, 22.0)                           # the mortar aimed at s1
+    r_px = cam.length(3.0)                                   # bundled blast_diameter 6
+    edge = round(cx - r_px)
+    assert tuple(img.get_at((edge + 1, round(cy))))[:3] == style.BLAST
+    assert tuple(img.get_at((edge + BLAST_WIDTH + 2, round(cy))))[:3] != style.BLAST
+
+
+def test_play_opens_journals_and_closes_headless(tmp_path, monkeypatch):
+    from bottisota.view.app import configure_parser, main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    args = p.parse_args(["--seed", "3", "--size", "1024x700"])
+    real_set_mode = pygame.display.set_mode
+
+    def set_mode_then_quit(*a, **kw):
+        screen = real_set_mode(*a, **kw)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return screen
+
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode_then_quit)
+    assert main(args) == 0
+    journals = list((tmp_path / "bottisota" / "games").glob("game-*.jsonl"))
+    assert len(journals) == 1 and journals[0].read_text(encoding="utf-8").strip()
+
+
+def test_robot_seats_play_through_the_view():
+    from bottisota.view.session import build_game, robot_seats
+
+    game, _ = build_game("duel", ["red", "blue"], 11, None, None)
+    app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"]))
+    for _ in range(4):
+        app.step()
+    assert len(game.history) == 4
+    assert all(b.x > 0 and b.y > 0 for b in game.state.live_bots())
