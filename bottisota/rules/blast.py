@@ -117,7 +117,7 @@ def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
     the events, starting with a `blast` event that lists the members."""
     members, safe = blast_area(state, centre_xy, centre_z, exclude)
     if centre_bot_id is not None:
-        members = _recentred(state, members, centre_bot_id)
+        members = recentred(state, members, centre_bot_id)
     events: list[Event] = [apply_event(state, {
         "type": "blast", "weapon": weapon.name, "source": source.id if source else None,
         "x": r2(centre_xy[0]), "y": r2(centre_xy[1]), "z": r2(centre_z),
@@ -134,7 +134,7 @@ def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
     return events
 
 
-def _recentred(state: GameState, members: list[BlastMember], centre_id: str) -> list[BlastMember]:
+def recentred(state: GameState, members: list[BlastMember], centre_id: str) -> list[BlastMember]:
     """Make `centre_id` the centre bot (when it is a member), the rest off-centre."""
     if not any(m.bot == centre_id for m in members):
         return members

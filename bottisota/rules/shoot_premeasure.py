@@ -24,7 +24,7 @@ from bottisota.geometry.arena_index import Sight, TrackPoint
 from bottisota.model.cards import Weapon
 from bottisota.rules import damage
 from bottisota.rules.actions import Refusal
-from bottisota.rules.blast import BlastMember, SafeBot, blast_area
+from bottisota.rules.blast import BlastMember, SafeBot, blast_area, recentred
 from bottisota.rules.flight import MissileTurn, missile_turn_options
 from bottisota.rules.shoot_geometry import (
     ahead, bearing, disc_of, door_keys, first_barrier, open_doors, segment_distances,
@@ -177,8 +177,7 @@ class Premeasure:
     blast: BlastPreview | None = None
     missile: MissileTurn | None = None
     flight: FlightPreview | None = None
-    fling: Any = None
-    extras: dict = field(default_factory=dict)
+    fling: Any = None                     # movement.FlingResult for push / pull (R29)
 
     @property
     def corridor(self) -> BaseGeometry | None:
@@ -347,8 +346,7 @@ def _blast(state: GameState, shooter: Bot, weapon: Weapon, aim: tuple[float, flo
     """R34 R35 D32: the marker on the aimed point, with each member's chance."""
     members, safe = blast_area(state, aim, aim_z)
     if centre_id is not None and any(m.bot == centre_id for m in members):
-        from bottisota.rules.blast import _recentred
-        members = _recentred(state, members, centre_id)
+        members = recentred(state, members, centre_id)
     modifier = damage.to_hit_modifier(shooter)
     chances = tuple(damage.hit_chance(state, weapon.to_hit, modifier + m.hit_mod)
                     for m in members)
