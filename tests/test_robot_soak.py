@@ -31,6 +31,7 @@ def test_every_personality_plays_legal_games(arena_name, locomotion):
         record = play(world["arena"], world["rules"], world["cards"], world["mods"],
                       world["personalities"], seed=seed, round_limit=ROUNDS)
         assert record.refusals == [], (arena_name, locomotion, seed, record.refusals)
+        assert record.errors == [], (arena_name, locomotion, seed, record.errors)
         assert record.rounds >= 1 and record.decisions > 0
         fielded = {card for card, _player, _tally in record.cards}
         assert all(world["cards"][c].locomotion == locomotion for c in fielded)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 from bottisota.model.arena import Arena
 from bottisota.model.cards import BotCard, Mod
@@ -94,6 +95,36 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     tracker.fold(None, game.start_events)
     record = GameRecord(seed=seed, rounds=0, winners=[],
                         seats={p: pers.name for p, pers in zip(players, personalities)})
+    try:
+        _loop(game, robots, tracker, record, max_actions)
+    except Exception as err:       # a rules bug must not end a thousand-game run
+        record.errors.append(_where(err))
+    record.decisions = sum(len(r.decisions) for r in robots.values())
+    tracker.finish()
+    state = game.state
+    record.rounds = state.round
+    record.winners = _winners(game)
+    record.players = tracker.players
+    record.cards = [(state.bots[b].card.id, state.bots[b].player, t)
+                    for b, t in tracker.bots.items()]
+    return record
+
+
+def _where(err: Exception) -> str:
+    """`ValueError: ... (at bottisota/rules/damage.py:43)`: the innermost frame."""
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    at = ""
+    if tb is not None:
+        parts = Path(tb.tb_frame.f_code.co_filename).parts
+        short = "/".join(parts[parts.index("bottisota"):]) if "bottisota" in parts else parts[-1]
+        at = f" (at {short}:{tb.tb_lineno})"
+    return f"{type(err).__name__}: {err}{at}"
+
+
+def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
+          max_actions: int) -> None:
     for _ in range(max_actions):
         if game.expected() == "over":
             break
@@ -119,17 +150,8 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
             result = game.act(fallback)
             if result.refusal is not None:
                 record.refusals.append(f"fallback {fallback} refused too: {result.refusal}")
-                break
+                return
         tracker.fold(getattr(action, "bot", None), result.events)
-    record.decisions = sum(len(r.decisions) for r in robots.values())
-    tracker.finish()
-    state = game.state
-    record.rounds = state.round
-    record.winners = _winners(game)
-    record.players = tracker.players
-    record.cards = [(state.bots[b].card.id, state.bots[b].player, t)
-                    for b, t in tracker.bots.items()]
-    return record
 
 
 def _winners(game) -> list[str]:

@@ -30,6 +30,7 @@ FLANK_DISTANCE = 8.0            # cm behind the enemy a flank aims for
 EVADE_SIGHT = 30.0              # cm-equivalents per enemy that sees the end spot
 KEEP_RANGE_SHARE = 0.8          # keep_range default: this share of the longest weapon
 MAX_PREVIEWS = 6                # previews after which the best legal move so far is taken
+MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
 
@@ -304,6 +305,8 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     for predicted, cand in queue:
         if best is not None and (best.cost <= predicted or previews >= MAX_PREVIEWS):
             break                   # nothing later is predicted to do better
+        if previews >= MAX_TRIES:
+            break
         if time.perf_counter() > deadline:
             timed_out = True
             break

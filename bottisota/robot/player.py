@@ -21,7 +21,7 @@ from bottisota.rules.actions import Move, Pass, SelfDestruct, Service, SetOverwa
 from bottisota.rules.state import Bot
 
 DEFAULT_TIME_LIMIT = 0.2        # seconds per decision (issue 7)
-SEARCH_SHARE = 0.75             # share of the limit the move search may use
+SEARCH_SHARE = 0.5              # share of the limit the move search may use
 SERVICE_ORDER = ("repair", "rust", "leaflet", "reload", "part")
 
 

@@ -163,12 +163,17 @@ def report(records: list[GameRecord], seconds: float | None = None) -> str:
     if seconds:
         summary += f"; {len(records) / seconds:.1f} games/s"
     lines.append(summary)
+    errors = [f"seed {r.seed}: {e}" for r in records for e in r.errors]
+    if errors:
+        lines.append(f"{len(errors)} games stopped by an error in the rules:")
     lines += [f"  refused: {r}" for r in refusals[:5]]
+    lines += [f"  error: {e}" for e in errors[:5]]
     return "\n".join(lines)
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run `bottisota simulate`; exit 1 when a robot made an illegal action."""
+    """Run `bottisota simulate`; exit 1 when a robot made an illegal action or a game
+    stopped on an error."""
     robots = [r.strip() for r in args.robots.split(",") if r.strip()]
     if len(robots) < 2:
         raise InputError([Problem("--robots", 0, 0, "", "name at least two personalities, "
@@ -191,4 +196,4 @@ def main(args: argparse.Namespace) -> int:
                    title=f"{Path(args.arena).stem}: {len(records)} games, "
                          f"{' vs '.join(robots)}")
         print(f"chart written to {args.output}")
-    return 1 if any(r.refusals for r in records) else 0
+    return 1 if any(r.refusals or r.errors for r in records) else 0

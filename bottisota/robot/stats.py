@@ -45,6 +45,7 @@ class GameRecord:
     ranges: dict[str, list[float]] = field(default_factory=dict)       # personality -> shot ranges
     decisions: int = 0
     refusals: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)     # exceptions raised by the game
     slowest: float = 0.0            # the slowest decision, seconds
     timeouts: int = 0
 
