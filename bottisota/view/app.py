@@ -78,6 +78,7 @@ class TableApp:
         self.aim: str | tuple[float, float] | None = None
         self._pm_cache: tuple[tuple, Any] | None = None
         self._base: tuple[tuple, pygame.Surface] | None = None
+        self._panel: tuple[tuple, pygame.Surface, tuple[int, int]] | None = None
         self.orders: list[ShotOrder] = []
         self.service_choice = 0
         self.self_destruct_armed = False
@@ -96,6 +97,7 @@ class TableApp:
         self.prompt: OverwatchPrompt | None = None
         self.dice_question: str | None = None
         self.log: list[tuple[str, style.Colour]] = []
+        self.log_scroll = 0                          # lines scrolled back from the newest
         self.message: tuple[str, style.Colour] | None = None
         self.mouse: tuple[int, int] = (0, 0)
         self.version = 0
@@ -412,8 +414,10 @@ class TableApp:
         elif event.type == pygame.MOUSEMOTION:
             self._mouse_move(event)
         elif event.type == pygame.MOUSEWHEEL:
-            factor = 1.15 ** event.y
-            self.camera = self.camera.zoomed(factor, self.mouse)
+            if self.on_table(self.mouse):
+                self.camera = self.camera.zoomed(1.15 ** event.y, self.mouse)
+            else:                                   # over the panel: scroll the log
+                self.log_scroll = max(0, min(len(self.log) - 1, self.log_scroll + event.y * 3))
 
     def _display_key(self) -> str:
         try:
@@ -800,9 +804,21 @@ class TableApp:
 
     # --- the side panel ------------------------------------------------------------------
     def _draw_panel(self, surface: pygame.Surface) -> None:
+        """The side panel, redrawn only when what it shows changes."""
         from bottisota.view.panel import draw_panel
 
-        self.buttons = draw_panel(self, surface)
+        area = self.table_area
+        key = (self.version, self.size, self.selected, self.weapon, self.measure_overwatch,
+               self.plan.all_steps() if self.plan is not None else None, tuple(self.orders),
+               self.message, len(self.log), self.log[-1] if self.log else None,
+               self.service_choice, self.threat_on, self.state.dice.used, self.place_facing,
+               self.log_scroll)
+        if self._panel is None or self._panel[0] != key:
+            self.buttons = draw_panel(self, surface)
+            rect = pygame.Rect(area.right, 0, self.size[0] - area.right, self.size[1])
+            self._panel = (key, surface.subsurface(rect).copy(), rect.topleft)
+        else:
+            surface.blit(self._panel[1], self._panel[2])
 
     def run(self, clock: pygame.time.Clock | None = None) -> None:
         """The window's loop until it is closed."""

@@ -59,8 +59,11 @@ def draw_panel(app: "TableApp", surface: pygame.Surface) -> list[Button]:
         text_block(surface, [(f"journal: {app.journal_name}", style.TEXT_DIM)], (x, bottom + 22),
                    15, inner)
     room = max(0, (bottom - 6 - y) // 17)
-    surface.blit(style.label("log", 18, style.TEXT_DIM), (x, y))
-    text_block(surface, app.log, (x, y + 18), 15, inner, max_lines=max(0, room - 1))
+    back = app.log_scroll
+    shown = app.log[:len(app.log) - back] if back else app.log
+    surface.blit(style.label("log" + (f" (scrolled back {back}; wheel to scroll)" if back else ""),
+                             18, style.TEXT_DIM), (x, y))
+    text_block(surface, shown, (x, y + 18), 15, inner, max_lines=max(0, room - 1))
     return buttons
 
 

@@ -38,7 +38,7 @@ def text_block(surface: pygame.Surface, lines: list[tuple[str, style.Colour]],
     """Lines of text from `topleft`; long lines are cut to `width` px. Returns the y below."""
     x, y = topleft
     step = size + 2
-    shown = lines if max_lines is None else lines[-max_lines:]
+    shown = lines if max_lines is None else lines[-max_lines:] if max_lines > 0 else []
     for text, colour in shown:
         lab = style.label(text, size, colour)
         if width is not None and lab.get_width() > width:
