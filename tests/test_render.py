@@ -139,3 +139,15 @@ def test_the_arena_layer_is_drawn_once_per_camera():
     assert a is b and layer.rebuilds == 1
     layer.surface(cam.zoomed(1.5, (400, 300)), (800, 600))
     assert layer.rebuilds == 2
+
+
+def test_belt_chevrons_point_along_travel_and_move_with_the_phase():  # R44
+    from bottisota.view.arena_layer import BELT_ARROW_SPACING, belt_marks
+
+    belt = every_feature_arena().by_type("conveyor")[0]      # (0,20) -> (25,20) -> (25,30)
+    still = belt_marks(belt, 0.0)
+    moved = belt_marks(belt, 0.5)
+    assert still[0][:2] == pytest.approx((BELT_ARROW_SPACING * 0.5, 20.0))
+    assert still[0][2] == pytest.approx(90.0)                # east along the first leg
+    assert moved[0][:2] == pytest.approx((BELT_ARROW_SPACING, 20.0))
+    assert still[-1][2] == pytest.approx(0.0)                # north along the last leg

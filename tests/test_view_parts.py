@@ -217,3 +217,21 @@ def test_play_command_line_takes_every_option_of_issue_6():
                          "--edit"])
     assert (args.arena, args.players, args.robot, args.seed) == ("arenas/duel.yaml", "red,blue,green", ["blue"], 7)
     assert args.physical_dice and args.fullscreen and args.edit and args.resume == "g.jsonl"
+
+
+def test_the_wheel_over_the_panel_scrolls_the_log():
+    a = arena()
+    s = state(a, bot("a", "red", (10, 30), 90), bot("b", "blue", (30, 30), 270))
+    turn_event(s, s.bots["a"], "move")
+    app = TableApp(Game(s), (1280, 800))
+    for i in range(30):
+        app.say(f"line {i}")
+    app.mouse = (1200, 400)                                  # over the panel
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
+    app.step()
+    assert app.log_scroll == 6
+    app.mouse = (300, 300)                                   # over the table: zoom instead
+    scale = app.camera.scale
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.step()
+    assert app.log_scroll == 6 and app.camera.scale == pytest.approx(scale * 1.15)
