@@ -235,3 +235,19 @@ def test_the_wheel_over_the_panel_scrolls_the_log():
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
     app.step()
     assert app.log_scroll == 6 and app.camera.scale == pytest.approx(scale * 1.15)
+
+
+def test_a_door_shows_open_while_a_bot_touches_it():  # R47
+    from bottisota.view import style
+
+    a = arena({"type": "door", "rect": [30, 40, 2, 6]})
+    s = state(a, bot("a", "red", (29.0, 43.0), 90), bot("b", "blue", (10, 10), 270))
+    turn_event(s, s.bots["b"], "move")
+    app = TableApp(Game(s), (1280, 800))
+    app.step()
+    at = app.camera.to_ipx(31.3, 44.7)
+    assert tuple(app.surface.get_at(at))[:3] == style.DOOR_OPEN
+    s.bots["a"].x = 20.0                                     # nobody touches it: closed
+    app.version += 1
+    app.step()
+    assert tuple(app.surface.get_at(at))[:3] == style.FEATURE_FILL["door"]
