@@ -6,6 +6,7 @@ line and turns expected failures into one message and exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -23,16 +24,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen subcommand's module is imported (pygame stays
+    unloaded for everything but the view)."""
     parser = argparse.ArgumentParser(prog="bottisota", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
     for name, (module, _fn, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text)
-        try:
-            configure = getattr(import_module(module), "configure_parser")
-        except (ImportError, AttributeError):
-            continue
-        configure(p)
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            configure = getattr(import_module(module), "configure_parser", None)
+            if configure is not None:
+                configure(p)
     return parser
 
 
@@ -40,7 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["play", *argv]
-    args = build_parser().parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep --json output clean
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(command).parse_args(argv)
+    if args.command is None:
+        build_parser().print_help()
+        return 2
     module, fn, _help = COMMANDS[args.command]
     try:
         return int(getattr(import_module(module), fn)(args) or 0)
