@@ -24,6 +24,11 @@ def duel(locomotion: str, me=(10, 30, 90), foe=(40, 30), arena_value=None, **car
     return s, s.bots["a"], s.bots["b"]
 
 
+def end_of(p) -> tuple[float, float, float]:
+    """Where a plan ends: x, y to 0.01 cm and the facing to 0.1°."""
+    return (round(p.result.x, 2), round(p.result.y, 2), round(p.result.facing, 1))
+
+
 def plan(s, me, foe, intention: Intention):
     return plan_move(s, me, intention, foe, time.perf_counter() + 1.0)
 
@@ -34,7 +39,7 @@ def test_close_in_drives_straight_at_an_enemy_ahead(locomotion):
     s, me, foe = duel(locomotion)
     p = plan(s, me, foe, Intention(move="close_in"))
     assert p.move == Move("a", (Forward(8.0),))
-    assert (round(p.result.x, 2), round(p.result.y, 2), round(p.result.facing, 1)) == (18.0, 30.0, 90.0)
+    assert end_of(p) == (18.0, 30.0, 90.0)
 
 
 @pytest.mark.parametrize("locomotion, steps, end", [
@@ -48,7 +53,7 @@ def test_close_in_turns_by_the_locomotions_rhythm(locomotion, steps, end):
     s, me, foe = duel(locomotion, me=(10, 10, 0), foe=(50, 40))
     p = plan(s, me, foe, Intention(move="close_in"))
     assert p.move.steps == steps
-    assert (round(p.result.x, 2), round(p.result.y, 2), round(p.result.facing, 1)) == end
+    assert end_of(p) == end
 
 
 def test_keep_range_backs_a_walker_off_and_turns_it_back_to_face():
@@ -56,7 +61,7 @@ def test_keep_range_backs_a_walker_off_and_turns_it_back_to_face():
     s, me, foe = duel("walker", foe=(25, 30))
     p = plan(s, me, foe, Intention(move="keep_range", range=20))
     assert p.move.steps == (Turn(180.0), Forward(5.0), Turn(-180.0))
-    assert (round(p.result.x, 2), round(p.result.y, 2), round(p.result.facing, 1)) == (5.0, 30.0, 90.0)
+    assert end_of(p) == (5.0, 30.0, 90.0)
 
 
 def test_keep_range_reverses_a_wheeled_bot_at_double_cost():
@@ -64,7 +69,7 @@ def test_keep_range_reverses_a_wheeled_bot_at_double_cost():
     s, me, foe = duel("wheeled", foe=(22, 30))
     p = plan(s, me, foe, Intention(move="keep_range", range=20))
     assert p.move.steps == (Back(4.0),)
-    assert (round(p.result.x, 2), round(p.result.y, 2), round(p.result.facing, 1)) == (6.0, 30.0, 90.0)
+    assert end_of(p) == (6.0, 30.0, 90.0)
 
 
 def test_overwatch_intention_moves_at_most_half(monkeypatch):

@@ -129,13 +129,15 @@ def test_missing_die_result_is_named_with_its_line(tmp_path):
     bad = TABLE.replace("1-4: {move: close_in}", "1-3: {move: close_in}")
     found = problems(tmp_path, bad)
     assert len(found) == 1
-    assert found[0].endswith(":7:7: turn[0].table: results 4 have no row; every d6 result needs one")
+    assert found[0].endswith(":7:7: turn[0].table: results 4 have no row; "
+                             "every d6 result needs one")
 
 
 def test_unknown_intention_and_condition_are_named(tmp_path):
     bad = TABLE.replace("move: close_in", "move: charge").replace("in_arc: true", "in_arc: 3")
     found = problems(tmp_path, bad)
-    assert any(":7:19:" in f and "turn[0].table.1-4.move: unknown move 'charge'" in f for f in found)
+    assert any(":7:19:" in f and "turn[0].table.1-4.move: unknown move 'charge'" in f
+               for f in found)
     assert any(":5:37:" in f and "turn[0].when.in_arc: expected true or false" in f for f in found)
 
 
@@ -147,7 +149,8 @@ def test_overlapping_rows_and_out_of_range_results_are_refused(tmp_path):
 
 
 def test_last_rule_must_be_a_fallback(tmp_path):
-    bad = TABLE.replace("  - table: {1-6: hold}\n", "  - when: {damaged: true}\n    table: {1-6: hold}\n")
+    bad = TABLE.replace("  - table: {1-6: hold}\n",
+                        "  - when: {damaged: true}\n    table: {1-6: hold}\n")
     found = problems(tmp_path, bad)
     assert len(found) == 1 and "turn[2]: the last rule needs no `when`" in found[0]
 

@@ -177,7 +177,8 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
 
 
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
-                 face: tuple[float, float] | None, budget: float, min_move: float) -> list[Candidate]:
+                 face: tuple[float, float] | None, budget: float,
+                 min_move: float) -> list[Candidate]:
     """Wheeled, tracked and fliers: steering runs toward each aim, straight runs,
     reversing (not fliers, R12) and a flier's loop (R14)."""
     s = bot.stats

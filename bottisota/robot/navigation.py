@@ -25,6 +25,7 @@ from bottisota.model.house_rules import HouseRules
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
 SAMPLE = 1.0                    # spacing of floor samples along an edge, cm
 INF = math.inf
+Point2 = tuple[float, float]
 MOBILITIES = ("wheels", "walker", "flying")   # tracked bots move like wheeled ones here
 
 
@@ -132,7 +133,7 @@ class NavGrid:
             return f[c] + math.hypot(cx - a[0], cy - a[1])
         return to_b
 
-    def distances_many(self, points: list[tuple[float, float]], b: tuple[float, float]) -> list[float]:
+    def distances_many(self, points: list[Point2], b: Point2) -> list[float]:
         """Travel distances from many points to b at once (one vectorised wall test)."""
         if not points:
             return []
@@ -152,13 +153,14 @@ class NavGrid:
             out[k] = f[c] + math.hypot(cx - x, cy - y)
         return out
 
-    def walls_between(self, points: list[tuple[float, float]], b: tuple[float, float]) -> list[bool]:
+    def walls_between(self, points: list[Point2], b: Point2) -> list[bool]:
         """For many points: does a wall (inflated by the radius) stand between it and b?"""
         xy = np.asarray(points, dtype=float)
         ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
-        return shapely.intersects(self.walls, shapely.linestrings(np.stack([xy, ends], axis=1))).tolist()
+        lines = shapely.linestrings(np.stack([xy, ends], axis=1))
+        return shapely.intersects(self.walls, lines).tolist()
 
-    def waypoint(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> tuple[float, float]:
+    def waypoint(self, a: Point2, b: Point2, reach: float) -> Point2:
         """The furthest point along the grid path from a toward b, within `reach` cm,
         that a straight run from a can get to: where to steer this turn."""
         if self.clear(a, b):

@@ -191,7 +191,8 @@ class _Reader:
     def table(self, value: Any, path: str, dice: str, row) -> dict[int, Any]:
         lo, hi = DICE[dice]
         if not isinstance(value, dict) or not value:
-            self.bad(path, f"expected a table from {dice} results to choices, e.g. {{1-3: ..., 4-6: ...}}")
+            self.bad(path, f"expected a table from {dice} results to choices, "
+                           "e.g. {1-3: ..., 4-6: ...}")
             return {}
         out: dict[int, Any] = {}
         for key, v in value.items():
@@ -238,7 +239,8 @@ class _Reader:
                 if value[key] in words:
                     kw[key] = value[key]
                 else:
-                    self.bad(f"{path}.{key}", f"unknown {key} {value[key]!r}; known: {', '.join(words)}")
+                    self.bad(f"{path}.{key}",
+                             f"unknown {key} {value[key]!r}; known: {', '.join(words)}")
         if "range" in value:
             if _is_num(value["range"]) and value["range"] > 0:
                 kw["range"] = float(value["range"])
