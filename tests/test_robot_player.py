@@ -94,17 +94,17 @@ def test_first_round_shooting_falls_back_to_pass(tester):
     assert robot.decide(game) == Pass("a")
 
 
-def test_robot_watcher_holds_or_fires_by_its_overwatch_table(tester):
-    # R23: blue watches; the mover stays 30 cm off (rule 2: 1-3 fire, 4-6 hold).
-    # red rolls 6 on its turn table (keep range 28 cm), then blue's robot rolls 5: hold.
-    game = game_with([6, 5], foe_overwatch=True, me=(10, 30, 90), foe=(40, 30))
+@pytest.mark.parametrize("blue_roll, holds, answer", [(5, ("b",), "hold"), (2, (), "fire")])
+def test_robot_watcher_holds_or_fires_by_its_overwatch_table(tester, blue_roll, holds, answer):
+    # R23: blue watches with a 30 cm gun; red rolls 6 (keep range, 24 cm: 0.8 of its gun)
+    # and walks 6 cm into blue's reach; blue's robot rolls on 'otherwise' (1-3 fire, 4-6 hold)
+    game = game_with([6, blue_roll], foe_overwatch=True, me=(10, 30, 90), foe=(40, 30))
     red, blue = Robot("red", tester), Robot("blue", tester)
     red.peers = blue.peers = {"red": red, "blue": blue}
     move = red.decide(game)
-    if game.preview(move).overwatch:            # only asked when the move is offered a shot
-        assert move.hold_fire == ("b",)
-        assert blue.decisions[-1].text() == "blue rolled 5 on 'otherwise': hold"
-    assert game.legal(move) is None
+    assert move == Move("a", (Forward(6.0),), holds)
+    assert [o.watcher for o in game.preview(Move("a", move.steps)).overwatch] == ["b"]
+    assert blue.decisions[-1].text() == f"blue rolled {blue_roll} on 'otherwise': {answer}"
 
 
 def test_placement_by_table_is_legal_and_faces_the_enemy(tester):
