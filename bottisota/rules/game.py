@@ -294,7 +294,7 @@ class Game:
         shooting phase at once, its mines becoming active (R31)."""
         events: list[Event] = []
         prev = state.bots.get(state.active or "")
-        if prev is not None and state.phase != DONE and not preview:
+        if prev is not None:
             events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
                                               "bot": prev.id}))
         moved = bot.moved if bot.id in self._fresh else 0.0
