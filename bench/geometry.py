@@ -127,6 +127,15 @@ def naive_sight(arena: Arena, pairs, bots: list[Disc]) -> list[bool]:
     return out
 
 
+def prepared_union_reference(arena: Arena, pairs) -> float:
+    """design.md's yardstick: one prepared union, every line tested once."""
+    union = shapely.union_all([f.shape for f in arena.features
+                               if f.type in ("wall", "door", "platform")])
+    shapely.prepare(union)
+    lines = shapely.linestrings([[a, b] for a, _, b, _ in pairs])
+    return median_time(lambda: shapely.intersects(union, lines), 30, "ref")
+
+
 def random_paths(index: ArenaIndex, bots: list[Disc], rng: random.Random, n: int):
     paths = []
     for k in range(n):
@@ -185,6 +194,10 @@ def main() -> None:
     on_floors = sum(1 for b in bots if b.z > 0)
     print(f"arena: {len(arena.features)} features, {len(bots)} bots ({on_floors} above the "
           f"table), compile {compile_ms:.1f} ms, first sight_many {first_ms:.1f} ms")
+    reference = prepared_union_reference(arena, pairs)
+    print(f"machine check: one prepared union of the walls and platforms against all "
+          f"{len(pairs)} lines takes {reference * 1e3:.3f} ms CPU [{WALL['ref'] * 1e3:.3f} wall] "
+          "(design.md measured 1.3-1.9 ms on a quiet machine)")
     matrix = index.sight_all(bots)
     assert [bool(matrix[i, j]) for i in range(N_BOTS) for j in range(N_BOTS) if i != j] == fast
     t_all = median_time(lambda: index.sight_all(bots), args.repeats, "all")

@@ -148,3 +148,35 @@ def test_floor_z_is_the_last_listed_floor_containing_the_point(a, x, y):
     else:
         f = floors[-1]
         assert min(f.from_z, f.to_z) - 1e-9 <= z <= max(f.from_z, f.to_z) + 1e-9
+
+
+@SETTINGS
+@given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=6),
+       st.lists(st.sampled_from([1.0, 1.5, 3.0]), min_size=6, max_size=6))
+def test_sight_all_agrees_with_sight_for_every_ordered_pair(a, points, tall):  # D15
+    index = ArenaIndex(a)
+    discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), tall[k])
+             for k, (x, y) in enumerate(points)]
+    matrix = index.sight_all(discs)
+    for i, d in enumerate(discs):
+        assert not matrix[i, i]
+        for j, e in enumerate(discs):
+            if i != j:
+                s = index.sight((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2,
+                                discs=discs)
+                assert bool(matrix[i, j]) == s.clear
+
+
+@SETTINGS
+@given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=6),
+       st.floats(0.3, 2.0))
+def test_path_contact_is_the_first_segment_contact(a, points, r):
+    index = ArenaIndex(a)
+    found = index.path_contact(points, r)
+    per_segment = [index.first_contact(p, q, r) for p, q in zip(points, points[1:])]
+    first = next(((k, c) for k, c in enumerate(per_segment) if c is not None), None)
+    if first is None:
+        assert found is None and index.path_clear(points, r)
+    else:
+        assert found is not None and found[0] == first[0]
+        assert found[1].point == first[1].point and not index.path_clear(points, r)

@@ -17,7 +17,7 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.geometry.sight_levels import LineBatch, SightLevels
+from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.sightline import (
     Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
 )
@@ -268,48 +268,63 @@ class ArenaIndex:
 
     def _exact_contact(self, a: Sequence[float], b: Sequence[float], reach: float,
                        members: tuple[int, ...], seg: LineString) -> Contact | None:
+        """The exact first contact: every edge of every nearby obstacle at once."""
         ax, ay = float(a[0]), float(a[1])
         vx, vy = float(b[0]) - ax, float(b[1]) - ay
         length = math.hypot(vx, vy)
         if length == 0.0:
             return None
-        allowed = set(members)
-        near = sorted(int(i) for i in self.tree.query(
-            seg, predicate="dwithin", distance=reach * INFLATE_FACTOR + INFLATE_MARGIN)
-            if int(i) in allowed)
-        best: tuple[float, int] | None = None
-        start = Point(ax, ay)
-        for i in near:
-            if self.shapes[i].covers(start):
-                t = 0.0
-            else:
-                times = first_touch_times((ax, ay), (vx, vy), reach, self._edges_of(i))
-                t = float(times.min()) if len(times) else math.inf
-            if math.isfinite(t) and (best is None or t < best[0]):
-                best = (t, i)
-        if best is None:
+        near = self.tree.query(seg, predicate="dwithin",
+                               distance=reach * INFLATE_FACTOR + INFLATE_MARGIN)
+        allowed = self._member_mask(members)
+        near = np.sort(near[allowed[near]])
+        if len(near) == 0:
             return None
-        t, i = best
+        inside = near[shapely.intersects_xy(self.shapes[near], ax, ay)]
+        if len(inside):                          # centre already in an obstacle: stuck
+            t, i = 0.0, int(inside[0])
+        else:
+            edges = [self._edges_of(int(i)) for i in near]
+            owner = np.repeat(near, [len(e) for e in edges])
+            times = first_touch_times((ax, ay), (vx, vy), reach, np.vstack(edges))
+            k = int(np.argmin(times))            # ties: the lowest edge, so arena order
+            if not math.isfinite(times[k]):
+                return None
+            t, i = float(times[k]), int(owner[k])
+            ties = owner[times == times[k]]
+            i = int(ties.min())
         return Contact(t, t * length, (ax + t * vx, ay + t * vy), self.features[i])
+
+    def _member_mask(self, members: tuple[int, ...]) -> np.ndarray:
+        key = ("mask", members)
+        mask = self._inflated.get(key)
+        if mask is None:
+            mask = np.zeros(len(self.features), dtype=bool)
+            mask[list(members)] = True
+            self._inflated[key] = mask
+        return mask
 
     def path_contact(self, points: Sequence[Sequence[float]], r: float, doors: bool = True,
                      tolerance: float = 0.0, open_doors: Iterable[str | int] = ()
                      ) -> tuple[int, Contact] | None:
         """First contact along a polyline: (index of the segment, its Contact), or None.
-        One prepared test for the whole path when it is clear."""
+        One prepared test for the whole path when it is clear; then one per segment,
+        and the exact contact only for the segments that may touch."""
         if len(points) < 2:
             return None
         open_doors = tuple(open_doors)
         reach = r + tolerance
         if not self._sweep_may_touch(points, reach, doors, open_doors):
             return None
+        xy = np.asarray([(p[0], p[1]) for p in points], dtype=float)
+        segments = shapely.linestrings(np.stack([xy[:-1], xy[1:]], 1))
+        filters = self._sweep_filters(reach, doors, open_doors)
+        may = shapely.intersects(filters[:, None], segments[None, :]).any(axis=0)
         members = self._obstacles(doors, open_doors)
-        for k in range(len(points) - 1):
-            a, b = points[k], points[k + 1]
-            seg = LineString([(a[0], a[1]), (b[0], b[1])])
-            contact = self._exact_contact(a, b, reach, members, seg)
+        for k in np.flatnonzero(may):
+            contact = self._exact_contact(points[k], points[k + 1], reach, members, segments[k])
             if contact is not None:
-                return k, contact
+                return int(k), contact
         return None
 
     def path_clear(self, points: Sequence[Sequence[float]], r: float, doors: bool = True,
@@ -523,23 +538,11 @@ class ArenaIndex:
             blocked[idx] = discs_block(ax[idx], ay[idx], az[idx], bx[idx], by[idx], bz[idx],
                                        discs)
         if self._sight_surfaces[1]:
-            maybe = self._sloped_levels.blocked(batch, done | blocked)
-            for k in np.flatnonzero(maybe):
-                line = Line(float(ax[k]), float(ay[k]), float(az[k]),
-                            float(bx[k]), float(by[k]), float(bz[k]))
-                blocked[k] = self._sloped_block(line) is not None
+            maybe = np.flatnonzero(self._sloped_levels.blocked(batch, done | blocked))
+            if len(maybe):
+                blocked[maybe] = self._slopes.blocked(batch, maybe)
         return blocked
 
-    def _sloped_block(self, line: Line) -> tuple[float, str] | None:
-        """First point (distance, label) where a sloped floor reaches the line."""
-        geom = line.geometry()
-        first = None
-        for i in sorted(int(i) for i in self.tree.query(geom, predicate="intersects")):
-            surface = self._floor_region.get(i)
-            if surface is None or not surface.sloped or surface.top <= 0.0:
-                continue
-            for c in surface_crossings(line, geom, surface):
-                s = first_block(line, c)
-                if s is not None and (first is None or s < first[0]):
-                    first = (s, c.what)
-        return first
+    @cached_property
+    def _slopes(self) -> SlopedSight:
+        return SlopedSight(self._sight_surfaces[1])

@@ -108,3 +108,46 @@ class SightLevels:
                 hit = shapely.intersects(self.levels[k], batch.low_parts(idx, float(self.tops[k])))
                 blocked[idx[hit]] = True
         return blocked
+
+
+class SlopedSight:
+    """The exact check against stairs, ramps and escalators for many lines at once:
+    over a straight piece both the floor and the line are linear, so a line is
+    blocked exactly when the floor reaches it at an end of some piece (the
+    coordinates of the line cut by the floor's region)."""
+
+    def __init__(self, sloped: Sequence[Surface]) -> None:
+        self.regions = np.array([s.region for s in sloped], dtype=object)
+        self.tree = shapely.STRtree(self.regions)
+        self.z_low = np.array([s.z_low for s in sloped], dtype=float)
+        self.z_high = np.array([s.z_high for s in sloped], dtype=float)
+        self.ux = np.array([s.ux for s in sloped], dtype=float)
+        self.uy = np.array([s.uy for s in sloped], dtype=float)
+        self.s0 = np.array([s.s0 for s in sloped], dtype=float)
+        self.span = np.array([s.span for s in sloped], dtype=float)
+
+    def blocked(self, batch: LineBatch, idx: np.ndarray) -> np.ndarray:
+        """For the lines `idx` of the batch: does a sloped floor reach the line?"""
+        out = np.zeros(len(idx), dtype=bool)
+        lines = batch.lines(idx)
+        li, si = self.tree.query(lines, predicate="intersects")
+        if len(li) == 0:
+            return out
+        cuts = shapely.intersection(lines[li], self.regions[si])
+        xy, owner = shapely.get_coordinates(cuts, return_index=True)
+        if len(xy) == 0:
+            return out
+        line, surf = li[owner], si[owner]
+        x, y = xy[:, 0], xy[:, 1]
+        f = np.clip((x * self.ux[surf] + y * self.uy[surf] - self.s0[surf]) / self.span[surf],
+                    0.0, 1.0)
+        floor = self.z_low[surf] + (self.z_high[surf] - self.z_low[surf]) * f
+        k = idx[line]
+        ax, ay, az = batch.ax[k], batch.ay[k], batch.az[k]
+        bx, by, bz = batch.bx[k], batch.by[k], batch.bz[k]
+        length = np.hypot(bx - ax, by - ay)
+        s = np.clip(((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length, 0.0, length)
+        height = az + (bz - az) * s / length
+        reach = floor - height >= -HEIGHT_EPS
+        np.logical_or.at(out, line[reach], True)
+        return out
