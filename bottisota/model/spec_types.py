@@ -354,7 +354,13 @@ class Choice(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         for option in self.options:
             if option.accepts(value):
-                return option.check(value, path, ctx)
+                if not isinstance(option, _SCALARS):
+                    return option.check(value, path, ctx)
+                trial = Context(ctx.marks)
+                out = option.check(value, path, trial)
+                if trial.problems:      # one message naming every accepted form
+                    ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+                return out
         ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
         return INVALID
 
@@ -383,6 +389,9 @@ class Word(SpecType):
     def schema(self) -> dict:
         pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in self.word)
         return {"type": "string", "pattern": f"^{pattern}$"}
+
+
+_SCALARS = (Num, Text, Bool, Word, Null)
 
 
 @dataclass

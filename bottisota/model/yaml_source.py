@@ -17,6 +17,7 @@ from bottisota.errors import InputError, Problem
 
 MAX_FILE_BYTES = 5 * 1024 * 1024     # refuse files larger than 5 MB
 MAX_NODES = 1_000_000                # nodes built, aliases counted each time they expand
+MAX_ALIAS_NODES = 100_000            # nodes built again because an alias repeats them
 MAX_DEPTH = 64                       # nesting of mappings and lists
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -84,16 +85,35 @@ class _Builder:
     def __init__(self, marks: Marks) -> None:
         self.marks = marks
         self.nodes = 0
+        self.alias_nodes = 0
+        self.seen: set[int] = set()
+        self.in_alias = 0
         self.constructor = yaml.constructor.SafeConstructor()
         self.problems: list[Problem] = []
 
     def build(self, node: yaml.Node, path: str, depth: int) -> Any:
+        again = id(node) in self.seen
+        if again:
+            self.in_alias += 1
+        try:
+            return self._build(node, path, depth)
+        finally:
+            if again:
+                self.in_alias -= 1
+
+    def _build(self, node: yaml.Node, path: str, depth: int) -> Any:
         self.nodes += 1
+        self.seen.add(id(node))
+        if self.in_alias:
+            self.alias_nodes += 1
+            if self.alias_nodes > MAX_ALIAS_NODES:
+                raise _TooBig(node, f"aliases repeat more than {MAX_ALIAS_NODES} YAML nodes "
+                                    "(an alias bomb?): refused")
         if self.nodes > MAX_NODES:
-            raise _TooBig(f"more than {MAX_NODES} YAML nodes (aliases counted each time "
-                          "they are used): refused")
+            raise _TooBig(node, f"more than {MAX_NODES} YAML nodes (aliases counted each time "
+                                "they are used): refused")
         if depth > MAX_DEPTH:
-            raise _TooBig(f"nested more than {MAX_DEPTH} levels deep: refused")
+            raise _TooBig(node, f"nested more than {MAX_DEPTH} levels deep: refused")
         self.marks.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth)
@@ -131,18 +151,30 @@ class _Builder:
 
 
 class _TooBig(Exception):
-    pass
+    """Refusal of a file too big to build; `node` is where it went over the limit."""
+
+    def __init__(self, node: yaml.Node, message: str) -> None:
+        super().__init__(message)
+        self.node = node
 
 
-def _syntax_problem(file: str, err: yaml.YAMLError) -> Problem:
+def _syntax_problem(file: str, err: yaml.YAMLError, text: str = "") -> Problem:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
     what = getattr(err, "problem", None) or str(err)
     context = getattr(err, "context", None)
-    text = f"{context}, {what}" if context else str(what)
-    if "\t" in text or "'\\t'" in text:
-        text = "a tab character: YAML indentation must use spaces, not tabs"
-    return Problem(file, line, column, "", f"YAML syntax: {text}")
+    context_mark = getattr(err, "context_mark", None)
+    if context and context_mark is not None and context_mark.line + 1 != line:
+        context = f"{context} (from line {context_mark.line + 1})"
+    message = f"{context}, {what}" if context else str(what)
+    lines = text.splitlines()
+    if "\t" in message or 0 < line <= len(lines) and "\t" in _indent(lines[line - 1]):
+        message = "a tab character: YAML indentation must use spaces, not tabs"
+    return Problem(file, line, column, "", f"YAML syntax: {message}")
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t-"))]
 
 
 def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
@@ -151,7 +183,7 @@ def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as err:
-        raise InputError([_syntax_problem(file, err)]) from None
+        raise InputError([_syntax_problem(file, err, text)]) from None
     except RecursionError:
         raise InputError([Problem(file, 0, 0, "", "nested too deeply: refused")]) from None
     if root is None:
@@ -160,9 +192,10 @@ def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     try:
         data = builder.build(root, "", 0)
     except _TooBig as err:
-        raise InputError([Problem(file, 0, 0, "", str(err))]) from None
+        mark = err.node.start_mark
+        raise InputError([Problem(file, mark.line + 1, mark.column + 1, "", str(err))]) from None
     except yaml.YAMLError as err:
-        raise InputError([_syntax_problem(file, err)]) from None
+        raise InputError([_syntax_problem(file, err, text)]) from None
     except RecursionError:
         raise InputError([Problem(file, 0, 0, "", "nested too deeply: refused")]) from None
     if builder.problems:
