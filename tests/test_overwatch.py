@@ -117,3 +117,16 @@ def test_preview_lists_the_shots_a_move_would_be_offered():  # R23 R24
         ("w2", 84.0, False), ("w1", 68.28, False)]
     assert preview.overwatch[0].weapons == ("Gun",)
     assert game.state.bots["runner"].pos == before and game.state.dice.used == 0
+
+
+def test_preview_of_a_shot_gives_its_premeasure_and_rolls_nothing():  # R18 R23
+    s = state(FIELD, bot("a", "red", (20, 30), 90, WATCHER), bot("b", "blue", (70, 30)),
+              dice=[])
+    game = Game(s, free=True)
+    from bottisota.rules.actions import Shoot, ShotOrder
+
+    preview = game.preview(Shoot("a", (ShotOrder("Gun", "b"),)))
+    assert preview.refusal is not None and preview.refusal.rule == "R18"   # 50 cm, reach 40
+    assert [p.weapon for p in preview.premeasures] == ["Gun"]
+    assert preview.premeasures[0].reach == 40
+    assert game.state.dice.used == 0 and game.state.active is None

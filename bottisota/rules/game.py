@@ -319,20 +319,23 @@ class Game:
     def preview(self, action: Action) -> Preview:
         """What the action would do: a move's path with the overwatch shots it would be
         offered (and where), or each shot's premeasure. No dice, no change."""
-        refusal = self.legal(action)
         state = self._transitioned(action) if self.free else self.state
         if isinstance(state, Refusal):
             return Preview(refusal=state)
         if isinstance(action, Move):
+            turn = None if self.free else self._check_turn(action)
             result = movement.preview_move(state, action)
             if isinstance(result, Refusal):
-                return Preview(refusal=result)
-            return Preview(refusal=refusal, move=result,
+                return Preview(refusal=turn or result)
+            return Preview(refusal=turn, move=result,
                            overwatch=offers(state, action.bot, result.path, action.hold_fire))
+        refusal = self.legal(action)
         if isinstance(action, Shoot):
+            bot = state.bots.get(action.bot)
             measures = [shooting.premeasure(state, action.bot, o.weapon,
                                             o.target if o.at is None else o.at)
-                        for o in action.shots]
+                        for o in action.shots
+                        if bot is not None and bot.stats.weapon(o.weapon) is not None]
             return Preview(refusal=refusal, premeasures=measures)
         return Preview(refusal=refusal)
 
