@@ -328,3 +328,14 @@ def test_ground_bot_may_not_drive_from_a_lift_car_onto_the_landing():  # R48 D29
     s = state(arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)))
     r = go(s, Forward(4))
     assert isinstance(r, Refusal) and r.rule == "D29"
+
+
+def test_belt_end_carries_the_bot_straight_off_and_path_shows_every_leg():  # R44
+    s = state(arena({**BELT, "path": [[0, 20], [20, 20]]}), bot("a", "red", (19.5, 14), 0, WALKER))
+    r = go(s, Forward(6))
+    assert pose(s) == (21.5, 20.0, 0.0, 0.0)
+    s = state(arena(BELT), bot("a", "red", (29, 14), 0, WALKER))
+    r = go(s, Forward(6))
+    assert [(round(p.x, 2), round(p.y, 2), round(p.facing)) for p in r.path[-2:]] == \
+        [(30.0, 20.0, 0), (30.0, 21.0, 270)]
+    assert r.pieces[-1].kind == "carry" and r.pieces[-1].length == pytest.approx(2.0)

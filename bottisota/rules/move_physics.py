@@ -48,6 +48,8 @@ class Ctx:
     state: GameState
     live: bool
     events: list[Event] = field(default_factory=list)
+    trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
+    trail_bot: str | None = None
 
     def emit(self, event: Event) -> Event:
         """Record an event; a live walk applies it to the state too."""
@@ -59,6 +61,8 @@ class Ctx:
     def place(self, bot: Bot, pose: Pose, spent: float = 0.0, **extra: object) -> None:
         """Put the bot at the pose (a `bot_moved` event)."""
         self.emit(bot_moved_event(bot, pose.x, pose.y, pose.z, pose.facing, spent, **extra))
+        if self.trail is not None and bot.id == self.trail_bot:
+            self.trail.append(PathPoint(pose.x, pose.y, pose.z, pose.facing))
 
     def blockers(self, bot: Bot, z: float) -> list[Bot]:
         """Other bots on the table that a base at floor height z bumps into

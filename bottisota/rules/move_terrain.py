@@ -76,12 +76,13 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
 
 
 def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str | None:
-    """Carry the bot `speed` cm along the legs from path position s."""
-    left = min(speed, sum(n for _, _, n in legs) - s)
+    """Carry the bot `speed` cm along the legs from path position s; past the end of
+    the path it goes on straight off the belt's end."""
+    left = speed
     at = 0.0
     previous_heading = None
-    for _, d, n in legs:
-        lo, hi = at, at + n
+    for k, (_, d, n) in enumerate(legs):
+        lo, hi = at, (at + n if k < len(legs) - 1 else math.inf)
         at = hi
         if s >= hi - EPS or left <= EPS:
             continue

@@ -630,11 +630,15 @@ class Walk:
                 self._refuse("R11", f"{bot.id} may fly over {other.id} but not end its move on it "
                              f"(at {_at(*self.pose.xy)})", len(self.move.steps) - 1)
         elif not (self.live and bot.destroyed):
-            before = len(self.ctx.events)
+            self.ctx.trail, self.ctx.trail_bot = [], bot.id
             carry(self.ctx, bot, self.pose)
-            if len(self.ctx.events) > before:
-                self.path.append(self._point())
-                self.pieces.append(Piece("carry", -1, 0.0, 0.0, 0.0, "belt"))
+            trail, self.ctx.trail = self.ctx.trail, None
+            if trail:
+                start = self.path[-1]
+                carried = sum(math.hypot(q.x - p.x, q.y - p.y) for p, q in zip([start] + trail, trail))
+                for p in trail:
+                    self.path.append(dataclasses.replace(p, distance=self.distance, spent=self.spent))
+                self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0, "carried by a belt (R44, R46)"))
                 self._mines()
         self._min_move()
 
