@@ -14,6 +14,7 @@ or edited by hand is refused with the line (JournalError), never half-applied.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 from dataclasses import asdict, fields
@@ -29,6 +30,7 @@ from bottisota.model.cards import BotCard, Mod, Weapon
 from bottisota.model.house_rules import HouseRules
 from bottisota.rules.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.rules.game import Entry, Game
+from bottisota.rules.state import GameState
 
 FORMAT = "bottisota-journal"
 VERSION = 1
@@ -88,6 +90,22 @@ def mod_from_data(d: dict) -> Mod:
     return Mod(**{**d, "weapons": tuple(Weapon(**w) for w in d.get("weapons", ()))})
 
 
+def state_digest(state: GameState) -> str:
+    """A short fingerprint of everything that changes in a game (bots, mines, goals,
+    turn, scores, decks, dice used): equal digests mean equal states."""
+    bots = [[b.id, b.player, b.card.id, b.x, b.y, b.z, b.facing, b.damage, b.destroyed,
+             b.removed, b.overwatch, b.rust, b.leaflet, b.moved, b.parts, sorted(b.ammo.items()),
+             b.new, b.docked, b.part_from] for b in state.bots.values()]
+    data = [state.round, state.active, state.phase, state.players, sorted(state.scores.items()),
+            sorted(state.kills.items()), state.deck, state.parts_deck, state.out, state.played,
+            state.next_id, state.over, state.dice.used, bots,
+            [[m.id, m.owner, m.weapon, m.x, m.y, m.z, m.r, m.magnetic, m.active]
+             for m in state.mines],
+            [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals]]
+    text = json.dumps(data, default=_default, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def dice_mode(dice: Dice) -> str:
     if dice.forced is not None:
         return "forced"
@@ -136,10 +154,13 @@ class Journal:
         })
         return journal
 
-    def record(self, entry: Entry) -> None:
+    def record(self, entry: Entry, state: GameState | None = None) -> None:
         self.actions += 1
-        self._write({"n": self.actions, "action": action_to_dict(entry.action),
-                     "events": entry.events, "rolls": _rolls(entry.rolls)})
+        line = {"n": self.actions, "action": action_to_dict(entry.action),
+                "events": entry.events, "rolls": _rolls(entry.rolls)}
+        if state is not None:
+            line["state"] = state_digest(state)
+        self._write(line)
 
     def undone(self) -> None:
         self._write({"undo": True})
@@ -263,6 +284,9 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
         if _plain(_rolls(game.history[-1].rolls)) != _plain(data.get("rolls", [])):
             raise JournalError(p, number, "replay differs: the dice rolled are not the "
                                "ones recorded")
+        if "state" in data and data["state"] != state_digest(game.state):
+            raise JournalError(p, number, "replay differs: the state after this action is "
+                               "not the one recorded")
     return game
 
 

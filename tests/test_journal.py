@@ -148,3 +148,18 @@ def test_replay_command_prints_a_summary_and_refuses_a_bad_journal(catalogue, du
     assert cli_main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:9: the line is cut off" in err and "Traceback" not in err
+
+
+def test_each_line_carries_the_state_it_left_and_replay_checks_it(catalogue, duel, tmp_path):
+    path = tmp_path / "game.jsonl"
+    game = new_game(catalogue, duel, path)
+    play_random_game(game, random.Random(1), max_actions=6)
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[5])
+    assert len(entry["state"]) == 16
+    entry["state"] = "0" * 16
+    lines[5] = json.dumps(entry)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 6 and "state after this action" in err.value.message

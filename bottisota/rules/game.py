@@ -84,7 +84,7 @@ class Entry:
 class JournalSink(Protocol):
     """Where a game writes its history (bottisota.journal.Journal)."""
 
-    def record(self, entry: Entry) -> None: ...
+    def record(self, entry: Entry, state: GameState) -> None: ...
     def undone(self) -> None: ...
     def redone(self) -> None: ...
 
@@ -355,7 +355,7 @@ class Game:
         self.history.append(entry)
         self._redo.clear()
         if self.journal is not None:
-            self.journal.record(entry)
+            self.journal.record(entry, self.state)
         return ActResult(events=events)
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
