@@ -108,3 +108,20 @@ def test_part_refused_when_the_parts_deck_is_empty():  # R50
     s = state(SERVICE_ARENA, bot("a", "red", (10, 30), card_value=GUNNER))
     refusal = check_service(s, Service("a", "part"), False)
     assert refusal is not None and "parts deck is empty" in refusal.message
+
+
+def test_a_destroyed_bots_parts_go_back_to_the_deck():  # R50 R55
+    from bottisota.rules.actions import Move, Shoot, ShotOrder
+    from bottisota.rules.game import Game
+
+    s = state(SERVICE_ARENA, bot("a", "red", (40, 40), card_value=GUNNER),
+              bot("b", "blue", (40, 20), damage=5), dice=[6, 1])
+    s.mods.update(PARTS)
+    s.parts_deck = ["turbo"]
+    s.bots["b"].parts = ["plate"]
+    game = Game(s, free=True)
+    game.act(Move("a", ()))
+    result = game.act(Shoot("a", (ShotOrder("Pistol", "b"),)))
+    assert result.ok and s.bots["b"].removed
+    assert game.state.parts_deck == ["turbo", "plate"] and game.state.bots["b"].parts == []
+    assert {"type": "parts_returned", "bot": "b", "parts": ["plate"]} in result.events
