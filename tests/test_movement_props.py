@@ -115,3 +115,51 @@ def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R3
         if preview.ended not in ("collision", "crash", "fall") or not m.destroyed:
             assert preview.path == result.path
             assert (preview.x, preview.y, preview.facing) == (result.x, result.y, result.facing)
+
+
+@st.composite
+def ledges(draw):
+    """A raised deck over the west half, a belt and a pit below, walls about: ground
+    bots driving off the edge fall, land on bots, get carried (R39, R40, R44)."""
+    feats = [{"type": "platform", "rect": [0, 0, 30, 40], "height": draw(st.sampled_from([1, 3, 6]))},
+             {"type": "conveyor", "path": [[31, 4], [57, 4], [57, 30]], "width": 4, "speed": 3},
+             {"type": "pit", "circle": [45, 30, 3]}]
+    for x, y, w, h in draw(st.lists(rect, max_size=3)):
+        feats.append({"type": "wall", "rect": [max(x, 31), y, w, h]})
+    try:
+        a = arena(*feats, size=SIZE)
+    except InputError:
+        assume(False)
+    loco = draw(st.sampled_from(("wheeled", "tracked", "walker")))
+    mover = (draw(st.floats(20, 40)), draw(st.floats(2, 37)))
+    below = (30 + draw(st.floats(0.1, 2.5)), mover[1] + draw(st.floats(-2, 2)))
+    others = [below, (draw(st.floats(29.5, 58)), draw(st.floats(2, 37)))]
+    spots = [mover, *others]
+    for i, (x, y) in enumerate(spots):
+        assume(a.index.disc_blocked(x, y, 1.0) is None and not a.index.features_at(x, y, ["pit"]))
+        for px, py in spots[:i]:
+            assume(math.hypot(px - x, py - y) > 2.2)
+    steps = draw(st.lists(step_for(loco), min_size=1, max_size=3))
+    bots = [bot("m", "red", mover, 90, card(locomotion=loco, move=20, turn=2, armour=4, structure=30))]
+    bots += [bot(f"o{i}", f"p{i}", spot, 0, card(structure=30)) for i, spot in enumerate(others)]
+    return a, bots, Move("m", tuple(steps))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                 HealthCheck.too_slow])
+@given(ledges())
+def test_falls_knock_backs_and_carries_leave_no_overlap(case):  # R39 R40 R44 D4 D9
+    a, bots, move = case
+    s = state(a, *bots, dice=[3] * 300)
+    before = snapshot(s)
+    result = commit_move(s, move)
+    if isinstance(result, Refusal):
+        assert snapshot(s) == before
+        return
+    live = s.live_bots()
+    for i, p in enumerate(live):
+        assert a.index.disc_blocked(p.x, p.y, p.radius, doors=False) is None
+        assert not a.index.features_at(p.x, p.y, ["pit"])
+        for q in live[i + 1:]:
+            if abs(p.z - q.z) < 2:
+                assert math.hypot(p.x - q.x, p.y - q.y) >= p.radius + q.radius - 1e-3, (p.id, q.id)

@@ -339,3 +339,34 @@ def test_belt_end_carries_the_bot_straight_off_and_path_shows_every_leg():  # R4
     assert [(round(p.x, 2), round(p.y, 2), round(p.facing)) for p in r.path[-2:]] == \
         [(30.0, 20.0, 0), (30.0, 21.0, 270)]
     assert r.pieces[-1].kind == "carry" and r.pieces[-1].length == pytest.approx(2.0)
+
+
+def test_preview_explains_pits_and_belts_without_dice():  # R36 R44
+    s = state(arena(*PITS), bot("a", "red", (30, 20), 90, WALKER), dice=[])
+    r = preview_move(s, Move("a", (Forward(8),)))
+    assert r.destroyed and r.ended == "pit" and "pit" in types(r)
+    s = state(arena(BELT), bot("a", "red", (29, 14), 0, WALKER), dice=[])
+    r = preview_move(s, Move("a", (Forward(6),)))
+    assert "belt" in types(r) and (round(r.x, 2), round(r.y, 2), round(r.facing)) == (30.0, 21.0, 270)
+    assert s.bots["a"].y == 14 and s.dice.used == 0
+
+
+def test_ramming_a_bot_to_death_scores_the_kill_for_the_rammer():  # D10 D22
+    s = state(arena(), bot("a", "red", (10, 30), 90, WALKER),
+              bot("b", "blue", (16, 30), 0, card(structure=1)), dice=[1, 6, 1, 1])
+    r = go(s, Forward(10))
+    assert s.bots["b"].destroyed and s.scores.get("red") == s.rules.kill_points
+    assert any(e["type"] == "destroyed" and e["by"] == "a" for e in r.events)
+
+
+def test_tracked_bot_rerolls_a_failed_test_against_a_wall():  # R17 D10
+    s = state(arena(WALL), bot("a", "red", (10, 30), 90, TANK), dice=[1, 1, 6])
+    go(s, Forward(15))
+    assert pose(s)[:2] == (19.0, 30.0) and s.bots["a"].damage == 0 and s.dice.used == 3
+
+
+def test_escalator_carrying_down_moves_the_bot_away_from_up():  # R46
+    esc = {**STAIRS, "type": "escalator", "id": "esc", "speed": 2, "carries": "down"}
+    s = state(arena(esc, TOP), bot("a", "red", (38, 30), 270, CAR))
+    go(s, Forward(3))
+    assert pose(s) == (33.0, 30.0, 1.2, 270.0)
