@@ -95,8 +95,8 @@ def test_a_wall_between_is_gone_around_not_rammed():
     wall = arena({"type": "wall", "rect": [20, 10, 2, 40]}, size=(80, 60))
     s, me, foe = duel("walker", arena_value=wall)
     p = plan(s, me, foe, Intention(move="close_in"))
-    assert p.move.steps == (Turn(60.0), Forward(8.0), Turn(-74.92))
-    assert (round(p.result.x, 2), round(p.result.y, 2)) == (14.0, 23.07)
+    assert p.move.steps == (Turn(90.0), Forward(8.0), Turn(-104.93))
+    assert end_of(p) == (10.0, 22.0, 75.1)      # toward the wall's south end, facing the enemy
     assert not p.result.ended
 
 

@@ -15,7 +15,7 @@ from bottisota.model.house_rules import HouseRules
 from bottisota.rules.actions import Back, Forward, Loop, Step, Turn
 from bottisota.rules.state import Bot
 
-FAN = 12                        # directions tried by free turners besides the aims
+FAN = 8                         # directions tried by free turners besides the aims
 EPS = 1e-6
 
 
@@ -113,7 +113,7 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
             targets.append((bearing_to(bot.x, bot.y, ax, ay), d))
     for k in range(FAN):
         targets.append((bot.facing + k * 360.0 / FAN, None))
-    lengths_full = [budget, budget * 0.75, budget * 0.5, budget * 0.25]
+    lengths_full = [budget, budget * 0.5]
     for direction, d in targets:
         lengths = [min(d, budget)] + [v for v in lengths_full if v < d - EPS] if d else lengths_full
         for length in lengths:
