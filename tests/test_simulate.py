@@ -46,7 +46,7 @@ def test_the_chart_is_a_png_with_one_bar_per_row(tmp_path):
     rows = personality_rows([record(1, ["a"]), record(2, ["a"])])
     out = draw_chart(tmp_path / "chart.png", [("personality", rows)], title="test")
     image = pygame.image.load(str(out))
-    assert image.get_width() == 1200
+    assert image.get_width() == 1280
     # aggressive won 2 of 2: its bar runs the full width of the track (sky blue)
     from bottisota.view.chart import BAR, BAR_W, LABEL_W, MARGIN
     y = [yy for yy in range(image.get_height())

@@ -61,6 +61,10 @@ class _Tracker:
                 if src is not None and src.player != victim.player:
                     self.players[src.player].dealt += amount
                     self.bot_tally(src.id).dealt += amount
+            elif kind == "goal_taken":
+                taker = state.bots[e["bot"]]
+                self.players[taker.player].goals += int(e["points"])
+                self.bot_tally(taker.id).goals += int(e["points"])
             elif kind == "destroyed":
                 self._close(e["bot"])
                 by = state.bots.get(e.get("by") or "")

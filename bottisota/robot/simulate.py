@@ -4,8 +4,8 @@ in parallel processes, and the balance report they add up to.
 Game i is seeded with `seed * SEED_STRIDE + i`, so the figures do not depend on
 `--jobs`. The report gives per personality and per bot card: win rate with a
 95% Wilson interval (outright wins; shared first places are not wins), kills,
-damage dealt and taken per game, rounds survived per bot, and the median range
-of the shots each personality fired.
+damage dealt and taken per game, rounds survived per bot, goal points per game
+and the median range of the shots each personality fired.
 """
 from __future__ import annotations
 

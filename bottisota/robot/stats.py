@@ -30,6 +30,7 @@ class Tally:
     taken: int = 0
     rounds: int = 0                 # rounds on the table
     bots: int = 0                   # bots fielded (a personality) or 1 (a card)
+    goals: int = 0                  # points from goal markers (D23)
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Row:
     dealt: float
     taken: float
     rounds: float
+    goals: float = 0.0
     median_range: float | None = None
 
     @property
@@ -80,7 +82,7 @@ def _row(label: str, tallies: list[Tally], wins: int, ranges: list[float] | None
 
     return Row(label, n, wins, avg([t.kills for t in tallies]), avg([t.dealt for t in tallies]),
                avg([t.taken for t in tallies]),
-               avg([t.rounds / max(t.bots, 1) for t in tallies]),
+               avg([t.rounds / max(t.bots, 1) for t in tallies]), avg([t.goals for t in tallies]),
                statistics.median(ranges) if ranges else None)
 
 
@@ -118,12 +120,12 @@ def card_rows(records: list[GameRecord]) -> list[Row]:
 def table(title: str, rows: list[Row]) -> str:
     """The rows as a fixed-width text table."""
     head = (f"{title:<14} {'n':>6} {'win %':>6} {'95% interval':>14} {'kills':>6} "
-            f"{'dealt':>6} {'taken':>6} {'rounds':>7} {'range':>6}")
+            f"{'dealt':>6} {'taken':>6} {'rounds':>7} {'goals':>6} {'range':>6}")
     lines = [head, "-" * len(head)]
     for row in rows:
         lo, hi = row.interval
         rng = f"{row.median_range:6.1f}" if row.median_range is not None else f"{'-':>6}"
         lines.append(f"{row.label:<14} {row.n:>6} {100 * row.rate:>6.1f} "
                      f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {row.kills:>7.2f} {row.dealt:>6.2f} "
-                     f"{row.taken:>6.2f} {row.rounds:>7.2f} {rng}")
+                     f"{row.taken:>6.2f} {row.rounds:>7.2f} {row.goals:>6.2f} {rng}")
     return "\n".join(lines)

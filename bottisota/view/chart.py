@@ -13,11 +13,11 @@ import pygame
 
 from bottisota.view import style
 
-WIDTH = 1200
+WIDTH = 1280
 ROW = 34
 MARGIN = 24
 LABEL_W = 190
-BAR_W = 460
+BAR_W = 420
 BAR_H = 18
 HEADER = 40
 AXIS = 22                       # the percent labels under a section's name
@@ -74,7 +74,8 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
                 ex = x0 + BAR_W * edge
                 pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
             text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})   kills {row.kills:.2f}"
-                    f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}")
+                    f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}"
+                    f"   goals {row.goals:.1f}")
             surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))
             y += ROW
         for pct in (25, 50, 75):
