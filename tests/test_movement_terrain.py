@@ -370,3 +370,17 @@ def test_escalator_carrying_down_moves_the_bot_away_from_up():  # R46
     s = state(arena(esc, TOP), bot("a", "red", (38, 30), 270, CAR))
     go(s, Forward(3))
     assert pose(s) == (33.0, 30.0, 1.2, 270.0)
+
+
+def test_faller_that_cannot_knock_the_bot_clear_rests_beside_it():  # R40 D4
+    feats = [{"type": "platform", "rect": [0, 0, 20, 60], "height": 4},
+             {"type": "wall", "rect": [22.5, 20, 2, 20]}]
+    s = state(arena(*feats), bot("a", "red", (15, 30), 90, WALKER), bot("b", "blue", (21.5, 30), 0),
+              dice=[6] * 12)
+    p = preview_move(s, Move("a", (Forward(10),)))
+    r = go(s, Forward(10))
+    a, b = s.bots["a"], s.bots["b"]
+    assert pose(s, "b")[:2] == (21.5, 30.0)
+    assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= 4 - 1e-3
+    assert a.z == 0 and abs(a.y - 30) == pytest.approx(1.3229, abs=0.01)
+    assert "landed_beside" in types(r) and (p.x, p.y) == (r.x, r.y)

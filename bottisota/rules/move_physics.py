@@ -15,12 +15,13 @@ from shapely.geometry import Point
 from bottisota.rules.damage import deal_damage, destroy, take_hits
 from bottisota.rules.events import Event, apply_event, bot_moved_event, r2
 from bottisota.rules.move_geometry import (EPS, bearing, disc_contact, doors_reached,
-                                           heading_vector, parts_of, point_at, table_run)
+                                           heading_vector, on_table, parts_of, point_at, table_run)
 from bottisota.rules.move_result import FlingResult, PathPoint
 from bottisota.rules.move_steps import is_sturdy
 from bottisota.rules.state import Bot, GameState
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
+LANDING_ANGLE = 0.5             # degrees between trial spots around a bot a faller cannot land on
 
 
 @dataclass
@@ -144,16 +145,60 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
                        "lands_on": [o.id for o in below]}
     if ctx.live:
         ctx.events.extend(deal_damage(ctx.state, bot, damage, "fall", by))
+    landed: dict[str, Pose] = {}
     for other in below:
         dist = math.hypot(other.x - pose.x, other.y - pose.y)
         away = bearing(other.x - pose.x, other.y - pose.y) if dist > EPS else pose.facing
         clearance = other.radius + bot.radius - dist
         ctx.emit({"type": "knocked_back", "bot": other.id, "by_fall_of": bot.id,
                   "heading": round(away, 4), "distance": r2(clearance)})
-        forced_line(ctx, other, Pose.of(other), away, clearance, by, None)
+        landed[other.id] = Pose.of(other)
+        forced_line(ctx, other, landed[other.id], away, clearance, by, None)
         if ctx.live and not other.destroyed:
             ctx.events.extend(take_hits(ctx.state, other, damage, rules.fall_armour_mod_below,
                                         "fallen on", by=by))
+    if below and _overlapping(ctx, bot, pose, landed):
+        _slide_off(ctx, bot, pose, landed)
+
+
+def _overlapping(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> bool:
+    """The base at `pose` overlaps another bot's (at its `moved` pose when given)."""
+    for other in ctx.blockers(bot, pose.z):
+        at = moved.get(other.id) or Pose.of(other)
+        if (not ctx.live or not other.destroyed) and \
+                math.hypot(at.x - pose.x, at.y - pose.y) < other.radius + bot.radius - 1e-6:
+            return True
+    return False
+
+
+def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
+    """A faller whose landing bot could not be knocked clear (a wall behind it) comes
+    to rest at the nearest free spot at the foot of the cliff (D4: bases never rest
+    overlapping): tried around each bot it overlaps, touching it, every
+    LANDING_ANGLE degrees, nearest to where it fell first."""
+    index = ctx.state.arena.index
+    r = bot.radius
+    spots = []
+    for other in ctx.blockers(bot, pose.z):
+        at = moved.get(other.id) or Pose.of(other)
+        reach = other.radius + r + 1e-4
+        if math.hypot(at.x - pose.x, at.y - pose.y) >= reach:
+            continue
+        for k in range(int(360 / LANDING_ANGLE)):
+            dx, dy = heading_vector(k * LANDING_ANGLE)
+            spots.append((at.x + dx * reach, at.y + dy * reach))
+    spots.sort(key=lambda p: (math.hypot(p[0] - pose.x, p[1] - pose.y), p))
+    for x, y in spots:
+        if abs(index.floor_z(x, y) - pose.z) > EPS:
+            continue
+        if not on_table(x, y, r, ctx.state.arena.size) or index.disc_blocked(x, y, r, doors=False):
+            continue
+        if _overlapping(ctx, bot, Pose(x, y, pose.z, pose.facing), moved):
+            continue
+        ctx.emit({"type": "landed_beside", "bot": bot.id, "at": xy2(x, y)})
+        pose.x, pose.y = x, y
+        ctx.place(bot, pose, forced=True)
+        return
 
 
 # --- mines on the way ---------------------------------------------------------------

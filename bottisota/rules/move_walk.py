@@ -345,6 +345,8 @@ class Walk:
             return True
         if stop == "fall":
             fall(self.ctx, self.bot, self.pose, what.drop, None)
+            if (self.pose.x, self.pose.y) != (self.path[-1].x, self.path[-1].y):
+                self.path.append(self._point())          # came to rest beside the bot below
             self.ended = "fall"
             return True
         if stop == "teleport":
