@@ -106,3 +106,17 @@ def test_sniper_fights_from_further_off_than_aggressive():
     print(f"median ranges: aggressive {statistics.median(ranges['aggressive']):.1f} cm, "
           f"sniper {statistics.median(ranges['sniper']):.1f} cm, ratio {ratio:.2f}")
     assert ratio >= 1.5
+
+
+def test_scavenger_collects_more_goal_points_than_aggressive():
+    # D23 goal markers: the scavenger's tables send it after them; over 20 games it
+    # scores at least three times the aggressive robot's goal points
+    from bottisota.robot.stats import personality_rows
+
+    rows = {row.label: row for row in personality_rows(
+        simulate.run("warehouse", ["aggressive", "scavenger"], 20, jobs=1, seed=3,
+                     round_limit=10))}
+    print(f"goal points a game: aggressive {rows['aggressive'].goals:.2f}, "
+          f"scavenger {rows['scavenger'].goals:.2f}")
+    assert rows["scavenger"].goals >= 3 * rows["aggressive"].goals
+    assert rows["scavenger"].goals >= 1.0
