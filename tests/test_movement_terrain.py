@@ -384,3 +384,11 @@ def test_faller_that_cannot_knock_the_bot_clear_rests_beside_it():  # R40 D4
     assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= 4 - 1e-3
     assert a.z == 0 and abs(a.y - 30) == pytest.approx(1.3229, abs=0.01)
     assert "landed_beside" in types(r) and (p.x, p.y) == (r.x, r.y)
+
+
+def test_teleporter_with_no_free_exit_is_walked_over():  # R53
+    s = state(arena(*TPS[:2]), bot("a", "red", (20, 30), 90, WALKER), bot("b", "blue", (60, 30.5), 0))
+    r = go(s, Forward(14))
+    assert pose(s)[:2] == (34.0, 30.0) and r.spent == pytest.approx(14.0)
+    tp = next(e for e in r.events if e["type"] == "teleport")
+    assert tp["to"] is None and tp["candidates"] == []

@@ -129,10 +129,10 @@ class Walk:
     def run(self) -> MoveResult | Refusal:
         """Walk every step; a preview answers the first refusal, a live walk cuts."""
         steps = self.move.steps
-        for i, step in enumerate(steps):
-            refusal = check_step(self.state, self.bot, step, i)
-            if refusal is not None:
-                if not self.live:
+        if not self.live:                  # a commit walks only what its preview passed
+            for i, step in enumerate(steps):
+                refusal = check_step(self.state, self.bot, step, i)
+                if refusal is not None:
                     return refusal
         try:
             for i, step in enumerate(steps):
@@ -216,7 +216,7 @@ class Walk:
             if self._walk_piece(i, kind, heading, run, cost, stop, what, stairs, climb):
                 return
             left -= run
-            if stop != "teleport-none" or left <= EPS:
+            if stop != "teleport" or left <= EPS:      # a teleporter with no free exit
                 return
 
     def _plan_straight(self, i: int, heading: float, cm: float):
