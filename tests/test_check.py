@@ -144,3 +144,31 @@ def test_check_main_accepts_a_namespace(capsys):
 
     code = main(argparse.Namespace(paths=[str(GOOD / "mods.yaml")], kind=None, quiet=True))
     assert code == 0 and capsys.readouterr().out == "ok: 1 file checked\n"
+
+
+def test_geometry_of_the_valid_features_is_checked_beside_key_errors(capsys):
+    code, _out, err = run_check(capsys, BROKEN / "keys_and_geometry.yaml")
+    lines = [ln for ln in err.splitlines() if "keys_and_geometry.yaml:" in ln]
+    assert code == 2
+    assert [int(ln.split(":")[1]) for ln in lines] == [5, 6, 7]
+    assert "wall #2 overlaps pit #0 (features[0], line 4)" in lines[1]
+    assert "did you mean 'height'?" in lines[2]
+
+
+def test_bundled_lift_serves_its_landing():  # R48
+    from bottisota.model.loading import load_arena
+
+    for path in sorted((ROOT / "arenas").glob("*.yaml")):
+        arena = load_arena(path)
+        assert all(f.top is not None for f in arena.by_type("lift"))
+
+
+def test_hold_fire_must_name_a_bot(tmp_path, capsys):  # R23
+    path = tmp_path / "hold.yaml"
+    path.write_text("arena: {size: [60, 40]}\nbots:\n"
+                    "  - {id: a, player: red, card: {locomotion: walker, move: 8, armour: 4, "
+                    "structure: 6, weapons: []}, at: [10, 20]}\n"
+                    "actions:\n  - {bot: a, move: [], hold_fire: [watchr]}\n")
+    code, _out, err = run_check(capsys, path)
+    assert code == 2
+    assert f"{path}:5:" in err and "actions[0].hold_fire[0]: no bot has the id 'watchr'" in err

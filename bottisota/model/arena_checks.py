@@ -67,15 +67,43 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
                                               f"respawn spot ({x:g}, {y:g}) is off the table"))
         good.append(feature)
     problems.extend(_overlaps(good, marks))
-    step = rules.step_height if rules is not None else _step_height()
-    problems.extend(_slope_joins(arena, good, marks, step))
+    rules = rules or _bundled_rules()
+    problems.extend(_slope_joins(arena, good, marks, rules.step_height))
+    problems.extend(_lift_landings(good, marks, rules))
     return problems
 
 
-def _step_height() -> float:
+def _bundled_rules() -> HouseRules:
     from bottisota.model.house_rules import bundled_rules
 
-    return bundled_rules().step_height
+    return bundled_rules()
+
+
+def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> list[Problem]:
+    """A lift must have floor of height `top` within one base diameter of its car (R48)."""
+    problems = []
+    reach = rules.base_diameter
+    step = rules.step_height
+    for lift in (f for f in features if f.type == "lift"):
+        top = lift.top or 0.0
+        if abs(top) <= step:
+            continue
+        for f in features:
+            if f.type == "platform" and abs((f.height or 0.0) - top) <= step:
+                pass
+            elif f.type in SLOPED_TYPES and min(f.from_z, f.to_z) - step <= top <= max(
+                    f.from_z, f.to_z) + step:
+                pass
+            else:
+                continue
+            if f.shape.distance(lift.shape) <= reach + 1e-9:
+                break
+        else:
+            problems.append(marks.problem(
+                f"features[{lift.index}].top",
+                f"{lift.label} serves a landing at height {top:g}, but no floor of that height "
+                f"lies within {reach:g} cm (one base diameter) of its car"))
+    return problems
 
 
 def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:

@@ -38,11 +38,17 @@ def _marks(marks: Marks | None, source: str) -> Marks:
 
 def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,
                     rules: HouseRules | None = None) -> Arena:
-    """Validate an arena mapping (formats.md) and build the Arena, geometry checked."""
+    """Validate an arena mapping (formats.md) and build the Arena, geometry checked.
+
+    When some keys are wrong, the geometry of the features that are right is
+    still checked, so one run lists every problem of the file."""
     from bottisota.model.arena_checks import arena_problems
 
     marks = _marks(marks, source)
-    clean = validate(data, spec.ARENA, marks)
+    ctx = Context(marks)
+    clean = spec.ARENA.check(data, "", ctx)
+    if clean is INVALID:
+        raise InputError(_by_line(ctx.problems + _valid_part_problems(data, marks, rules)))
     features = tuple(_feature(i, f, marks) for i, f in enumerate(clean["features"]))
     name = clean.get("name") or (Path(source).stem if source != "<inline>" else "arena")
     arena = Arena(name=name, size=(clean["size"][0], clean["size"][1]),
@@ -51,6 +57,31 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     if problems:
         raise InputError(problems)
     return arena
+
+
+def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules | None) -> list[Problem]:
+    """Geometry problems among the features whose keys are valid (the file has others)."""
+    from bottisota.model.arena_checks import arena_problems
+
+    if not isinstance(data, dict) or not isinstance(data.get("features"), list):
+        return []
+    scratch = Context(marks)
+    size = spec.ARENA.fields["size"].type.check(data.get("size"), "size", scratch)
+    if size is INVALID or len(data["features"]) > spec.MAX_FEATURES:
+        return []
+    good = []
+    for i, raw in enumerate(data["features"]):
+        clean = spec.FEATURE.check(raw, join("features", i), scratch)
+        if clean is not INVALID:
+            good.append((_feature(i, clean, marks), clean))
+    arena = Arena(name="", size=(size[0], size[1]), features=tuple(f for f, _ in good))
+    return arena_problems(arena, [c for _, c in good], marks, rules)
+
+
+def _by_line(problems: list[Problem]) -> list[Problem]:
+    """Problems in file order (stable for problems without a line)."""
+    return sorted(problems, key=lambda p: (p.line, p.column)) if all(
+        p.line for p in problems) else problems
 
 
 def _feature(index: int, data: dict, marks: Marks) -> Feature:

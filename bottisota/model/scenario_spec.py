@@ -87,6 +87,10 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
         if action.bot not in bot_ids and not isinstance(action, Place):
             problems.append(marks.problem(join(where, "bot"), f"no bot has the id '{action.bot}'"
                                           + did_you_mean(action.bot, bot_ids)))
+        for j, held in enumerate(getattr(action, "hold_fire", ())):
+            if held not in bot_ids:
+                problems.append(marks.problem(f"{where}.hold_fire[{j}]", f"no bot has the id "
+                                              f"'{held}'" + did_you_mean(held, bot_ids)))
         actions.append(action)
         lines.append(marks.at(where)[0])
 
