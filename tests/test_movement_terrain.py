@@ -135,7 +135,7 @@ PLATFORM = {"type": "platform", "id": "deck", "rect": [20, 0, 20, 60], "height":
 def test_ground_bot_may_not_drive_up_a_cliff():  # R37 D29
     s = state(arena(PLATFORM), bot("a", "red", (10, 30), 90, WALKER))
     r = go(s, Forward(12))
-    assert isinstance(r, Refusal) and r.rule == "D29" and "platform 'deck'" in r.message
+    assert isinstance(r, Refusal) and r.rule == "R37" and "platform 'deck'" in r.message
     assert r.at == pytest.approx((20.0, 30.0))
 
 
@@ -320,14 +320,14 @@ def test_bot_standing_on_a_teleporter_is_not_moved():  # R53
 def test_side_of_stairs_is_a_cliff_for_ground_bots():  # R42 D29
     s = state(arena(STAIRS, TOP), bot("a", "red", (35, 14), 0, WALKER))
     r = go(s, Forward(10))
-    assert isinstance(r, Refusal) and r.rule == "D29"
+    assert isinstance(r, Refusal) and r.rule == "R37"
     assert r.at == pytest.approx((35.0, 20.0))
 
 
 def test_ground_bot_may_not_drive_from_a_lift_car_onto_the_landing():  # R48 D29
     s = state(arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)))
     r = go(s, Forward(4))
-    assert isinstance(r, Refusal) and r.rule == "D29"
+    assert isinstance(r, Refusal) and r.rule == "R37"
 
 
 def test_belt_end_carries_the_bot_straight_off_and_path_shows_every_leg():  # R44

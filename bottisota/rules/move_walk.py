@@ -255,8 +255,8 @@ class Walk:
                 if crossing.z_after > crossing.z_before:
                     if ground:
                         label = crossing.feature.label if crossing.feature else "a cliff"
-                        refusals.append((crossing.distance, "D29",
-                                         f"ground bots cannot climb a cliff ({label} at "
+                        refusals.append((crossing.distance, "R37",
+                                         f"only flying bots go up a cliff; D29 refuses the step ({label} at "
                                          f"{_at(*crossing.point)}, {crossing.z_after - crossing.z_before:g} cm up)"))
                     else:
                         climbs.append((crossing.distance, crossing.z_after - crossing.z_before))
