@@ -120,6 +120,8 @@ def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:
         points = {tuple(p) for p in data["polygon"]}
         if len(points) < 3:
             return "a polygon needs at least 3 different points"
+        if shapely.MultiPoint(list(points)).convex_hull.area <= AREA_EPSILON:
+            return "the polygon has no area: its points lie on one line"
         if not feature.shape.is_valid:
             why = explain_validity(feature.shape)
             at = why[why.find("["):] if "[" in why else ""
