@@ -236,3 +236,16 @@ def test_scenario_dice_and_seed_together_are_refused():
     with pytest.raises(InputError) as err:
         parse_scenario("arena: {size: [10, 10]}\ndice: [1]\nseed: 3\n")
     assert err.value.problems[0].line == 3
+
+
+def test_builders_make_a_state_with_rule_overrides_and_forced_dice():  # D3 D8
+    from tests.builders import arena, bot, card, state, weapon
+
+    a = arena({"type": "platform", "rect": [40, 0, 40, 60], "height": 4})
+    s = state(a, bot("g", "red", [50, 30], 90, card(weapons=[weapon(ammo=3)])),
+              bot("t", "blue", [10, 30], card_value=card(locomotion="wheeled")),
+              dice=[6, 1], blast_diameter=8)
+    assert s.rules.blast_diameter == 8.0
+    assert (s.bots["g"].z, s.bots["g"].ammo, s.bots["t"].z) == (4.0, {"Gun": 3}, 0.0)
+    assert s.bots["t"].card.locomotion == "wheeled" and s.bots["t"].card.id == "t"
+    assert [s.dice.d6("a"), s.dice.d6("b")] == [6, 1]
