@@ -21,7 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString
 
 from bottisota.geometry import shapes
 from bottisota.model.arena import Arena, Feature

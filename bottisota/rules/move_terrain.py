@@ -9,12 +9,14 @@ from shapely.geometry import LineString, Point
 from bottisota.model.arena import Feature
 from bottisota.rules.events import r2
 from bottisota.rules.move_geometry import (EPS, angle_between, bearing, discs_overlap,
-                                           heading_vector, norm_facing, parts_of, point_at)
+                                           doors_reached, heading_vector, norm_facing, parts_of,
+                                           point_at, table_run, touching_door)
 from bottisota.rules.move_physics import Ctx, Pose, forced_line, xy2
 from bottisota.rules.state import Bot, GameState
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
 LIFT_RIM_POINTS = 32            # points of the base's rim checked for the landing floor
+LOOP_SAMPLE = 0.25              # cm between floor samples of a loop's free space (R14)
 
 
 # --- belts ------------------------------------------------------------------------
@@ -193,6 +195,38 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
             continue
         if feature.shape.distance(Point(pose.x, pose.y)) <= bot.radius + state.rules.contact_tolerance:
             return feature
+    return None
+
+
+# --- loops -----------------------------------------------------------------------
+
+def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | None:
+    """What takes away the free space a loop needs ahead (R14): the table's end, a
+    wall, a closed door or a floor higher than the bot's own (more than a step)
+    within the strip of its base width; None when the space is free."""
+    index = state.arena.index
+    a = pose.xy
+    d = heading_vector(pose.facing)
+    r = bot.radius
+    ahead = point_at(a, d, space)
+    if table_run(a, d, space, r, state.arena.size) < space - 1e-6:
+        return "the table ends"
+    contact = index.first_contact(a, ahead, r, doors=False)
+    if contact is not None:
+        return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
+    tol = state.rules.contact_tolerance
+    for _, door in doors_reached(parts_of(state.arena), a, ahead, r):
+        if not any(o.on_table and touching_door(door, o.x, o.y, o.radius, tol)
+                   for o in state.bots.values()):
+            return f"the closed {door.label} is in the way"
+    side = (d[1], -d[0])
+    n = max(1, int(math.ceil((space + r) / LOOP_SAMPLE)))
+    for k in range(n + 1):
+        for off in (-r, 0.0, r):
+            reach = space + (r if off == 0.0 else 0.0)
+            x, y = point_at(point_at(a, side, off), d, reach * k / n)
+            if index.floor_z(x, y) > pose.z + state.rules.step_height + EPS:
+                return f"higher floor at {x:.1f}, {y:.1f}"
     return None
 
 

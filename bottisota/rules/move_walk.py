@@ -29,12 +29,11 @@ from bottisota.rules.move_physics import Ctx, Pose, collision, fall, mine_touche
 from bottisota.rules.move_result import MoveResult, PathPoint, Piece
 from bottisota.rules.move_steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
                                         strafe_kind)
-from bottisota.rules.move_terrain import (carry, free_teleporters, lift_car_touched,
+from bottisota.rules.move_terrain import (carry, free_teleporters, lift_car_touched, loop_blocker,
                                           lift_car_under, lift_landing, overlaps_bot,
                                           teleporter_centre)
 from bottisota.rules.state import Bot, GameState
 
-LOOP_SAMPLE = 0.25              # cm between floor samples of a loop's free space (R14)
 
 
 class Interrupt(Protocol):
@@ -473,27 +472,10 @@ class Walk:
         space = self.rules.loop_space_turns * turn
         a = self.pose.xy
         d = heading_vector(self.pose.facing)
-        r = self.bot.radius
         index = self.state.arena.index
-        ahead = point_at(a, d, space)
-        if table_run(a, d, space, r, self.state.arena.size) < space - 1e-6:
-            self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; the table ends", i)
-        contact = index.first_contact(a, ahead, r, doors=False)
-        if contact is not None:
-            self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; {contact.feature.label} "
-                         f"is in the way at {_at(*contact.point)}", i)
-        for _, door in doors_reached(self.parts, a, ahead, r):
-            if not self._door_touched_by_anyone(door, include_mover=True):
-                self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; the closed "
-                             f"{door.label} is in the way", i)
-        side = (d[1], -d[0])
-        n = max(1, int(math.ceil((space + r) / LOOP_SAMPLE)))
-        for k in range(n + 1):
-            for off in (-r, 0.0, r):
-                x, y = point_at(point_at(a, side, off), d, (space + (r if off == 0.0 else 0.0)) * k / n)
-                if index.floor_z(x, y) > self.pose.z + self.rules.step_height + EPS:
-                    self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; higher floor "
-                                 f"at {_at(x, y)}", i)
+        blocker = loop_blocker(self.state, self.bot, self.pose, space)
+        if blocker is not None:
+            self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; {blocker}", i)
         cost = self.rules.loop_cost_turns * turn
         self._charge(cost, i)
         out = point_at(a, d, turn)
