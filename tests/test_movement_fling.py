@@ -137,3 +137,15 @@ def test_flung_bot_is_struck_by_a_mine_it_passes_over():  # R29 R31
     placed = events[strike[0] - 1]
     assert placed["type"] == "bot_moved" and (placed["x"], placed["y"]) == (12.95, 30.0)
     assert pose(s)[:2] == (20.0, 30.0)
+
+
+def test_preview_fling_reports_a_fall_and_a_pit_without_dice():  # R36 R39
+    s = state(arena({"type": "platform", "rect": [0, 0, 20, 60], "height": 5},
+                    {"type": "pit", "circle": [30, 10, 3]}),
+              bot("a", "red", (15, 30), 0), bot("c", "blue", (22, 10), 0), dice=[])
+    f = preview_fling(s, "a", 90, 10)
+    assert f.stopped_by == "fall" and f.fall["damage_range"] == [0, 4]
+    assert (round(f.x, 2), round(f.y, 2), f.z) == (20.0, 30.0, 0.0)
+    f = preview_fling(s, "c", 90, 10)
+    assert f.stopped_by == "pit" and f.pit == "pit #1" and round(f.x, 2) == 27.0
+    assert s.dice.used == 0 and s.bots["c"].x == 22

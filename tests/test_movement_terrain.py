@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Forward, Lift, Move, Refusal, Turn
+from bottisota.rules.actions import Forward, Lift, Loop, Move, Refusal, Turn
 from bottisota.rules.movement import commit_move, preview_move
 from tests.builders import arena, bot, card, state
 
@@ -392,3 +392,27 @@ def test_teleporter_with_no_free_exit_is_walked_over():  # R53
     assert pose(s)[:2] == (34.0, 30.0) and r.spent == pytest.approx(14.0)
     tp = next(e for e in r.events if e["type"] == "teleport")
     assert tp["to"] is None and tp["candidates"] == []
+
+
+def test_lift_landing_taken_by_a_bot_is_refused():  # R48
+    s = state(arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)), bot("b", "blue", (26, 22), 0))
+    s.bots["b"].z = 4.0
+    r = go(s, Lift("up"))
+    assert isinstance(r, Refusal) and r.rule == "R48" and "b stands" in r.message
+
+
+def test_loop_needs_the_door_ahead_held_open():  # R14 R47
+    feats = [{"type": "door", "id": "gate", "rect": [23, 10, 1, 20]}]
+    s = state(arena(*feats), bot("a", "red", (20, 20), 90, FLIER))
+    r = go(s, Loop())
+    assert isinstance(r, Refusal) and r.rule == "R14" and "closed door 'gate'" in r.message
+    s = state(arena(*feats), bot("a", "red", (20, 20), 90, FLIER), bot("b", "blue", (25, 12), 0))
+    r = go(s, Loop())
+    assert not isinstance(r, Refusal) and pose(s) == (20.0, 20.0, 0.0, 270.0)
+
+
+def test_preview_of_a_crash_gives_its_numbers():  # R13
+    s = state(arena(WALL), bot("a", "red", (10, 30), 90, FLIER), dice=[])
+    r = preview_move(s, Move("a", (Forward(15),)))
+    crash = next(e for e in r.events if e["type"] == "crash")
+    assert crash["hits"] == "d6" and crash["armour_mod"] == -2 and crash["at"] == [19.0, 30.0]
