@@ -233,8 +233,8 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
 # --- teleporters ------------------------------------------------------------------
 
 def free_teleporters(state: GameState, mover: Bot, source: Feature) -> list[Feature]:
-    """Teleporters other than the source that no other base overlaps (R53), in
-    arena order."""
+    """Teleporters other than the source that no other base overlaps, and where the
+    arriving base would overlap none (R53), in arena order."""
     free = []
     for feature in parts_of(state.arena).teleporters:
         if feature.index == source.index:
@@ -246,7 +246,7 @@ def free_teleporters(state: GameState, mover: Bot, source: Feature) -> list[Feat
             if feature.shape.distance(Point(other.x, other.y)) < other.radius - 1e-6:
                 taken = True
                 break
-        if not taken:
+        if not taken and overlaps_bot(state, mover, *teleporter_centre(feature)) is None:
             free.append(feature)
     return free
 
