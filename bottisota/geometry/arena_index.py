@@ -18,6 +18,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
+from bottisota.geometry.shadows import Shadows
 from bottisota.geometry.sightline import (
     Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
 )
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 INFLATE_QUAD_SEGS = 8
 INFLATE_FACTOR = 1.0 / math.cos(math.pi / (4 * INFLATE_QUAD_SEGS))
 INFLATE_MARGIN = 1e-6      # cm
+# Sight lines look for a quick proof of being blocked among the convex obstacles this
+# close to either end (a speed setting, not a rule: the answer does not depend on it).
+SHADOW_RADIUS = 30.0       # cm
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +429,11 @@ class ArenaIndex:
         return SightLevels(self._sight_surfaces[0])
 
     @cached_property
+    def _shadows(self) -> Shadows:
+        """Convex walls and platforms for quick proofs that a line is blocked."""
+        return Shadows(self._sight_surfaces[0], SHADOW_RADIUS)
+
+    @cached_property
     def _sloped_levels(self) -> SightLevels:
         """Stairs, ramps, escalators as if flat at their top (a safe first test)."""
         return SightLevels(self._sight_surfaces[1])
@@ -518,7 +527,7 @@ class ArenaIndex:
         slot = np.full((m, m), -1)
         slot[rows, cols] = np.arange(len(rows))
         batch = LineBatch(x[rows], y[rows], z[rows] + h[rows], x[cols], y[cols],
-                          z[cols] + h[cols] / 2.0, twin=slot[cols, rows])
+                          z[cols] + h[cols] / 2.0, twin=slot[cols, rows], ends=(x, y, rows, cols))
         blocked = self._blocked_lines(batch, discs, open_doors)
         out[rows, cols] = ~blocked
         return out
@@ -529,7 +538,11 @@ class ArenaIndex:
         bots, then the exact check only where a sloped floor may reach the line."""
         ax, ay, az, bx, by, bz = batch.ax, batch.ay, batch.az, batch.bx, batch.by, batch.bz
         done = (ax == bx) & (ay == by)                      # no line: nothing between
-        blocked = self._levels.blocked(batch, done)
+        blocked = np.zeros(batch.n, dtype=bool)
+        if self._shadows.count:
+            px, py, ia, ib = batch.ends()
+            blocked = self._shadows.proven_blocked(px, py, ia, ib, az, bz) & ~done
+        blocked |= self._levels.blocked(batch, done | blocked)
         closed = self._closed_doors(open_doors)
         if closed:
             blocked |= self._door_levels(closed).blocked(batch, done | blocked)

@@ -28,26 +28,47 @@ class LineBatch:
     shared by the two when it is the same test."""
 
     def __init__(self, ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
-                 by: np.ndarray, bz: np.ndarray, twin: np.ndarray | None = None) -> None:
+                 by: np.ndarray, bz: np.ndarray, twin: np.ndarray | None = None,
+                 ends: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+                 ) -> None:
         self.ax, self.ay, self.az, self.bx, self.by, self.bz = ax, ay, az, bx, by, bz
         self.n = len(ax)
         self.lo = np.minimum(az, bz)
         self.hi = np.maximum(az, bz)
         self.twin = twin
+        self._ends = ends
         self._lines: np.ndarray | None = None
 
+    def ends(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct end points (px, py) and each line's two ends as indices into
+        them (ia, ib): many lines share ends (bots seeing each other)."""
+        if self._ends is None:
+            xy = np.concatenate([np.stack([self.ax, self.ay], 1), np.stack([self.bx, self.by], 1)])
+            order = np.lexsort((xy[:, 1], xy[:, 0]))
+            ordered = xy[order]
+            new = np.ones(len(order), dtype=bool)
+            new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+            which = np.empty(len(order), dtype=np.intp)
+            which[order] = np.cumsum(new) - 1
+            points = ordered[new]
+            self._ends = (points[:, 0], points[:, 1], which[:self.n], which[self.n:])
+        return self._ends
+
     def lines(self, idx: np.ndarray) -> np.ndarray:
-        """The whole lines of the given indices."""
+        """The whole lines of the given indices (each built once, when first asked for)."""
         if self._lines is None:
-            coords = np.empty((self.n, 2, 2))
-            coords[:, 0, 0], coords[:, 0, 1] = self.ax, self.ay
-            coords[:, 1, 0], coords[:, 1, 1] = self.bx, self.by
-            self._lines = shapely.linestrings(coords)
+            self._lines = np.full(self.n, None, dtype=object)
+        missing = idx[shapely.is_missing(self._lines[idx])]
+        if len(missing):
+            coords = np.empty((len(missing), 2, 2))
+            coords[:, 0, 0], coords[:, 0, 1] = self.ax[missing], self.ay[missing]
+            coords[:, 1, 0], coords[:, 1, 1] = self.bx[missing], self.by[missing]
+            self._lines[missing] = shapely.linestrings(coords)
         return self._lines[idx]
 
-    def low_parts(self, idx: np.ndarray, top: float) -> np.ndarray:
-        """The part of each line whose height is at most `top` (+ HEIGHT_EPS): from a
-        when the line rises, to b when it falls."""
+    def low_parts(self, idx: np.ndarray, top: np.ndarray | float) -> np.ndarray:
+        """The part of each line whose height is at most `top` (one per line, or one
+        for all; + HEIGHT_EPS): from a when the line rises, to b when it falls."""
         ax, ay, az = self.ax[idx], self.ay[idx], self.az[idx]
         bx, by, bz = self.bx[idx], self.by[idx], self.bz[idx]
         rise = bz - az
@@ -79,11 +100,14 @@ class SightLevels:
             covered = group if covered is None else shapely.union(covered, group)
             shapely.prepare(covered)
             self.levels[k] = covered
+        self.union_at = np.array(self.levels + [None], dtype=object)[:len(tops)]
 
     def blocked(self, batch: LineBatch, done: np.ndarray) -> np.ndarray:
-        """Which lines (not already `done`) some obstacle of these levels blocks."""
+        """Which lines (not already `done`) some obstacle of these levels blocks: one
+        vectorised test of each whole line against the level of its higher end, then
+        one of the low parts of the lines that rise or fall past other levels."""
         blocked = np.zeros(batch.n, dtype=bool)
-        if len(self.tops) == 0:
+        if len(self.tops) == 0 or done.all():
             return blocked
         k_hi = np.searchsorted(self.tops, batch.hi - HEIGHT_EPS, side="left")   # whole line
         k_lo = np.searchsorted(self.tops, batch.lo - HEIGHT_EPS, side="left")   # part of it
@@ -94,19 +118,20 @@ class SightLevels:
             shared = whole & (twin >= 0) & (twin < np.arange(batch.n)) & (k_hi[twin] == k_hi)
             shared &= whole[twin]
             whole &= ~shared
-        for k in np.unique(k_hi[whole]):
-            idx = np.flatnonzero(whole & (k_hi == k))
-            blocked[idx[shapely.intersects(self.levels[k], batch.lines(idx))]] = True
+        idx = np.flatnonzero(whole)
+        if len(idx):
+            blocked[idx] = shapely.intersects(self.union_at[k_hi[idx]], batch.lines(idx))
         if shared is not None:
             blocked[shared] = blocked[batch.twin[shared]]
-        partial = ~done & ~blocked & (k_lo < k_hi)
-        if not partial.any():
-            return blocked
-        for k in range(int(k_hi[partial].max()) - 1, int(k_lo[partial].min()) - 1, -1):
-            idx = np.flatnonzero(partial & ~blocked & (k_lo <= k) & (k < k_hi))
-            if len(idx):
-                hit = shapely.intersects(self.levels[k], batch.low_parts(idx, float(self.tops[k])))
-                blocked[idx[hit]] = True
+        idx = np.flatnonzero(~done & ~blocked & (k_lo < k_hi))
+        if len(idx):
+            count = k_hi[idx] - k_lo[idx]
+            line = np.repeat(idx, count)
+            level = np.repeat(k_lo[idx], count) + np.arange(len(line)) \
+                - np.repeat(np.cumsum(count) - count, count)
+            hit = shapely.intersects(self.union_at[level],
+                                     batch.low_parts(line, self.tops[level]))
+            blocked[line[hit]] = True
         return blocked
 
 
