@@ -424,6 +424,7 @@ class Walk:
         t = self.interrupt.earliest(self.state, self.bot, before, after)
         if t is None:
             return False
+        self.ctx.place(self.bot, self.pose)          # where it is fired on (nothing spent)
         self.ctx.events.extend(self.interrupt.fire(self.state, self.bot, before))
         if self.bot.destroyed:
             self._stop_at(before, "destroyed")
