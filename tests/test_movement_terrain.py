@@ -416,3 +416,12 @@ def test_preview_of_a_crash_gives_its_numbers():  # R13
     r = preview_move(s, Move("a", (Forward(15),)))
     crash = next(e for e in r.events if e["type"] == "crash")
     assert crash["hits"] == "d6" and crash["armour_mod"] == -2 and crash["at"] == [19.0, 30.0]
+
+
+def test_step_refused_after_a_random_teleport_cuts_the_move_there():  # R53 D28 D30
+    s = state(arena(*TPS), bot("a", "red", (30, 20), 0, WALKER), dice=[2])
+    r = go(s, Forward(10), Forward(10))
+    assert not isinstance(r, Refusal) and r.ended == "cut"
+    assert pose(s)[:2] == (60.0, 50.0)
+    cut = next(e for e in r.events if e["type"] == "move_cut")
+    assert cut["step"] == 1 and cut["reason"].startswith("R2:")
