@@ -249,3 +249,15 @@ def test_builders_make_a_state_with_rule_overrides_and_forced_dice():  # D3 D8
     assert (s.bots["g"].z, s.bots["g"].ammo, s.bots["t"].z) == (4.0, {"Gun": 3}, 0.0)
     assert s.bots["t"].card.locomotion == "wheeled" and s.bots["t"].card.id == "t"
     assert [s.dice.d6("a"), s.dice.d6("b")] == [6, 1]
+
+
+def test_parts_keep_counts_whole_numbers():
+    # formats.md mods: armour_mod and hit_mod are added to d6 rolls, structure to points
+    from bottisota.model.cards import BotCard, Mod
+
+    card = BotCard(id="c", name="C", locomotion="walker", move=8, armour=4, structure=6)
+    plate = Mod(id="plate", name="Plate", modifies={"armour_mod": 1.0, "structure": 2.0,
+                                                      "move": 1.5})
+    moved = card.with_mods([plate])
+    assert (moved.armour_mod, moved.structure, moved.move) == (1, 8, 9.5)
+    assert isinstance(moved.armour_mod, int) and isinstance(moved.structure, int)

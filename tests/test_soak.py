@@ -6,7 +6,6 @@ allowed, damage stays below structure for live bots (D7), and scores equal
 the kills (D22) and goals (D23) read from the events.
 """
 import math
-from dataclasses import replace
 import random
 import time
 
@@ -89,17 +88,8 @@ def play(seed: int, arena, cards, mods, seen: dict) -> int:
     return n
 
 
-def whole_number_mods(mods):
-    """Workaround until the loader keeps whole-number `modifies` as int: a part's
-    armour_mod of 1.0 makes damage.take_hits format "{:+d}" fail (float)."""
-    return {k: replace(m, modifies={f: int(v) if float(v).is_integer() else v
-                                    for f, v in m.modifies.items()})
-            for k, m in mods.items()}
-
-
 def test_500_seeded_random_games_keep_every_invariant():
     cards, mods = load_catalogue()
-    mods = whole_number_mods(mods)
     arenas = [arena_from_dict(SMALL), load_arena(arenas_dir() / "duel.yaml")]
     start = time.perf_counter()
     actions = 0

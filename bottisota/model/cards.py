@@ -13,6 +13,8 @@ WEAPON_KINDS: tuple[str, ...] = (
 )
 MOUNTS: tuple[str, ...] = ("nose", "turret")
 EFFECTS: tuple[str, ...] = ("rust", "leaflet")
+# stats that are counts or d6 modifiers, never fractions (structure, armour_mod, hit_mod)
+WHOLE_NUMBER_STATS: frozenset[str] = frozenset({"structure", "armour_mod", "hit_mod"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,8 @@ class BotCard:
         weapons = list(self.weapons)
         for mod in mods:
             for key, amount in mod.modifies.items():
-                values[key] = values[key] + amount
+                total = values[key] + amount
+                values[key] = int(round(total)) if key in WHOLE_NUMBER_STATS else total
             weapons.extend(mod.weapons)
         return replace(self, weapons=tuple(weapons), **values)
 
