@@ -106,18 +106,20 @@ class Shadows:
         lo_x, lo_y, hi_x, hi_y, reach, top = self._nearest(px, py)
         dx, dy = px[ib] - px[ia], py[ib] - py[ia]
         length = np.hypot(dx, dy)
-        safe = np.where(length > 0.0, length, 1.0)[:, None]
-        ux, uy = (dx / safe[:, 0])[:, None], (dy / safe[:, 0])[:, None]
-        d = length[:, None]
+        todo = np.flatnonzero(length > 0.0)
         for end, z0, z1, sign in ((ia, az, bz, 1.0), (ib, bz, az, -1.0)):
-            far = reach[end]
-            rx, ry = sign * ux, sign * uy
-            start_z = z0[:, None]
+            e = end[todo]
+            d = length[todo, None]
+            rx, ry = sign * dx[todo, None] / d, sign * dy[todo, None] / d
+            far = reach[e]
+            start_z = z0[todo, None]
             with np.errstate(invalid="ignore"):
-                z_far = start_z + (z1[:, None] - start_z) * (far / safe)
+                z_far = start_z + (z1[todo, None] - start_z) * (far / d)
             ok = d > far + LENGTH_EPS
-            ok &= lo_x[end] * ry - lo_y[end] * rx > ANGLE_EPS      # left of the span's first edge
-            ok &= rx * hi_y[end] - ry * hi_x[end] > ANGLE_EPS      # right of its second edge
-            ok &= top[end] >= np.maximum(start_z, z_far)
-            proven |= ok.any(axis=1)
+            ok &= lo_x[e] * ry - lo_y[e] * rx > ANGLE_EPS      # left of the span's first edge
+            ok &= rx * hi_y[e] - ry * hi_x[e] > ANGLE_EPS      # right of its second edge
+            ok &= top[e] >= np.maximum(start_z, z_far)
+            hit = ok.any(axis=1)
+            proven[todo[hit]] = True
+            todo = todo[~hit]
         return proven
