@@ -246,8 +246,6 @@ def test_a_bot_pushed_onto_an_active_mine_is_struck_before_the_beams_armour_test
     assert state.dice.used == 4
 
 
-@pytest.mark.xfail(reason="movement.fling strikes only the mines touched where the throw "
-                   "ends, not those it passes over (asked of the movement owner)")
 def test_a_bot_pushed_across_an_active_mine_is_struck_on_the_way():  # R29 R31
     b = bot("b", 30.0, 50.0, "blue")
     big_push = Weapon(name="Big push", kind="push", to_hit=4, hits=1, strength=10.0)

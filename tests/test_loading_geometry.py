@@ -124,3 +124,23 @@ def test_lift_with_its_landing_beside_it_loads():  # R48
     loads(PLATFORM, {"type": "lift", "rect": [36, 34, 4, 4], "top": 4})
     (problem,) = problems(PLATFORM, {"type": "lift", "rect": [30, 34, 4, 4], "top": 4})
     assert problem[0] == "features[1].top"
+
+
+def test_an_arena_of_two_platforms_loads():
+    # features that may share a spot: nothing to compare for overlaps
+    from bottisota.model.loading import arena_from_dict
+
+    arena = arena_from_dict({"name": "levels", "size": [40, 40], "features": [
+        {"type": "platform", "rect": [0, 0, 10, 10], "height": 2},
+        {"type": "platform", "rect": [5, 5, 10, 10], "height": 4}]})
+    assert len(arena.features) == 2
+
+
+def test_a_scenario_bot_may_be_new():  # R56
+    from tests.builders import arena as make_arena
+    from bottisota.rules.setup import new_state
+
+    state = new_state(make_arena(), bots=[{"id": "a", "player": "red", "at": [10, 10],
+        "new": True, "card": {"locomotion": "walker", "move": 8, "armour": 4,
+                              "structure": 6, "weapons": []}}])
+    assert state.bots["a"].new is True

@@ -146,6 +146,8 @@ def _overlaps(features: list[Feature], marks: Marks) -> list[Problem]:
         return []
     types = {t for pair in MUST_NOT_OVERLAP for t in pair}
     candidates = [f for f in features if f.type in types]
+    if len(candidates) < 2:
+        return []
     tree = shapely.STRtree([f.shape for f in candidates])
     left, right = tree.query([f.shape for f in candidates], predicate="intersects")
     problems = []

@@ -221,6 +221,7 @@ BOT = Record("bot", {
     "moved": F(Num(minimum=0), default=0.0, doc="cm already moved this turn"),
     "parts": F(Seq(Text(numbers_ok=True)), default=[], doc="ids of extra parts"),
     "ammo": F(MapOf(Int(minimum=0)), default={}, doc="weapon name: shots left"),
+    "new": F(Bool(), default=False, doc="a new bot on its first move (R56)"),
 }, doc="a bot on the table")
 
 EXPECT = Record("expect", {

@@ -139,7 +139,7 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
             id=b["id"], player=b["player"], card=card, x=x, y=y, facing=b["facing"] % 360.0,
             z=floor_height(arena, x, y), damage=b["damage"], overwatch=b["overwatch"],
             rust=b["status"].get("rust", 0), leaflet=b["status"].get("leaflet", 0),
-            moved=b["moved"], parts=[m.id for m in parts], ammo=ammo,
+            moved=b["moved"], parts=[m.id for m in parts], ammo=ammo, new=b["new"],
             card_stats=stats)
         if b["player"] not in state.players:
             state.players.append(b["player"])
