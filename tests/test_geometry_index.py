@@ -306,3 +306,12 @@ def test_index_takes_rules_or_reads_the_bundled_ones():  # D4, D16
     a = arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4}))
     assert ArenaIndex(a, rules=rules).edge_crossings((20, 30), (60, 30)) == []
     assert len(ArenaIndex(a).edge_crossings((20, 30), (60, 30))) == 1
+
+
+def test_per_call_overrides_of_tolerance_and_step_height(warehouse):  # D4, D16
+    # a scenario's house-rule overrides reach the index through these arguments
+    assert warehouse.disc_blocked(29.1, 10.0, 1.0, tolerance=0.2) is None
+    assert warehouse.disc_blocked(29.1, 10.0, 1.0, tolerance=0.05).index == 6
+    assert warehouse.disc_contacts(28.85, 10.0, 1.0, ["wall"], tolerance=0.2)[0].index == 6
+    assert warehouse.doors_touched([Disc("a", 28.85, 43.0, 1.0)], tolerance=0.2) == {7}
+    assert warehouse.edge_crossings((80, 65), (50, 65), step_height=4.0) == []

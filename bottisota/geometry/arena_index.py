@@ -38,7 +38,7 @@ INFLATE_FACTOR = 1.0 / math.cos(math.pi / (4 * INFLATE_QUAD_SEGS))
 INFLATE_MARGIN = 1e-6      # cm
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
-SHADOW_RADIUS = 30.0       # cm
+SHADOW_RADIUS = 20.0       # cm
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +133,9 @@ class ArenaIndex:
             self._rules = bundled_rules()
         return self._rules
 
+    def _tolerance(self, tolerance: float | None) -> float:
+        return self.rules.contact_tolerance if tolerance is None else tolerance
+
     # -- points --------------------------------------------------------------------
     def _at(self, x: float, y: float) -> list[int]:
         hits = self.tree.query(Point(x, y), predicate="intersects")
@@ -181,10 +184,11 @@ class ArenaIndex:
         return tuple(sorted(self.walls + self._closed_doors(open_doors)))
 
     def disc_blocked(self, x: float, y: float, r: float, doors: bool = True,
-                     open_doors: Iterable[str | int] = ()) -> "Feature | None":
+                     open_doors: Iterable[str | int] = (),
+                     tolerance: float | None = None) -> "Feature | None":
         """The first wall (or, with doors=True, closed door) the disc overlaps beyond the
-        contact tolerance (D4), else None."""
-        reach = r - self.rules.contact_tolerance
+        contact tolerance (D4; `tolerance` overrides the house rules'), else None."""
+        reach = r - self._tolerance(tolerance)
         if reach <= 0.0:
             return None
         allowed = set(self._obstacles(doors, open_doors))
@@ -194,21 +198,24 @@ class ArenaIndex:
                 return self.features[i]
         return None
 
-    def disc_contacts(self, x: float, y: float, r: float, types: Iterable[str]) -> list["Feature"]:
-        """Features of the given types whose shape the disc touches (D4)."""
+    def disc_contacts(self, x: float, y: float, r: float, types: Iterable[str],
+                      tolerance: float | None = None) -> list["Feature"]:
+        """Features of the given types whose shape the disc touches (D4; `tolerance`
+        overrides the house rules' contact tolerance), in arena order."""
         wanted = set(types)
-        reach = r + self.rules.contact_tolerance
+        reach = r + self._tolerance(tolerance)
         hits = self.tree.query(Point(x, y), predicate="dwithin", distance=reach)
         return [self.features[i] for i in sorted(int(i) for i in hits)
                 if self.features[i].type in wanted]
 
-    def doors_touched(self, discs: Iterable[Disc]) -> set[int]:
+    def doors_touched(self, discs: Iterable[Disc], tolerance: float | None = None) -> set[int]:
         """Indices of the doors some disc touches (D4): open by R47."""
         if not self.doors:
             return set()
         opened: set[int] = set()
         for d in discs:
-            opened.update(f.index for f in self.disc_contacts(d.x, d.y, d.r, ("door",)))
+            opened.update(f.index for f in self.disc_contacts(d.x, d.y, d.r, ("door",),
+                                                              tolerance))
         return opened
 
     # -- swept discs ---------------------------------------------------------------
@@ -337,10 +344,12 @@ class ArenaIndex:
         return self.path_contact(points, r, doors, tolerance, open_doors) is None
 
     # -- floors along a segment ----------------------------------------------------
-    def edge_crossings(self, a: Sequence[float], b: Sequence[float]) -> list[EdgeCrossing]:
+    def edge_crossings(self, a: Sequence[float], b: Sequence[float],
+                       step_height: float | None = None) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
-        more than the step height (D16) — with whether stairs/ramps/escalators (or a
-        lift, D16) join it. `feature` is the higher side's floor."""
+        more than the step height (D16; `step_height` overrides the house rules') — with
+        whether stairs/ramps/escalators (or a lift, D16) join it. `feature` is the
+        higher side's floor."""
         ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
@@ -360,7 +369,7 @@ class ArenaIndex:
         cuts = sorted(ts)
         owners = [self._floor_owner(ax + (bx - ax) * (t0 + t1) / 2, ay + (by - ay) * (t0 + t1) / 2)
                   for t0, t1 in zip(cuts, cuts[1:])]
-        step = self.rules.step_height
+        step = self.rules.step_height if step_height is None else step_height
         out: list[EdgeCrossing] = []
         for k in range(1, len(cuts) - 1):
             t = cuts[k]
@@ -371,20 +380,19 @@ class ArenaIndex:
             if abs(z0 - z1) <= step + EPS:
                 continue
             higher = before if z0 > z1 else after
-            joined = self._joined(x, y, before, after, max(z0, z1))
+            joined = self._joined(x, y, before, after, max(z0, z1), step)
             out.append(EdgeCrossing(t, t * length, (x, y), z0, z1, joined,
                                     None if higher is None else higher.feature))
         return out
 
     def _joined(self, x: float, y: float, before: Surface | None, after: Surface | None,
-                z_high: float) -> bool:
+                z_high: float, step: float) -> bool:
         """D16: stairs, a ramp or an escalator on either side, or a lift car serving the
         higher floor right at the edge."""
         if any(s is not None and s.feature.type in SLOPED_TYPES for s in (before, after)):
             return True
-        rules = self.rules
         for f in self.disc_contacts(x, y, 0.0, ("lift",)):
-            if f.top is not None and abs(f.top - z_high) <= rules.step_height + EPS:
+            if f.top is not None and abs(f.top - z_high) <= step + EPS:
                 return True
         return False
 

@@ -35,9 +35,23 @@ class LineBatch:
         self.n = len(ax)
         self.lo = np.minimum(az, bz)
         self.hi = np.maximum(az, bz)
-        self.twin = twin
+        self._twin = twin
         self._ends = ends
         self._lines: np.ndarray | None = None
+
+    @property
+    def twin(self) -> np.ndarray:
+        """For each line, the index of its reverse (from b to a) in the batch, or -1."""
+        if self._twin is None:
+            _, _, ia, ib = self.ends()
+            size = int(max(ia.max(), ib.max())) + 1 if self.n else 1
+            code = ia * size + ib
+            order = np.argsort(code, kind="stable")
+            at = np.searchsorted(code[order], ib * size + ia)
+            at = np.minimum(at, self.n - 1)
+            found = code[order][at] == ib * size + ia
+            self._twin = np.where(found, order[at], -1)
+        return self._twin
 
     def ends(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The distinct end points (px, py) and each line's two ends as indices into
@@ -112,17 +126,14 @@ class SightLevels:
         k_hi = np.searchsorted(self.tops, batch.hi - HEIGHT_EPS, side="left")   # whole line
         k_lo = np.searchsorted(self.tops, batch.lo - HEIGHT_EPS, side="left")   # part of it
         whole = ~done & (k_hi < len(self.tops))
-        shared = None
-        if batch.twin is not None:       # a twin with the same test: ask the lower index
-            twin = batch.twin
-            shared = whole & (twin >= 0) & (twin < np.arange(batch.n)) & (k_hi[twin] == k_hi)
-            shared &= whole[twin]
-            whole &= ~shared
+        twin = batch.twin                # a twin with the same test: ask the lower index
+        shared = whole & (twin >= 0) & (twin < np.arange(batch.n))
+        shared &= whole[twin] & (k_hi[twin] == k_hi)
+        whole &= ~shared
         idx = np.flatnonzero(whole)
         if len(idx):
             blocked[idx] = shapely.intersects(self.union_at[k_hi[idx]], batch.lines(idx))
-        if shared is not None:
-            blocked[shared] = blocked[batch.twin[shared]]
+        blocked[shared] = blocked[twin[shared]]
         idx = np.flatnonzero(~done & ~blocked & (k_lo < k_hi))
         if len(idx):
             count = k_hi[idx] - k_lo[idx]
