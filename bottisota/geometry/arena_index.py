@@ -2,6 +2,11 @@
 
 CONTRACT (fixed; implementation owned by the geometry work). Coordinates are
 cm with y up (D1); facings are degrees, 0 = +y, clockwise (D2).
+
+Every feature's shape is prepared once and held in one STRtree. Helpers:
+`surfaces` (heights of floors and obstacles), `sweep` (exact swept-disc
+contact), `sightline` (one sight line with heights and its fire track),
+`sight_levels` and `shadows` (many sight lines at once).
 """
 from __future__ import annotations
 
@@ -111,7 +116,6 @@ class ArenaIndex:
         self.shapes = np.array([f.shape for f in self.features], dtype=object)
         shapely.prepare(self.shapes)
         self.tree = STRtree(self.shapes)
-        self._types = np.array([f.type for f in self.features], dtype=object)
         self.walls: tuple[int, ...] = tuple(f.index for f in self.features if f.type == "wall")
         self.doors: tuple[int, ...] = tuple(f.index for f in self.features if f.type == "door")
         self._barrier = {i: feature_surface(self.features[i]) for i in self.walls + self.doors}
@@ -120,7 +124,8 @@ class ArenaIndex:
         self.floors: list[Surface] = floor_surfaces(self.features)   # later floors cut out
         self._floor_region = {s.feature.index: s for s in self.floors}
         self._edges: dict[int, np.ndarray] = {}
-        self._inflated: dict[tuple, BaseGeometry | None] = {}
+        # built on demand and kept: obstacles grown per radius, door-state unions, masks
+        self._cache: dict[tuple, object] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
 
     # -- house rules ---------------------------------------------------------------
@@ -224,7 +229,7 @@ class ArenaIndex:
         """The obstacles grown by `reach` (safely: never smaller than the true offset),
         unioned and prepared; cached per radius and obstacle set (`name` + members)."""
         key = (name, reach, members if name == "doors" else ())
-        grown = self._inflated.get(key, False)
+        grown = self._cache.get(key, False)
         if grown is False:
             grown = None
             if members:
@@ -232,7 +237,7 @@ class ArenaIndex:
                     self.shapes[list(members)], reach * INFLATE_FACTOR + INFLATE_MARGIN,
                     quad_segs=INFLATE_QUAD_SEGS))
                 shapely.prepare(grown)
-            self._inflated[key] = grown
+            self._cache[key] = grown
         return grown
 
     def _sweep_filters(self, reach: float, doors: bool,
@@ -241,13 +246,13 @@ class ArenaIndex:
         grown by the radius, as one array for a single vectorised test."""
         closed = self._closed_doors(open_doors) if doors else ()
         key = ("filters", reach, closed)
-        out = self._inflated.get(key)
+        out = self._cache.get(key)
         if out is None:
             grown = [self._inflated_union(reach, self.walls, "walls")]
             if closed:
                 grown.append(self._inflated_union(reach, closed, "doors"))
             out = np.array([g for g in grown if g is not None], dtype=object)
-            self._inflated[key] = out
+            self._cache[key] = out
         return out
 
     def _sweep_may_touch(self, points, reach: float, doors: bool,
@@ -308,11 +313,11 @@ class ArenaIndex:
 
     def _member_mask(self, members: tuple[int, ...]) -> np.ndarray:
         key = ("mask", members)
-        mask = self._inflated.get(key)
+        mask = self._cache.get(key)
         if mask is None:
             mask = np.zeros(len(self.features), dtype=bool)
             mask[list(members)] = True
-            self._inflated[key] = mask
+            self._cache[key] = mask
         return mask
 
     def path_contact(self, points: Sequence[Sequence[float]], r: float, doors: bool = True,
@@ -449,9 +454,9 @@ class ArenaIndex:
     def _door_levels(self, closed: tuple[int, ...]) -> SightLevels:
         """Closed doors, level by level; cached per set of closed doors."""
         key = ("sight-doors", closed)
-        if key not in self._inflated:
-            self._inflated[key] = SightLevels([self._barrier[i] for i in closed])
-        return self._inflated[key]
+        if key not in self._cache:
+            self._cache[key] = SightLevels([self._barrier[i] for i in closed])
+        return self._cache[key]
 
     def _sight_surface(self, i: int, closed: set[int]) -> Surface | None:
         kind = self.features[i].type
