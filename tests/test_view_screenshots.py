@@ -95,3 +95,31 @@ def test_robot_seats_play_through_the_view():
         app.step()
     assert len(game.history) == 4
     assert all(b.x > 0 and b.y > 0 for b in game.state.live_bots())
+
+
+def test_play_with_physical_dice_asks_the_first_rolls_on_screen(tmp_path, monkeypatch):  # D8 R6
+    from bottisota.view.app import configure_parser, main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    args = p.parse_args(["duel", "--physical-dice", "--size", "1024x700"])
+    real_set_mode = pygame.display.set_mode
+
+    def set_mode_then_type(*a, **kw):
+        screen = real_set_mode(*a, **kw)
+        for n in (pygame.K_2, pygame.K_1, pygame.K_1):        # starting player, then draws
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=n, mod=0, unicode="", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return screen
+
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode_then_type)
+    try:
+        code = main(args)
+    except KeyboardInterrupt:
+        code = "asked more dice than typed"
+    assert code == 0
+    journal = next((tmp_path / "bottisota" / "games").glob("game-*.jsonl"))
+    header = journal.read_text(encoding="utf-8").splitlines()[0]
+    assert '"physical"' in header and "starting player" in header

@@ -30,7 +30,7 @@ from bottisota.view.move_overlay import draw_move_preview, plan_summary
 from bottisota.view.plan import MovePlan
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure, nearest_target
 from bottisota.view.prompts import (DIGIT_KEYS, OverwatchPrompt, draw_dice_prompt,
-                                    draw_overwatch_prompt)
+                                    draw_overwatch_prompt, pending_events)
 from bottisota.view.threat import draw_threat, state_key, threat_map
 from bottisota.view.widgets import Button, draw_ruler, text_block
 from bottisota.view.words import describe
@@ -658,7 +658,7 @@ class TableApp:
         error = ""
         try:
             while True:
-                for event in pygame.event.get():
+                for event in pending_events():
                     if event.type == pygame.QUIT:
                         raise KeyboardInterrupt
                     if event.type == pygame.KEYDOWN:
@@ -680,7 +680,7 @@ class TableApp:
     # --- the frame -----------------------------------------------------------------------
     def step(self, dt: float = 1.0 / FPS) -> pygame.Surface:
         """One frame: handle queued events, let a robot act, update, draw."""
-        for event in pygame.event.get():
+        for event in pending_events():
             self.handle(event)
         self.update(dt)
         return self.draw()

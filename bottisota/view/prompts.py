@@ -2,12 +2,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import pygame
 
 from bottisota.rules.actions import Move
 from bottisota.view import style
+
+def pending_events() -> Iterator[pygame.event.Event]:
+    """Queued events one at a time: what a handler leaves unread stays queued (a
+    physical-dice question asked in the middle of a frame reads the rest)."""
+    while True:
+        event = pygame.event.poll()
+        if event.type == pygame.NOEVENT:
+            return
+        yield event
+
 
 DIGIT_KEYS = {getattr(pygame, f"K_{n}"): n for n in range(1, 7)}
 DIGIT_KEYS.update({getattr(pygame, f"K_KP{n}"): n for n in range(1, 7)})

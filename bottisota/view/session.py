@@ -71,6 +71,28 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
                     journal_path=journal_path), path
 
 
+def ask_on_screen(screen: Any, purpose: str) -> int:
+    """A physical die asked before the table is up (the starting player, the first draw)."""
+    import pygame
+
+    from bottisota.view import style
+    from bottisota.view.prompts import DIGIT_KEYS, draw_dice_prompt, pending_events
+
+    error = ""
+    while True:
+        for event in pending_events():
+            if event.type == pygame.QUIT:
+                raise KeyboardInterrupt
+            if event.type == pygame.KEYDOWN:
+                if event.key in DIGIT_KEYS:
+                    return DIGIT_KEYS[event.key]
+                error = "type a number from 1 to 6"
+        screen.fill(style.BACKGROUND)
+        draw_dice_prompt(screen, purpose, error)
+        pygame.display.flip()
+        pygame.time.wait(15)
+
+
 def _files_for(arena_path: Path) -> Callable[[], list[Path]]:
     from bottisota.content import cards_dir, rules_file
 
@@ -107,7 +129,8 @@ def open_session(args: argparse.Namespace) -> int:
     holder: dict[str, Any] = {}
 
     def ask(purpose: str) -> int:
-        return holder["app"].ask_die(purpose)
+        app = holder.get("app")
+        return app.ask_die(purpose) if app is not None else ask_on_screen(screen, purpose)
 
     dice = None
     if args.physical_dice:
