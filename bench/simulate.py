@@ -45,7 +45,9 @@ def main() -> None:
     print(f"2 jobs: {args.games / two:6.1f} games/s  (speed-up {one / two:.2f}x)")
     slowest = max(r.slowest for r in records)
     refused = sum(len(r.refusals) for r in records)
-    print(f"slowest decision {1000 * slowest:.0f} ms; refused actions {refused}")
+    errors = sum(len(r.errors) for r in records)
+    print(f"slowest decision {1000 * slowest:.0f} ms; refused actions {refused}; "
+          f"games stopped by an error {errors}")
     ranges: dict[str, list[float]] = {}
     for r in records:
         for name, values in r.ranges.items():

@@ -29,6 +29,7 @@ class Candidate:
     facing: float
     spent: float
     distance: float
+    path: tuple[tuple[float, float], ...] = ()      # the centre's corners, start first
 
 
 def heading(facing: float) -> tuple[float, float]:
@@ -60,6 +61,7 @@ class _Walk:
         self.spent = self.distance = self.since = 0.0
         self.free = int(rules.free_turns_at_start)
         self.steps: list[Step] = []
+        self.points: list[tuple[float, float]] = [(self.x, self.y)]
 
     def can_turn(self, units: int = 1) -> bool:
         if self.loco in ("walker", "hover"):
@@ -97,9 +99,11 @@ class _Walk:
         self.distance += cm
         self.since += cm
         self.steps.append(Back(cm) if back else Forward(cm))
+        self.points.append((self.x, self.y))
 
     def done(self) -> Candidate:
-        return Candidate(tuple(self.steps), self.x, self.y, self.f, self.spent, self.distance)
+        return Candidate(tuple(self.steps), self.x, self.y, self.f, self.spent, self.distance,
+                         tuple(self.points))
 
 
 def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
@@ -208,6 +212,8 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
             rest = max(min_move, 0.0)
             w = _Walk(bot, rules)
             w.steps.append(Loop())
+            ahead = heading(bot.facing)
+            w.points += [(bot.x + ahead[0] * s.turn, bot.y + ahead[1] * s.turn), (bot.x, bot.y)]
             w.f = (w.f + 180.0) % 360.0
             w.spent += loop_cost
             w.distance += loop_cost

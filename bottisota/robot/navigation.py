@@ -153,6 +153,18 @@ class NavGrid:
             out[k] = f[c] + math.hypot(cx - x, cy - y)
         return out
 
+    def crosses(self, paths: list[tuple[Point2, ...]]) -> list[bool]:
+        """For many polylines of the centre: does one meet a wall, pit or cliff?"""
+        lines = [p for p in paths if len(p) >= 2 and any(q != p[0] for q in p)]
+        if not lines:
+            return [False] * len(paths)
+        coords = np.asarray([q for p in lines for q in p], dtype=float)
+        index = np.repeat(np.arange(len(lines)), [len(p) for p in lines])
+        hits = iter(shapely.intersects(self.bad, shapely.linestrings(coords, indices=index))
+                    .tolist())
+        return [next(hits) if len(p) >= 2 and any(q != p[0] for q in p) else False
+                for p in paths]
+
     def walls_between(self, points: list[Point2], b: Point2) -> list[bool]:
         """For many points: does a wall (inflated by the radius) stand between it and b?"""
         xy = np.asarray(points, dtype=float)
@@ -274,12 +286,27 @@ def _cliffs(arena: Arena, kind: str) -> list:
     joined = unary_union(joins) if joins else None
     out = []
     for f in arena.features:
+        if f.type in SLOPED_TYPES:
+            out += _slope_sides(f)
         if f.type == "platform":
             edge = f.shape.boundary
             out.append(edge.difference(joined) if joined is not None else edge)
         elif f.type == "stairs" and kind == "wheels":
             out.append(f.shape)
     return out
+
+
+def _slope_sides(feature) -> list:
+    """The sides of stairs, a ramp or an escalator: the edges that run along its `up`,
+    where its raised floor ends in a drop (only its low and high ends join floors)."""
+    ux, uy = math.sin(math.radians(feature.up or 0.0)), math.cos(math.radians(feature.up or 0.0))
+    coords = list(feature.shape.exterior.coords)
+    sides = []
+    for (ax, ay), (bx, by) in zip(coords, coords[1:]):
+        length = math.hypot(bx - ax, by - ay)
+        if length > 1e-9 and abs(((bx - ax) * ux + (by - ay) * uy) / length) > 0.5:
+            sides.append(LineString([(ax, ay), (bx, by)]))
+    return sides
 
 
 def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, lengths):

@@ -30,6 +30,7 @@ FLANK_DISTANCE = 8.0            # cm behind the enemy a flank aims for
 EVADE_SIGHT = 30.0              # cm-equivalents per enemy that sees the end spot
 KEEP_RANGE_SHARE = 0.8          # keep_range default: this share of the longest weapon
 MAX_PREVIEWS = 4                # previews after which the best legal move so far is taken
+BLOCKED = 60.0                  # cm-equivalents: the path meets a wall, pit or cliff on the map
 MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
@@ -277,6 +278,15 @@ def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
     return out
 
 
+def on_table(state: GameState, bot: Bot, cands: list[Candidate]) -> list[Candidate]:
+    """Candidates whose base stays on the table all the way (R2: the rules refuse others)."""
+    w, h = state.arena.size
+    r = bot.radius
+    return [c for c in cands
+            if all(r - 1e-6 <= x <= w - r + 1e-6 and r - 1e-6 <= y <= h - r + 1e-6
+                   for x, y in c.path)]
+
+
 def _pt(x: float, y: float):
     from shapely.geometry import Point
 
@@ -290,10 +300,13 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     scorer = Scorer(state, bot, intention, focus)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
-    cands = candidate_moves(bot, state.rules, scorer.aims(budget), scorer.face, budget)
+    cands = on_table(state, bot, candidate_moves(bot, state.rules, scorer.aims(budget),
+                                                 scorer.face, budget))
     scorer.prime([(c.x, c.y) for c in cands])
-    ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent), i, c)
-                     for i, c in enumerate(cands)), key=lambda t: (t[0], t[1]))
+    crossing = scorer.grid.crosses([c.path for c in cands])
+    ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent) + (BLOCKED if cross else 0.0), i, c)
+                     for i, (c, cross) in enumerate(zip(cands, crossing))),
+                    key=lambda t: (t[0], t[1]))
     extra = [Candidate(steps, bot.x, bot.y, bot.facing, 0.0, 0.0)
              for steps in lift_candidates(state, bot)]
     queue = [(p, c) for p, _, c in ranked]
