@@ -6,8 +6,11 @@ and are drawn every frame (`draw_belt_arrows`).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
+import numpy as np
 import pygame
+import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.ops import unary_union
 
@@ -244,21 +247,29 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
     pygame.draw.rect(surface, style.TEXT_DIM, cam.table_rect(), 2)
 
 
+@lru_cache(maxsize=256)
+def _belt_line(f: Feature) -> LineString | None:
+    """A belt's centre line, built once per feature."""
+    if len(f.path) < 2:
+        return None
+    line = LineString(f.path)
+    return line if line.length > 0 else None
+
+
 def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
     """Chevron spots (x, y, facing) along a belt, moved on by `phase` (0..1) of a spacing."""
-    line = LineString(f.path) if len(f.path) >= 2 else None
-    if line is None or line.length <= 0:
+    line = _belt_line(f)
+    if line is None:
         return []
-    out = []
-    d = BELT_ARROW_SPACING * (0.5 + (phase % 1.0))
-    while d < line.length:
-        p = line.interpolate(d)
-        q = line.interpolate(min(line.length, d + 0.05))
-        o = line.interpolate(max(0.0, d - 0.05))
-        facing = math.degrees(math.atan2(q.x - o.x, q.y - o.y)) % 360.0
-        out.append((p.x, p.y, facing))
-        d += BELT_ARROW_SPACING
-    return out
+    start = BELT_ARROW_SPACING * (0.5 + (phase % 1.0))
+    d = np.arange(start, line.length, BELT_ARROW_SPACING)
+    if d.size == 0:
+        return []
+    at = shapely.get_coordinates(shapely.line_interpolate_point(line, d))
+    ahead = shapely.get_coordinates(shapely.line_interpolate_point(line, np.minimum(line.length, d + 0.05)))
+    behind = shapely.get_coordinates(shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05)))
+    facing = np.degrees(np.arctan2(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])) % 360.0
+    return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing)]
 
 
 def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,
