@@ -315,3 +315,13 @@ def test_per_call_overrides_of_tolerance_and_step_height(warehouse):  # D4, D16
     assert warehouse.disc_contacts(28.85, 10.0, 1.0, ["wall"], tolerance=0.2)[0].index == 6
     assert warehouse.doors_touched([Disc("a", 28.85, 43.0, 1.0)], tolerance=0.2) == {7}
     assert warehouse.edge_crossings((80, 65), (50, 65), step_height=4.0) == []
+
+
+def test_sight_many_with_repeated_and_reversed_lines():
+    # a line listed twice and its reverse twice: each answer is its own (D15)
+    index = wall_between(10)
+    a, b = (20, 30), (60, 30)
+    c = (20, 50)
+    pairs = [(a, 2.0, b, 1.0), (b, 2.0, a, 1.0), (a, 2.0, b, 1.0), (b, 2.0, a, 1.0),
+             (a, 2.0, c, 1.0), (c, 2.0, a, 1.0), (b, 12.0, a, 11.0)]
+    assert index.sight_many(pairs) == [False, False, False, False, True, True, True]

@@ -125,6 +125,7 @@ def test_first_contact_matches_brute_force_distances(a, x0, y0, x1, y1, r):
 def test_sight_many_agrees_with_sight(a, points, opened):
     index = ArenaIndex(a)
     open_doors = [i for i in opened if i < len(a.features) and a.features[i].type == "door"]
+    points = points + points[:1]                      # a repeated point: repeated lines
     discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), 2.0) for k, (x, y) in enumerate(points)]
     pairs = [((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2)
              for d in discs for e in discs if d is not e]

@@ -446,11 +446,6 @@ class ArenaIndex:
         """Convex walls and platforms for quick proofs that a line is blocked."""
         return Shadows(self._sight_surfaces[0], SHADOW_RADIUS)
 
-    @cached_property
-    def _sloped_levels(self) -> SightLevels:
-        """Stairs, ramps, escalators as if flat at their top (a safe first test)."""
-        return SightLevels(self._sight_surfaces[1])
-
     def _door_levels(self, closed: tuple[int, ...]) -> SightLevels:
         """Closed doors, level by level; cached per set of closed doors."""
         key = ("sight-doors", closed)
@@ -547,8 +542,9 @@ class ArenaIndex:
 
     def _blocked_lines(self, batch: LineBatch, discs: Sequence[Disc],
                        open_doors: Iterable[str | int]) -> np.ndarray:
-        """Which lines something blocks: flat obstacles level by level, closed doors,
-        bots, then the exact check only where a sloped floor may reach the line."""
+        """Which lines something blocks: shadow proofs, flat obstacles level by level,
+        closed doors, bots, then the exact check against stairs, ramps and escalators
+        for the lines still clear."""
         ax, ay, az, bx, by, bz = batch.ax, batch.ay, batch.az, batch.bx, batch.by, batch.bz
         done = (ax == bx) & (ay == by)                      # no line: nothing between
         blocked = np.zeros(batch.n, dtype=bool)
@@ -564,7 +560,7 @@ class ArenaIndex:
             blocked[idx] = discs_block(ax[idx], ay[idx], az[idx], bx[idx], by[idx], bz[idx],
                                        discs)
         if self._sight_surfaces[1]:
-            maybe = np.flatnonzero(self._sloped_levels.blocked(batch, done | blocked))
+            maybe = np.flatnonzero(~done & ~blocked)
             if len(maybe):
                 blocked[maybe] = self._slopes.blocked(batch, maybe)
         return blocked

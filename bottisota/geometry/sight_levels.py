@@ -126,9 +126,10 @@ class SightLevels:
         k_hi = np.searchsorted(self.tops, batch.hi - HEIGHT_EPS, side="left")   # whole line
         k_lo = np.searchsorted(self.tops, batch.lo - HEIGHT_EPS, side="left")   # part of it
         whole = ~done & (k_hi < len(self.tops))
-        twin = batch.twin                # a twin with the same test: ask the lower index
+        twin = batch.twin                # a twin with the same test, itself tested: copy it
         shared = whole & (twin >= 0) & (twin < np.arange(batch.n))
         shared &= whole[twin] & (k_hi[twin] == k_hi)
+        shared &= ~shared[twin]
         whole &= ~shared
         idx = np.flatnonzero(whole)
         if len(idx):
