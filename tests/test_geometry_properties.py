@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
 import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,8 @@ from shapely.geometry import LineString, Point
 
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 from bottisota.model.arena import FEATURE_TYPES, Arena, Feature
-from bottisota.geometry import shapes
+from bottisota.geometry import shapes, sweep
+from bottisota.geometry.sweep import first_touch, first_touch_times
 
 W, H = 100.0, 80.0
 coord_x = st.floats(2.0, W - 2.0, allow_nan=False)
@@ -181,3 +184,22 @@ def test_path_contact_is_the_first_segment_contact(a, points, r):
     else:
         assert found is not None and found[0] == first[0]
         assert found[1].point == first[1].point and not index.path_clear(points, r)
+
+
+small = st.floats(-20.0, 20.0, allow_nan=False)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(small, small, small, small), min_size=1, max_size=70),
+       small, small, small, small, st.floats(0.1, 3.0))
+def test_plain_and_vectorised_sweeps_agree(rows, ax, ay, vx, vy, r):
+    edges = np.array(rows, dtype=float)
+    times = first_touch_times((ax, ay), (vx, vy), r, edges)
+    t, row = first_touch((ax, ay), (vx, vy), r, edges)
+    plain = [sweep._edge_time(ax, ay, vx, vy, r, *e) for e in rows]
+    assert np.allclose(np.where(np.isfinite(times), times, -1.0),
+                       np.where(np.isfinite(plain), plain, -1.0), atol=1e-12)
+    if np.isfinite(times).any():
+        assert t == pytest.approx(float(times.min()), abs=1e-12)
+    else:
+        assert (t, row) == (math.inf, -1)

@@ -28,7 +28,7 @@ from bottisota.geometry.sightline import (
     Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
-from bottisota.geometry.sweep import EPS, first_touch_times, polygon_edges
+from bottisota.geometry.sweep import EPS, first_touch, polygon_edges
 from bottisota.model.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
@@ -302,13 +302,10 @@ class ArenaIndex:
         else:
             edges = [self._edges_of(int(i)) for i in near]
             owner = np.repeat(near, [len(e) for e in edges])
-            times = first_touch_times((ax, ay), (vx, vy), reach, np.vstack(edges))
-            k = int(np.argmin(times))            # ties: the lowest edge, so arena order
-            if not math.isfinite(times[k]):
+            t, row = first_touch((ax, ay), (vx, vy), reach, np.vstack(edges))
+            if row < 0:
                 return None
-            t, i = float(times[k]), int(owner[k])
-            ties = owner[times == times[k]]
-            i = int(ties.min())
+            i = int(owner[row])                  # ties: the first row, so arena order
         return Contact(t, t * length, (ax + t * vx, ay + t * vy), self.features[i])
 
     def _member_mask(self, members: tuple[int, ...]) -> np.ndarray:

@@ -100,9 +100,8 @@ class LineBatch:
 
 
 class SightLevels:
-    """Prepared unions of flat obstacles at each distinct top. Given sloped surfaces
-    it answers conservatively (each taken as flat at its highest z): a line it
-    does not block is clear of them; one it blocks needs the exact check."""
+    """Prepared unions of flat obstacles (walls, platforms, closed doors) at each
+    distinct top, and the exact level-by-level test of many lines against them."""
 
     def __init__(self, flat: Sequence[Surface]) -> None:
         tops = sorted({s.top for s in flat})

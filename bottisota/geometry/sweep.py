@@ -7,12 +7,15 @@ the answer is exact to floating point, not to a buffered circle's chords.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
 EPS = 1e-9          # cm: gaps this small count as touching
 SLOPE_EPS = 1e-9    # cosine: moving along a wall within this is not "deeper"
+SMALL = 48          # up to this many edges, plain Python beats numpy's per-call cost
 
 
 def polygon_edges(shape: BaseGeometry) -> np.ndarray:
@@ -75,3 +78,63 @@ def first_touch_times(a: tuple[float, float], v: tuple[float, float], radius: fl
             times = np.where(ok & (t < times), t, times)
     times = np.where(touching, np.inf, times)
     return np.where(deeper, 0.0, times)
+
+
+def first_touch(a: tuple[float, float], v: tuple[float, float], radius: float,
+                edges: np.ndarray) -> tuple[float, int]:
+    """The earliest of `first_touch_times` and the row of its edge (the first such
+    row on ties); (inf, -1) when the sweep touches none."""
+    if len(edges) > SMALL:
+        times = first_touch_times(a, v, radius, edges)
+        k = int(np.argmin(times))
+        return (float(times[k]), k) if np.isfinite(times[k]) else (math.inf, -1)
+    best, row = math.inf, -1
+    for k, (px, py, qx, qy) in enumerate(edges.tolist()):
+        t = _edge_time(a[0], a[1], v[0], v[1], radius, px, py, qx, qy)
+        if t < best:
+            best, row = t, k
+    return best, row
+
+
+def _edge_time(ax: float, ay: float, vx: float, vy: float, radius: float,
+               px: float, py: float, qx: float, qy: float) -> float:
+    """`first_touch_times` for one edge, in plain floats (the same steps)."""
+    dx, dy = qx - px, qy - py
+    length = math.hypot(dx, dy)
+    safe = length if length > 0.0 else 1.0
+    ex, ey = dx / safe, dy / safe
+    speed = math.hypot(vx, vy)
+    wx, wy = ax - px, ay - py
+    along = min(max(wx * ex + wy * ey, 0.0), length)
+    rx, ry = wx - along * ex, wy - along * ey
+    d0 = math.hypot(rx, ry)
+    if d0 <= radius + EPS:
+        closing = (rx * vx + ry * vy) < -SLOPE_EPS * max(d0, EPS) * max(speed, EPS)
+        return 0.0 if speed > 0.0 and (d0 <= EPS or closing) else math.inf
+    if speed == 0.0:
+        return math.inf
+    best = math.inf
+    aa = vx * vx + vy * vy
+    for cx, cy in ((px, py), (qx, qy)):
+        ox, oy = ax - cx, ay - cy
+        b = ox * vx + oy * vy
+        disc = b * b - aa * (ox * ox + oy * oy - radius * radius)
+        if disc >= 0.0:
+            t = (-b - math.sqrt(disc)) / aa
+            if 0.0 <= t <= 1.0 and t < best:
+                best = t
+    if length > 0.0:
+        nx, ny = -ey, ex
+        h0 = wx * nx + wy * ny
+        hv = vx * nx + vy * ny
+        if h0 > radius and hv < 0.0:
+            t = (radius - h0) / hv
+        elif h0 < -radius and hv > 0.0:
+            t = (-radius - h0) / hv
+        else:
+            t = math.inf
+        if 0.0 <= t <= 1.0 and t < best:
+            s = (wx + t * vx) * ex + (wy + t * vy) * ey
+            if 0.0 <= s <= length:
+                best = t
+    return best
