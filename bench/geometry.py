@@ -3,13 +3,14 @@
 Run: python bench/geometry.py [--seed N] [--repeats N]
 
 1. Sight with heights (D15) for all 992 ordered pairs of 32 bots in an arena of
-   500 features, with `ArenaIndex.sight_many`, beside the same answers found
-   naively (every feature tested, no index, no preparation).
+   500 features, with `ArenaIndex.sight_all` (bots in) and `sight_many` (point
+   pairs in), beside the same answers found naively (every feature tested, no
+   index, no preparation).
 2. Swept-disc legality of 5-segment paths (`ArenaIndex.path_clear`) and the
    exact first contact of paths that hit something (`path_contact`), beside a
    naive buffer-and-test-every-feature check.
-Prints medians over repeated runs. Targets: 992 pairs < 2 ms and >= 50x naive;
-a 5-segment path's legality < 20 us.
+Prints medians of CPU time over repeated runs (wall time beside). Targets: 992
+pairs < 2 ms and >= 50x naive; a 5-segment path's legality < 20 us.
 """
 from __future__ import annotations
 
