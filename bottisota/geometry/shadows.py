@@ -27,11 +27,6 @@ NEAREST = 6              # obstacles per line end tried for a proof
 LENGTH_EPS = 1e-9        # cm
 
 
-def _wrap(angle: np.ndarray) -> np.ndarray:
-    """Angles into [-pi, pi)."""
-    return (angle + np.pi) % (2.0 * np.pi) - np.pi
-
-
 class Shadows:
     """Convex flat obstacles (walls, platforms) ready for shadow proofs."""
 
@@ -63,7 +58,7 @@ class Shadows:
 
     def _nearest(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """For each point, its NEAREST convex obstacles (by centroid) within the radius
-        that do not hold it, as a dense (7, points, NEAREST) array: the unit vectors of
+        that do not hold it, as a dense (6, points, NEAREST) array: the unit vectors of
         the span's two edges (counter-clockwise from the first to the second), the
         farthest corner's distance and the top. Padding proves nothing."""
         m = len(px)
