@@ -58,13 +58,13 @@ class Shadows:
 
     def _nearest(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """For each point, its NEAREST convex obstacles (by centroid) within the radius
-        that do not hold it, as a dense (6, points, NEAREST) array: the unit vectors of
+        that do not hold it, as a dense (points, 6, NEAREST) array: the unit vectors of
         the span's two edges (counter-clockwise from the first to the second), the
         farthest corner's distance and the top. Padding proves nothing."""
         m = len(px)
-        out = np.zeros((6, m, NEAREST))
-        out[4] = np.inf                                   # reach: never shorter than a line
-        out[5] = -np.inf                                  # top: never tall enough
+        out = np.zeros((m, 6, NEAREST))
+        out[:, 4] = np.inf                                # reach: never shorter than a line
+        out[:, 5] = -np.inf                               # top: never tall enough
         r = self.radius
         pi, oi = self.tree.query(shapely.box(px - r, py - r, px + r, py + r))
         if len(pi) == 0:
@@ -84,10 +84,10 @@ class Shadows:
         rel = np.arctan2(cx[:, None] * vy - cy[:, None] * vx, cx[:, None] * vx + cy[:, None] * vy)
         mid = np.arctan2(cy, cx)
         low, high = mid + rel.min(axis=1), mid + rel.max(axis=1)
-        out[0][pi, rank], out[1][pi, rank] = np.cos(low), np.sin(low)
-        out[2][pi, rank], out[3][pi, rank] = np.cos(high), np.sin(high)
-        out[4][pi, rank] = np.hypot(vx, vy).max(axis=1)
-        out[5][pi, rank] = self.top[oi]
+        out[pi, 0, rank], out[pi, 1, rank] = np.cos(low), np.sin(low)
+        out[pi, 2, rank], out[pi, 3, rank] = np.cos(high), np.sin(high)
+        out[pi, 4, rank] = np.hypot(vx, vy).max(axis=1)
+        out[pi, 5, rank] = self.top[oi]
         return out
 
     def proven_blocked(self, px: np.ndarray, py: np.ndarray, ia: np.ndarray, ib: np.ndarray,
@@ -98,22 +98,21 @@ class Shadows:
         proven = np.zeros(n, dtype=bool)
         if self.count == 0 or n == 0:
             return proven
-        lo_x, lo_y, hi_x, hi_y, reach, top = self._nearest(px, py)
+        near = self._nearest(px, py)
         dx, dy = px[ib] - px[ia], py[ib] - py[ia]
         length = np.hypot(dx, dy)
         todo = np.flatnonzero(length > 0.0)
         for end, z0, z1, sign in ((ia, az, bz, 1.0), (ib, bz, az, -1.0)):
-            e = end[todo]
+            lo_x, lo_y, hi_x, hi_y, far, top = np.moveaxis(near[end[todo]], 1, 0)
             d = length[todo, None]
             rx, ry = sign * dx[todo, None] / d, sign * dy[todo, None] / d
-            far = reach[e]
             start_z = z0[todo, None]
             with np.errstate(invalid="ignore"):
                 z_far = start_z + (z1[todo, None] - start_z) * (far / d)
             ok = d > far + LENGTH_EPS
-            ok &= lo_x[e] * ry - lo_y[e] * rx > ANGLE_EPS      # left of the span's first edge
-            ok &= rx * hi_y[e] - ry * hi_x[e] > ANGLE_EPS      # right of its second edge
-            ok &= top[e] >= np.maximum(start_z, z_far)
+            ok &= lo_x * ry - lo_y * rx > ANGLE_EPS         # left of the span's first edge
+            ok &= rx * hi_y - ry * hi_x > ANGLE_EPS         # right of its second edge
+            ok &= top >= np.maximum(start_z, z_far)
             hit = ok.any(axis=1)
             proven[todo[hit]] = True
             todo = todo[~hit]
