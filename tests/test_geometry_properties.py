@@ -203,3 +203,9 @@ def test_plain_and_vectorised_sweeps_agree(rows, ax, ay, vx, vy, r):
         assert t == pytest.approx(float(times.min()), abs=1e-12)
     else:
         assert (t, row) == (math.inf, -1)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(small, small), min_size=2, max_size=8))
+def test_polyline_from_wkb_equals_the_shapely_constructor(points):
+    assert sweep.polyline(points).equals_exact(LineString(points), 0.0)

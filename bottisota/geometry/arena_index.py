@@ -28,7 +28,7 @@ from bottisota.geometry.sightline import (
     Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
-from bottisota.geometry.sweep import EPS, first_touch, polygon_edges
+from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline
 from bottisota.model.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
@@ -259,8 +259,7 @@ class ArenaIndex:
                          open_doors: tuple[str | int, ...]) -> bool:
         """One prepared test of the whole path against the grown obstacles."""
         filters = self._sweep_filters(reach, doors, open_doors)
-        return len(filters) > 0 and bool(shapely.intersects(
-            filters, shapely.linestrings(points)).any())
+        return len(filters) > 0 and bool(shapely.intersects(filters, polyline(points)).any())
 
     def _edges_of(self, i: int) -> np.ndarray:
         if i not in self._edges:

@@ -8,6 +8,8 @@ the answer is exact to floating point, not to a buffered circle's chords.
 from __future__ import annotations
 
 import math
+import struct
+from typing import Sequence
 
 import numpy as np
 import shapely
@@ -16,6 +18,13 @@ from shapely.geometry.base import BaseGeometry
 EPS = 1e-9          # cm: gaps this small count as touching
 SLOPE_EPS = 1e-9    # cosine: moving along a wall within this is not "deeper"
 SMALL = 48          # up to this many edges, plain Python beats numpy's per-call cost
+
+
+def polyline(points: Sequence[Sequence[float]]) -> BaseGeometry:
+    """A LineString through the points, built from its binary (WKB) form: about twice
+    as fast as from a list of tuples, which matters on the path-legality fast path."""
+    flat = [float(c) for p in points for c in (p[0], p[1])]
+    return shapely.from_wkb(struct.pack(f"<BII{len(flat)}d", 1, 2, len(points), *flat))
 
 
 def polygon_edges(shape: BaseGeometry) -> np.ndarray:
