@@ -13,7 +13,7 @@ from shapely.geometry import LineString, Point
 
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 from bottisota.model.arena import FEATURE_TYPES, Arena, Feature
-from bottisota.geometry import shapes, sweep
+from bottisota.geometry import shapes, sightline, sweep
 from bottisota.geometry.sweep import first_touch, first_touch_times
 
 W, H = 100.0, 80.0
@@ -209,3 +209,17 @@ def test_plain_and_vectorised_sweeps_agree(rows, ax, ay, vx, vy, r):
 @given(st.lists(st.tuples(small, small), min_size=2, max_size=8))
 def test_polyline_from_wkb_equals_the_shapely_constructor(points):
     assert sweep.polyline(points).equals_exact(LineString(points), 0.0)
+
+
+@SETTINGS
+@given(an_arena(), coord_x, coord_y, coord_x, coord_y)
+def test_plain_and_vectorised_surface_crossings_agree(a, x0, y0, x1, y1):
+    index = ArenaIndex(a)
+    line = sightline.Line(x0, y0, 2.0, x1, y1, 1.0)
+    surfaces = [s for s in (index._sight_surface(f.index, set(index.doors)) for f in a.features)
+                if s is not None]
+    plain = sightline.surface_crossings(line, line.geometry(), surfaces, vectorised=False)
+    many = sightline.surface_crossings(line, line.geometry(), surfaces, vectorised=True)
+    assert [c.what for c in many] == [c.what for c in plain]
+    assert np.allclose([(c.s0, c.s1, c.z0, c.z1) for c in many],
+                       [(c.s0, c.s1, c.z0, c.z1) for c in plain], rtol=0, atol=1e-9)

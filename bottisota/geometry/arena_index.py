@@ -472,10 +472,9 @@ class ArenaIndex:
         crossings: list[Crossing] = []
         if line.length > 0.0:
             geom = line.geometry()
-            for i in sorted(int(i) for i in self.tree.query(geom, predicate="intersects")):
-                surface = self._sight_surface(i, closed)
-                if surface is not None:
-                    crossings += surface_crossings(line, geom, surface)
+            surfaces = [self._sight_surface(int(i), closed) for i in
+                        np.sort(self.tree.query(geom, predicate="intersects"))]
+            crossings += surface_crossings(line, geom, [s for s in surfaces if s is not None])
             skip = set(ignore)
             for d in discs:
                 if d.id in skip or skips_disc(line, d.x, d.y, d.r):

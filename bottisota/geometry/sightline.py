@@ -19,6 +19,7 @@ from shapely.geometry import LineString
 from bottisota.geometry.surfaces import Surface
 
 HEIGHT_EPS = 1e-9   # cm: an obstacle this close below the line still blocks it
+FEW_SURFACES = 4    # up to this many surfaces on a line, plain floats beat numpy's overhead
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +83,62 @@ def first_block(line: Line, c: Crossing) -> float | None:
     return None
 
 
-def surface_crossings(line: Line, geom_line: LineString, surface: Surface) -> list[Crossing]:
-    """The pieces of the line over a surface, with the surface's top at both ends."""
+def surface_crossings(line: Line, geom_line: LineString, surfaces: Sequence[Surface],
+                      vectorised: bool | None = None) -> list[Crossing]:
+    """The pieces of the line over each surface, with the surface's top at both ends
+    of each piece. A few surfaces one by one; more in one vectorised cut (or as
+    `vectorised` says)."""
+    if not surfaces or line.length == 0.0:
+        return []
+    if not (len(surfaces) > FEW_SURFACES if vectorised is None else vectorised):
+        return [c for sf in surfaces for c in _one_surface_crossings(line, geom_line, sf)]
+    regions = np.array([s.region for s in surfaces], dtype=object)
+    parts, owner = shapely.get_parts(shapely.intersection(geom_line, regions),
+                                     return_index=True)
+    xy, part = shapely.get_coordinates(parts, return_index=True)
+    if len(xy) == 0:
+        return []
+    length = line.length
+    x, y = xy[:, 0], xy[:, 1]
+    s = ((x - line.ax) * (line.bx - line.ax) + (y - line.ay) * (line.by - line.ay)) / length
+    order = np.lexsort((s, part))                  # each part's points, nearest first
+    grouped = part[order]
+    new_part = np.ones(len(order), dtype=bool)
+    new_part[1:] = grouped[1:] != grouped[:-1]
+    starts = np.flatnonzero(new_part)
+    ends = np.append(starts[1:], len(order)) - 1
+    near, far = order[starts], order[ends]
+    which = owner[part[near]]
+    params = np.array([(sf.z_low, sf.z_high, sf.ux, sf.uy, sf.s0, sf.span, sf.sloped)
+                       for sf in surfaces], dtype=float)[which]
+    z_low, z_high, ux, uy, s0, span, sloped = params.T
+    safe = np.where(sloped > 0.0, span, 1.0)
+
+    def top_at(k: np.ndarray) -> np.ndarray:
+        f = np.clip((x[k] * ux + y[k] * uy - s0) / safe, 0.0, 1.0)
+        return np.where(sloped > 0.0, z_low + (z_high - z_low) * f, z_low)
+
+    z0, z1 = top_at(near), top_at(far)
+    s_near = np.maximum(0.0, s[near])
+    s_far = np.minimum(length, s[far])
+    return [Crossing(a, b, c, d, surfaces[w].label) for a, b, c, d, w in
+            zip(s_near.tolist(), s_far.tolist(), z0.tolist(), z1.tolist(), which.tolist())]
+
+
+def _one_surface_crossings(line: Line, geom_line: LineString,
+                           surface: Surface) -> list[Crossing]:
+    """`surface_crossings` for one surface, in plain floats."""
     cut = shapely.intersection(geom_line, surface.region)
     out: list[Crossing] = []
     for part in shapely.get_parts(cut):
-        xy = shapely.get_coordinates(part)
-        if len(xy) == 0:
+        xy = shapely.get_coordinates(part).tolist()
+        if not xy:
             continue
-        s = [line.distance_of(float(x), float(y)) for x, y in xy]
-        i0, i1 = int(np.argmin(s)), int(np.argmax(s))
-        s0, s1 = max(0.0, s[i0]), min(line.length, s[i1])
-        (x0, y0), (x1, y1) = xy[i0].tolist(), xy[i1].tolist()
-        out.append(Crossing(s0, s1, surface.z_at(x0, y0), surface.z_at(x1, y1), surface.label))
+        s = [line.distance_of(x, y) for x, y in xy]
+        i0 = min(range(len(s)), key=s.__getitem__)
+        i1 = max(range(len(s)), key=s.__getitem__)
+        out.append(Crossing(max(0.0, s[i0]), min(line.length, s[i1]), surface.z_at(*xy[i0]),
+                            surface.z_at(*xy[i1]), surface.label))
     return out
 
 
