@@ -69,7 +69,7 @@ def first_touch_times(a: tuple[float, float], v: tuple[float, float], radius: fl
             b = ox * vx + oy * vy
             c = ox * ox + oy * oy - radius * radius
             disc = b * b - aa * c
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore", divide="ignore"):
                 t = (-b - np.sqrt(disc)) / aa
             ok = (disc >= 0.0) & (t >= 0.0) & (t <= 1.0)
             times = np.where(ok & (t < times), t, times)
@@ -124,7 +124,7 @@ def _edge_time(ax: float, ay: float, vx: float, vy: float, radius: float,
         return math.inf
     best = math.inf
     aa = vx * vx + vy * vy
-    for cx, cy in ((px, py), (qx, qy)):
+    for cx, cy in ((px, py), (qx, qy)) if aa > 0.0 else ():
         ox, oy = ax - cx, ay - cy
         b = ox * vx + oy * vy
         disc = b * b - aa * (ox * ox + oy * oy - radius * radius)
