@@ -191,7 +191,8 @@ def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
     for x, y in spots:
         if abs(index.floor_z(x, y) - pose.z) > EPS:
             continue
-        if not on_table(x, y, r, ctx.state.arena.size) or index.disc_blocked(x, y, r, doors=False):
+        if not on_table(x, y, r, ctx.state.arena.size) or index.disc_blocked(
+                x, y, r, doors=False, tolerance=ctx.state.rules.contact_tolerance):
             continue
         if _overlapping(ctx, bot, Pose(x, y, pose.z, pose.facing), moved):
             continue
@@ -281,7 +282,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
             entry = index.first_entry(a, b, ["pit"])
             if entry is not None:
                 stops.append((entry[0], 3, "pit", entry[2]))
-            for crossing in index.edge_crossings(a, b):
+            for crossing in index.edge_crossings(a, b, step_height=ctx.state.rules.step_height):
                 kind = "fall" if crossing.drop > 0 else "cliff"
                 stops.append((crossing.distance, 4, kind, crossing))
                 break

@@ -156,7 +156,8 @@ def _whole_base_at(state: GameState, x: float, y: float, r: float, z: float) -> 
         ang = 2.0 * math.pi * k / LIFT_RIM_POINTS
         if abs(index.floor_z(x + r * math.cos(ang), y + r * math.sin(ang)) - z) > 1e-6:
             return False
-    return index.disc_blocked(x, y, r, doors=False) is None
+    return index.disc_blocked(x, y, r, doors=False,
+                               tolerance=state.rules.contact_tolerance) is None
 
 
 def lift_landing(state: GameState, bot: Bot, pose: Pose, car: Feature) -> tuple[float, float] | None:

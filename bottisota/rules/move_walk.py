@@ -250,7 +250,7 @@ class Walk:
             # Every crossing is a real edge: where stairs, a ramp or an escalator join two
             # floors the floor is continuous and no crossing is reported (D16). A crossing
             # beside a slope is its side, and a lift joins floors only when ridden (R48).
-            for crossing in index.edge_crossings(a, b):
+            for crossing in index.edge_crossings(a, b, step_height=state.rules.step_height):
                 if crossing.z_after > crossing.z_before:
                     if ground:
                         label = crossing.feature.label if crossing.feature else "a cliff"

@@ -128,7 +128,7 @@ def check_place(state: GameState, bot: Bot, x: float, y: float) -> str | None:
     r = bot.radius
     if not index.inside_table(x, y, r):
         return f"({x:.2f}, {y:.2f}) is not wholly on the table"
-    wall = index.disc_blocked(x, y, r, doors=True)
+    wall = index.disc_blocked(x, y, r, doors=True, tolerance=state.rules.contact_tolerance)
     if wall is not None:
         return f"the base would overlap {wall.label}"
     for other in state.others(bot.id):
