@@ -3,12 +3,17 @@
 Line 1 is the header: everything needed to rebuild the game (the dice mode
 and seed, the arena, cards, mods and house rules as data, the players, and
 the events and rolls of the start). Every accepted action then adds one line
-with its events and the dice it used; `undo` and `redo` add a line each. Each
-line is flushed and synced to disk at once, so a crash loses nothing.
+with its events and the dice it used; `undo` and `redo` add a line each. An
+action line may carry `notes` (how many of its first events are informational
+notes passed in with it, such as a robot's `robot_decision`) and `pre` (how
+many of its first rolls were made before the action, by a robot deciding). A
+designer's reload (`Game.reload`) adds a line with the new arena, cards, mods
+and rules. Each line is flushed and synced to disk at once, so a crash loses
+nothing.
 
 Replaying re-runs the actions from the header (a seeded game rolls its own
-dice again; a physical-dice game uses the typed rolls it recorded) and
-asserts that every action gives the same events. A journal cut off mid-line
+dice again, the rolls made before an action included; a physical-dice game
+uses the typed rolls it recorded) and asserts that every action gives the same events. A journal cut off mid-line
 or edited by hand is refused with the line (JournalError), never half-applied.
 """
 from __future__ import annotations
@@ -158,6 +163,10 @@ class Journal:
         self.actions += 1
         line = {"n": self.actions, "action": action_to_dict(entry.action),
                 "events": entry.events, "rolls": _rolls(entry.rolls)}
+        if entry.notes:
+            line["notes"] = entry.notes
+        if entry.pre:
+            line["pre"] = entry.pre
         if state is not None:
             line["state"] = state_digest(state)
         self._write(line)
@@ -167,6 +176,16 @@ class Journal:
 
     def redone(self) -> None:
         self._write({"redo": True})
+
+    def reloaded(self, game: Game) -> None:
+        """The game now runs on new static data (a designer's edit): the data, and the
+        state the replay on it left."""
+        state = game.state
+        self._write({"reload": {
+            "rules": asdict(state.rules), "arena": arena_to_data(state.arena),
+            "cards": [card_to_data(c) for c in state.cards.values()],
+            "mods": [mod_to_data(m) for m in state.mods.values()]},
+            "state": state_digest(state)})
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -263,17 +282,22 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
             if not game.redo():
                 raise JournalError(p, number, "redo with nothing to redo")
             continue
+        if "reload" in data:
+            _reload(p, number, game, data)
+            continue
         try:
             action = action_from_dict(data["action"])
             rolls = _rolls_from(data.get("rolls", []))
             events = data["events"]
+            notes, pre = int(data.get("notes", 0)), int(data.get("pre", 0))
+            if not (0 <= notes <= len(events) and 0 <= pre <= len(rolls)):
+                raise ValueError("notes or pre out of range")
         except ActionFormatError as err:
             raise JournalError(p, number, f"not an action: {err}")
         except (KeyError, TypeError, ValueError) as err:
             raise JournalError(p, number, f"not a journal entry: {type(err).__name__}: {err}")
-        physical = game.state.dice.ask is not None and game.state.dice.forced is None
         try:
-            result = game.replay(action, rolls) if physical else game.act(action)
+            result = game.replay(action, rolls, events[:notes], pre)
         except Exception as err:  # a hand-edited line can make any rule fail
             raise JournalError(p, number, f"the action cannot be replayed: "
                                f"{type(err).__name__}: {err}")
@@ -288,6 +312,22 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
             raise JournalError(p, number, "replay differs: the state after this action is "
                                "not the one recorded")
     return game
+
+
+def _reload(path: str, number: int, game: Game, data: dict) -> None:
+    """A designer's reload line: the game goes on on the new data, as it did when played."""
+    try:
+        d = data["reload"]
+        refusal = game.reload(arena_from_data(d["arena"]),
+                              [card_from_data(c) for c in d["cards"]],
+                              [mod_from_data(m) for m in d["mods"]], HouseRules(**d["rules"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise JournalError(path, number, f"not a reload line: {type(err).__name__}: {err}")
+    if refusal is not None:
+        raise JournalError(path, number, f"the reload does not replay: {refusal}")
+    if "state" in data and data["state"] != state_digest(game.state):
+        raise JournalError(path, number, "replay differs: the state after the reload is not "
+                           "the one recorded")
 
 
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:

@@ -1,7 +1,9 @@
 """One robot-only game, start to end, with its tallies (for `bottisota simulate`).
 
-Every action goes through `Game.act`; a refusal there is a robot bug, recorded
-in the game's `refusals` (and the seat passes or stays instead).
+Every action goes through `Game.act`, with the robots' `robot_decision` events
+as its notes (so a journaled robot game records and replays every decision); a
+refusal there is a robot bug, recorded in the game's `refusals` (and the seat
+passes or stays instead, the decision notes going with that action).
 """
 from __future__ import annotations
 
@@ -86,12 +88,15 @@ class _Tracker:
 
 def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[str, Mod],
          personalities: list[Personality], seed: int, round_limit: int | None,
-         time_limit: float = DEFAULT_TIME_LIMIT, max_actions: int = 5000) -> GameRecord:
-    """Play one game between these personalities and tally it."""
+         time_limit: float = DEFAULT_TIME_LIMIT, max_actions: int = 5000,
+         journal_path: str | None = None) -> GameRecord:
+    """Play one game between these personalities and tally it (journaled to
+    `journal_path` when given)."""
     from bottisota.rules.game import Game
 
     players = seat_names(personalities)
-    game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit)
+    game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit,
+                    journal_path=journal_path)
     robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities)}
     for r in robots.values():
         r.peers = robots
@@ -146,16 +151,30 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
             record.ranges.setdefault(robot.personality.name, []).extend(
                 math.hypot(game.state.bots[o.target].x - me.x, game.state.bots[o.target].y - me.y)
                 for o in action.shots if o.target in game.state.bots)
-        result = game.act(action)
+        notes = decision_notes(robots, robot)
+        result = game.act(action, notes)
         if result.refusal is not None:
             record.refusals.append(f"round {game.state.round}: {action}: {result.refusal}")
             bot = game.active_bot()
             fallback = Move(bot.id) if game.expected() == "move" else Pass(bot.id)
-            result = game.act(fallback)
+            result = game.act(fallback, notes)
             if result.refusal is not None:
                 record.refusals.append(f"fallback {fallback} refused too: {result.refusal}")
                 return
         tracker.fold(getattr(action, "bot", None), result.events)
+
+
+def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list[dict]:
+    """Every robot's `robot_decision` events since the last action (`first`'s, the
+    deciding robot, then its robot watchers' overwatch answers), to journal with the
+    next action."""
+    seen: set[int] = set()
+    out: list[dict] = []
+    for robot in ([first] if first is not None else []) + list(robots.values()):
+        if id(robot) not in seen:
+            seen.add(id(robot))
+            out += robot.take_events()
+    return out
 
 
 def _winners(game) -> list[str]:

@@ -27,6 +27,11 @@ def reducer(kind: str) -> Callable:
     return register
 
 
+def has_reducer(kind: str) -> bool:
+    """Whether events of this type change the state (False: informational)."""
+    return kind in _REDUCERS
+
+
 def apply_event(state: GameState, event: Event) -> Event:
     """Apply one event to the state (if it changes anything) and return it."""
     fn = _REDUCERS.get(event["type"])

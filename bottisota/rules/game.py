@@ -10,7 +10,16 @@ scenario runner and the journal change it:
 - `act(action)` carries a legal action out and then runs the game on to the
   next decision (removals R55, the next turn D18, draws R6, the end D24),
   returning every event;
-- `undo()` / `redo()` rebuild the state by replaying the accepted actions.
+- `undo()` / `redo()` rebuild the state by replaying the accepted actions;
+- `reload(arena, cards, mods)` swaps in new static data (a designer's edit) by
+  replaying the accepted actions on it, or refuses and keeps the game.
+
+Dice and notes: an entry's rolls are every roll made since the previous entry
+ended, so dice a robot rolled while deciding (before `act`) belong to the action
+it then made (`Entry.pre` counts them). Informational events about the decision
+(a robot's `robot_decision`) are passed to `act(action, notes)` and stand first
+in the entry's events (`Entry.notes` counts them). Replays draw the earlier rolls
+again (`replay`), so a seeded game with robots replays exactly.
 
 In strict mode (a real game) turns follow the seat order. In free mode (the
 scenario runner) any bot may act: a `Move` begins that bot's turn, and its
@@ -32,7 +41,7 @@ from bottisota.rules.actions import (
     Move, Pass, Place, Refusal, SelfDestruct, Service, SetOverwatch, Shoot,
 )
 from bottisota.rules.deck import bot_deck, draw_bot, parts_deck, place_event
-from bottisota.rules.events import Event, apply_event
+from bottisota.rules.events import Event, apply_event, has_reducer
 from bottisota.rules.goals import collect_goals
 from bottisota.rules.mines import activate_mines
 from bottisota.rules.move_result import MoveResult
@@ -77,8 +86,23 @@ class Entry:
     """One accepted action: what it did and which dice it used (for undo and the journal)."""
 
     action: Action
-    events: list[Event]
-    rolls: list[Roll]
+    events: list[Event]        # the notes first, then what the action did
+    rolls: list[Roll]          # the rolls made before the action (pre), then its own
+    pre: int = 0               # rolls made since the previous entry, before the action
+    notes: int = 0             # informational events passed in with the action
+
+
+def check_notes(notes: Iterable[Event]) -> list[Event]:
+    """Notes are informational events (a dict with a `type` no reducer handles):
+    they are journaled with an action and change nothing."""
+    out = []
+    for note in notes:
+        if not isinstance(note, dict) or not isinstance(note.get("type"), str):
+            raise ValueError(f"a note is an event with a type, not {note!r}")
+        if has_reducer(note["type"]):
+            raise ValueError(f"a note must be informational: {note['type']!r} changes the state")
+        out.append(note)
+    return out
 
 
 class JournalSink(Protocol):
@@ -87,6 +111,7 @@ class JournalSink(Protocol):
     def record(self, entry: Entry, state: GameState) -> None: ...
     def undone(self) -> None: ...
     def redone(self) -> None: ...
+    def reloaded(self, game: "Game") -> None: ...
 
 
 def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] = print) -> Dice:
@@ -117,6 +142,7 @@ class Game:
         self._fresh: set[str] = set(state.bots)     # free mode: bots that have not acted yet
         self.start_events: list[Event] = []
         self.given_players: list[str] = list(state.players)
+        self._mark = state.dice.used              # where the last entry's rolls ended
 
     # --- construction -------------------------------------------------------------------
 
@@ -145,6 +171,7 @@ class Game:
         events = game._begin_game()
         game.start_events = events
         game._start = state.copy()
+        game._mark = state.dice.used
         if journal_path is not None:
             from bottisota.journal import Journal
 
@@ -341,22 +368,29 @@ class Game:
 
     # --- acting -------------------------------------------------------------------------
 
-    def act(self, action: Action) -> ActResult:
+    def act(self, action: Action, notes: Iterable[Event] = ()) -> ActResult:
         """Carry out a legal action and run the game on to the next decision.
-        A refused action changes nothing."""
+        A refused action changes nothing. `notes` are informational events about
+        the action (a robot's `robot_decision`, with its table row and die): they
+        stand first in the entry's events, and the entry's rolls include every roll
+        made since the previous entry (the robot's deciding dice)."""
+        notes = check_notes(notes)
         refusal = self.legal(action)
         if refusal is not None:
             return ActResult(refusal=refusal)
-        before = self.state.dice.used
+        dice = self.state.dice
+        mark = min(self._mark, dice.used)
+        pre = dice.used - mark
         events = self._perform(action)
         if isinstance(events, Refusal):
             return ActResult(refusal=events)
-        entry = Entry(action, events, list(self.state.dice.rolls[before:]))
+        entry = Entry(action, notes + events, list(dice.rolls[mark:]), pre, len(notes))
+        self._mark = dice.used
         self.history.append(entry)
         self._redo.clear()
         if self.journal is not None:
             self.journal.record(entry, self.state)
-        return ActResult(events=events)
+        return ActResult(events=entry.events)
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
@@ -508,28 +542,50 @@ class Game:
         return True
 
     def redo(self) -> bool:
-        """Make the last undone action again, with the same dice (False: nothing to redo)."""
+        """Make the last undone action again, with the same dice and notes (False:
+        nothing to redo). Rolls made since the last entry (a robot deciding) are
+        dropped first, so the redone action meets the dice it met before."""
         if not self._redo:
             return False
         entry = self._redo.pop()
+        if self.state.dice.used != self._mark:
+            self._rebuild(self.history)
+        mark = self._mark
         with self.dice_from(entry.rolls):
-            before = self.state.dice.used
+            if not self.redraw(entry.rolls[:entry.pre]):
+                raise RuntimeError("a redone action's earlier dice came out differently")
             events = self._perform(entry.action)
         assert not isinstance(events, Refusal), "a redone action was refused"
-        self.history.append(Entry(entry.action, events, list(self.state.dice.rolls[before:])))
+        dice = self.state.dice
+        self.history.append(Entry(entry.action, entry.events[:entry.notes] + events,
+                                  list(dice.rolls[mark:]), entry.pre, entry.notes))
+        self._mark = dice.used
         if self.journal is not None:
             self.journal.redone()
         return True
 
     def _rebuild(self, entries: list[Entry]) -> None:
-        """State = the start, then every entry's action with its own dice."""
+        """State = the start, then every entry's action with its own dice (the rolls
+        made before each action drawn again first)."""
         self.state = self._start.copy()
         self._fresh = set(self.state.bots)
         for entry in entries:
             with self.dice_from(entry.rolls):
+                if not self.redraw(entry.rolls[:entry.pre]):
+                    raise RuntimeError(f"replaying {entry.action}: the dice rolled before it "
+                                       "came out differently")
                 events = self._perform(entry.action)
             if isinstance(events, Refusal):
                 raise RuntimeError(f"replaying {entry.action} was refused: {events}")
+        self._mark = self.state.dice.used
+
+    def redraw(self, rolls: list[Roll]) -> bool:
+        """Roll again, for the same purposes, dice that were rolled outside an action
+        (a robot deciding): a seeded stream draws them again, forced dice (and
+        physical dice inside `dice_from`) give the recorded values. True when every
+        value is the one recorded."""
+        dice = self.state.dice
+        return all(dice.d6(r.purpose) == r.value for r in rolls)
 
     @contextmanager
     def dice_from(self, rolls: list[Roll]) -> Iterator[None]:
@@ -544,7 +600,63 @@ class Game:
         finally:
             dice.forced = None
 
-    def replay(self, action: Action, rolls: list[Roll]) -> ActResult:
-        """Act with dice recorded earlier (physical dice are not asked); used by the journal."""
+    def replay(self, action: Action, rolls: list[Roll], notes: Iterable[Event] = (),
+               pre: int = 0) -> ActResult:
+        """Act again as recorded (the journal): the `pre` rolls made before the action
+        are drawn again, then the action is made with `notes`. Physical dice are not
+        asked: the recorded values are used. Whether the dice came out as recorded is
+        for the caller to check (`history[-1].rolls`)."""
         with self.dice_from(rolls):
-            return self.act(action)
+            self.redraw(rolls[:pre])
+            return self.act(action, notes)
+
+    # --- designers: new static data for a running game ------------------------------------
+
+    def reload(self, arena: Arena, cards: Iterable[BotCard] | dict[str, BotCard],
+               mods: Iterable[Mod] | dict[str, Mod], rules: HouseRules | None = None
+               ) -> Refusal | None:
+        """Swap in a reloaded arena, cards and mods (and house rules, when given) for
+        this game: a new game is begun on them with the recorded dice, and every
+        accepted action is replayed with its own dice and notes. When that holds
+        (every action legal, the same dice rolled for the same purposes), the game
+        goes on from the rebuilt state, with the same dice stream; the redo list is
+        dropped. Otherwise the Refusal says why and the game is left as it was."""
+        if self.free:
+            return Refusal("D19", "a scenario game cannot be reloaded")
+        rules = rules if rules is not None else self.state.rules
+        start_rolls = list(self._start.dice.rolls)
+        recorded = start_rolls + [r for e in self.history for r in e.rolls]
+        forced = Dice(forced=[r.value for r in recorded])
+        try:
+            twin = Game.new(arena, rules, cards, mods, list(self.given_players), dice=forced)
+            if twin.state.dice.rolls != start_rolls:
+                return Refusal("D8", "the start of the game (starting player, first draw) "
+                               "no longer rolls the same dice")
+            for n, entry in enumerate(self.history, start=1):
+                result = twin.replay(entry.action, entry.rolls,
+                                     entry.events[:entry.notes], entry.pre)
+                if result.refusal is not None:
+                    return Refusal(result.refusal.rule, f"action {n} ({entry.action}) no "
+                                   f"longer holds: {result.refusal.message}",
+                                   at=result.refusal.at, step=result.refusal.step)
+                if twin.history[-1].rolls != entry.rolls:
+                    return Refusal("D8", f"action {n} ({entry.action}) no longer rolls "
+                                   "the same dice")
+        except Exception as err:   # new data can make any rule fail (dice run out, ...)
+            return Refusal("D19", f"the game cannot be replayed on the new files: "
+                           f"{type(err).__name__}: {err}")
+        dice = self.state.dice.copied()     # the stream goes on where it was
+        if dice.rolls[:self._mark] != twin.state.dice.rolls:
+            return Refusal("D8", "the replay rolled other dice than the game did")
+        twin.state.dice = dice
+        twin._start.dice = self._start.dice.copied()
+        self.state = twin.state
+        self._start = twin._start
+        self.history = twin.history
+        self._redo = []
+        self._fresh = twin._fresh
+        self.start_events = twin.start_events
+        self._mark = twin._mark
+        if self.journal is not None:
+            self.journal.reloaded(self)
+        return None

@@ -61,6 +61,7 @@ class TableApp:
         self.screen = screen
         self.surface = screen if screen is not None else pygame.Surface(size)
         self.robots = robots or {}
+        self.notes: list[dict] = []    # robot decisions not yet journaled with an action
         self.journal_name = journal_name
         self.physical_dice = physical_dice
         self.true_scale = true_scale
@@ -185,18 +186,34 @@ class TableApp:
         del self.log[:-LOG_LINES]
 
     # --- acting through the game -------------------------------------------------------
+    def take_robot_notes(self) -> None:
+        """Collect the robots' `robot_decision` events (logged now, journaled with the
+        next action the game accepts, as its notes)."""
+        seen: set[int] = set()
+        for robot in self.robots.values():
+            if id(robot) in seen:
+                continue
+            seen.add(id(robot))
+            for e in robot.take_events():
+                self._log_event(e)
+                self.notes.append(e)
+
     def act(self, action: Any) -> bool:
-        """Send an action to the game; log its events or its refusal."""
+        """Send an action to the game, with the robot decisions made since the last
+        one as its notes; log its events or its refusal."""
+        self.take_robot_notes()
+        notes = list(self.notes)
         try:
-            result = self.game.act(action)
+            result = self.game.act(action, notes)
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(f"could not act: {type(err).__name__}: {err}", style.REFUSAL)
             return False
         if result.refusal is not None:
             self.say(f"refused: {result.refusal}", style.REFUSAL)
             return False
+        self.notes = []
         self.message = None
-        for e in result.events:
+        for e in result.events[len(notes):]:     # the notes were logged when made
             self._log_event(e)
         self._changed()
         return True
@@ -211,6 +228,8 @@ class TableApp:
 
     def undo(self) -> None:
         if self.game.undo():
+            self.take_robot_notes()
+            self.notes = []        # undo drops the dice rolled since the last action too
             self.say("undone", style.TEXT_DIM)
             self.plan = None
             self._changed()
@@ -219,6 +238,8 @@ class TableApp:
 
     def redo(self) -> None:
         if self.game.redo():
+            self.take_robot_notes()
+            self.notes = []        # redo drops the dice rolled since the last action
             self.say("redone", style.TEXT_DIM)
             self.plan = None
             self._changed()
@@ -262,6 +283,7 @@ class TableApp:
             if robot is None:
                 return
             prompt.answer(bool(robot.answer_overwatch(self.game, watcher, prompt.move.bot)))
+            self.take_robot_notes()
         if prompt is not None and prompt.finished:
             self.prompt = None
             if self.act(prompt.final_move()) and self.plan is not None:
@@ -365,8 +387,7 @@ class TableApp:
             return False
         robot = self.robots[bot.player]
         action = robot.decide(self.game)
-        for e in robot.take_events():
-            self._log_event(e)
+        self.take_robot_notes()
         if self.expected() == "move" and hasattr(action, "steps"):
             pv = preview_move(self.game, action)
             human_offers = [o for o in pv.offers

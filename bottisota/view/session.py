@@ -36,8 +36,10 @@ def parse_size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
-def robot_seats(specs: list[str], players: list[str]) -> dict[str, Any]:
-    """`--robot blue` or `--robot blue:sniper` -> {player: Robot}."""
+def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[str, Any]:
+    """`--robot blue` or `--robot blue:sniper` -> {player: Robot}. Every robot knows the
+    robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
+    given the game, has prepared its maps once (`Robot.prepare`)."""
     from bottisota.robot.player import Robot
     from bottisota.robot.tables import find_personality
 
@@ -49,8 +51,23 @@ def robot_seats(specs: list[str], players: list[str]) -> dict[str, Any]:
                                       f"({', '.join(players)})")])
         robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
     for r in robots.values():
-        r.peers = {p: o for p, o in robots.items() if o is not r}
+        r.peers = robots
+        if game is not None:
+            r.prepare(game)
     return robots
+
+
+def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
+    """The arena, bot cards, mods and house rules as the files say now (--edit)."""
+    from bottisota.model.house_rules import bundled_rules
+    from bottisota.model.loading import load_arena, load_catalogue
+
+    rules = bundled_rules()
+    if round_limit is not None:
+        rules = rules.overridden({"round_limit": round_limit})
+    arena = load_arena(arena_path, rules)
+    cards, mods = load_catalogue()
+    return arena, cards, mods, rules
 
 
 def build_game(arena_name: str | None, players: list[str], seed: int | None,
@@ -148,7 +165,7 @@ def open_session(args: argparse.Namespace) -> int:
         journal_path = new_journal_path()
         game, arena_path = build_game(args.arena, players, args.seed, dice, str(journal_path))
         journal_name = str(journal_path)
-    robots = robot_seats(args.robot, players)
+    robots = robot_seats(args.robot, players, game)
     sizes = pygame.display.get_desktop_sizes()
     scale = load_scale(display_key(sizes[0] if sizes else size))
     app = TableApp(game, screen.get_size(), screen=screen, robots=robots,
@@ -158,8 +175,8 @@ def open_session(args: argparse.Namespace) -> int:
         app.use_true_scale = True
         app.camera = app._fit_camera()
     if args.edit:
-        app.reloader = EditReloader(arena_path, lambda: build_game(
-            str(arena_path), players, args.seed, None, None)[0])
+        limit = game.state.rules.round_limit
+        app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
     try:
         app.run()
     finally:
@@ -171,12 +188,17 @@ def open_session(args: argparse.Namespace) -> int:
 
 
 class EditReloader:
-    """--edit: watch the arena, rules and card files; on a change rebuild the game
-    (a fresh game on the new files) or show the validation error on screen."""
+    """--edit: watch the arena, rules and card files; on a change the running game goes
+    on with the new files (`Game.reload` replays its actions on them), or the
+    validation error, or why the game no longer replays, is shown on screen and the
+    game goes on as it was.
 
-    def __init__(self, arena_path: Path, rebuild: Callable[[], Any]) -> None:
+    `load()` gives the new static data: (arena, cards, mods, rules), or a Game built
+    on the new files, whose static data is taken."""
+
+    def __init__(self, arena_path: Path, load: Callable[[], Any]) -> None:
         self.files = _files_for(arena_path)
-        self.rebuild = rebuild
+        self.load = load
         self.stamps = self._stamps()
         self.last_poll = 0.0
         self.error: str | None = None
@@ -190,8 +212,16 @@ class EditReloader:
                 out[p] = -1.0
         return out
 
+    def _static(self) -> tuple[Any, Any, Any, Any]:
+        data = self.load()
+        state = getattr(data, "state", None)
+        if state is not None:
+            return state.arena, state.cards, state.mods, state.rules
+        return data
+
     def poll(self, app: Any, force: bool = False) -> bool:
-        """Rebuild when a file changed (checked every POLL_SECONDS). True when it did."""
+        """Reload when a file changed (checked every POLL_SECONDS). True when the game
+        now runs on the new files."""
         now = time.monotonic()
         if not force and now - self.last_poll < POLL_SECONDS:
             return False
@@ -204,17 +234,31 @@ class EditReloader:
         from bottisota.view.arena_layer import ArenaLayer
 
         try:
-            game = self.rebuild()
+            arena, cards, mods, rules = self._static()
         except InputError as err:
-            self.error = str(err)
-            for line in self.error.splitlines():
-                app.say(line, style.REFUSAL)
-            return False
+            return self._show(app, str(err))
+        except Exception as err:    # a file half-written or unreadable: never crash the table
+            return self._show(app, f"the files cannot be loaded: {type(err).__name__}: {err}")
+        game = app.game
+        refusal = game.reload(arena, cards, mods, rules)
+        if refusal is not None:
+            return self._show(app, f"files changed, but the game does not replay on them "
+                                   f"({refusal}); it goes on with the files it had")
         self.error = None
-        app.game = game
+        for robot in app.robots.values():
+            robot.prepare(game)
         app.arena_layer = ArenaLayer(game.state.arena, grid=app.show_grid)
         app.camera = app._fit_camera()
         app.plan = None
         app._changed()
-        app.say("files changed: arena and cards reloaded (a fresh game)", style.LEGAL)
+        app.say(f"files changed: arena and cards reloaded; the game goes on "
+                f"({len(game.history)} actions replayed)", style.LEGAL)
         return True
+
+    def _show(self, app: Any, text: str) -> bool:
+        from bottisota.view import style
+
+        self.error = text
+        for line in text.splitlines():
+            app.say(line, style.REFUSAL)
+        return False

@@ -43,6 +43,7 @@ _TEXT: dict[str, Callable[[Event], str]] = {
     "mine_strike": lambda e: f"a mine strikes {e.get('bot', e.get('target', ''))}",
     "placed": lambda e: f"{e.get('bot', '')} is placed at ({_n(e.get('x', '?'))}, {_n(e.get('y', '?'))})",
     "turn": lambda e: f"turn: {e.get('bot', e.get('player', ''))}",
+    "robot_decision": lambda e: str(e["text"]),
 }
 
 
