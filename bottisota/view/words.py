@@ -32,7 +32,7 @@ _TEXT: dict[str, Callable[[Event], str]] = {
     "overwatch": lambda e: f"{e['bot']} {'goes on' if e['on'] else 'leaves'} overwatch",
     "ammo": lambda e: f"{e['bot']}'s {e['weapon']}: {e['left']} shots left",
     "score": lambda e: f"{e['player']} scores {e['points']} ({e.get('reason', '')})",
-    "door_opened": lambda e: f"door {e.get('door', '')} opens",
+    "door_opened": lambda e: f"{e.get('door', 'a door')} opens",
     "collision": lambda e: f"collision: {e.get('bot', '')} hits {e.get('other', e.get('with', ''))}",
     "fall": lambda e: f"{e.get('bot', '')} falls {_n(e.get('drop', '?'))} cm",
     "pit": lambda e: f"{e.get('bot', '')} falls into a pit",
