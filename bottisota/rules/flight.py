@@ -3,7 +3,10 @@
 A rocket that misses flies on from the target's centre along its line, out to
 its range measured from the shooter, rolling against every bot whose base its
 path touches (D4), nearest first along the path, until one is hit; walls and
-closed doors stop it; if it hits nothing it is removed (R26).
+closed doors stop it; if it hits nothing it is removed (R26). In height it
+flies on level at the target's middle, where the sight line ended (D15): a
+wall, door or raised floor whose top reaches that height stops it, and it
+meets only bots standing no higher than it whose figures reach up to it.
 
 A missile does the same, but after each miss it may turn at most
 rules.missile_turn toward the next nearest bot in its front
@@ -23,7 +26,8 @@ from bottisota.model.cards import Weapon
 from bottisota.rules.attack import attack
 from bottisota.rules.events import Event, apply_event, r2
 from bottisota.rules.shoot_geometry import (
-    ahead, bearing, first_barrier, off_angle, open_doors, segment_distances, signed_turn,
+    ahead, at_flight_height, bearing, flight_barrier, flight_height, open_doors,
+    segment_distances, signed_turn,
 )
 from bottisota.rules.state import Bot, GameState
 
@@ -88,6 +92,7 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     rolled = {shooter.id, target.id}
     passed: set[str] = set()
     opened = open_doors(state)
+    z = flight_height(target)
     events: list[Event] = []
     tol = state.rules.contact_tolerance
     while remaining > LENGTH_EPSILON:
@@ -105,10 +110,10 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                     "toward": chase.id, "turn": round(turn, 4), "heading": round(heading, 4),
                     "x": r2(x), "y": r2(y)}))
         end = ahead(x, y, heading, remaining)
-        barrier = first_barrier(state, (x, y), end, opened)
+        barrier = flight_barrier(state, (x, y), end, z, opened)
         leg = barrier[2] if barrier else remaining
         end = ahead(x, y, heading, leg)
-        candidates = [b for b in state.live_bots() if b.id not in rolled]
+        candidates = at_flight_height([b for b in state.live_bots() if b.id not in rolled], z)
         touched: list[tuple[float, str]] = []
         if candidates:
             xs = np.array([b.x for b in candidates])
@@ -155,7 +160,7 @@ def _end(state: GameState, shooter: Bot, weapon: Weapon, at: tuple[float, float]
          barrier: tuple | None, homing: bool) -> Event:
     """R26: a rocket that hits nothing is removed; R27: a missile deactivates."""
     if barrier is not None:
-        how = f"stopped by {barrier[0].label}"
+        how = f"stopped by {barrier[0]}"
     else:
         how = "deactivated at the end of its range" if homing else "removed at the end of its range"
     return apply_event(state, {"type": "flight_end", "bot": shooter.id, "weapon": weapon.name,

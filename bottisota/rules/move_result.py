@@ -53,7 +53,7 @@ class MoveResult:
     allowed: float
     turns_used: int
     free_turns_left: int
-    turn_credit: float          # cm moved since the last turn (R8, R12)
+    turn_credit: float          # cm of movement spent moving since the last turn (R8, R12)
     pieces: list[Piece]
     events: list[Event]
     x: float

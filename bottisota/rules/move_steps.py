@@ -87,8 +87,10 @@ class TurnRhythm:
     """Turn bookkeeping of one move (R8, R9, R12; free for R10, R15).
 
     Wheeled bots and fliers: the first turn step before any distance is free;
-    afterwards each step needs `turn` cm moved since the previous one (credits do
-    not stack). Tracked bots: the first is free at the start, then each step costs
+    afterwards each step needs `turn` cm of movement spent moving since the
+    previous one (credits do not stack). The original counts the Turn value "of
+    its movement" (liikkuvuudestaan) and lets a reversing bot turn "as often as
+    before": a cm backward, costing `backward_cost` cm, earns that much credit. Tracked bots: the first is free at the start, then each step costs
     `turn` cm of movement. Walkers and hoverers turn freely.
     """
 
@@ -105,10 +107,11 @@ class TurnRhythm:
         return cls(bot.stats.locomotion, bot.stats.turn, rules.turn_step,
                    int(rules.free_turns_at_start))
 
-    def moved(self, cm: float) -> None:
-        """Distance moved (backward counts too)."""
+    def moved(self, cm: float, spent: float | None = None) -> None:
+        """Distance moved (backward counts too); `spent`, the movement it cost
+        (default: the distance), is what earns turn credit (R8)."""
         if cm > 0:
-            self.since_turn += cm
+            self.since_turn += cm if spent is None else max(0.0, spent)
             self.distance += cm
 
     def turn(self, degrees: float) -> tuple[float, str | None]:

@@ -319,7 +319,7 @@ class Walk:
                                "at": xy2(*point_at(a, d, s))})
         self.pose.x, self.pose.y, self.pose.z = end[0], end[1], z_end
         self.distance += run
-        self.rhythm.moved(run)
+        self.rhythm.moved(run, cost)
         note = ", ".join(n for n in (f"{stairs:.2f} cm on stairs" if stairs > EPS else "",
                                      f"climbs {climb:g} cm" if climb > EPS else "") if n)
         mult = (cost - climb) / run if run > EPS else 1.0

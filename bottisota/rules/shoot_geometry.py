@@ -115,6 +115,38 @@ def first_barrier(state: GameState, a: Sequence[float], b: Sequence[float],
     return best
 
 
+def flight_height(target: Bot) -> float:
+    """How high a rocket or missile flies on after passing its target (D15, D31):
+    level, at the height where the sight line ends, the target's middle."""
+    return target.z + target.card.height / 2.0
+
+
+def flight_barrier(state: GameState, a: Sequence[float], b: Sequence[float], z: float,
+                   opened: set[Feature] | None = None
+                   ) -> tuple[str, tuple[float, float], float] | None:
+    """The first wall, closed door or raised floor (stairs, ramps too) that a
+    flight level at height z from a to b meets, by the sight rule (D15: an
+    obstacle stops it where its top reaches the flight's height): (label,
+    point, distance from a); None when the way is clear (R26, R27, D31)."""
+    if a[0] == b[0] and a[1] == b[1]:
+        return None
+    opened = open_doors(state) if opened is None else opened
+    sight = state.arena.index.sight((a[0], a[1]), z, (b[0], b[1]), z,
+                                    open_doors=door_keys(opened))
+    if sight.clear or sight.point is None:
+        return None
+    point = (float(sight.point[0]), float(sight.point[1]))
+    return (sight.blocker or "something", point,
+            math.hypot(point[0] - a[0], point[1] - a[1]))
+
+
+def at_flight_height(bots: Sequence[Bot], z: float) -> list[Bot]:
+    """The bots whose figures a flight level at height z can meet: standing no
+    higher than it, and reaching up to it (D15, touching counts)."""
+    eps = 1e-9
+    return [b for b in bots if b.z <= z + eps and b.z + b.card.height >= z - eps]
+
+
 def _point_along(a: Sequence[float], b: Sequence[float], d: float) -> tuple[float, float]:
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     t = 0.0 if length == 0 else d / length

@@ -27,7 +27,8 @@ from bottisota.rules.actions import Refusal
 from bottisota.rules.blast import BlastMember, SafeBot, blast_area, recentred
 from bottisota.rules.flight import MissileTurn, missile_turn_options
 from bottisota.rules.shoot_geometry import (
-    ahead, bearing, disc_of, door_keys, first_barrier, open_doors, segment_distances,
+    ahead, at_flight_height, bearing, disc_of, door_keys, flight_barrier, flight_height,
+    open_doors, segment_distances,
     standing_bots,
 )
 from bottisota.rules.state import Bot, GameState
@@ -361,19 +362,21 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
     heading = bearing(shooter.pos, target.pos)
     left = max(0.0, weapon.range - shooter.distance_to(target))
     end = ahead(target.x, target.y, heading, left)
-    barrier = first_barrier(state, target.pos, end)
+    z = flight_height(target)
+    barrier = flight_barrier(state, target.pos, end, z)
     if barrier is not None:
         end = barrier[1]
-    others = [b for b in state.live_bots() if b.id not in (shooter.id, target.id)]
+    others = at_flight_height([b for b in state.live_bots()
+                               if b.id not in (shooter.id, target.id)], z)
     if not others or left == 0:
-        return FlightPreview(end, (), barrier[0].label if barrier else None)
+        return FlightPreview(end, (), barrier[0] if barrier else None)
     xs = np.array([b.x for b in others])
     ys = np.array([b.y for b in others])
     gap, along = segment_distances(target.pos, end, xs, ys)
     reach_ = np.array([b.radius for b in others]) + state.rules.contact_tolerance
     order = sorted((float(along[i]), others[i].id) for i in np.nonzero(gap <= reach_ + 1e-9)[0])
     return FlightPreview(end, tuple(bid for _, bid in order),
-                         barrier[0].label if barrier else None)
+                         barrier[0] if barrier else None)
 
 
 def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
