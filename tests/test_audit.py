@@ -128,9 +128,10 @@ def test_r23_overwatch_reach_is_capped_at_30_for_longer_weapons():  # R23 D12
 
 def test_r25_melee_on_stairs_between_levels_but_not_up_a_cliff():  # R25
     claw = weapon("Claw", kind="melee", mount="turret", range=0, to_hit=4, hits=1)
-    s = state(arena(*STAIRS), bot("a", "red", (32, 20), 90, card(weapons=[dict(
+    steep = {"type": "stairs", "rect": [30, 10, 4, 20], "from": 0, "to": 4, "up": 90}
+    s = state(arena(steep, {"type": "platform", "rect": [34, 10, 10, 20], "height": 4}), bot("a", "red", (30.5, 20), 90, card(weapons=[dict(
         name="Claw", kind="melee", mount="turret", range=0, to_hit=4, hits=1)])),
-        bot("b", "blue", (34, 20), 0))
+        bot("b", "blue", (32.5, 20), 0))
     assert s.bots["b"].z - s.bots["a"].z == pytest.approx(2.0)   # more than one level apart
     assert can_fire(s, "a", claw.name, "b") is None
     s2 = state(arena({"type": "platform", "rect": [30, 10, 20, 20], "height": 4}),
