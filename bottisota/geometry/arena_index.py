@@ -65,7 +65,13 @@ class EdgeCrossing:
     point: tuple[float, float]
     z_before: float
     z_after: float
-    joined: bool                  # True where stairs/ramp/escalator join the two floors
+    # True when a stair, ramp or escalator floor lies on either side of the crossing, or
+    # a lift car serving the higher floor touches it. It does NOT mean a bot may pass:
+    # where a slope joins two floors along its run the floor is continuous and no
+    # crossing is reported at all, so a reported crossing with `joined` True is a
+    # slope's side edge (a real cliff, R37 R39) or a lift's edge (usable only by
+    # riding the lift, R48). Movement treats every reported crossing as an edge.
+    joined: bool
     feature: "Feature | None"     # the platform (or sloped feature) whose edge it is
 
     @property
@@ -348,9 +354,10 @@ class ArenaIndex:
     def edge_crossings(self, a: Sequence[float], b: Sequence[float],
                        step_height: float | None = None) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
-        more than the step height (D16; `step_height` overrides the house rules') — with
-        whether stairs/ramps/escalators (or a lift, D16) join it. `feature` is the
-        higher side's floor."""
+        more than the step height (D16; `step_height` overrides the house rules').
+        Going up or down a slope along its run is continuous and reports nothing;
+        `joined` marks a crossing beside a slope or a lift car (see EdgeCrossing), which
+        is still an edge. `feature` is the higher side's floor."""
         ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
@@ -388,8 +395,8 @@ class ArenaIndex:
 
     def _joined(self, x: float, y: float, before: Surface | None, after: Surface | None,
                 z_high: float, step: float) -> bool:
-        """D16: stairs, a ramp or an escalator on either side, or a lift car serving the
-        higher floor right at the edge."""
+        """A stair, ramp or escalator floor on either side, or a lift car serving the
+        higher floor right at the edge (EdgeCrossing.joined: not a way through)."""
         if any(s is not None and s.feature.type in SLOPED_TYPES for s in (before, after)):
             return True
         for f in self.disc_contacts(x, y, 0.0, ("lift",)):
