@@ -129,7 +129,8 @@ class TurnRhythm:
                 self.since_turn = 0.0
             else:
                 done = f" (after {n} of {units})" if n else ""
-                return cost, (f"a {self.turn_step:g}° turn needs {self.turn_cm:g} cm moved since "
-                              f"the previous turn, only {self.since_turn:.2f} cm moved{done}")
+                return cost, (f"a {self.turn_step:g}° turn needs {self.turn_cm:g} cm of movement "
+                              f"spent since the previous turn, only {self.since_turn:.2f} cm "
+                              f"spent{done}")
             self.used += 1
         return cost, None
