@@ -182,3 +182,18 @@ def test_r12_a_flier_cannot_reverse_even_a_little():  # R12
     fl = card(locomotion="flier", move=10, turn=2)
     r = preview_move(state(arena(), bot("a", "red", (20, 20), 0, fl)), Move("a", (Back(0.5),)))
     assert isinstance(r, Refusal) and r.rule == "R12"
+
+
+# --- R31: a mine strikes whoever touches it when it wakes, its dropper too ------------
+
+def test_r31_a_bot_ending_on_its_own_mine_is_struck():  # R31 R33 (docs/decisions.md)
+    from bottisota.rules.actions import DropMine
+    from bottisota.rules.mines import activate_mines
+    layer = dict(name="Mine layer", kind="mine", to_hit=2, hits=1)
+    s = state(arena(), bot("a", "red", (20, 20), 90, card(locomotion="tracked", turn=3,
+                                                        weapons=[layer])),
+              bot("b", "blue", (50, 50)), dice=[3, 1])
+    assert not isinstance(go(s, Forward(2), DropMine("Mine layer")), Refusal)
+    events = activate_mines(s, "a")
+    assert [e["bot"] for e in events if e["type"] == "mine_strike"] == ["a"]
+    assert s.bots["a"].damage == 1
