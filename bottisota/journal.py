@@ -13,8 +13,9 @@ nothing.
 
 Replaying re-runs the actions from the header (a seeded game rolls its own
 dice again, the rolls made before an action included; a physical-dice game
-uses the typed rolls it recorded) and asserts that every action gives the same events. A journal cut off mid-line
-or edited by hand is refused with the line (JournalError), never half-applied.
+uses the typed rolls it recorded) and asserts that every action gives the
+same events. A journal cut off mid-line or edited by hand is refused with
+the line (JournalError), never half-applied.
 """
 from __future__ import annotations
 

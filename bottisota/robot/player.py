@@ -4,7 +4,9 @@
 (place, move, shoot) with one legal action. Its dice come from the game's dice
 stream (`game.state.dice`), so a seeded game replays the same decisions. Each
 decision is kept as an informational `robot_decision` event (`take_events`)
-for the caller to journal beside the action's own events.
+for the caller to journal with the action: `Game.act(action, notes)` puts them
+first in the entry, whose rolls include the robot's dice (`robot.match`,
+`view.app` do this for every robot seat, watchers included).
 """
 from __future__ import annotations
 
