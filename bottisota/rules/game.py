@@ -128,6 +128,19 @@ def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] 
     return Dice(ask=ask)
 
 
+def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
+    """Why the bot may not `doing` (shoot, set overwatch) now: the first round (R7),
+    a new bot's first move (R56), or docked short of its minimum move (R51)."""
+    if state.round <= 1:
+        return Refusal("R7", f"nobody may {doing} in the first round", at=bot.pos)
+    if bot.new:
+        return Refusal("R56", f"{bot.id} is a new bot on its first move and may not {doing}",
+                       at=bot.pos)
+    if bot.docked:
+        return Refusal("R51", f"{bot.id} is docked at a service point short of its minimum "
+                       f"move: it may not {doing}", at=bot.pos)
+    return None
+
 class Game:
     """A game in progress (see the module doc)."""
 
@@ -249,24 +262,12 @@ class Game:
             result = movement.preview_move(state, action)
             return result if isinstance(result, Refusal) else None
         if isinstance(action, Shoot):
-            if state.round <= 1:
-                return Refusal("R7", "nobody may shoot in the first round", at=bot.pos)
-            if bot.new:
-                return Refusal("R56", f"{bot.id} is a new bot on its first move and may not "
-                               "shoot", at=bot.pos)
-            if bot.docked:
-                return Refusal("R51", f"{bot.id} is docked at a service point short of its "
-                               "minimum move: it may not shoot", at=bot.pos)
-            return shooting.check_shoot(state, action)
+            return (not_yet_allowed(state, bot, "shoot")
+                    or shooting.check_shoot(state, action))
         if isinstance(action, SetOverwatch):
-            if state.round <= 1:
-                return Refusal("R7", "nobody may set overwatch in the first round", at=bot.pos)
-            if bot.new:
-                return Refusal("R56", f"{bot.id} is a new bot on its first move and may not "
-                               "set overwatch", at=bot.pos)
-            if bot.docked:
-                return Refusal("R51", f"{bot.id} is docked at a service point short of its "
-                               "minimum move: it may not set overwatch", at=bot.pos)
+            barred = not_yet_allowed(state, bot, "set overwatch")
+            if barred:
+                return barred
             if not can_set_overwatch_after(state, bot):
                 limit = state.rules.overwatch_move_fraction * bot.stats.move
                 return Refusal("R23", f"{bot.id} moved {bot.moved:.2f} cm, more than "
