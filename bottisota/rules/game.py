@@ -141,6 +141,7 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
                        f"move: it may not {doing}", at=bot.pos)
     return None
 
+
 class Game:
     """A game in progress (see the module doc)."""
 
