@@ -9,8 +9,6 @@ import math
 import random
 import time
 
-import pytest
-
 from bottisota.content import arenas_dir
 from bottisota.model.house_rules import bundled_rules
 from bottisota.model.loading import arena_from_dict, load_arena, load_catalogue

@@ -260,7 +260,6 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     (R47). Updates `pose`, places the bot and answers what stopped it (or None)."""
     state = ctx.state
     index = state.arena.index
-    rules = state.rules
     r = bot.radius
     a = pose.xy
     d = heading_vector(heading)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from pathlib import Path
 from typing import Any
 
 import pygame
@@ -19,20 +18,20 @@ import pygame
 from bottisota.rules.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
                                      ShotOrder)
 from bottisota.view import style
-from bottisota.view.arena_layer import ArenaLayer, belt_marks, draw_belt_arrows
+from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import bot_at, draw_state, player_colours
-from bottisota.view.calibration import CalibrationScreen, display_key, load_scale, save_scale
+from bottisota.view.calibration import CalibrationScreen, display_key, save_scale
 from bottisota.view.camera import Camera
 from bottisota.view.core_calls import MovePreview, premeasure, preview_move
 from bottisota.view.help import draw_help
 from bottisota.view.legend import draw_legend
-from bottisota.view.move_overlay import draw_move_preview, plan_summary
+from bottisota.view.move_overlay import draw_move_preview
 from bottisota.view.plan import MovePlan
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure, nearest_target
-from bottisota.view.prompts import (DIGIT_KEYS, OverwatchPrompt, draw_dice_prompt,
-                                    draw_overwatch_prompt, pending_events)
+from bottisota.view.prompts import (OverwatchPrompt, draw_overwatch_prompt, pending_events,
+                                    read_typed_die)
 from bottisota.view.threat import draw_threat, state_key, threat_map
-from bottisota.view.widgets import Button, draw_ruler, text_block
+from bottisota.view.widgets import Button, draw_ruler
 from bottisota.view.words import describe
 
 PANEL_WIDTH = 400        # px, the side panel
@@ -674,29 +673,16 @@ class TableApp:
 
     # --- physical dice -------------------------------------------------------------------
     def ask_die(self, purpose: str) -> int:
-        """Physical dice (D8): show the purpose and wait for a typed 1-6."""
+        """Physical dice (D8): show the purpose over the table and wait for a typed 1-6."""
+        if self.screen is None:
+            raise RuntimeError("physical dice need a window to ask in")
         self.dice_question = purpose
-        error = ""
         try:
-            while True:
-                for event in pending_events():
-                    if event.type == pygame.QUIT:
-                        raise KeyboardInterrupt
-                    if event.type == pygame.KEYDOWN:
-                        if event.key in DIGIT_KEYS:
-                            value = DIGIT_KEYS[event.key]
-                            self.say(f"die typed in: {value} ({purpose})", (255, 220, 80))
-                            return value
-                        error = "type a number from 1 to 6"
-                self.draw()
-                draw_dice_prompt(self.surface, purpose, error)
-                if self.screen is not None:
-                    pygame.display.flip()
-                else:
-                    raise RuntimeError("physical dice need a window to ask in")
-                pygame.time.wait(15)
+            value = read_typed_die(self.surface, purpose, self.draw)
         finally:
             self.dice_question = None
+        self.say(f"die typed in: {value} ({purpose})", (255, 220, 80))
+        return value
 
     # --- the frame -----------------------------------------------------------------------
     def step(self, dt: float = 1.0 / FPS) -> pygame.Surface:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pygame
 
@@ -21,6 +21,24 @@ def pending_events() -> Iterator[pygame.event.Event]:
 
 DIGIT_KEYS = {getattr(pygame, f"K_{n}"): n for n in range(1, 7)}
 DIGIT_KEYS.update({getattr(pygame, f"K_KP{n}"): n for n in range(1, 7)})
+
+
+def read_typed_die(surface: pygame.Surface, purpose: str, redraw: Callable[[], object]) -> int:
+    """Physical dice (D8): wait for a typed 1-6, redrawing what lies under the question
+    every frame; closing the window raises KeyboardInterrupt."""
+    error = ""
+    while True:
+        for event in pending_events():
+            if event.type == pygame.QUIT:
+                raise KeyboardInterrupt
+            if event.type == pygame.KEYDOWN:
+                if event.key in DIGIT_KEYS:
+                    return DIGIT_KEYS[event.key]
+                error = "type a number from 1 to 6"
+        redraw()
+        draw_dice_prompt(surface, purpose, error)
+        pygame.display.flip()
+        pygame.time.wait(15)
 
 
 @dataclass

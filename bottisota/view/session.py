@@ -90,24 +90,10 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
 
 def ask_on_screen(screen: Any, purpose: str) -> int:
     """A physical die asked before the table is up (the starting player, the first draw)."""
-    import pygame
-
     from bottisota.view import style
-    from bottisota.view.prompts import DIGIT_KEYS, draw_dice_prompt, pending_events
+    from bottisota.view.prompts import read_typed_die
 
-    error = ""
-    while True:
-        for event in pending_events():
-            if event.type == pygame.QUIT:
-                raise KeyboardInterrupt
-            if event.type == pygame.KEYDOWN:
-                if event.key in DIGIT_KEYS:
-                    return DIGIT_KEYS[event.key]
-                error = "type a number from 1 to 6"
-        screen.fill(style.BACKGROUND)
-        draw_dice_prompt(screen, purpose, error)
-        pygame.display.flip()
-        pygame.time.wait(15)
+    return read_typed_die(screen, purpose, lambda: screen.fill(style.BACKGROUND))
 
 
 def _files_for(arena_path: Path) -> Callable[[], list[Path]]:
