@@ -43,7 +43,7 @@ INFLATE_FACTOR = 1.0 / math.cos(math.pi / (4 * INFLATE_QUAD_SEGS))
 INFLATE_MARGIN = 1e-6      # cm
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
-SHADOW_RADIUS = 20.0       # cm
+SHADOW_RADIUS = 30.0       # cm
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +520,26 @@ class ArenaIndex:
             return []
         return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
 
+    def sight_many_both(self, pairs: np.ndarray, discs: Sequence[Disc] = (),
+                        open_doors: Iterable[str | int] = ()) -> tuple[np.ndarray, np.ndarray]:
+        """`sight_many` without the discs and with them, in one pass (the terrain is
+        tested once): two boolean arrays, clear through the bots (R28 sprays) and
+        clear past them. `pairs` is an (n, 6) array of rows ax, ay, az, bx, by, bz."""
+        arr = np.asarray(pairs, dtype=float).reshape(-1, 6)
+        if len(arr) == 0:
+            return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+        batch = LineBatch(*arr.T)
+        done = (batch.ax == batch.bx) & (batch.ay == batch.by)
+        blocked = self._blocked_by_flat(batch, done, open_doors)
+        self._blocked_by_slopes(batch, done, blocked)
+        terrain = ~blocked
+        idx = np.flatnonzero(terrain & ~done)
+        if len(idx) and discs:
+            b = batch
+            blocked[idx] = discs_block(b.ax[idx], b.ay[idx], b.az[idx], b.bx[idx], b.by[idx],
+                                       b.bz[idx], discs)
+        return terrain, ~blocked
+
     def sight_all(self, discs: Sequence[Disc], open_doors: Iterable[str | int] = ()
                   ) -> np.ndarray:
         """Sight between every ordered pair of bots: an (n, n) boolean array, row the
@@ -547,25 +567,37 @@ class ArenaIndex:
         """Which lines something blocks: shadow proofs, flat obstacles level by level,
         closed doors, bots, then the exact check against stairs, ramps and escalators
         for the lines still clear."""
-        ax, ay, az, bx, by, bz = batch.ax, batch.ay, batch.az, batch.bx, batch.by, batch.bz
-        done = (ax == bx) & (ay == by)                      # no line: nothing between
+        done = (batch.ax == batch.bx) & (batch.ay == batch.by)    # no line: nothing between
+        blocked = self._blocked_by_flat(batch, done, open_doors)
+        idx = np.flatnonzero(~done & ~blocked)
+        if len(idx) and discs:
+            b = batch
+            blocked[idx] = discs_block(b.ax[idx], b.ay[idx], b.az[idx], b.bx[idx], b.by[idx],
+                                       b.bz[idx], discs)
+        self._blocked_by_slopes(batch, done, blocked)
+        return blocked
+
+    def _blocked_by_flat(self, batch: LineBatch, done: np.ndarray,
+                         open_doors: Iterable[str | int]) -> np.ndarray:
+        """Lines blocked by walls, raised platforms or closed doors: shadow proofs
+        for many lines between few points, then level by level (exact)."""
         blocked = np.zeros(batch.n, dtype=bool)
-        if self._shadows.count:
+        if self._shadows.count and self._shadows.worth(batch.n):
             px, py, ia, ib = batch.ends()
-            blocked = self._shadows.proven_blocked(px, py, ia, ib, az, bz) & ~done
+            blocked = self._shadows.proven_blocked(px, py, ia, ib, batch.az, batch.bz)
+            blocked &= ~done
         blocked |= self._levels.blocked(batch, done | blocked)
         closed = self._closed_doors(open_doors)
         if closed:
             blocked |= self._door_levels(closed).blocked(batch, done | blocked)
-        idx = np.flatnonzero(~done & ~blocked)
-        if len(idx) and discs:
-            blocked[idx] = discs_block(ax[idx], ay[idx], az[idx], bx[idx], by[idx], bz[idx],
-                                       discs)
+        return blocked
+
+    def _blocked_by_slopes(self, batch: LineBatch, done: np.ndarray, blocked: np.ndarray) -> None:
+        """Marks the lines not yet blocked that stairs, ramps or escalators block."""
         if self._sight_surfaces[1]:
             maybe = np.flatnonzero(~done & ~blocked)
             if len(maybe):
                 blocked[maybe] = self._slopes.blocked(batch, maybe)
-        return blocked
 
     @cached_property
     def _slopes(self) -> SlopedSight:

@@ -8,12 +8,19 @@ distance of the polygon's farthest corner. So a line that starts there,
 heads into the span and is longer than that distance crosses the polygon;
 if the polygon's top is at least the line's height at both the start and
 that distance (the line is straight, so everywhere in between), the line is
-blocked (D15). Such a proof needs no polygon intersection: it is a few
-numpy comparisons per line and nearby obstacle. Lines without a proof go on
-to the exact tests.
+blocked (D15). Such a proof needs no polygon intersection. Lines without a
+proof go on to the exact tests.
+
+The spans are merged per point and per height level (the obstacles whose
+top reaches that level): the union of overlapping open spans is an open
+span, and a ray strictly inside it is strictly inside one of its members.
+A merged span keeps the largest farthest-corner distance of its members.
+Each line end then needs one sorted search, whatever the number of
+obstacles around it.
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -23,12 +30,18 @@ from bottisota.geometry.surfaces import Surface
 
 MAX_CORNERS = 16         # polygons with more corners (fine circles) are left to the exact test
 ANGLE_EPS = 1e-9         # radians: the ray must be this far inside the span
-NEAREST = 6              # obstacles per line end tried for a proof
 LENGTH_EPS = 1e-9        # cm
+TURN = 2.0 * math.pi
+STRIDE = 16.0            # > the angle range of a span (-2π..3π): groups apart in one sorted key
+DENSE_PAIRS = 40_000     # up to this many (point, obstacle) pairs, distances beat the STRtree
+DENSE_CELLS = 200_000    # (pair, point) cells at most: more points than that, no proofs
+MIN_LINES = 128          # fewer lines than this, or fewer per end point than
+LINES_PER_POINT = 4      # this on average: no proofs (the exact tests cost less)
 
 
 class Shadows:
-    """Convex flat obstacles (walls, platforms) ready for shadow proofs."""
+    """Convex flat obstacles (walls, platforms) ready for shadow proofs. Only
+    obstacles wholly within `radius` of a line end are used."""
 
     def __init__(self, flat: Sequence[Surface], radius: float) -> None:
         keep = []
@@ -49,71 +62,113 @@ class Shadows:
         self.tree = shapely.STRtree(self.regions)
         self.top = np.array([s.top for s, _ in keep], dtype=float)
         width = max(len(c) for _, c in keep)
-        corners = np.zeros((self.count, width, 2))
+        corners = np.zeros((width, self.count, 2))
         for k, (_, c) in enumerate(keep):
-            corners[k, :len(c)] = c
-            corners[k, len(c):] = c[0]          # padding repeats a corner: min/max unchanged
-        self.corners = corners
-        self.centre = np.array([shapely.get_coordinates(s.region.centroid)[0] for s, _ in keep])
+            corners[:len(c), k] = c
+            corners[len(c):, k] = c[0]          # padding repeats a corner: min/max unchanged
+        centre = np.array([shapely.get_coordinates(s.region.centroid)[0] for s, _ in keep])
+        self.cx, self.cy = centre[:, 0].copy(), centre[:, 1].copy()
+        # corners about the centroid (corner, obstacle), and the farthest of them: a
+        # point nearer the centroid than that may lie inside
+        self.kx = corners[:, :, 0] - self.cx
+        self.ky = corners[:, :, 1] - self.cy
+        self.size = np.sqrt(self.kx * self.kx + self.ky * self.ky).max(axis=0)
+        reach = radius - self.size                    # centroid this near: wholly within
+        self._reach2 = np.where(reach >= 0.0, reach * reach, -1.0)
 
-    def _nearest(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
-        """For each point, its NEAREST convex obstacles (by centroid) within the radius
-        that do not hold it, as a dense (points, 6, NEAREST) array: the unit vectors of
-        the span's two edges (counter-clockwise from the first to the second), the
-        farthest corner's distance and the top. Padding proves nothing."""
-        m = len(px)
-        out = np.zeros((m, 6, NEAREST))
-        out[:, 4] = np.inf                                # reach: never shorter than a line
-        out[:, 5] = -np.inf                               # top: never tall enough
-        r = self.radius
-        pi, oi = self.tree.query(shapely.box(px - r, py - r, px + r, py + r))
-        if len(pi) == 0:
-            return out
-        x, y = px[pi], py[pi]
-        cx, cy = self.centre[oi, 0] - x, self.centre[oi, 1] - y
-        order = np.lexsort((cx * cx + cy * cy, pi))
-        pi, oi, cx, cy = pi[order], oi[order], cx[order], cy[order]
-        counts = np.bincount(pi, minlength=m)
-        rank = np.arange(len(pi)) - (np.cumsum(counts) - counts)[pi]
-        keep = (rank < NEAREST) & ~shapely.intersects_xy(self.regions[oi], px[pi], py[pi])
-        pi, oi, cx, cy, rank = pi[keep], oi[keep], cx[keep], cy[keep], rank[keep]
-        vx = self.corners[oi, :, 0] - px[pi, None]
-        vy = self.corners[oi, :, 1] - py[pi, None]
+    def _near(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(point, obstacle) pairs, sorted by point, whose centroids are close enough
+        for the whole obstacle to lie within the radius of the point."""
+        if len(px) * self.count > DENSE_PAIRS:
+            r = self.radius
+            pi, oi = self.tree.query(shapely.box(px - r, py - r, px + r, py + r))
+            return pi, oi
+        dx = np.subtract.outer(px, self.cx)
+        dy = np.subtract.outer(py, self.cy)
+        dx *= dx
+        dy *= dy
+        dx += dy
+        flat = np.flatnonzero(dx <= self._reach2)
+        pi = flat // self.count
+        return pi, flat - pi * self.count
+
+    def _pairs(self, px: np.ndarray, py: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every (point, obstacle) pair with the obstacle wholly within the radius
+        and not holding the point, sorted by point: the point, the obstacle, its
+        angular span (start in [0, 2π), width; radians) and its farthest corner's
+        distance."""
+        pi, oi = self._near(px, py)
+        # the centroid and the corners seen from the point
+        cx, cy = self.cx[oi] - px[pi], self.cy[oi] - py[pi]
+        vx = self.kx[:, oi]
+        vx += cx
+        vy = self.ky[:, oi]
+        vy += cy
+        far = vx * vx
+        far += vy * vy
+        far = np.sqrt(far.max(axis=0))
+        keep = far <= self.radius
+        close = keep & (cx * cx + cy * cy <= self.size[oi] ** 2)     # may hold the point
+        if close.any():
+            at = np.flatnonzero(close)
+            keep[at] = ~shapely.intersects_xy(self.regions[oi[at]], px[pi[at]], py[pi[at]])
+        if not keep.all():
+            pi, oi, cx, cy, far = pi[keep], oi[keep], cx[keep], cy[keep], far[keep]
+            vx, vy = vx[:, keep], vy[:, keep]
         # corners' angles about the direction of the centroid (inside the span, so
         # every corner is within half a turn of it: no wrapping needed)
-        rel = np.arctan2(cx[:, None] * vy - cy[:, None] * vx, cx[:, None] * vx + cy[:, None] * vy)
-        mid = np.arctan2(cy, cx)
-        low, high = mid + rel.min(axis=1), mid + rel.max(axis=1)
-        out[pi, 0, rank], out[pi, 1, rank] = np.cos(low), np.sin(low)
-        out[pi, 2, rank], out[pi, 3, rank] = np.cos(high), np.sin(high)
-        out[pi, 4, rank] = np.hypot(vx, vy).max(axis=1)
-        out[pi, 5, rank] = self.top[oi]
-        return out
+        rel = np.arctan2(cx * vy - cy * vx, cx * vx + cy * vy)
+        low = rel.min(axis=0)
+        width = rel.max(axis=0) - low
+        low += np.arctan2(cy, cx)                        # > -2π
+        low[low < 0.0] += TURN
+        return pi, oi, low, width, far
+
+    def worth(self, lines: int) -> bool:
+        """Whether proofs may pay for this many lines (else the exact tests alone)."""
+        return lines >= MIN_LINES
 
     def proven_blocked(self, px: np.ndarray, py: np.ndarray, ia: np.ndarray, ib: np.ndarray,
                        az: np.ndarray, bz: np.ndarray) -> np.ndarray:
         """Lines from point ia (height az) to point ib (height bz), over the points
         (px, py): True where a shadow proves the line blocked."""
-        n = len(ia)
+        n, m = len(ia), len(px)
         proven = np.zeros(n, dtype=bool)
-        if self.count == 0 or n == 0:
+        if self.count == 0 or n == 0 or n < LINES_PER_POINT * m:
+            return proven                                # few lines per end: exact tests cost less
+        pi, oi, low, width, far = self._pairs(px, py)
+        if len(pi) == 0 or len(pi) * m > DENSE_CELLS:
             return proven
-        near = self._nearest(px, py)
+        # each line's highest point within the radius of either end
         dx, dy = px[ib] - px[ia], py[ib] - py[ia]
-        length = np.hypot(dx, dy)
-        todo = np.flatnonzero(length > 0.0)
-        for end, z0, z1, sign in ((ia, az, bz, 1.0), (ib, bz, az, -1.0)):
-            lo_x, lo_y, hi_x, hi_y, far, top = np.moveaxis(near[end[todo]], 1, 0)
-            d = length[todo, None]
-            rx, ry = sign * dx[todo, None] / d, sign * dy[todo, None] / d
-            start_z = z0[todo, None]
-            with np.errstate(invalid="ignore"):
-                z_far = start_z + (z1[todo, None] - start_z) * (far / d)
-            ok = d > far + LENGTH_EPS
-            ok &= lo_x * ry - lo_y * rx > ANGLE_EPS         # left of the span's first edge
-            ok &= rx * hi_y - ry * hi_x > ANGLE_EPS         # right of its second edge
-            ok &= top >= np.maximum(start_z, z_far)
-            hit = ok.any(axis=1)
-            proven[todo[hit]] = True
-            todo = todo[~hit]
+        ll = np.hypot(dx, dy)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            part = np.minimum(ll, self.radius) / ll      # no line: NaN, proves nothing
+        rise = bz - az
+        rise *= part
+        need_a = np.maximum(az, az + rise)
+        need_b = np.maximum(bz, bz - rise)
+        # tops shifted above every need and 0: 0 then stands for "no obstacle"
+        shift = 1.0 - min(0.0, float(self.top.min()), float(np.nanmin(need_a, initial=0.0)),
+                          float(np.nanmin(need_b, initial=0.0)))
+        # every pair against every other point: is that point past the obstacle, in
+        # its shadow? The tallest such obstacle for each (point, other point).
+        ddx = np.subtract.outer(px, px)
+        ddy = np.subtract.outer(py, py)
+        length = np.hypot(ddx, ddy)
+        angle = np.arctan2(ddy, ddx)                     # [p, q]: direction from q to p
+        angle += math.pi                                 # ... from p to q, in (0, 2π]
+        inside = angle[pi]
+        inside -= low[:, None]
+        np.add(inside, TURN, out=inside, where=inside < 0.0)
+        ok = inside > ANGLE_EPS
+        ok &= inside < (width - ANGLE_EPS)[:, None]
+        ok &= length[pi] > (far + LENGTH_EPS)[:, None]
+        tall = ok * (self.top[oi] + shift)[:, None]
+        first = np.flatnonzero(np.concatenate(([True], pi[1:] != pi[:-1])))
+        tallest = np.zeros((m, m))
+        tallest[pi[first]] = np.maximum.reduceat(tall, first, axis=0)
+        proven = tallest[ia, ib] >= need_a + shift
+        proven |= tallest[ib, ia] >= need_b + shift
         return proven

@@ -20,6 +20,8 @@ import shapely
 from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
 
+TWIN_MIN_LINES = 64     # fewer lines in a batch: reversed twins are not looked for
+
 
 class LineBatch:
     """Many sight lines as arrays (ends and end heights), with their Shapely
@@ -42,6 +44,8 @@ class LineBatch:
     @property
     def twin(self) -> np.ndarray:
         """For each line, the index of its reverse (from b to a) in the batch, or -1."""
+        if self._twin is None and self.n < TWIN_MIN_LINES:
+            self._twin = np.full(self.n, -1)           # few lines: not worth looking for
         if self._twin is None:
             _, _, ia, ib = self.ends()
             size = int(max(ia.max(), ib.max())) + 1 if self.n else 1

@@ -222,10 +222,11 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
     weapon, whole = find_weapon(state, shooter, weapon_name)
     if weapon is None:
         raise KeyError(str(whole))
-    spose = pose_of(shooter)
-    others = [b for b in state.live_bots() if b.id != shooter.id]
-    targets = _measure_targets(state, shooter, weapon, spose, others, overwatch, whole,
-                               {} if _cache is None else _cache)
+    cache = {} if _cache is None else _cache
+    shared = cache.get("shared")
+    if shared is None:
+        shared = cache["shared"] = _Shared(state, shooter)
+    targets = _measure_targets(state, shooter, weapon, shared, overwatch, whole)
     limit = reach(state, weapon, overwatch)
     result = dict(
         bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
@@ -236,66 +237,109 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
     return Premeasure(**result)
 
 
-def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, spose: Pose,
-                     others: list[Bot], overwatch: bool, whole: Refusal | None,
-                     cache: dict) -> tuple[TargetMeasure, ...]:
-    """Arc, range and chance for all targets at once; sight per target."""
+class _Shared:
+    """What every weapon of one shooter shares: the other bots nearest first, their
+    poses, distances and angles off the nose, and sight to each (R22, R38, D15),
+    through the bots (R28 sprays) and past them, all lines tested in one pass."""
+
+    def __init__(self, state: GameState, shooter: Bot) -> None:
+        self.spose = spose = pose_of(shooter)
+        others = [b for b in state.live_bots() if b.id != shooter.id]
+        xs = np.array([b.x for b in others], dtype=float)
+        ys = np.array([b.y for b in others], dtype=float)
+        dist = np.hypot(xs - spose.x, ys - spose.y)
+        bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
+        off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
+        dists = dist.tolist()
+        order = sorted(range(len(others)), key=lambda i: (round(dists[i], 6), others[i].id))
+        self.others = [others[i] for i in order]
+        self.dist = dist[order]
+        self.off = off[order]
+        self.poses = [Pose(b.x, b.y, b.z, b.facing) for b in self.others]
+        self.radii = np.array([b.radius for b in self.others], dtype=float)
+        self._state, self._shooter = state, shooter
+        self._clear: tuple[list[bool], list[bool]] | None = None
+        self._lazy: dict[bool, list[LazySight]] = {}
+
+    def _ends(self) -> tuple[tuple[float, float], float, list[tuple[tuple[float, float], float]]]:
+        spose, shooter = self.spose, self._shooter
+        a, top = (spose.x, spose.y), spose.z + shooter.card.height
+        return a, top, [((o.x, o.y), o.z + o.card.height / 2.0) for o in self.others]
+
+    def _discs(self) -> tuple:
+        return tuple(disc_of(b) for b in standing_bots(self._state) if b.id != self._shooter.id)
+
+    def clear(self, through_bots: bool) -> list[bool]:
+        """Sight to each other bot: clear or not, every line in one vectorised pass."""
+        if self._clear is None:
+            state = self._state
+            doors = door_keys(open_doors(state))
+            self._doors = doors
+            a, top, ends = self._ends()
+            rows = np.array([(a[0], a[1], top, b[0], b[1], bz) for b, bz in ends],
+                            dtype=float).reshape(-1, 6)
+            through, past = state.arena.index.sight_many_both(rows, discs=self._discs(),
+                                                              open_doors=doors)
+            self._clear = (through.tolist(), past.tolist())
+        return self._clear[0 if through_bots else 1]
+
+    def lazy(self, through_bots: bool) -> list[LazySight]:
+        """The full answer per line (blocker, point, fire track), worked out on demand."""
+        found = self._lazy.get(through_bots)
+        if found is None:
+            self.clear(through_bots)
+            index = self._state.arena.index
+            ids = frozenset(self._state.bots)
+            a, top, ends = self._ends()
+            discs = () if through_bots else self._discs()
+            sid = self._shooter.id
+            found = self._lazy[through_bots] = [
+                LazySight(index, ids, a, top, b, bz, discs, self._doors, (sid, o.id))
+                for (b, bz), o in zip(ends, self.others)]
+        return found
+
+
+def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, shared: _Shared,
+                     overwatch: bool, whole: Refusal | None) -> tuple[TargetMeasure, ...]:
+    """Arc, range and chance for all targets at once (nearest first); sight shared
+    by every weapon of the shooter."""
+    others = shared.others
     if not others:
         return ()
-    xs = np.array([b.x for b in others])
-    ys = np.array([b.y for b in others])
-    dist = np.hypot(xs - spose.x, ys - spose.y)
-    bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
-    off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
-    half = state.rules.nose_arc / 2.0
-    in_arc = off <= half + ANGLE_EPSILON if weapon.mount == "nose" else np.ones(len(others), bool)
-    if weapon.kind == "melee":
-        radii = np.array([b.radius for b in others])
-        in_range = dist <= radii + shooter.radius + state.rules.contact_tolerance + 1e-9
+    spose, dist, off = shared.spose, shared.dist, shared.off
+    if weapon.mount == "nose":
+        in_arc = (off <= state.rules.nose_arc / 2.0 + ANGLE_EPSILON).tolist()
     else:
-        in_range = dist <= reach(state, weapon, overwatch) + 1e-9
+        in_arc = [True] * len(others)
+    if weapon.kind == "melee":
+        in_range = (dist <= shared.radii + shooter.radius + state.rules.contact_tolerance
+                    + 1e-9).tolist()
+    else:
+        in_range = (dist <= reach(state, weapon, overwatch) + 1e-9).tolist()
     modifier = damage.to_hit_modifier(shooter)
     chance = damage.hit_chance(state, weapon.to_hit, modifier)
     through = weapon.kind == "spray"
-    if through not in cache:
-        cache[through] = _sights(state, shooter, spose, others, through_bots=through)
-    clear, lazy = cache[through]
+    clear = shared.clear(through)
+    lazy = shared.lazy(through)
     context = _Context(state, weapon, spose, overwatch)
+    melee = weapon.kind == "melee"
+    need = weapon.to_hit
     measures = []
-    for i, other in enumerate(others):
-        tpose = Pose(other.x, other.y, other.z, other.facing)
+    for i, (other, tpose, near, arc, seen, sight, d, o) in enumerate(zip(
+            others, shared.poses, in_range, in_arc, clear, lazy, dist.tolist(), off.tolist())):
         reason, fails, decides = whole, None, False
-        if reason is None and not in_arc[i]:
+        if reason is None and not arc:
             fails = "arc"
-        elif reason is None and weapon.kind == "melee":
+        elif reason is None and melee:
             reason = melee_refusal(state, shooter, other, spose, tpose)
-        elif reason is None and not in_range[i]:
+        elif reason is None and not near:
             fails = "range"
         else:
             decides = reason is None
         measures.append(TargetMeasure(
-            other.id, float(dist[i]), float(off[i]), bool(in_arc[i]), bool(in_range[i]),
-            bool(clear[i]), weapon.to_hit, modifier, chance, reason, fails, decides, lazy[i],
-            tpose, context))
-    measures.sort(key=lambda m: (round(m.distance, 6), m.bot))
+            other.id, d, o, arc, near, seen, need, modifier, chance, reason, fails, decides,
+            sight, tpose, context))
     return tuple(measures)
-
-
-def _sights(state: GameState, shooter: Bot, spose: Pose, others: list[Bot],
-            through_bots: bool) -> tuple[list[bool], list[LazySight]]:
-    """Sight from the shooter to each other bot (R22, R38, D15): clear or not for
-    all at once (vectorised), the full answer per line on demand."""
-    doors = door_keys(open_doors(state))
-    discs = () if through_bots else tuple(
-        disc_of(b) for b in standing_bots(state) if b.id != shooter.id)
-    index = state.arena.index
-    a, top = (spose.x, spose.y), spose.z + shooter.card.height
-    ends = [((o.x, o.y), o.z + o.card.height / 2.0) for o in others]
-    clear = index.sight_many([(a, top, b, bz) for b, bz in ends], discs=discs, open_doors=doors)
-    ids = frozenset(state.bots)
-    lazy = [LazySight(index, ids, a, top, b, bz, discs, doors, (shooter.id, o.id))
-            for (b, bz), o in zip(ends, others)]
-    return clear, lazy
 
 
 def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
