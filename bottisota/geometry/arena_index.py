@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -44,6 +44,19 @@ INFLATE_MARGIN = 1e-6      # cm
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
+
+
+@lru_cache(maxsize=16)
+def _all_pairs(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every ordered pair of m things (row, column; the diagonal left out), the
+    index of each pair's reverse, and each pair's place in a flat m x m array."""
+    rows, cols = np.nonzero(~np.eye(m, dtype=bool))
+    slot = np.full((m, m), -1)
+    slot[rows, cols] = np.arange(len(rows))
+    out = (rows, cols, slot[cols, rows], rows * m + cols)
+    for a in out:
+        a.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,24 +559,25 @@ class ArenaIndex:
         shooter (its top), column the target (its middle), the other bots blocking
         (D15). The diagonal is False. The bench's 992 pairs of 32 bots in one call."""
         m = len(discs)
-        out = np.zeros((m, m), dtype=bool)
         if m < 2:
-            return out
+            return np.zeros((m, m), dtype=bool)
         x = np.array([d.x for d in discs], dtype=float)
         y = np.array([d.y for d in discs], dtype=float)
         z = np.array([d.z for d in discs], dtype=float)
         h = np.array([d.height for d in discs], dtype=float)
-        rows, cols = np.nonzero(~np.eye(m, dtype=bool))
-        slot = np.full((m, m), -1)
-        slot[rows, cols] = np.arange(len(rows))
-        batch = LineBatch(x[rows], y[rows], z[rows] + h[rows], x[cols], y[cols],
-                          z[cols] + h[cols] / 2.0, twin=slot[cols, rows], ends=(x, y, rows, cols))
-        blocked = self._blocked_lines(batch, discs, open_doors)
-        out[rows, cols] = ~blocked
-        return out
+        r = np.array([d.r for d in discs], dtype=float)
+        rows, cols, twin, flat = _all_pairs(m)
+        top = z + h
+        batch = LineBatch(x[rows], y[rows], top[rows], x[cols], y[cols], (z + h / 2.0)[cols],
+                          twin=twin, ends=(x, y, rows, cols))
+        blocked = self._blocked_lines(batch, discs, open_doors, (x, y, r, top))
+        out = np.zeros(m * m, dtype=bool)
+        out[flat] = ~blocked
+        return out.reshape(m, m)
 
     def _blocked_lines(self, batch: LineBatch, discs: Sequence[Disc],
-                       open_doors: Iterable[str | int]) -> np.ndarray:
+                       open_doors: Iterable[str | int],
+                       disc_arrays: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
         """Which lines something blocks: shadow proofs, flat obstacles level by level,
         closed doors, bots, then the exact check against stairs, ramps and escalators
         for the lines still clear."""
@@ -573,7 +587,7 @@ class ArenaIndex:
         if len(idx) and discs:
             b = batch
             blocked[idx] = discs_block(b.ax[idx], b.ay[idx], b.az[idx], b.bx[idx], b.by[idx],
-                                       b.bz[idx], discs)
+                                       b.bz[idx], discs, arrays=disc_arrays)
         self._blocked_by_slopes(batch, done, blocked)
         return blocked
 

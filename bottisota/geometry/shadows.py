@@ -28,15 +28,47 @@ import shapely
 
 from bottisota.geometry.surfaces import Surface
 
-MAX_CORNERS = 16         # polygons with more corners (fine circles) are left to the exact test
+MAX_CORNERS = 6          # polygons with more corners (circles) are left to the exact test
+MAX_SLABS = 8            # a non-convex part needing more slabs than this is left out
+MIN_PIECE = 0.02         # a slab this small a share of its part is left out
 ANGLE_EPS = 1e-9         # radians: the ray must be this far inside the span
 LENGTH_EPS = 1e-9        # cm
+TINY = 1e-300
 TURN = 2.0 * math.pi
 STRIDE = 16.0            # > the angle range of a span (-2π..3π): groups apart in one sorted key
-DENSE_PAIRS = 40_000     # up to this many (point, obstacle) pairs, distances beat the STRtree
 DENSE_CELLS = 200_000    # (pair, point) cells at most: more points than that, no proofs
 MIN_LINES = 128          # fewer lines than this, or fewer per end point than
 LINES_PER_POINT = 4      # this on average: no proofs (the exact tests cost less)
+
+
+def _convex(g) -> bool:
+    return g.area >= g.convex_hull.area * (1.0 - 1e-9)
+
+
+def convex_pieces(region) -> list[tuple[object, np.ndarray]]:
+    """Convex polygons inside the region (with their corners) for shadow proofs: the
+    region's convex parts as they are, the others cut into vertical slabs at their
+    corners (each slab of a polygon is convex), slivers and many-cornered parts
+    left to the exact tests."""
+    out = []
+    for part in shapely.get_parts(region):
+        if part.geom_type != "Polygon" or part.is_empty:
+            continue
+        pieces = [part]
+        if len(part.interiors) or not _convex(part):
+            xs = np.unique(shapely.get_coordinates(part)[:, 0])
+            if len(xs) - 1 > MAX_SLABS:
+                continue
+            _, y0, _, y1 = part.bounds
+            cut = shapely.intersection(part, shapely.box(xs[:-1], y0, xs[1:], y1))
+            pieces = [p for p in shapely.get_parts(cut) if p.geom_type == "Polygon"]
+            pieces = [p for p in pieces if p.area >= part.area * MIN_PIECE and _convex(p)
+                      and not len(p.interiors)]
+        for piece in pieces:
+            corners = shapely.get_coordinates(piece.exterior)[:-1]
+            if 3 <= len(corners) <= MAX_CORNERS:
+                out.append((piece, corners))
+    return out
 
 
 class Shadows:
@@ -44,29 +76,22 @@ class Shadows:
     obstacles wholly within `radius` of a line end are used."""
 
     def __init__(self, flat: Sequence[Surface], radius: float) -> None:
-        keep = []
-        for s in flat:
-            g = s.region
-            if g.geom_type != "Polygon" or len(g.interiors) or g.is_empty:
-                continue
-            corners = shapely.get_coordinates(g.exterior)[:-1]
-            if len(corners) > MAX_CORNERS or g.area < g.convex_hull.area * (1.0 - 1e-9):
-                continue
-            keep.append((s, corners))
+        keep = [(s.top, piece, corners) for s in flat for piece, corners in convex_pieces(s.region)]
         self.radius = radius
         self.count = len(keep)
         if not keep:
             return
-        self.regions = np.array([s.region for s, _ in keep], dtype=object)
+        self.regions = np.array([piece for _, piece, _ in keep], dtype=object)
         shapely.prepare(self.regions)
         self.tree = shapely.STRtree(self.regions)
-        self.top = np.array([s.top for s, _ in keep], dtype=float)
-        width = max(len(c) for _, c in keep)
+        self.top = np.array([top for top, _, _ in keep], dtype=float)
+        self.lowest = float(self.top.min())
+        width = max(len(c) for _, _, c in keep)
         corners = np.zeros((width, self.count, 2))
-        for k, (_, c) in enumerate(keep):
+        for k, (_, _, c) in enumerate(keep):
             corners[:len(c), k] = c
             corners[len(c):, k] = c[0]          # padding repeats a corner: min/max unchanged
-        centre = np.array([shapely.get_coordinates(s.region.centroid)[0] for s, _ in keep])
+        centre = shapely.get_coordinates(shapely.centroid(self.regions))
         self.cx, self.cy = centre[:, 0].copy(), centre[:, 1].copy()
         # corners about the centroid (corner, obstacle), and the farthest of them: a
         # point nearer the centroid than that may lie inside
@@ -79,18 +104,15 @@ class Shadows:
     def _near(self, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(point, obstacle) pairs, sorted by point, whose centroids are close enough
         for the whole obstacle to lie within the radius of the point."""
-        if len(px) * self.count > DENSE_PAIRS:
-            r = self.radius
-            pi, oi = self.tree.query(shapely.box(px - r, py - r, px + r, py + r))
-            return pi, oi
-        dx = np.subtract.outer(px, self.cx)
-        dy = np.subtract.outer(py, self.cy)
-        dx *= dx
-        dy *= dy
-        dx += dy
-        flat = np.flatnonzero(dx <= self._reach2)
-        pi = flat // self.count
-        return pi, flat - pi * self.count
+        r = self.radius
+        pi, oi = self.tree.query(shapely.box(px - r, py - r, px + r, py + r))
+        dx, dy = self.cx[oi] - px[pi], self.cy[oi] - py[pi]
+        near = np.flatnonzero(dx * dx + dy * dy <= self._reach2[oi])
+        pi, oi = pi[near], oi[near]
+        if len(pi) > 1 and (pi[1:] < pi[:-1]).any():
+            order = np.argsort(pi, kind="stable")
+            pi, oi = pi[order], oi[order]
+        return pi, oi
 
     def _pairs(self, px: np.ndarray, py: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -143,15 +165,14 @@ class Shadows:
         # each line's highest point within the radius of either end
         dx, dy = px[ib] - px[ia], py[ib] - py[ia]
         ll = np.hypot(dx, dy)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            part = np.minimum(ll, self.radius) / ll      # no line: NaN, proves nothing
+        part = np.minimum(ll, self.radius)
+        part /= np.maximum(ll, TINY)                     # no line: 0 (and nothing proved)
         rise = bz - az
         rise *= part
         need_a = np.maximum(az, az + rise)
         need_b = np.maximum(bz, bz - rise)
         # tops shifted above every need and 0: 0 then stands for "no obstacle"
-        shift = 1.0 - min(0.0, float(self.top.min()), float(np.nanmin(need_a, initial=0.0)),
-                          float(np.nanmin(need_b, initial=0.0)))
+        shift = 1.0 - min(0.0, self.lowest, float(az.min()), float(bz.min()))
         # every pair against every other point: is that point past the obstacle, in
         # its shadow? The tallest such obstacle for each (point, other point).
         ddx = np.subtract.outer(px, px)
@@ -161,7 +182,7 @@ class Shadows:
         angle += math.pi                                 # ... from p to q, in (0, 2π]
         inside = angle[pi]
         inside -= low[:, None]
-        np.add(inside, TURN, out=inside, where=inside < 0.0)
+        inside += (inside < 0.0) * TURN
         ok = inside > ANGLE_EPS
         ok &= inside < (width - ANGLE_EPS)[:, None]
         ok &= length[pi] > (far + LENGTH_EPS)[:, None]

@@ -151,16 +151,19 @@ class SightLevels:
 
 
 class SlopedSight:
-    """The exact check against stairs, ramps and escalators for many lines at once:
-    over a straight piece both the floor and the line are linear, so a line is
-    blocked exactly when the floor reaches it at an end of some piece (the
-    coordinates of the line cut by the floor's region)."""
+    """The exact check against stairs, ramps and escalators for many lines at once.
+    Over a sloped floor both the floor (a plane over its shape) and the line are
+    linear along the line, so the floor reaches the line (D15: at least the line's
+    height) on one prefix or suffix of it, found from the line's ends alone; the
+    line is blocked exactly when that part meets the floor's region (one prepared
+    test per line and nearby floor, no cut geometry)."""
 
     def __init__(self, sloped: Sequence[Surface]) -> None:
         self.regions = np.array([s.region for s in sloped], dtype=object)
+        shapely.prepare(self.regions)
         self.tree = shapely.STRtree(self.regions)
         self.z_low = np.array([s.z_low for s in sloped], dtype=float)
-        self.z_high = np.array([s.z_high for s in sloped], dtype=float)
+        self.rise = np.array([s.z_high - s.z_low for s in sloped], dtype=float)
         self.ux = np.array([s.ux for s in sloped], dtype=float)
         self.uy = np.array([s.uy for s in sloped], dtype=float)
         self.s0 = np.array([s.s0 for s in sloped], dtype=float)
@@ -169,25 +172,29 @@ class SlopedSight:
     def blocked(self, batch: LineBatch, idx: np.ndarray) -> np.ndarray:
         """For the lines `idx` of the batch: does a sloped floor reach the line?"""
         out = np.zeros(len(idx), dtype=bool)
-        lines = batch.lines(idx)
-        li, si = self.tree.query(lines, predicate="intersects")
+        li, si = self.tree.query(batch.lines(idx))          # bounding boxes meet
         if len(li) == 0:
             return out
-        cuts = shapely.intersection(lines[li], self.regions[si])
-        xy, owner = shapely.get_coordinates(cuts, return_index=True)
-        if len(xy) == 0:
+        k = idx[li]
+        ax, ay, bx, by = batch.ax[k], batch.ay[k], batch.bx[k], batch.by[k]
+        ux, uy, s0, span = self.ux[si], self.uy[si], self.s0[si], self.span[si]
+        z_low, rise = self.z_low[si], self.rise[si]
+        # the floor's plane less the line's height, at both ends of the line
+        d0 = z_low + rise * ((ax * ux + ay * uy - s0) / span) - batch.az[k]
+        d1 = z_low + rise * ((bx * ux + by * uy - s0) / span) - batch.bz[k]
+        at_a, at_b = d0 >= -HEIGHT_EPS, d1 >= -HEIGHT_EPS
+        reach = np.flatnonzero(at_a | at_b)
+        if len(reach) == 0:
             return out
-        line, surf = li[owner], si[owner]
-        x, y = xy[:, 0], xy[:, 1]
-        f = np.clip((x * self.ux[surf] + y * self.uy[surf] - self.s0[surf]) / self.span[surf],
-                    0.0, 1.0)
-        floor = self.z_low[surf] + (self.z_high[surf] - self.z_low[surf]) * f
-        k = idx[line]
-        ax, ay, az = batch.ax[k], batch.ay[k], batch.az[k]
-        bx, by, bz = batch.bx[k], batch.by[k], batch.bz[k]
-        length = np.hypot(bx - ax, by - ay)
-        s = np.clip(((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length, 0.0, length)
-        height = az + (bz - az) * s / length
-        reach = floor - height >= -HEIGHT_EPS
-        np.logical_or.at(out, line[reach], True)
+        at_a, at_b, d0, d1 = at_a[reach], at_b[reach], d0[reach], d1[reach]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (-HEIGHT_EPS - d0) / (d1 - d0)          # where the floor meets the line
+        t0 = np.where(at_a, 0.0, t)
+        t1 = np.where(at_b, 1.0, t)
+        ax, ay, dx, dy = ax[reach], ay[reach], bx[reach] - ax[reach], by[reach] - ay[reach]
+        coords = np.empty((len(reach), 2, 2))
+        coords[:, 0, 0], coords[:, 0, 1] = ax + dx * t0, ay + dy * t0
+        coords[:, 1, 0], coords[:, 1, 1] = ax + dx * t1, ay + dy * t1
+        hit = shapely.intersects(self.regions[si[reach]], shapely.linestrings(coords))
+        out[li[reach[hit]]] = True
         return out

@@ -167,21 +167,28 @@ def skips_disc(line: Line, x: float, y: float, r: float) -> bool:
 
 
 def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
-                by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = ()
+                by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = (),
+                arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> np.ndarray:
     """Vectorised: which lines some disc (bot) blocks, the same test as
     `skips_disc` + `disc_crossing` + `first_block` for every line and disc at once.
-    A cheap plan test over all pairs first; the chord heights only where they meet."""
-    skip = set(ignore)
-    kept = [d for d in discs if d.id not in skip]
+    A cheap plan test over all pairs first; the chord heights only where they meet.
+    `arrays` may give the discs (not ignored) as arrays x, y, r, top instead."""
     n = len(ax)
     out = np.zeros(n, dtype=bool)
-    if not kept or n == 0:
-        return out
-    cx = np.array([d.x for d in kept])
-    cy = np.array([d.y for d in kept])
-    r = np.array([d.r for d in kept])
-    top = np.array([d.z + d.height for d in kept])
+    if arrays is None:
+        skip = set(ignore)
+        kept = [d for d in discs if d.id not in skip]
+        if not kept or n == 0:
+            return out
+        cx = np.array([d.x for d in kept])
+        cy = np.array([d.y for d in kept])
+        r = np.array([d.r for d in kept])
+        top = np.array([d.z + d.height for d in kept])
+    else:
+        cx, cy, r, top = arrays
+        if len(cx) == 0 or n == 0:
+            return out
     dx, dy = bx - ax, by - ay
     length = np.hypot(dx, dy)
     safe = np.where(length > 0.0, length, 1.0)
