@@ -105,19 +105,23 @@ class LineBatch:
 
 class SightLevels:
     """Prepared unions of flat obstacles (walls, platforms, closed doors) at each
-    distinct top, and the exact level-by-level test of many lines against them."""
+    distinct top (those of that top or taller, and those of exactly that top), and
+    the exact level-by-level test of many lines against them."""
 
     def __init__(self, flat: Sequence[Surface]) -> None:
         tops = sorted({s.top for s in flat})
         self.tops = np.array(tops, dtype=float)
         self.levels: list = [None] * len(tops)
+        exact: list = [None] * len(tops)
         covered = None
         for k in range(len(tops) - 1, -1, -1):
             group = shapely.union_all([s.region for s in flat if s.top == tops[k]])
             covered = group if covered is None else shapely.union(covered, group)
             shapely.prepare(covered)
-            self.levels[k] = covered
+            shapely.prepare(group)
+            self.levels[k], exact[k] = covered, group
         self.union_at = np.array(self.levels + [None], dtype=object)[:len(tops)]
+        self.exactly_at = np.array(exact + [None], dtype=object)[:len(tops)]
 
     def blocked(self, batch: LineBatch, done: np.ndarray) -> np.ndarray:
         """Which lines (not already `done`) some obstacle of these levels blocks: one
@@ -144,7 +148,9 @@ class SightLevels:
             line = np.repeat(idx, count)
             level = np.repeat(k_lo[idx], count) + np.arange(len(line)) \
                 - np.repeat(np.cumsum(count) - count, count)
-            hit = shapely.intersects(self.union_at[level],
+            # the obstacles of exactly that top: the taller ones met the whole line or
+            # a longer low part already
+            hit = shapely.intersects(self.exactly_at[level],
                                      batch.low_parts(line, self.tops[level]))
             blocked[line[hit]] = True
         return blocked
