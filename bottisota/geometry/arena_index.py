@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import chain
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
@@ -525,10 +524,8 @@ class ArenaIndex:
         if isinstance(pairs, np.ndarray):
             arr = pairs.astype(float, copy=False).reshape(-1, 6)
         else:
-            n = len(pairs)
-            arr = np.fromiter(chain.from_iterable(
-                (a[0], a[1], az, b[0], b[1], bz) for a, az, b, bz in pairs),
-                float, 6 * n).reshape(n, 6)
+            arr = np.array([(a[0], a[1], az, b[0], b[1], bz) for a, az, b, bz in pairs],
+                           dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return []
         return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()

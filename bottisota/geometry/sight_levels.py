@@ -21,6 +21,7 @@ from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
 
 TWIN_MIN_LINES = 64     # fewer lines in a batch: reversed twins are not looked for
+TWIN_TABLE = 256        # up to this many distinct ends: twins found in a table of them
 
 
 class LineBatch:
@@ -47,7 +48,12 @@ class LineBatch:
         if self._twin is None and self.n < TWIN_MIN_LINES:
             self._twin = np.full(self.n, -1)           # few lines: not worth looking for
         if self._twin is None:
-            _, _, ia, ib = self.ends()
+            px, _, ia, ib = self.ends()
+            if len(px) <= TWIN_TABLE:                   # few points: a table of them
+                table = np.full((len(px), len(px)), -1)
+                table[ia[::-1], ib[::-1]] = np.arange(self.n - 1, -1, -1)   # first wins
+                self._twin = table[ib, ia]
+                return self._twin
             size = int(max(ia.max(), ib.max())) + 1 if self.n else 1
             code = ia * size + ib
             order = np.argsort(code, kind="stable")
@@ -61,15 +67,12 @@ class LineBatch:
         """The distinct end points (px, py) and each line's two ends as indices into
         them (ia, ib): many lines share ends (bots seeing each other)."""
         if self._ends is None:
-            xy = np.concatenate([np.stack([self.ax, self.ay], 1), np.stack([self.bx, self.by], 1)])
-            order = np.lexsort((xy[:, 1], xy[:, 0]))
-            ordered = xy[order]
-            new = np.ones(len(order), dtype=bool)
-            new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
-            which = np.empty(len(order), dtype=np.intp)
-            which[order] = np.cumsum(new) - 1
-            points = ordered[new]
-            self._ends = (points[:, 0], points[:, 1], which[:self.n], which[self.n:])
+            xy = np.empty(2 * self.n, dtype=complex)        # x + iy: one sort key
+            xy.real[:self.n], xy.imag[:self.n] = self.ax, self.ay
+            xy.real[self.n:], xy.imag[self.n:] = self.bx, self.by
+            points, which = np.unique(xy, return_inverse=True)
+            which = which.reshape(-1)
+            self._ends = (points.real.copy(), points.imag.copy(), which[:self.n], which[self.n:])
         return self._ends
 
     def lines(self, idx: np.ndarray) -> np.ndarray:
