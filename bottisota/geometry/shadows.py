@@ -114,13 +114,16 @@ class Shadows:
             pi, oi = pi[order], oi[order]
         return pi, oi
 
-    def _pairs(self, px: np.ndarray, py: np.ndarray
+    def _pairs(self, px: np.ndarray, py: np.ndarray, lowest: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Every (point, obstacle) pair with the obstacle wholly within the radius
-        and not holding the point, sorted by point: the point, the obstacle, its
-        angular span (start in [0, 2π), width; radians) and its farthest corner's
-        distance."""
+        """Every (point, obstacle) pair with the obstacle wholly within the radius,
+        not holding the point and at least as tall as the point's `lowest` line end
+        (a lower one proves nothing there), sorted by point: the point, the
+        obstacle, its angular span (start in [0, 2π), width; radians) and its
+        farthest corner's distance."""
         pi, oi = self._near(px, py)
+        tall = np.flatnonzero(self.top[oi] >= lowest[pi])     # else below every line there
+        pi, oi = pi[tall], oi[tall]
         # the centroid and the corners seen from the point
         cx, cy = self.cx[oi] - px[pi], self.cy[oi] - py[pi]
         vx = self.kx[:, oi]
@@ -159,7 +162,10 @@ class Shadows:
         proven = np.zeros(n, dtype=bool)
         if self.count == 0 or n == 0 or n < LINES_PER_POINT * m:
             return proven                                # few lines per end: exact tests cost less
-        pi, oi, low, width, far = self._pairs(px, py)
+        lowest = np.full(m, np.inf)                      # each point's lowest line end
+        np.minimum.at(lowest, ia, az)
+        np.minimum.at(lowest, ib, bz)
+        pi, oi, low, width, far = self._pairs(px, py, lowest)
         if len(pi) == 0 or len(pi) * m > DENSE_CELLS:
             return proven
         # each line's highest point within the radius of either end
