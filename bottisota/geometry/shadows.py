@@ -11,12 +11,12 @@ that distance (the line is straight, so everywhere in between), the line is
 blocked (D15). Such a proof needs no polygon intersection. Lines without a
 proof go on to the exact tests.
 
-The spans are merged per point and per height level (the obstacles whose
-top reaches that level): the union of overlapping open spans is an open
-span, and a ray strictly inside it is strictly inside one of its members.
-A merged span keeps the largest farthest-corner distance of its members.
-Each line end then needs one sorted search, whatever the number of
-obstacles around it.
+Many lines between few points (every bot against every other): each pair of
+a point and an obstacle wholly within the radius of it is tested against
+every other point at once (is that point past the obstacle, inside its
+span?), keeping the tallest such obstacle for each ordered pair of points;
+each line end then needs one look-up. Non-convex regions lend convex pieces.
+Few lines per point: no proofs, the exact tests alone cost less.
 """
 from __future__ import annotations
 
@@ -35,7 +35,6 @@ ANGLE_EPS = 1e-9         # radians: the ray must be this far inside the span
 LENGTH_EPS = 1e-9        # cm
 TINY = 1e-300
 TURN = 2.0 * math.pi
-STRIDE = 16.0            # > the angle range of a span (-2π..3π): groups apart in one sorted key
 DENSE_CELLS = 200_000    # (pair, point) cells at most: more points than that, no proofs
 MIN_LINES = 128          # fewer lines than this, or fewer per end point than
 LINES_PER_POINT = 4      # this on average: no proofs (the exact tests cost less)
