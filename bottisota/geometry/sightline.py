@@ -203,10 +203,13 @@ def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
     near = perp <= r
     near &= tc >= -r
     near &= tc <= (length[:, None] + r)
-    i, j = np.nonzero(near)
-    if len(i) == 0:
+    flat = np.flatnonzero(near)
+    if len(flat) == 0:
         return out
-    wx, wy, tc, perp, rj = wx[i, j], wy[i, j], tc[i, j], perp[i, j], r[j]
+    i = flat // len(cx)
+    j = flat - i * len(cx)
+    wx, wy = wx.ravel()[flat], wy.ravel()[flat]
+    tc, perp, rj = tc.ravel()[flat], perp.ravel()[flat], r[j]
     holds = (wx * wx + wy * wy < rj * rj) | \
         ((cx[j] - bx[i]) ** 2 + (cy[j] - by[i]) ** 2 < rj * rj)
     half = np.sqrt(np.maximum(0.0, rj * rj - perp * perp))
