@@ -17,6 +17,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bottisota.errors import InputError, Problem
+from bottisota.robot.match import play
 from bottisota.robot.stats import GameRecord, card_rows, personality_rows, table
 
 SEED_STRIDE = 100_003
@@ -105,8 +106,6 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
 
 
 def _play(seed: int) -> GameRecord:
-    from bottisota.robot.match import play
-
     w = _WORKER
     return play(w["arena"], w["rules"], w["cards"], w["mods"], w["personalities"], seed,
                 w["round_limit"], w["time_limit"])
@@ -132,8 +131,14 @@ def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
             if bar is not None:
                 bar.update()
     else:
-        ctx = get_context("fork" if "fork" in _start_methods() else "spawn")
-        with ctx.Pool(jobs, initializer=_init, initargs=init) as pool:
+        forking = "fork" in _start_methods()
+        ctx = get_context("fork" if forking else "spawn")
+        if forking:
+            # prepare once here: the workers inherit the loaded cards and the prepared
+            # navigation maps instead of each building them again
+            _init(*init)
+        pool_args = {} if forking else {"initializer": _init, "initargs": init}
+        with ctx.Pool(jobs, **pool_args) as pool:
             chunk = max(1, min(16, games // (jobs * 8) or 1))
             for record in pool.imap_unordered(_play, seeds, chunksize=chunk):
                 records.append(record)
