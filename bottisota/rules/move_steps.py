@@ -55,10 +55,8 @@ def check_step(state: GameState, bot: Bot, step: Step, index: int) -> Refusal | 
         if not bot.stats.is_ground:
             return Refusal("R48", f"lifts serve ground bots only; {bot.id} is {loco}", at, index)
     if isinstance(step, DropMine):
-        try:
-            from bottisota.rules.mines import check_drop_mine
-        except ImportError:         # mines not written yet: nothing more to check
-            return None
+        from bottisota.rules.mines import check_drop_mine
+
         refusal = check_drop_mine(state, bot, step.weapon)
         if refusal is not None:
             return Refusal(refusal.rule, refusal.message, refusal.at, index)

@@ -568,10 +568,8 @@ class Walk:
             self.ctx.emit({"type": "drop_mine", "bot": self.bot.id, "weapon": weapon,
                            "at": xy2(*self.pose.xy)})
             return
-        try:
-            from bottisota.rules.mines import drop_mine
-        except ImportError:
-            return
+        from bottisota.rules.mines import drop_mine
+
         answer = drop_mine(self.state, self.bot, weapon)
         if isinstance(answer, Refusal):
             raise _Refused(Refusal(answer.rule, answer.message, answer.at, i))
@@ -579,10 +577,8 @@ class Walk:
 
     def _mines(self) -> bool:
         """Active mines the base now touches strike it (R31); True if destroyed."""
-        try:
-            from bottisota.rules.mines import mine_strike, touching_mines
-        except ImportError:
-            return False
+        from bottisota.rules.mines import mine_strike, touching_mines
+
         if not self.state.mines:
             return False
         if not self.live:

@@ -83,10 +83,8 @@ def preview_fling(state: GameState, bot_id: str, heading_deg: float, distance: f
 
 def _mine_strikes(state: GameState, bot: Bot, ctx: Ctx) -> None:
     """Active mines the thrown bot now touches strike it (R31)."""
-    try:
-        from bottisota.rules.mines import mine_strike, touching_mines
-    except ImportError:
-        return
+    from bottisota.rules.mines import mine_strike, touching_mines
+
     for mine in touching_mines(state, bot):
         if bot.destroyed:
             break

@@ -35,14 +35,8 @@ def make_dice(dice: DiceSource) -> Dice:
 
 
 def floor_height(arena: Arena, x: float, y: float) -> float:
-    """The floor under a point: the compiled index when it is available, else the
-    features themselves (arena_checks.floor_z)."""
-    try:
-        return float(arena.index.floor_z(x, y))
-    except NotImplementedError:
-        from bottisota.model.arena_checks import floor_z
-
-        return floor_z(arena.features, x, y)
+    """The floor under a point (D3: a bot's z is the floor under its centre)."""
+    return float(arena.index.floor_z(x, y))
 
 
 def goals_of(arena: Arena, rules: HouseRules) -> list[Goal]:

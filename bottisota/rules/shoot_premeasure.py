@@ -424,12 +424,9 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
 
 
 def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
-    """R29: the landing spot of a push or pull, when movement offers a preview."""
-    try:
-        from bottisota.rules.movement import preview_fling
-    except ImportError:
-        return None
+    """R29: the landing spot of a push or pull (movement's preview, no dice)."""
     from bottisota.rules.beams import fling_plan
+    from bottisota.rules.movement import preview_fling
 
     heading, distance = fling_plan(shooter, target, weapon.kind, weapon.strength)
     return preview_fling(state, target.id, heading, distance)

@@ -771,12 +771,9 @@ class TableApp:
 
     def _open_doors(self) -> tuple:
         """Doors the core says are open (R47: someone touches them)."""
-        try:
-            from bottisota.rules.shoot_geometry import door_keys, open_doors
+        from bottisota.rules.shoot_geometry import door_keys, open_doors
 
-            return tuple(door_keys(open_doors(self.state)))
-        except (ImportError, NotImplementedError):
-            return ()
+        return tuple(door_keys(open_doors(self.state)))
 
     def _draw_orders(self, surface: pygame.Surface) -> None:
         shooter = self.shooting_bot()

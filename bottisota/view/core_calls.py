@@ -66,10 +66,8 @@ def preview_move(game: Any, move: Move) -> MovePreview:
 
 def _offers(state: Any, move: Move, result: MoveResult) -> list[Any]:
     """Overwatch shots the path would offer (rules.overwatch), if the game did not say."""
-    try:
-        from bottisota.rules.overwatch import offers
-    except ImportError:
-        return []
+    from bottisota.rules.overwatch import offers
+
     return offers(state, move.bot, result.path, move.hold_fire)
 
 
