@@ -53,6 +53,16 @@ def test_replay_of_a_200_action_seeded_game_is_exact(catalogue, duel, tmp_path):
     assert [e.events for e in again.history] == [json.loads(l)["events"] for l in lines[1:]]
 
 
+def test_a_game_started_without_a_seed_records_one_and_replays(catalogue, duel, tmp_path):  # D8
+    cards, mods = catalogue
+    path = tmp_path / "game.jsonl"
+    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], journal_path=str(path))
+    play_random_game(game, random.Random(3), max_actions=30)
+    header = json.loads(path.read_text().splitlines()[0])
+    assert isinstance(header["seed"], int)
+    assert snapshot(load(path)) == snapshot(game)
+
+
 def test_a_journal_cut_off_mid_line_is_refused_with_its_line(catalogue, duel, tmp_path):
     path = tmp_path / "game.jsonl"
     game = new_game(catalogue, duel, path)

@@ -28,6 +28,7 @@ newly drawn bot (R6 legal spot, R56 first-move limits).
 """
 from __future__ import annotations
 
+import random
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol
@@ -173,6 +174,9 @@ class Game:
             rules = rules.overridden({"round_limit": round_limit})
         if len(set(players)) != len(players) or not players:
             raise ValueError("players must be one or more distinct names")
+        if dice is None and seed is None:
+            # a fresh seed, recorded in the journal, so the game still replays (D8)
+            seed = random.SystemRandom().randrange(2 ** 31)
         state = GameState(arena=arena, rules=rules, cards=cards, mods=mods,
                           dice=dice if dice is not None else Dice(seed=seed),
                           players=list(players), scores={p: 0 for p in players},
