@@ -59,3 +59,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:          # output piped into `head` and cut: not an error
+        sys.stderr.close()
+        return 0

@@ -251,3 +251,13 @@ def test_a_door_shows_open_while_a_bot_touches_it():  # R47
     app.version += 1
     app.step()
     assert tuple(app.surface.get_at(at))[:3] == style.FEATURE_FILL["door"]
+
+
+def test_robot_seats_may_be_listed_with_commas():
+    from bottisota.errors import InputError
+    from bottisota.view.session import parse_robot_specs
+
+    assert parse_robot_specs(["red,blue:sniper"], ["red", "blue"]) == [("red", ""),
+                                                                       ("blue", "sniper")]
+    with pytest.raises(InputError):
+        parse_robot_specs(["green"], ["red", "blue"])

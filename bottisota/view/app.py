@@ -840,7 +840,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help="arena file or bundled arena name (default: the bundled default arena)")
     p.add_argument("--players", default="red,blue", help="seat names, comma-separated (default red,blue)")
     p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
-                   help="a seat played by a robot (repeatable)")
+                   help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
     p.add_argument("--seed", type=int, default=None, help="seed of the dice")
     p.add_argument("--physical-dice", action="store_true", help="ask every roll on screen (1-6)")
     p.add_argument("--fullscreen", action="store_true", help="start in full screen")

@@ -44,17 +44,28 @@ def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[
     from bottisota.robot.tables import find_personality
 
     robots: dict[str, Any] = {}
-    for spec in specs:
-        player, _, name = spec.partition(":")
-        if player not in players:
-            raise InputError([Problem("--robot", 0, 0, "", f"{player!r} is not one of the players "
-                                      f"({', '.join(players)})")])
+    for player, name in parse_robot_specs(specs, players):
         robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
     for r in robots.values():
         r.peers = robots
         if game is not None:
             r.prepare(game)
     return robots
+
+
+def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, str]]:
+    """`--robot blue --robot red:sniper` or `--robot blue,red:sniper` -> [(player, name)],
+    every player checked against the seats."""
+    seats = []
+    for spec in (part.strip() for s in specs for part in s.split(",")):
+        if not spec:
+            continue
+        player, _, name = spec.partition(":")
+        if player not in players:
+            raise InputError([Problem("--robot", 0, 0, "", f"{player!r} is not one of the players "
+                                      f"({', '.join(players)})")])
+        seats.append((player, name))
+    return seats
 
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
@@ -116,6 +127,8 @@ def open_session(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     if len(players) < 1 or len(set(players)) != len(players):
         raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names, e.g. red,blue")])
+    if not args.resume:
+        parse_robot_specs(args.robot, players)   # a bad seat is refused before any journal
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         ensure_headless()
     import pygame
