@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bottisota.model.arena import Arena
+from bottisota.dice import Dice
+from bottisota.model.arena import Arena, Feature
 from bottisota.model.house_rules import bundled_rules
 from bottisota.model.loading import arena_from_dict, rules_with_overrides
 from bottisota.rules.setup import new_state
-from bottisota.rules.state import GameState
+from bottisota.rules.state import Bot, GameState
 
 
 def arena(*features: dict, size: tuple[float, float] = (80, 60), name: str = "test") -> Arena:
@@ -50,3 +51,38 @@ def state(arena_value: Arena, *bots: dict, dice: Iterable[int] | None = None,
     rules = rules_with_overrides(bundled_rules(), rule_overrides)
     source = list(dice) if dice is not None else seed
     return new_state(arena_value, rules, bots, dice=source, round=round)
+
+
+def bare_table(*bots: Bot, dice: Iterable[int] | None = None, round_: int = 2,
+               arena_value: Arena | None = None, features: tuple[Feature, ...] = ()
+               ) -> GameState:
+    """A state holding these ready-made Bot values on a bare 100 x 100 cm table (or the
+    given arena), the bundled rules, forced dice; players in order of appearance."""
+    table = arena_value or Arena(name="bare", size=(100.0, 100.0), features=features)
+    state = GameState(arena=table, rules=bundled_rules(), dice=Dice(forced=list(dice or [])),
+                      round=round_)
+    for b in bots:
+        state.bots[b.id] = b
+        if b.player not in state.players:
+            state.players.append(b.player)
+    return state
+
+
+# a small robot personality (cards/robots format) for the robot tests
+ROBOT_TABLE = """\
+name: tester
+place:
+  - table: {1-3: near_enemy, 4-6: far_from_enemies}
+turn:
+  - label: enemy 10-40 cm, in arc
+    when: {range: [10, 40], in_arc: true}
+    table:
+      1-3: {move: close_in, weapons: all}
+      4-5: {move: hold, then: overwatch}
+      6: {move: keep_range, range: 28}
+  - table: {1-6: {move: hold}}
+overwatch:
+  - when: {range: [0, 12]}
+    table: {1-6: fire}
+  - table: {1-3: fire, 4-6: hold}
+"""

@@ -1,6 +1,36 @@
-"""Test setup: no screen, no sound, no network."""
+"""Test setup: no screen, no sound, no network; fixtures several test files share."""
 import os
+
+import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    """The bundled bot cards and mods."""
+    from bottisota.model.loading import load_catalogue
+
+    return load_catalogue()
+
+
+@pytest.fixture(scope="module")
+def duel():
+    """The bundled duel arena."""
+    from bottisota.content import arenas_dir
+    from bottisota.model.loading import load_arena
+
+    return load_arena(arenas_dir() / "duel.yaml")
+
+
+@pytest.fixture
+def video():
+    """pygame's display and fonts up, no events left from an earlier test (view tests)."""
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    pygame.event.clear()
+    yield

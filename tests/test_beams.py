@@ -15,6 +15,7 @@ from bottisota.model.cards import BotCard, Weapon
 from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.beams import fling_plan, resolve_beams
 from bottisota.rules.state import Bot, GameState, Mine
+from tests.builders import bare_table
 
 RULES = bundled_rules()
 PUSH = Weapon(name="Pusher", kind="push", mount="turret", range=30, to_hit=4, hits=1,
@@ -33,13 +34,7 @@ def bot(bid: str, x: float, y: float, player: str, weapons: tuple[Weapon, ...] =
 
 
 def game(*bots: Bot, dice: list[int] | None = None, arena: Arena | None = None) -> GameState:
-    state = GameState(arena=arena or Arena(name="t", size=(100.0, 100.0)), rules=RULES,
-                      dice=Dice(forced=list(dice or [])), round=2)
-    for b in bots:
-        state.bots[b.id] = b
-        if b.player not in state.players:
-            state.players.append(b.player)
-    return state
+    return bare_table(*bots, dice=dice, arena_value=arena)
 
 
 def shooter(x: float = 20.0, y: float = 50.0) -> Bot:

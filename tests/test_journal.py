@@ -8,20 +8,8 @@ from bottisota.cli import main as cli_main
 from bottisota.errors import JournalError
 from bottisota.journal import load, resume
 from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import load_arena, load_catalogue
-from bottisota.content import arenas_dir
 from bottisota.rules.game import Game, prompt_dice
 from bottisota.rules.random_play import play_random_game, random_action
-
-
-@pytest.fixture(scope="module")
-def catalogue():
-    return load_catalogue()
-
-
-@pytest.fixture(scope="module")
-def duel():
-    return load_arena(arenas_dir() / "duel.yaml")
 
 
 def snapshot(game: Game):

@@ -5,8 +5,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottisota.dice import Dice
-from bottisota.model.arena import Arena
 from bottisota.model.cards import BotCard, Weapon
 from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.actions import Refusal
@@ -14,6 +12,7 @@ from bottisota.rules.events import apply_event
 from bottisota.rules.mines import (activate_mines, drop_mine, mine_strike,
                                    touching_mines)
 from bottisota.rules.state import Bot, GameState, Mine
+from tests.builders import bare_table
 
 RULES = bundled_rules()
 
@@ -31,13 +30,7 @@ def card(cid: str = "c", locomotion: str = "walker", base: float = 2.0,
 
 def game(*bots: Bot, dice: list[int] | None = None, round_: int = 2) -> GameState:
     """A bare 100 x 100 cm table with these bots, round 2, forced dice."""
-    state = GameState(arena=Arena(name="bare", size=(100.0, 100.0)), rules=RULES,
-                      dice=Dice(forced=list(dice or [])), round=round_)
-    for b in bots:
-        state.bots[b.id] = b
-        if b.player not in state.players:
-            state.players.append(b.player)
-    return state
+    return bare_table(*bots, dice=dice, round_=round_)
 
 
 def layer(x: float, y: float, weapons: tuple[Weapon, ...] = (MINE, MAGNET, BOMB, GUN),

@@ -9,31 +9,19 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.content import arenas_dir
 from bottisota.dice import Dice
 from bottisota.errors import JournalError
 from bottisota.journal import load
 from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import load_arena, load_catalogue
 from bottisota.robot.match import decision_notes, play
 from bottisota.robot.player import Robot
 from bottisota.robot.tables import find_personality
 from bottisota.rules.actions import Forward, Move, Pass, Place
 from bottisota.rules.game import Game
-from tests.builders import arena
+from tests.builders import ROBOT_TABLE, arena
 from tests.test_journal import snapshot
 
 ACTIONS = 30
-
-
-@pytest.fixture(scope="module")
-def catalogue():
-    return load_catalogue()
-
-
-@pytest.fixture(scope="module")
-def duel():
-    return load_arena(arenas_dir() / "duel.yaml")
 
 
 def robots_for(game: Game, names: dict[str, str]) -> dict[str, Robot]:
@@ -174,25 +162,6 @@ def test_notes_must_be_informational(catalogue, duel):
 
 # --- the view's robot seats ------------------------------------------------------------
 
-TABLE = """\
-name: tester
-place:
-  - table: {1-3: near_enemy, 4-6: far_from_enemies}
-turn:
-  - label: enemy 10-40 cm, in arc
-    when: {range: [10, 40], in_arc: true}
-    table:
-      1-3: {move: close_in, weapons: all}
-      4-5: {move: hold, then: overwatch}
-      6: {move: keep_range, range: 28}
-  - table: {1-6: {move: hold}}
-overwatch:
-  - when: {range: [0, 12]}
-    table: {1-6: fire}
-  - table: {1-3: fire, 4-6: hold}
-"""
-
-
 def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
         tmp_path, monkeypatch):  # R23
     pytest.importorskip("pygame")
@@ -201,7 +170,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
     from tests.builders import bot, card, state, weapon
 
     table = tmp_path / "tester.yaml"
-    table.write_text(TABLE, encoding="utf-8")
+    table.write_text(ROBOT_TABLE, encoding="utf-8")
     gun = weapon("Gun", mount="nose", range=30)
     s = state(arena(size=(80, 60)), bot("a", "red", (10, 30), 90, card(weapons=[gun])),
               bot("b", "blue", (40, 30), 270, card(weapons=[gun]), overwatch=True),

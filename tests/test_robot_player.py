@@ -13,25 +13,8 @@ from bottisota.robot.tables import bundled_personalities, load_personality
 from bottisota.rules.actions import (Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder,
                                      Turn)
 from bottisota.rules.game import Game
-from tests.builders import arena, bot, card, state, weapon
+from tests.builders import ROBOT_TABLE, arena, bot, card, state, weapon
 
-TABLE = """\
-name: tester
-place:
-  - table: {1-3: near_enemy, 4-6: far_from_enemies}
-turn:
-  - label: enemy 10-40 cm, in arc
-    when: {range: [10, 40], in_arc: true}
-    table:
-      1-3: {move: close_in, weapons: all}
-      4-5: {move: hold, then: overwatch}
-      6: {move: keep_range, range: 28}
-  - table: {1-6: {move: hold}}
-overwatch:
-  - when: {range: [0, 12]}
-    table: {1-6: fire}
-  - table: {1-3: fire, 4-6: hold}
-"""
 
 GUN = weapon("Gun", mount="nose", range=30)
 
@@ -39,7 +22,7 @@ GUN = weapon("Gun", mount="nose", range=30)
 @pytest.fixture()
 def tester(tmp_path: Path):
     path = tmp_path / "tester.yaml"
-    path.write_text(TABLE)
+    path.write_text(ROBOT_TABLE)
     return load_personality(path)
 
 

@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
-from bottisota.dice import Dice
-from bottisota.model.arena import Arena, Feature
+from bottisota.model.arena import Feature
 from bottisota.model.cards import BotCard
 from bottisota.model.house_rules import bundled_rules
 from bottisota.rules.actions import Refusal
 from bottisota.rules.self_destruct import self_destruct
 from bottisota.rules.state import Bot, GameState
+from tests.builders import bare_table
 
 RULES = bundled_rules()
 WALL = Feature(index=0, type="wall", shape=box(27.5, 25.0, 28.0, 35.0), height=10.0)
@@ -25,13 +25,7 @@ def bot(bid: str, x: float, y: float, player: str, z: float = 0.0, damage: int =
 
 def game(*bots: Bot, dice: list[int] | None = None, round_: int = 2,
          walls: tuple[Feature, ...] = ()) -> GameState:
-    state = GameState(arena=Arena(name="t", size=(100.0, 100.0), features=walls), rules=RULES,
-                      dice=Dice(forced=list(dice or [])), round=round_)
-    for b in bots:
-        state.bots[b.id] = b
-        if b.player not in state.players:
-            state.players.append(b.player)
-    return state
+    return bare_table(*bots, dice=dice, round_=round_, features=walls)
 
 
 def snapshot(state: GameState) -> tuple:

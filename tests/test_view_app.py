@@ -20,12 +20,7 @@ SIZE = (1280, 800)
 RED = style.player_colour("red")
 
 
-@pytest.fixture(autouse=True)
-def video():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.event.clear()
-    yield
+pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
 
 def duel_game(dice=(6, 1)) -> Game:

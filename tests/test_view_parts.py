@@ -21,12 +21,7 @@ from bottisota.view.words import describe
 from tests.builders import arena, bot, card, state, weapon
 
 
-@pytest.fixture(autouse=True)
-def video():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.event.clear()
-    yield
+pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
 
 # --- camera ---------------------------------------------------------------------------

@@ -13,12 +13,7 @@ from bottisota.view.premeasure_overlay import BLAST_WIDTH
 from bottisota.view.screenshots import SIZE, make_screenshots, screenshot_game
 
 
-@pytest.fixture(autouse=True)
-def video():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.event.clear()
-    yield
+pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -381,12 +381,7 @@ class Game:
         stand first in the entry's events, and the entry's rolls include every roll
         made since the previous entry (the robot's deciding dice)."""
         notes = check_notes(notes)
-        if isinstance(action, Move) and not self.free:
-            # commit_move checks the whole move before it changes anything (D30):
-            # walking it here too would only do the same work twice
-            refusal = self._check_turn(action)
-        else:
-            refusal = self.legal(action)
+        refusal = self.legal(action)
         if refusal is not None:
             return ActResult(refusal=refusal)
         dice = self.state.dice
