@@ -23,11 +23,11 @@ import time
 import shapely
 from shapely.geometry import LineString
 
-from bottisota.geometry import shapes
+from bottisota.core import shapes
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import feature_surface
-from bottisota.model.arena import Arena, Feature
+from bottisota.core.arena import Arena, Feature
 
 SIZE = (240.0, 180.0)
 BOT_R, BOT_H = 1.0, 2.0

@@ -23,12 +23,12 @@ from pathlib import Path
 
 from shapely.geometry import LineString
 
-from bottisota.geometry import shapes
-from bottisota.model.arena import Arena, Feature
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.actions import Forward, Move, Refusal, Strafe, Turn
-from bottisota.rules.movement import preview_move
-from bottisota.rules.setup import new_state
+from bottisota.core import shapes
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.house_rules import bundled_rules
+from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
+from bottisota.engine.movement.moves import preview_move
+from bottisota.engine.setup import new_state
 
 N_BOTS = 16
 LOCOS = ("walker", "wheeled", "tracked", "hover", "flier")
@@ -39,7 +39,7 @@ def load_arena(generated: bool = False) -> Arena:
     """The warehouse, or a generated stand-in of the same size."""
     path = Path(__file__).resolve().parent.parent / "arenas" / "warehouse.yaml"
     if path.is_file() and not generated:
-        from bottisota.model.loading import load_arena as load
+        from bottisota.formats.loading import load_arena as load
 
         return load(path)
     rng = random.Random(3)

@@ -19,12 +19,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from bottisota.content import arenas_dir  # noqa: E402
-from bottisota.model.house_rules import bundled_rules  # noqa: E402
-from bottisota.model.loading import load_arena  # noqa: E402
-from bottisota.rules.game import Game  # noqa: E402
-from bottisota.rules.setup import new_state  # noqa: E402
-from bottisota.rules.turns import turn_event  # noqa: E402
+from bottisota.formats.content import arenas_dir  # noqa: E402
+from bottisota.core.house_rules import bundled_rules  # noqa: E402
+from bottisota.formats.loading import load_arena  # noqa: E402
+from bottisota.engine.game import Game  # noqa: E402
+from bottisota.engine.setup import new_state  # noqa: E402
+from bottisota.engine.turns import turn_event  # noqa: E402
 from bottisota.view.app import TableApp  # noqa: E402
 from bottisota.view.core_calls import premeasure  # noqa: E402
 

@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shapely.geometry import LineString, Point  # noqa: E402
 
-from bottisota.model.house_rules import bundled_rules  # noqa: E402
-from bottisota.model.loading import arena_from_dict  # noqa: E402
-from bottisota.rules.setup import new_state  # noqa: E402
-from bottisota.rules.shooting import premeasure_weapons  # noqa: E402
+from bottisota.core.house_rules import bundled_rules  # noqa: E402
+from bottisota.formats.loading import arena_from_dict  # noqa: E402
+from bottisota.engine.setup import new_state  # noqa: E402
+from bottisota.engine.shooting.shots import premeasure_weapons  # noqa: E402
 
 SIZE = (240.0, 180.0)
 FEATURES = 500

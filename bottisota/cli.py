@@ -10,16 +10,16 @@ import os
 import sys
 from importlib import import_module
 
-from bottisota.errors import InputError, JournalError
+from bottisota.core.errors import InputError, JournalError
 
 # subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("bottisota.view.app", "main", "start the referee's table view (the default)"),
-    "check": ("bottisota.model.check", "main", "validate arena, card, rule and scenario files"),
-    "schema": ("bottisota.model.schema", "main", "write JSON Schemas for the file formats"),
+    "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
+    "schema": ("bottisota.formats.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
-    "scenario": ("bottisota.scenario", "main", "run scenario files"),
-    "replay": ("bottisota.journal", "replay_main", "rebuild a game from its journal"),
+    "scenario": ("bottisota.play.scenario", "main", "run scenario files"),
+    "replay": ("bottisota.play.journal", "replay_main", "rebuild a game from its journal"),
     "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
 }
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bottisota.dice import Dice
-from bottisota.model.arena import Arena, Feature
-from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import arena_from_dict, rules_with_overrides
-from bottisota.rules.setup import new_state
-from bottisota.rules.state import Bot, GameState
+from bottisota.core.dice import Dice
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import arena_from_dict, rules_with_overrides
+from bottisota.engine.setup import new_state
+from bottisota.engine.state import Bot, GameState
 
 
 def arena(*features: dict, size: tuple[float, float] = (80, 60), name: str = "test") -> Arena:

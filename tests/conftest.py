@@ -11,7 +11,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 @pytest.fixture(scope="module")
 def catalogue():
     """The bundled bot cards and mods."""
-    from bottisota.model.loading import load_catalogue
+    from bottisota.formats.loading import load_catalogue
 
     return load_catalogue()
 
@@ -19,8 +19,8 @@ def catalogue():
 @pytest.fixture(scope="module")
 def duel():
     """The bundled duel arena."""
-    from bottisota.content import arenas_dir
-    from bottisota.model.loading import load_arena
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import load_arena
 
     return load_arena(arenas_dir() / "duel.yaml")
 

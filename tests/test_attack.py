@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.errors import DiceExhausted
-from bottisota.rules.attack import attack
+from bottisota.core.errors import DiceExhausted
+from bottisota.engine.shooting.attack import attack
 from test_shooting_world import bot, card, events_of, weapon, world
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Back, Forward, Move, Refusal, Turn
-from bottisota.rules.movement import commit_move, preview_move
-from bottisota.rules.shooting import fire_one
-from bottisota.rules.targeting import can_fire
+from bottisota.core.actions import Back, Forward, Move, Refusal, Turn
+from bottisota.engine.movement.moves import commit_move, preview_move
+from bottisota.engine.shooting.shots import fire_one
+from bottisota.engine.shooting.targeting import can_fire
 from tests.builders import arena, bot, card, state
 from test_shooting_world import bot as sbot
 from test_shooting_world import events_of, platform, weapon, world
@@ -187,8 +187,8 @@ def test_r12_a_flier_cannot_reverse_even_a_little():  # R12
 # --- R31: a mine strikes whoever touches it when it wakes, its dropper too ------------
 
 def test_r31_a_bot_ending_on_its_own_mine_is_struck():  # R31 R33 (docs/decisions.md)
-    from bottisota.rules.actions import DropMine
-    from bottisota.rules.mines import activate_mines
+    from bottisota.core.actions import DropMine
+    from bottisota.engine.mines import activate_mines
     layer = dict(name="Mine layer", kind="mine", to_hit=2, hits=1)
     s = state(arena(), bot("a", "red", (20, 20), 90, card(locomotion="tracked", turn=3,
                                                         weapons=[layer])),

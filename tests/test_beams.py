@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
-from bottisota.dice import Dice
-from bottisota.model.arena import Arena, Feature
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.beams import fling_plan, resolve_beams
-from bottisota.rules.state import Bot, GameState, Mine
+from bottisota.core.dice import Dice
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.house_rules import bundled_rules
+from bottisota.engine.shooting.beams import fling_plan, resolve_beams
+from bottisota.engine.state import Bot, GameState, Mine
 from tests.builders import bare_table
 
 RULES = bundled_rules()

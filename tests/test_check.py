@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.model.check import kind_of
+from bottisota.commands.check import kind_of
 
 ROOT = Path(__file__).parents[1]
 BROKEN = Path(__file__).parent / "fixtures" / "broken"
@@ -140,7 +140,7 @@ def test_duplicate_keys_are_refused(tmp_path, capsys):
 
 
 def test_check_main_accepts_a_namespace(capsys):
-    from bottisota.model.check import main
+    from bottisota.commands.check import main
 
     code = main(argparse.Namespace(paths=[str(GOOD / "mods.yaml")], kind=None, quiet=True))
     assert code == 0 and capsys.readouterr().out == "ok: 1 file checked\n"
@@ -156,7 +156,7 @@ def test_geometry_of_the_valid_features_is_checked_beside_key_errors(capsys):
 
 
 def test_bundled_lift_serves_its_landing():  # R48
-    from bottisota.model.loading import load_arena
+    from bottisota.formats.loading import load_arena
 
     for path in sorted((ROOT / "arenas").glob("*.yaml")):
         arena = load_arena(path)

@@ -3,11 +3,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bottisota.rules.actions import (
+from bottisota.core.actions import (
     Back, DropMine, Forward, Lift, Loop, Move, Pass, Place, SelfDestruct, Service, SetOverwatch,
     Shoot, ShotOrder, Strafe, Turn,
 )
-from bottisota.rules.codec import (
+from bottisota.formats.codec import (
     ActionFormatError, action_from_dict, action_to_dict, steps_from_list,
 )
 

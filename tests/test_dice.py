@@ -1,12 +1,12 @@
 """Dice modes (D8): one seeded stream per game, forced rolls, typed-in physical dice."""
 import pytest
 
-from bottisota.dice import Dice
-from bottisota.errors import DiceExhausted
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.actions import Move, Pass, Place, Shoot, ShotOrder
-from bottisota.rules.game import Game, prompt_dice
+from bottisota.core.dice import Dice
+from bottisota.core.errors import DiceExhausted
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.house_rules import bundled_rules
+from bottisota.core.actions import Move, Pass, Place, Shoot, ShotOrder
+from bottisota.engine.game import Game, prompt_dice
 from tests.builders import arena
 
 GUN = Weapon("Gun", kind="gun", mount="turret", range=100, to_hit=2, hits=1)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.flight import missile_turn_options
-from bottisota.rules.shooting import fire_one
+from bottisota.engine.shooting.flight import missile_turn_options
+from bottisota.engine.shooting.shots import fire_one
 from test_shooting_world import bot, events_of, house_rules, wall, weapon, world
 
 ROCKET = weapon("Rocket", kind="rocket", mount="nose", range=40, to_hit=4)

@@ -1,11 +1,11 @@
 """The game's turn flow (R6, R7, D18-D20), destruction and respawn (R54-R56), the end (D24)."""
 import pytest
 
-from bottisota.dice import Dice
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder
-from bottisota.rules.game import Game, prompt_dice
+from bottisota.core.dice import Dice
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.house_rules import bundled_rules
+from bottisota.core.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder
+from bottisota.engine.game import Game, prompt_dice
 from tests.builders import arena
 
 GUN = Weapon("Gun", kind="gun", mount="turret", range=100, to_hit=2, hits=1)
@@ -172,7 +172,7 @@ def test_physical_dice_are_asked_for_with_their_purpose():  # D8
 
 def test_undo_then_redo_returns_the_same_state():  # D8
     game = Game.new(TABLE, bundled_rules(), [GUNNER, SPARE], [], ["red", "blue"], seed=11)
-    from bottisota.rules.random_play import play_random_game
+    from bottisota.engine.random_play import play_random_game
     import random
 
     play_random_game(game, random.Random(3), max_actions=12)

@@ -5,7 +5,7 @@ import pytest
 from test_geometry_support import arena
 
 from bottisota.geometry.arena_index import ArenaIndex, Disc
-from bottisota.model.house_rules import bundled_rules
+from bottisota.core.house_rules import bundled_rules
 
 WAREHOUSE_CORNER = (
     ("platform", {"rect": [60, 50, 40, 20], "height": 4}),

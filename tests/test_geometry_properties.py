@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
 from bottisota.geometry.arena_index import ArenaIndex, Disc
-from bottisota.model.arena import FEATURE_TYPES, Arena, Feature
-from bottisota.geometry import shapes, sightline, sweep
+from bottisota.core.arena import FEATURE_TYPES, Arena, Feature
+from bottisota.geometry import sightline, sweep
+from bottisota.core import shapes
 from bottisota.geometry.sweep import first_touch, first_touch_times
 
 W, H = 100.0, 80.0

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bottisota.geometry import shapes
-from bottisota.model.arena import Arena, Feature
+from bottisota.core import shapes
+from bottisota.core.arena import Arena, Feature
 
 
 def feature(index: int, kind: str, **keys: Any) -> Feature:

@@ -1,5 +1,5 @@
 """Goal markers (D23): collected by ending a move on them, then moved to their next spot."""
-from bottisota.rules.goals import collect_goals
+from bottisota.engine.goals import collect_goals
 from tests.builders import arena, bot, state
 
 GOAL_ARENA = arena({"type": "goal", "circle": [30, 30, 2], "points": 2,

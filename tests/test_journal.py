@@ -5,11 +5,11 @@ import random
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.errors import JournalError
-from bottisota.journal import load, resume
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.game import Game, prompt_dice
-from bottisota.rules.random_play import play_random_game, random_action
+from bottisota.core.errors import JournalError
+from bottisota.play.journal import load, resume
+from bottisota.core.house_rules import bundled_rules
+from bottisota.engine.game import Game, prompt_dice
+from bottisota.engine.random_play import play_random_game, random_action
 
 
 def snapshot(game: Game):

@@ -3,15 +3,15 @@ from pathlib import Path
 
 import pytest
 
-from bottisota.errors import InputError
-from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import (
+from bottisota.core.errors import InputError
+from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import (
     WALL_DEFAULT_HEIGHT, arena_from_dict, card_from_dict, load_arena, load_cards,
     load_catalogue, load_mods, load_rules, rules_with_overrides,
 )
-from bottisota.model.scenario_spec import load_scenario, parse_scenario
-from bottisota.rules.actions import Forward, Move, Service, Shoot, ShotOrder, Strafe, Turn
-from bottisota.rules.setup import new_state
+from bottisota.formats.scenario_spec import load_scenario, parse_scenario
+from bottisota.core.actions import Forward, Move, Service, Shoot, ShotOrder, Strafe, Turn
+from bottisota.engine.setup import new_state
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 
@@ -253,7 +253,7 @@ def test_builders_make_a_state_with_rule_overrides_and_forced_dice():  # D3 D8
 
 def test_parts_keep_counts_whole_numbers():
     # formats.md mods: armour_mod and hit_mod are added to d6 rolls, structure to points
-    from bottisota.model.cards import BotCard, Mod
+    from bottisota.core.cards import BotCard, Mod
 
     card = BotCard(id="c", name="C", locomotion="walker", move=8, armour=4, structure=6)
     plate = Mod(id="plate", name="Plate", modifies={"armour_mod": 1.0, "structure": 2.0,

@@ -1,10 +1,10 @@
 """Geometry checks of arenas: shapes, the table, overlaps, slopes that join (formats.md)."""
 import pytest
 
-from bottisota.errors import InputError
-from bottisota.model.arena_checks import floor_z, slope_ends
-from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import arena_from_dict
+from bottisota.core.errors import InputError
+from bottisota.formats.arena_checks import floor_z, slope_ends
+from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import arena_from_dict
 
 
 def problems(*features, size=(80, 60), rules=None):
@@ -128,7 +128,7 @@ def test_lift_with_its_landing_beside_it_loads():  # R48
 
 def test_an_arena_of_two_platforms_loads():
     # features that may share a spot: nothing to compare for overlaps
-    from bottisota.model.loading import arena_from_dict
+    from bottisota.formats.loading import arena_from_dict
 
     arena = arena_from_dict({"name": "levels", "size": [40, 40], "features": [
         {"type": "platform", "rect": [0, 0, 10, 10], "height": 2},
@@ -138,7 +138,7 @@ def test_an_arena_of_two_platforms_loads():
 
 def test_a_scenario_bot_may_be_new():  # R56
     from tests.builders import arena as make_arena
-    from bottisota.rules.setup import new_state
+    from bottisota.engine.setup import new_state
 
     state = new_state(make_arena(), bots=[{"id": "a", "player": "red", "at": [10, 10],
         "new": True, "card": {"locomotion": "walker", "move": 8, "armour": 4,

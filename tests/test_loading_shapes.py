@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from bottisota.geometry.shapes import (
+from bottisota.core.shapes import (
     CIRCLE_TOLERANCE, circle, rect, rotated, shape_from_dict, strip,
 )
 

@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.actions import Refusal
-from bottisota.rules.events import apply_event
-from bottisota.rules.mines import (activate_mines, drop_mine, mine_strike,
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.house_rules import bundled_rules
+from bottisota.core.actions import Refusal
+from bottisota.engine.events import apply_event
+from bottisota.engine.mines import (activate_mines, drop_mine, mine_strike,
                                    touching_mines)
-from bottisota.rules.state import Bot, GameState, Mine
+from bottisota.engine.state import Bot, GameState, Mine
 from tests.builders import bare_table
 
 RULES = bundled_rules()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Back, Forward, Loop, Move, Refusal, Strafe, Turn
-from bottisota.rules.movement import commit_move, preview_move
+from bottisota.core.actions import Back, Forward, Loop, Move, Refusal, Strafe, Turn
+from bottisota.engine.movement.moves import commit_move, preview_move
 from tests.builders import arena, bot, card, state
 
 

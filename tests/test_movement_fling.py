@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Forward, Move, Turn
-from bottisota.rules.damage import destroy
-from bottisota.rules.movement import commit_move, fling, preview_fling
-from bottisota.rules.state import Mine
+from bottisota.core.actions import Forward, Move, Turn
+from bottisota.engine.damage import destroy
+from bottisota.engine.movement.moves import commit_move, fling, preview_fling
+from bottisota.engine.state import Mine
 from tests.builders import arena, bot, card, state, weapon
 
 WALL = {"type": "wall", "id": "block", "rect": [20, 20, 2, 20]}

@@ -9,9 +9,9 @@ import math
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bottisota.errors import InputError
-from bottisota.rules.actions import Back, Forward, Move, Refusal, Strafe, Turn
-from bottisota.rules.movement import commit_move, preview_move
+from bottisota.core.errors import InputError
+from bottisota.core.actions import Back, Forward, Move, Refusal, Strafe, Turn
+from bottisota.engine.movement.moves import commit_move, preview_move
 from tests.builders import arena, bot, card, state
 
 SIZE = (60, 40)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Forward, Lift, Loop, Move, Refusal, Turn
-from bottisota.rules.movement import commit_move, preview_move
+from bottisota.core.actions import Forward, Lift, Loop, Move, Refusal, Turn
+from bottisota.engine.movement.moves import commit_move, preview_move
 from tests.builders import arena, bot, card, state
 
 WALKER = card(move=16)

@@ -1,8 +1,8 @@
 """Overwatch (R23, R24, D20) as movement's interrupt, through the Game."""
 import pytest
 
-from bottisota.rules.actions import Forward, Move, Pass, SetOverwatch
-from bottisota.rules.game import Game
+from bottisota.core.actions import Forward, Move, Pass, SetOverwatch
+from bottisota.engine.game import Game
 from tests.builders import arena, bot, card, state, weapon
 
 FIELD = arena(size=(100, 60))
@@ -123,7 +123,7 @@ def test_preview_of_a_shot_gives_its_premeasure_and_rolls_nothing():  # R18 R23
     s = state(FIELD, bot("a", "red", (20, 30), 90, WATCHER), bot("b", "blue", (70, 30)),
               dice=[])
     game = Game(s, free=True)
-    from bottisota.rules.actions import Shoot, ShotOrder
+    from bottisota.core.actions import Shoot, ShotOrder
 
     preview = game.preview(Shoot("a", (ShotOrder("Gun", "b"),)))
     assert preview.refusal is not None and preview.refusal.rule == "R18"   # 50 cm, reach 40

@@ -7,7 +7,7 @@ import pygame
 import pytest
 from shapely.geometry import LineString, Point, box
 
-from bottisota.model.arena import Arena, Feature
+from bottisota.core.arena import Arena, Feature
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.camera import Camera

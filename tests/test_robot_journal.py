@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.dice import Dice
-from bottisota.errors import JournalError
-from bottisota.journal import load
-from bottisota.model.house_rules import bundled_rules
+from bottisota.core.dice import Dice
+from bottisota.core.errors import JournalError
+from bottisota.play.journal import load
+from bottisota.core.house_rules import bundled_rules
 from bottisota.robot.match import decision_notes, play
 from bottisota.robot.player import Robot
-from bottisota.robot.tables import find_personality
-from bottisota.rules.actions import Forward, Move, Pass, Place
-from bottisota.rules.game import Game
+from bottisota.formats.robot_tables import find_personality
+from bottisota.core.actions import Forward, Move, Pass, Place
+from bottisota.engine.game import Game
 from tests.builders import ROBOT_TABLE, arena
 from tests.test_journal import snapshot
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bottisota.dice import Dice
+from bottisota.core.dice import Dice
 from bottisota.robot.player import Robot
-from bottisota.robot.tables import bundled_personalities, load_personality
-from bottisota.rules.actions import (Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder,
+from bottisota.formats.robot_tables import bundled_personalities, load_personality
+from bottisota.core.actions import (Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder,
                                      Turn)
-from bottisota.rules.game import Game
+from bottisota.engine.game import Game
 from tests.builders import ROBOT_TABLE, arena, bot, card, state, weapon
 
 

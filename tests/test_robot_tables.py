@@ -6,17 +6,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bottisota.dice import Dice
-from bottisota.errors import InputError
-from bottisota.model.arena import Arena
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.content import rules_file
-from bottisota.model.house_rules import HouseRules
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.formats.content import rules_file
+from bottisota.core.house_rules import HouseRules
 from bottisota.robot.decide import roll_on
 from bottisota.robot.situation import Situation
-from bottisota.robot.tables import (Intention, bundled_personalities, load_personality,
+from bottisota.formats.robot_tables import (Intention, bundled_personalities, load_personality,
                                     validate_file)
-from bottisota.rules.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState
 
 TABLE = """\
 name: tester

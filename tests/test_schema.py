@@ -3,9 +3,9 @@ import json
 from pathlib import Path
 
 from bottisota.cli import main as cli_main
-from bottisota.model.arena import FEATURE_TYPES
-from bottisota.model.house_rules import HouseRules
-from bottisota.model.schema import FILE_NAMES, schema_of
+from bottisota.core.arena import FEATURE_TYPES
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats.schema import FILE_NAMES, schema_of
 
 COMMITTED = Path(__file__).parents[1] / "assets" / "schema"
 

@@ -6,12 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
-from bottisota.model.arena import Feature
-from bottisota.model.cards import BotCard
-from bottisota.model.house_rules import bundled_rules
-from bottisota.rules.actions import Refusal
-from bottisota.rules.self_destruct import self_destruct
-from bottisota.rules.state import Bot, GameState
+from bottisota.core.arena import Feature
+from bottisota.core.cards import BotCard
+from bottisota.core.house_rules import bundled_rules
+from bottisota.core.actions import Refusal
+from bottisota.engine.self_destruct import self_destruct
+from bottisota.engine.state import Bot, GameState
 from tests.builders import bare_table
 
 RULES = bundled_rules()

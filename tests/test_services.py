@@ -1,7 +1,7 @@
 """Service points (R49-R52, R54): reload, repairs, parts and their limits."""
-from bottisota.model.cards import Mod
-from bottisota.rules.actions import Service
-from bottisota.rules.services import check_service, use_service
+from bottisota.core.cards import Mod
+from bottisota.core.actions import Service
+from bottisota.engine.services import check_service, use_service
 from tests.builders import arena, bot, card, state, weapon
 
 SERVICE_ARENA = arena({"type": "service", "id": "west", "circle": [10, 30, 3]},
@@ -111,8 +111,8 @@ def test_part_refused_when_the_parts_deck_is_empty():  # R50
 
 
 def test_a_destroyed_bots_parts_go_back_to_the_deck():  # R50 R55
-    from bottisota.rules.actions import Move, Shoot, ShotOrder
-    from bottisota.rules.game import Game
+    from bottisota.core.actions import Move, Shoot, ShotOrder
+    from bottisota.engine.game import Game
 
     s = state(SERVICE_ARENA, bot("a", "red", (40, 40), card_value=GUNNER),
               bot("b", "blue", (40, 20), damage=5), dice=[6, 1])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.actions import Shoot, ShotOrder
-from bottisota.rules.shooting import (
+from bottisota.core.actions import Shoot, ShotOrder
+from bottisota.engine.shooting.shots import (
     can_fire, check_shoot, resolve_shoot, spray_members, weapons_that_bear,
 )
-from bottisota.rules.targeting import Pose
+from bottisota.engine.shooting.targeting import Pose
 from tests import builders as B
 from test_shooting_world import events_of
 
@@ -286,7 +286,7 @@ def test_an_explosive_shot_blasts_at_the_target_centre():  # R34 D32
 
 
 def test_push_and_pull_are_handed_to_the_beams_rules(monkeypatch):  # R29
-    import bottisota.rules.beams as beams
+    import bottisota.engine.shooting.beams as beams
     seen = []
     monkeypatch.setattr(beams, "resolve_beams",
                         lambda state, shooter, orders: seen.append(

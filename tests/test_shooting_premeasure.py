@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bottisota.rules.shooting import premeasure
+from bottisota.engine.shooting.shots import premeasure
 from tests import builders as B
 
 

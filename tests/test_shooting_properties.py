@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
-from bottisota.dice import Dice
-from bottisota.rules.actions import Refusal, Shoot, ShotOrder
-from bottisota.rules.shooting import check_shoot, premeasure, resolve_shoot, spray_members
+from bottisota.core.dice import Dice
+from bottisota.core.actions import Refusal, Shoot, ShotOrder
+from bottisota.engine.shooting.shots import check_shoot, premeasure, resolve_shoot, spray_members
 from tests import builders as B
 from test_shooting_world import events_of
 

@@ -11,11 +11,11 @@ from typing import Iterable
 import yaml
 from shapely.geometry import Polygon, box
 
-from bottisota.dice import Dice
-from bottisota.model.arena import Arena, Feature
-from bottisota.model.cards import BotCard, Weapon
-from bottisota.model.house_rules import HouseRules
-from bottisota.rules.state import Bot, GameState
+from bottisota.core.dice import Dice
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.house_rules import HouseRules
+from bottisota.engine.state import Bot, GameState
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "cards" / "rules.yaml"
 

@@ -9,11 +9,11 @@ import math
 import random
 import time
 
-from bottisota.content import arenas_dir
-from bottisota.model.house_rules import bundled_rules
-from bottisota.model.loading import arena_from_dict, load_arena, load_catalogue
-from bottisota.rules.game import Game
-from bottisota.rules.random_play import play_random_game
+from bottisota.formats.content import arenas_dir
+from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import arena_from_dict, load_arena, load_catalogue
+from bottisota.engine.game import Game
+from bottisota.engine.random_play import play_random_game
 
 GAMES = 500
 ROUND_LIMIT = 8

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from bottisota.rules.game import Game
-from bottisota.rules.turns import turn_event
+from bottisota.engine.game import Game
+from bottisota.engine.turns import turn_event
 from bottisota.view import style
 from bottisota.view.app import TableApp
 from bottisota.view.premeasure_overlay import BLAST_WIDTH

@@ -8,9 +8,9 @@ import json
 import pygame
 import pytest
 
-from bottisota.rules.actions import Back, Forward, Strafe, Turn
-from bottisota.rules.game import Game
-from bottisota.rules.turns import turn_event
+from bottisota.core.actions import Back, Forward, Strafe, Turn
+from bottisota.engine.game import Game
+from bottisota.engine.turns import turn_event
 from bottisota.view import calibration
 from bottisota.view.app import TableApp, configure_parser
 from bottisota.view.camera import Camera
@@ -249,7 +249,7 @@ def test_a_door_shows_open_while_a_bot_touches_it():  # R47
 
 
 def test_robot_seats_may_be_listed_with_commas():
-    from bottisota.errors import InputError
+    from bottisota.core.errors import InputError
     from bottisota.view.session import parse_robot_specs
 
     assert parse_robot_specs(["red,blue:sniper"], ["red", "blue"]) == [("red", ""),

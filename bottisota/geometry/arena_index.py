@@ -28,11 +28,11 @@ from bottisota.geometry.sightline import (
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
 from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline
-from bottisota.model.arena import FLOOR_TYPES, SLOPED_TYPES
+from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
-    from bottisota.model.arena import Arena, Feature
-    from bottisota.model.house_rules import HouseRules
+    from bottisota.core.arena import Arena, Feature
+    from bottisota.core.house_rules import HouseRules
 
 # Obstacles are inflated by buffering with this many segments per quarter circle;
 # the radius is enlarged so that every chord lies outside the true offset curve,
@@ -151,7 +151,7 @@ class ArenaIndex:
     def rules(self) -> "HouseRules":
         """The house rules given at construction, else the bundled ones."""
         if self._rules is None:
-            from bottisota.model.house_rules import bundled_rules
+            from bottisota.core.house_rules import bundled_rules
 
             self._rules = bundled_rules()
         return self._rules

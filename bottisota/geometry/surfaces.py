@@ -15,11 +15,11 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.model.arena import FLOOR_TYPES, SLOPED_TYPES
-from bottisota.model.formats_spec import WALL_DEFAULT_HEIGHT
+from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
+from bottisota.formats.spec import WALL_DEFAULT_HEIGHT
 
 if TYPE_CHECKING:
-    from bottisota.model.arena import Feature
+    from bottisota.core.arena import Feature
 
 BARRIER_TYPES: frozenset[str] = frozenset({"wall", "door"})
 

@@ -5,13 +5,13 @@ chooses among what they allow.
 """
 from __future__ import annotations
 
-from bottisota.model.cards import Weapon
-from bottisota.rules.actions import Shoot, ShotOrder
-from bottisota.rules.state import Bot, GameState
+from bottisota.core.cards import Weapon
+from bottisota.core.actions import Shoot, ShotOrder
+from bottisota.engine.state import Bot, GameState
 
 
 def _can_fire():
-    from bottisota.rules.targeting import can_fire
+    from bottisota.engine.shooting.targeting import can_fire
 
     return can_fire
 

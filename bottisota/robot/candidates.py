@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bottisota.model.house_rules import HouseRules
-from bottisota.rules.actions import Back, Forward, Loop, Step, Turn
-from bottisota.rules.state import Bot
+from bottisota.core.house_rules import HouseRules
+from bottisota.core.actions import Back, Forward, Loop, Step, Turn
+from bottisota.engine.state import Bot
 
 FAN = 8                         # directions tried by free turners besides the aims
 EPS = 1e-6

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bottisota.dice import Dice
+from bottisota.core.dice import Dice
 from bottisota.robot.situation import Situation
-from bottisota.robot.tables import Rule
+from bottisota.formats.robot_tables import Rule
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,13 @@ import math
 import time
 from pathlib import Path
 
-from bottisota.model.arena import Arena
-from bottisota.model.cards import BotCard, Mod
-from bottisota.model.house_rules import HouseRules
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Mod
+from bottisota.core.house_rules import HouseRules
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
 from bottisota.robot.stats import GameRecord, Tally
-from bottisota.robot.tables import Personality
-from bottisota.rules.actions import Move, Pass, Shoot
+from bottisota.formats.robot_tables import Personality
+from bottisota.core.actions import Move, Pass, Shoot
 
 
 def seat_names(personalities: list[Personality]) -> list[str]:
@@ -92,7 +92,7 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
          journal_path: str | None = None) -> GameRecord:
     """Play one game between these personalities and tally it (journaled to
     `journal_path` when given)."""
-    from bottisota.rules.game import Game
+    from bottisota.engine.game import Game
 
     players = seat_names(personalities)
     game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit,
@@ -178,6 +178,6 @@ def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list
 
 
 def _winners(game) -> list[str]:
-    from bottisota.rules.turns import winners
+    from bottisota.engine.turns import winners
 
     return winners(game.state)

@@ -19,8 +19,8 @@ import shapely
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from bottisota.model.arena import SLOPED_TYPES, Arena
-from bottisota.model.house_rules import HouseRules
+from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.house_rules import HouseRules
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
 SAMPLE = 1.0                    # spacing of floor samples along an edge, cm

@@ -7,8 +7,8 @@ from typing import Callable
 
 from bottisota.robot.candidates import bearing_to
 from bottisota.robot.planner import goal_spots, service_spots
-from bottisota.rules.actions import Place
-from bottisota.rules.state import Bot, GameState
+from bottisota.core.actions import Place
+from bottisota.engine.state import Bot, GameState
 
 SPACING = 6.0                   # cm between the spots tried
 NEAR_ENEMY = 25.0               # cm: "near" an enemy, not on top of it

@@ -18,9 +18,9 @@ from shapely.geometry import LineString
 
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
-from bottisota.robot.tables import Intention
-from bottisota.rules.actions import DropMine, Lift, Move, Refusal
-from bottisota.rules.state import Bot, GameState
+from bottisota.formats.robot_tables import Intention
+from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.engine.state import Bot, GameState
 
 ARC_PENALTY = 8.0               # cm-equivalents: the focus outside the nose arc
 NO_SHOT_PENALTY = 6.0           # cm-equivalents: no weapon could fire at the focus from there
@@ -48,7 +48,7 @@ class Plan:
 
 
 def _preview():
-    from bottisota.rules.movement import preview_move
+    from bottisota.engine.movement.moves import preview_move
 
     return preview_move
 

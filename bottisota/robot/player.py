@@ -18,9 +18,9 @@ from bottisota.robot.decide import Decision, roll_on
 from bottisota.robot.placement import place
 from bottisota.robot.planner import Plan, plan_move
 from bottisota.robot.situation import Situation
-from bottisota.robot.tables import Intention, Personality
-from bottisota.rules.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
-from bottisota.rules.state import Bot
+from bottisota.formats.robot_tables import Intention, Personality
+from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.engine.state import Bot
 
 DEFAULT_TIME_LIMIT = 0.2        # seconds per decision (issue 7)
 SEARCH_SHARE = 0.5              # share of the limit the move search may use

@@ -16,7 +16,7 @@ import time
 from multiprocessing import get_context
 from pathlib import Path
 
-from bottisota.errors import InputError, Problem
+from bottisota.core.errors import InputError, Problem
 from bottisota.robot.match import play
 from bottisota.robot.stats import GameRecord, card_rows, personality_rows, table
 
@@ -50,7 +50,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
 
 def arena_path(name: str) -> Path:
     """A path as given, or a bundled arena by name."""
-    from bottisota.content import arenas_dir
+    from bottisota.formats.content import arenas_dir
 
     path = Path(name)
     if path.is_file():
@@ -84,9 +84,9 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
           cards: str | None = None) -> dict:
     """Everything a game needs, loaded once per process."""
-    from bottisota.model.house_rules import bundled_rules
-    from bottisota.model.loading import load_arena, load_catalogue
-    from bottisota.robot.tables import find_personality
+    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import load_arena, load_catalogue
+    from bottisota.formats.robot_tables import find_personality
 
     rules = bundled_rules()
     catalogue, mods = load_catalogue()

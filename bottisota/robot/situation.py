@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from bottisota.geometry.arena_index import Disc
-from bottisota.rules.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState
 
 
 def bearing(ax: float, ay: float, bx: float, by: float) -> float:

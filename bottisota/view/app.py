@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.rules.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
+from bottisota.core.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
                                      ShotOrder)
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
@@ -771,7 +771,7 @@ class TableApp:
 
     def _open_doors(self) -> tuple:
         """Doors the core says are open (R47: someone touches them)."""
-        from bottisota.rules.shoot_geometry import door_keys, open_doors
+        from bottisota.engine.shooting.geometry import door_keys, open_doors
 
         return tuple(door_keys(open_doors(self.state)))
 

@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.ops import unary_union
 
-from bottisota.model.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import (arrow, chevron, facing_vector, fill_geom, lines_of,

@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from bottisota.rules.state import Bot, GameState, Mine
+from bottisota.engine.state import Bot, GameState, Mine
 from bottisota.view import style
 from bottisota.view.arena_layer import draw_goal_marker, draw_open_door
 from bottisota.view.camera import Camera

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from bottisota.model.arena import FEATURE_TYPES, Arena
+from bottisota.core.arena import FEATURE_TYPES, Arena
 from bottisota.view import style
 
 LEGEND_WIDTH = 220

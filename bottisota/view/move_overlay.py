@@ -7,9 +7,9 @@ from typing import Any
 
 import pygame
 
-from bottisota.rules.actions import Back, Forward, Step, Strafe, Turn
-from bottisota.rules.move_result import MoveResult, PathPoint
-from bottisota.rules.state import Bot
+from bottisota.core.actions import Back, Forward, Step, Strafe, Turn
+from bottisota.engine.movement.result import MoveResult, PathPoint
+from bottisota.engine.state import Bot
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.core_calls import MovePreview

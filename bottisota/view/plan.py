@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bottisota.rules.actions import Back, DropMine, Forward, Lift, Loop, Move, Step, Strafe, Turn
+from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Move, Step, Strafe, Turn
 
 LENGTH_ROUNDING = 2      # planned lengths are rounded to 0.01 cm
 ANGLE_ROUNDING = 1       # planned angles to 0.1°

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.rules.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, outline_geom,

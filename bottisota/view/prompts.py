@@ -6,7 +6,7 @@ from typing import Any, Callable, Iterator
 
 import pygame
 
-from bottisota.rules.actions import Move
+from bottisota.core.actions import Move
 from bottisota.view import style
 
 def pending_events() -> Iterator[pygame.event.Event]:

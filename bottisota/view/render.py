@@ -5,7 +5,7 @@ import argparse
 import os
 from pathlib import Path
 
-from bottisota.errors import InputError, Problem
+from bottisota.core.errors import InputError, Problem
 
 DEFAULT_SCALE = 10.0     # px per cm
 MARGIN = 40              # px around the table (grid labels live here)
@@ -20,7 +20,7 @@ def ensure_headless() -> None:
 
 def find_arena_file(name: str) -> Path:
     """An arena path as given, else the bundled arena of that name (with or without .yaml)."""
-    from bottisota.content import arenas_dir
+    from bottisota.formats.content import arenas_dir
 
     candidates = [Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"]
     for c in candidates:
@@ -32,7 +32,7 @@ def find_arena_file(name: str) -> Path:
 def load_arena_file(name: str):
     """Load and validate an arena file (the loader's clear errors pass through)."""
     path = find_arena_file(name)
-    from bottisota.model.loading import load_arena
+    from bottisota.formats.loading import load_arena
 
     return load_arena(path)
 

@@ -22,12 +22,12 @@ POSITION: tuple[tuple[str, str, str, tuple[float, float], float, dict], ...] = (
 
 def screenshot_game(active: str, phase: str) -> Any:
     """A game on the default arena in the POSITION above, `active` in `phase`."""
-    from bottisota.content import DEFAULT_ARENA, arenas_dir
-    from bottisota.model.house_rules import bundled_rules
-    from bottisota.model.loading import load_arena
-    from bottisota.rules.game import Game
-    from bottisota.rules.setup import new_state
-    from bottisota.rules.turns import turn_event
+    from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
+    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import load_arena
+    from bottisota.engine.game import Game
+    from bottisota.engine.setup import new_state
+    from bottisota.engine.turns import turn_event
 
     rules = bundled_rules()
     arena = load_arena(arenas_dir() / DEFAULT_ARENA, rules)

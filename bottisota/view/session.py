@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bottisota.errors import InputError, Problem
+from bottisota.core.errors import InputError, Problem
 
 DEFAULT_PERSONALITY = "aggressive"
 POLL_SECONDS = 0.5       # --edit: how often the files are checked
@@ -41,7 +41,7 @@ def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[
     robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
     given the game, has prepared its maps once (`Robot.prepare`)."""
     from bottisota.robot.player import Robot
-    from bottisota.robot.tables import find_personality
+    from bottisota.formats.robot_tables import find_personality
 
     robots: dict[str, Any] = {}
     for player, name in parse_robot_specs(specs, players):
@@ -70,8 +70,8 @@ def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, s
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
     """The arena, bot cards, mods and house rules as the files say now (--edit)."""
-    from bottisota.model.house_rules import bundled_rules
-    from bottisota.model.loading import load_arena, load_catalogue
+    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import load_arena, load_catalogue
 
     rules = bundled_rules()
     if round_limit is not None:
@@ -85,10 +85,10 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
                dice: Any, journal_path: str | None) -> Any:
     """A new game on an arena (the bundled default when none is named) with the
     bundled house rules and card deck."""
-    from bottisota.content import DEFAULT_ARENA
-    from bottisota.model.house_rules import bundled_rules
-    from bottisota.model.loading import load_arena, load_catalogue
-    from bottisota.rules.game import Game
+    from bottisota.formats.content import DEFAULT_ARENA
+    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import load_arena, load_catalogue
+    from bottisota.engine.game import Game
     from bottisota.view.render import find_arena_file
 
     path = find_arena_file(arena_name or DEFAULT_ARENA)
@@ -108,7 +108,7 @@ def ask_on_screen(screen: Any, purpose: str) -> int:
 
 
 def _files_for(arena_path: Path) -> Callable[[], list[Path]]:
-    from bottisota.content import cards_dir, rules_file
+    from bottisota.formats.content import cards_dir, rules_file
 
     def files() -> list[Path]:
         found = [arena_path, rules_file()]
@@ -150,11 +150,11 @@ def open_session(args: argparse.Namespace) -> int:
 
     dice = None
     if args.physical_dice:
-        from bottisota.dice import Dice
+        from bottisota.core.dice import Dice
 
         dice = Dice(ask=ask)
     if args.resume:
-        from bottisota.journal import resume
+        from bottisota.play.journal import resume
 
         game = resume(args.resume, ask if args.physical_dice else None)
         journal_name = str(args.resume)

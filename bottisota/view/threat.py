@@ -13,7 +13,7 @@ from typing import Iterator
 
 import pygame
 
-from bottisota.rules.state import GameState
+from bottisota.engine.state import GameState
 from bottisota.view.camera import Camera
 from bottisota.view.style import REFUSAL
 
@@ -69,8 +69,8 @@ def state_key(state: GameState) -> tuple:
 
 
 def _cells(state: GameState, viewer_id: str) -> Iterator[ThreatCell]:
-    from bottisota.rules.setup import floor_height
-    from bottisota.rules.targeting import weapons_that_bear
+    from bottisota.engine.setup import floor_height
+    from bottisota.engine.shooting.targeting import weapons_that_bear
 
     viewer = state.bots[viewer_id]
     enemies = [b for b in state.live_bots() if b.player != viewer.player]

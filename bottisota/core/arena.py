@@ -1,0 +1,82 @@
+"""The arena: table size and features (formats.md), with compiled geometry.
+
+Loading (`bottisota.formats.loading.load_arena`) validates the YAML and builds
+`Feature` values; `Arena` then compiles them once into Shapely geometry with
+a spatial index (`bottisota.geometry.arena_index.ArenaIndex`), reached as
+`arena.index`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from shapely.geometry.base import BaseGeometry
+
+if TYPE_CHECKING:
+    from bottisota.geometry.arena_index import ArenaIndex
+
+FEATURE_TYPES: tuple[str, ...] = (
+    "wall", "door", "platform", "stairs", "ramp", "escalator", "lift", "pit",
+    "conveyor", "service", "teleporter", "goal",
+)
+FLOOR_TYPES: frozenset[str] = frozenset({"platform", "stairs", "ramp", "escalator"})
+SLOPED_TYPES: frozenset[str] = frozenset({"stairs", "ramp", "escalator"})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Feature:
+    """One feature of an arena, its shape already a Shapely polygon.
+
+    `index` is its position in the arena's `features` list (later ones win
+    where floors overlap). Keys not used by a type are None.
+    """
+
+    index: int
+    type: str
+    shape: BaseGeometry                 # a Polygon, in cm, y up
+    id: str | None = None
+    height: float | None = None         # wall top z (default from the loader), platform z
+    from_z: float | None = None         # stairs / ramp / escalator: z at the low end
+    to_z: float | None = None           # ... and at the high end
+    up: float | None = None             # facing (D2) in which the floor rises
+    speed: float | None = None          # conveyor / escalator carry, cm
+    carries: str = "up"                 # escalator: "up" or "down"
+    top: float | None = None            # lift: z of the landing it serves
+    points: int | None = None           # goal
+    respawn: tuple[tuple[float, float], ...] = ()   # goal
+    path: tuple[tuple[float, float], ...] = ()      # conveyor centre line
+    width: float | None = None          # conveyor width
+    line: int = 0                       # line in the source file, for messages
+
+    @property
+    def label(self) -> str:
+        """How messages name it: `stairs 'east-stairs'` or `wall #3`."""
+        return f"{self.type} '{self.id}'" if self.id else f"{self.type} #{self.index}"
+
+
+@dataclass(eq=False)
+class Arena:
+    """A loaded arena. Build it with `load_arena` (validated) or directly in tests."""
+
+    name: str
+    size: tuple[float, float]
+    features: tuple[Feature, ...] = ()
+    source: str = "<inline>"
+    extras: dict = field(default_factory=dict)
+
+    @cached_property
+    def index(self) -> "ArenaIndex":
+        """The compiled geometry and its queries (built on first use, once)."""
+        from bottisota.geometry.arena_index import ArenaIndex
+
+        return ArenaIndex(self)
+
+    def by_type(self, kind: str) -> tuple[Feature, ...]:
+        return tuple(f for f in self.features if f.type == kind)
+
+    def by_id(self, fid: str) -> Feature | None:
+        for f in self.features:
+            if f.id == fid:
+                return f
+        return None

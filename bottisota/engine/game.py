@@ -1,0 +1,669 @@
+"""The game: turn flow, overwatch, services, goals, the deck and the end (issue 5).
+
+`Game` wraps a `GameState` and is the one way the view, the robots, the
+scenario runner and the journal change it:
+
+- `expected()` says what is due: "place", "move", "shoot" or "over";
+- `legal(action)` answers a `Refusal` or None, changing nothing;
+- `preview(action)` shows a move's path and the overwatch shots it would meet,
+  or a shot's premeasure, changing nothing;
+- `act(action)` carries a legal action out and then runs the game on to the
+  next decision (removals R55, the next turn D18, draws R6, the end D24),
+  returning every event;
+- `undo()` / `redo()` rebuild the state by replaying the accepted actions;
+- `reload(arena, cards, mods)` swaps in new static data (a designer's edit) by
+  replaying the accepted actions on it, or refuses and keeps the game.
+
+Dice and notes: an entry's rolls are every roll made since the previous entry
+ended, so dice a robot rolled while deciding (before `act`) belong to the action
+it then made (`Entry.pre` counts them). Informational events about the decision
+(a robot's `robot_decision`) are passed to `act(action, notes)` and stand first
+in the entry's events (`Entry.notes` counts them). Replays draw the earlier rolls
+again (`replay`), so a seeded game with robots replays exactly.
+
+In strict mode (a real game) turns follow the seat order. In free mode (the
+scenario runner) any bot may act: a `Move` begins that bot's turn, and its
+other actions are its shooting phase; a `Place` puts a bot down afresh as a
+newly drawn bot (R6 legal spot, R56 first-move limits).
+"""
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Protocol
+
+from bottisota.core.dice import Dice, Roll
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Mod
+from bottisota.core.house_rules import HouseRules
+from bottisota.engine.movement import moves as movement
+from bottisota.engine.shooting import shots as shooting
+from bottisota.core.actions import (
+    Move, Pass, Place, Refusal, SelfDestruct, Service, SetOverwatch, Shoot,
+)
+from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
+from bottisota.engine.events import Event, apply_event, has_reducer
+from bottisota.engine.goals import collect_goals
+from bottisota.engine.mines import activate_mines
+from bottisota.engine.movement.result import MoveResult
+from bottisota.engine.overwatch import Offer, OverwatchInterrupt, offers
+from bottisota.engine.self_destruct import check_self_destruct, self_destruct
+from bottisota.engine.services import check_service, use_service
+from bottisota.engine.setup import goals_of
+from bottisota.engine.state import Bot, GameState
+from bottisota.engine.turns import (
+    DONE, MOVE, OVER, PLACE, SHOOT, can_set_overwatch_after, check_place, next_player,
+    players_in, turn_event, winners,
+)
+
+Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
+SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
+
+
+@dataclass
+class ActResult:
+    """What `Game.act` did: the events in order, or the refusal (then nothing changed)."""
+
+    events: list[Event] = field(default_factory=list)
+    refusal: Refusal | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+@dataclass
+class Preview:
+    """What an action would do, without doing it (no dice, no change)."""
+
+    refusal: Refusal | None = None
+    move: MoveResult | None = None              # a move's path, costs and events
+    overwatch: list[Offer] = field(default_factory=list)  # shots it would be offered
+    premeasures: list[Any] = field(default_factory=list)  # a shot's premeasure per order
+
+
+@dataclass
+class Entry:
+    """One accepted action: what it did and which dice it used (for undo and the journal)."""
+
+    action: Action
+    events: list[Event]        # the notes first, then what the action did
+    rolls: list[Roll]          # the rolls made before the action (pre), then its own
+    pre: int = 0               # rolls made since the previous entry, before the action
+    notes: int = 0             # informational events passed in with the action
+
+
+def check_notes(notes: Iterable[Event]) -> list[Event]:
+    """Notes are informational events (a dict with a `type` no reducer handles):
+    they are journaled with an action and change nothing."""
+    out = []
+    for note in notes:
+        if not isinstance(note, dict) or not isinstance(note.get("type"), str):
+            raise ValueError(f"a note is an event with a type, not {note!r}")
+        if has_reducer(note["type"]):
+            raise ValueError(f"a note must be informational: {note['type']!r} changes the state")
+        out.append(note)
+    return out
+
+
+class JournalSink(Protocol):
+    """Where a game writes its history (bottisota.play.journal.Journal)."""
+
+    def record(self, entry: Entry, state: GameState) -> None: ...
+    def undone(self) -> None: ...
+    def redone(self) -> None: ...
+    def reloaded(self, game: "Game") -> None: ...
+
+
+def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] = print) -> Dice:
+    """Physical dice (D8): each roll is asked for with its purpose and typed in;
+    anything but 1-6 is asked again."""
+
+    def ask(purpose: str) -> int:
+        while True:
+            text = read(f"roll a d6 for {purpose}: ").strip()
+            if text.isdigit() and 1 <= int(text) <= 6:
+                return int(text)
+            write(f"'{text}' is not a d6 result: type a number from 1 to 6")
+
+    return Dice(ask=ask)
+
+
+def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
+    """Why the bot may not `doing` (shoot, set overwatch) now: the first round (R7),
+    a new bot's first move (R56), or docked short of its minimum move (R51)."""
+    if state.round <= 1:
+        return Refusal("R7", f"nobody may {doing} in the first round", at=bot.pos)
+    if bot.new:
+        return Refusal("R56", f"{bot.id} is a new bot on its first move and may not {doing}",
+                       at=bot.pos)
+    if bot.docked:
+        return Refusal("R51", f"{bot.id} is docked at a service point short of its minimum "
+                       f"move: it may not {doing}", at=bot.pos)
+    return None
+
+
+class Game:
+    """A game in progress (see the module doc)."""
+
+    def __init__(self, state: GameState, journal: JournalSink | None = None,
+                 free: bool = False) -> None:
+        self.state = state
+        self.journal = journal
+        self.free = free
+        self.history: list[Entry] = []
+        self._redo: list[Entry] = []
+        self._start = state.copy()
+        self._fresh: set[str] = set(state.bots)     # free mode: bots that have not acted yet
+        self.start_events: list[Event] = []
+        self.given_players: list[str] = list(state.players)
+        self._mark = state.dice.used              # where the last entry's rolls ended
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, arena: Arena, rules: HouseRules, cards: Iterable[BotCard] | dict[str, BotCard],
+            mods: Iterable[Mod] | dict[str, Mod], players: list[str], seed: int | None = None,
+            dice: Dice | None = None, round_limit: int | None = None,
+            journal_path: str | None = None) -> "Game":
+        """A new game (R6): a random starting player, who draws a random bot to place.
+        With `journal_path` every action is written to that journal as it happens."""
+        cards = dict(cards) if isinstance(cards, dict) else {c.id: c for c in cards}
+        mods = dict(mods) if isinstance(mods, dict) else {m.id: m for m in mods}
+        if round_limit is not None:
+            rules = rules.overridden({"round_limit": round_limit})
+        if len(set(players)) != len(players) or not players:
+            raise ValueError("players must be one or more distinct names")
+        if dice is None and seed is None:
+            # a fresh seed, recorded in the journal, so the game still replays (D8)
+            seed = random.SystemRandom().randrange(2 ** 31)
+        state = GameState(arena=arena, rules=rules, cards=cards, mods=mods,
+                          dice=dice if dice is not None else Dice(seed=seed),
+                          players=list(players), scores={p: 0 for p in players},
+                          kills={p: 0 for p in players}, deck=bot_deck(cards.values()),
+                          parts_deck=parts_deck(mods.values()),
+                          goals=goals_of(arena, rules), round=1, phase=MOVE)
+        game = cls(state)
+        game.given_players = list(players)
+        before = state.dice.used
+        events = game._begin_game()
+        game.start_events = events
+        game._start = state.copy()
+        game._mark = state.dice.used
+        if journal_path is not None:
+            from bottisota.play.journal import Journal
+
+            game.journal = Journal.create(journal_path, game, seed=seed,
+                                          rolls=state.dice.rolls[before:])
+        return game
+
+    def _begin_game(self) -> list[Event]:
+        state = self.state
+        first = state.dice.pick(len(state.players), "starting player (R6)")
+        seats = state.players[first:] + state.players[:first]
+        events = [apply_event(state, {"type": "seats", "players": seats})]
+        return events + self._begin_next_turn()
+
+    # --- questions ----------------------------------------------------------------------
+
+    def whose_turn(self) -> str | None:
+        """The player whose decision is due (None when the game is over)."""
+        if self.state.over:
+            return None
+        bot = self.state.bots.get(self.state.active or "")
+        return bot.player if bot is not None else next_player(self.state)
+
+    def expected(self) -> str:
+        """What kind of action is due: "place", "move", "shoot" or "over"."""
+        if self.state.over:
+            return OVER
+        return self.state.phase
+
+    def active_bot(self) -> Bot | None:
+        return self.state.bots.get(self.state.active or "")
+
+    def deck_exhausted(self) -> bool:
+        """R54: the bot deck is empty (repairs stop, a destroyed bot's player is out)."""
+        if self.free:   # a scenario has a deck only when it sets one up
+            return bool(self._start.deck) and not self.state.deck
+        return not self.state.deck
+
+    # --- legality -----------------------------------------------------------------------
+
+    def legal(self, action: Action) -> Refusal | None:
+        """Why the action may not be made now, or None (nothing changes)."""
+        if self.free:
+            state = self._transitioned(action)
+            if isinstance(state, Refusal):
+                return state
+            return self._check(state, action)
+        return self._check_turn(action) or self._check(self.state, action)
+
+    def _check_turn(self, action: Action) -> Refusal | None:
+        state = self.state
+        if state.over:
+            return Refusal("D24", "the game is over")
+        bot_id = getattr(action, "bot", None)
+        if bot_id != state.active:
+            who = self.whose_turn()
+            return Refusal("D18", f"it is {who}'s turn, with bot {state.active}")
+        due = {PLACE: (Place,), MOVE: (Move,), SHOOT: SHOOTING_PHASE}.get(state.phase, ())
+        if not isinstance(action, due):
+            return Refusal("D18", f"{bot_id} is in its {state.phase} phase: "
+                           f"{type(action).__name__} is not allowed now")
+        return None
+
+    def _check(self, state: GameState, action: Action) -> Refusal | None:
+        """The rules' checks of the action itself, in `state`."""
+        bot = state.bots.get(getattr(action, "bot", ""))
+        if bot is None:
+            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
+        if isinstance(action, Place):
+            why = check_place(state, bot, action.x, action.y)
+            return Refusal("R6", why, at=(action.x, action.y)) if why else None
+        if not bot.on_table:
+            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
+        if isinstance(action, Move):
+            result = movement.preview_move(state, action)
+            return result if isinstance(result, Refusal) else None
+        if isinstance(action, Shoot):
+            return (not_yet_allowed(state, bot, "shoot")
+                    or shooting.check_shoot(state, action))
+        if isinstance(action, SetOverwatch):
+            barred = not_yet_allowed(state, bot, "set overwatch")
+            if barred:
+                return barred
+            if not can_set_overwatch_after(state, bot):
+                limit = state.rules.overwatch_move_fraction * bot.stats.move
+                return Refusal("R23", f"{bot.id} moved {bot.moved:.2f} cm, more than "
+                               f"{limit:.2f} cm: too far to set overwatch", at=bot.pos)
+            return None
+        if isinstance(action, SelfDestruct):
+            return check_self_destruct(state, bot.id)
+        if isinstance(action, Service):
+            return check_service(state, action, self.deck_exhausted())
+        if isinstance(action, Pass):
+            return None
+        return Refusal("D19", f"unknown action {type(action).__name__}")
+
+    # --- free mode (scenarios): the turn an action begins ---------------------------------
+
+    def _transitioned(self, action: Action) -> GameState | Refusal:
+        """Free mode: the state as it would be once the action's turn had begun."""
+        state = self.state
+        bot = state.bots.get(getattr(action, "bot", ""))
+        if bot is None:
+            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
+        if isinstance(action, Place):
+            if bot.destroyed:
+                return Refusal("R55", f"{bot.id} is destroyed", at=bot.pos)
+            twin = state.copy()
+            self._begin_turn_free(twin, twin.bots[bot.id], action, preview=True)
+            return twin
+        if not bot.on_table:
+            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
+        if state.active == bot.id and state.phase == DONE and isinstance(action, SHOOTING_PHASE):
+            return Refusal("D19", f"{bot.id} has already used its shooting phase this turn",
+                           at=bot.pos)
+        if self._needs_turn(action):
+            twin = state.copy()
+            self._begin_turn_free(twin, twin.bots[bot.id], action, preview=True)
+            return twin
+        return state
+
+    def _needs_turn(self, action: Action) -> bool:
+        s = self.state
+        if isinstance(action, Place):
+            return True
+        if isinstance(action, Move):
+            return not (s.active == action.bot and s.phase == MOVE)
+        return not (s.active == action.bot and s.phase in (SHOOT, DONE))
+
+    def _begin_turn_free(self, state: GameState, bot: Bot, action: Action,
+                         preview: bool = False) -> list[Event]:
+        """Free mode: end the previous bot's turn, begin this bot's (D20: its own
+        overwatch ends). A bot's first action continues the turn its scenario set
+        up (its `moved`); a shooting-phase action without a move begins the
+        shooting phase at once, its mines becoming active (R31)."""
+        events: list[Event] = []
+        prev = state.bots.get(state.active or "")
+        if prev is not None:
+            events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
+                                              "bot": prev.id}))
+        moved = bot.moved if bot.id in self._fresh else 0.0
+        if isinstance(action, Place):
+            events.append(turn_event(state, bot, PLACE, 0.0))
+        elif isinstance(action, Move):
+            events.append(turn_event(state, bot, MOVE, moved))
+        else:
+            events.append(turn_event(state, bot, SHOOT, moved))
+        if bot.overwatch:
+            events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": False,
+                                              "reason": "its own turn began (D20)"}))
+        if not preview:
+            self._fresh.discard(bot.id)
+            if isinstance(action, SHOOTING_PHASE):
+                events += activate_mines(state, bot.id)
+                events += self._remove_destroyed()
+        return events
+
+    # --- previews -----------------------------------------------------------------------
+
+    def preview(self, action: Action) -> Preview:
+        """What the action would do: a move's path with the overwatch shots it would be
+        offered (and where), or each shot's premeasure. No dice, no change."""
+        state = self._transitioned(action) if self.free else self.state
+        if isinstance(state, Refusal):
+            return Preview(refusal=state)
+        if isinstance(action, Move):
+            turn = None if self.free else self._check_turn(action)
+            result = movement.preview_move(state, action)
+            if isinstance(result, Refusal):
+                return Preview(refusal=turn or result)
+            return Preview(refusal=turn, move=result,
+                           overwatch=offers(state, action.bot, result.path, action.hold_fire))
+        refusal = self.legal(action)
+        if isinstance(action, Shoot):
+            bot = state.bots.get(action.bot)
+            measures = [shooting.premeasure(state, action.bot, o.weapon,
+                                            o.target if o.at is None else o.at)
+                        for o in action.shots
+                        if bot is not None and bot.stats.weapon(o.weapon) is not None]
+            return Preview(refusal=refusal, premeasures=measures)
+        return Preview(refusal=refusal)
+
+    # --- acting -------------------------------------------------------------------------
+
+    def act(self, action: Action, notes: Iterable[Event] = ()) -> ActResult:
+        """Carry out a legal action and run the game on to the next decision.
+        A refused action changes nothing. `notes` are informational events about
+        the action (a robot's `robot_decision`, with its table row and die): they
+        stand first in the entry's events, and the entry's rolls include every roll
+        made since the previous entry (the robot's deciding dice)."""
+        notes = check_notes(notes)
+        refusal = self.legal(action)
+        if refusal is not None:
+            return ActResult(refusal=refusal)
+        dice = self.state.dice
+        mark = min(self._mark, dice.used)
+        pre = dice.used - mark
+        events = self._perform(action)
+        if isinstance(events, Refusal):
+            return ActResult(refusal=events)
+        entry = Entry(action, notes + events, list(dice.rolls[mark:]), pre, len(notes))
+        self._mark = dice.used
+        self.history.append(entry)
+        self._redo.clear()
+        if self.journal is not None:
+            self.journal.record(entry, self.state)
+        return ActResult(events=entry.events)
+
+    def _perform(self, action: Action) -> list[Event] | Refusal:
+        state = self.state
+        events: list[Event] = []
+        if self.free and self._needs_turn(action):
+            events += self._begin_turn_free(state, state.bots[action.bot], action)
+        bot = state.bots[action.bot]
+        if isinstance(action, Place):
+            events.append(place_event(state, bot, action.x, action.y, action.facing,
+                                      new=self.free))
+            events.append(apply_event(state, {"type": "phase", "phase": MOVE}))
+            return events
+        if isinstance(action, Move):
+            return self._move(action, events)
+        if isinstance(action, Shoot):
+            result = shooting.resolve_shoot(state, action)
+            if isinstance(result, Refusal):
+                return result
+            events += result
+        elif isinstance(action, SetOverwatch):
+            events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": True}))
+        elif isinstance(action, SelfDestruct):
+            result = self_destruct(state, bot.id)
+            if isinstance(result, Refusal):
+                return result
+            events += result
+        elif isinstance(action, Service):
+            events += use_service(state, action)
+        elif isinstance(action, Pass):
+            events.append(apply_event(state, {"type": "pass", "bot": bot.id}))
+        events += self._remove_destroyed()
+        return events + self._end_turn()
+
+    def _move(self, action: Move, events: list[Event]) -> list[Event] | Refusal:
+        """The movement phase (R8-R15, R23), then R24 fire, goals (D23), removals
+        (R55) and the start of the shooting phase with its mines (R31, D19)."""
+        state = self.state
+        interrupt = OverwatchInterrupt(hold=frozenset(action.hold_fire))
+        result = movement.commit_move(state, action, interrupt)
+        if isinstance(result, Refusal):
+            return result
+        events += result.events
+        bot = state.bots[action.bot]
+        if bot.on_table:
+            events += collect_goals(state, bot)
+            events += interrupt.after_move(state, bot)
+        events += self._remove_destroyed()
+        if not bot.on_table:
+            return events + self._end_turn()
+        events.append(apply_event(state, {"type": "phase", "phase": SHOOT}))
+        events += activate_mines(state, bot.id)
+        events += self._remove_destroyed()
+        if not bot.on_table:
+            return events + self._end_turn()
+        return events
+
+    # --- destruction, turns and the end -------------------------------------------------
+
+    def _remove_destroyed(self) -> list[Event]:
+        """R55: destroyed bots leave the table once the current shooter has finished;
+        their extra parts go back to the deck (R50); with the bot deck empty their
+        player is out for good (R54). The game ends when one player is left (D24)."""
+        state = self.state
+        events: list[Event] = []
+        for bot in list(state.bots.values()):
+            if not bot.destroyed or bot.removed:
+                continue
+            events.append(apply_event(state, {"type": "removed", "bot": bot.id}))
+            if bot.parts:
+                events.append(apply_event(state, {"type": "parts_returned", "bot": bot.id,
+                                                  "parts": list(bot.parts)}))
+            if self.deck_exhausted() and not self.free and state.player_bot(bot.player) is None:
+                events.append(apply_event(state, {"type": "player_out", "player": bot.player,
+                                                  "reason": "bot destroyed, deck empty (R54)"}))
+        if not self.free and not state.over and len(state.players) > 1 \
+                and len(players_in(state)) <= 1:
+            events.append(self._game_over("one player is left (D24)"))
+        return events
+
+    def _game_over(self, reason: str) -> Event:
+        return apply_event(self.state, {"type": "game_over", "winners": winners(self.state),
+                                        "reason": reason, "scores": dict(self.state.scores)})
+
+    def _end_turn(self) -> list[Event]:
+        """The active bot's turn ends; in strict mode the next one begins (D18)."""
+        state = self.state
+        bot = state.bots.get(state.active or "")
+        if self.free:
+            if bot is not None:
+                return [apply_event(state, {"type": "phase", "phase": DONE})]
+            return []
+        events: list[Event] = []
+        if bot is not None:
+            events.append(apply_event(state, {"type": "turn_ended", "player": bot.player,
+                                              "bot": bot.id}))
+        if state.over:
+            return events
+        return events + self._begin_next_turn()
+
+    def _begin_next_turn(self) -> list[Event]:
+        """The next player in seat order takes his turn: his bot moves (D20: its
+        overwatch ends), or he draws a new one to place (R6, R55), or with the
+        deck empty he is out (R54). After the last player a new round begins,
+        unless the round limit is reached (D24)."""
+        state = self.state
+        events: list[Event] = []
+        while not state.over:
+            if len(state.players) > 1 and len(players_in(state)) <= 1 or not players_in(state):
+                events.append(self._game_over("one player is left (D24)"))
+                break
+            player = next_player(state)
+            if player is None:
+                limit = state.rules.round_limit
+                if limit is not None and state.round >= limit:
+                    events.append(self._game_over(f"round limit {limit} reached (D24)"))
+                    break
+                events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
+                continue
+            bot = state.player_bot(player)
+            if bot is not None:
+                events.append(turn_event(state, bot, MOVE))
+                if bot.overwatch:
+                    events.append(apply_event(state, {"type": "overwatch", "bot": bot.id,
+                                                      "on": False,
+                                                      "reason": "its own turn began (D20)"}))
+                break
+            drawn = draw_bot(state, player)
+            if drawn:
+                events += drawn
+                events.append(turn_event(state, state.bots[drawn[0]["bot"]], PLACE))
+                break
+            events.append(apply_event(state, {"type": "player_out", "player": player,
+                                              "reason": "no bot and the deck is empty (R54)"}))
+            events.append(apply_event(state, {"type": "turn_ended", "player": player,
+                                              "bot": None}))
+        return events
+
+    # --- undo and redo --------------------------------------------------------------------
+
+    def undo(self) -> bool:
+        """Take back the last accepted action by replaying all but it (False: nothing to undo)."""
+        if not self.history:
+            return False
+        entry = self.history.pop()
+        self._rebuild(self.history)
+        self._redo.append(entry)
+        if self.journal is not None:
+            self.journal.undone()
+        return True
+
+    def redo(self) -> bool:
+        """Make the last undone action again, with the same dice and notes (False:
+        nothing to redo). Rolls made since the last entry (a robot deciding) are
+        dropped first, so the redone action meets the dice it met before."""
+        if not self._redo:
+            return False
+        entry = self._redo.pop()
+        if self.state.dice.used != self._mark:
+            self._rebuild(self.history)
+        mark = self._mark
+        with self.dice_from(entry.rolls):
+            if not self.redraw(entry.rolls[:entry.pre]):
+                raise RuntimeError("a redone action's earlier dice came out differently")
+            events = self._perform(entry.action)
+        assert not isinstance(events, Refusal), "a redone action was refused"
+        dice = self.state.dice
+        self.history.append(Entry(entry.action, entry.events[:entry.notes] + events,
+                                  list(dice.rolls[mark:]), entry.pre, entry.notes))
+        self._mark = dice.used
+        if self.journal is not None:
+            self.journal.redone()
+        return True
+
+    def _rebuild(self, entries: list[Entry]) -> None:
+        """State = the start, then every entry's action with its own dice (the rolls
+        made before each action drawn again first)."""
+        self.state = self._start.copy()
+        self._fresh = set(self.state.bots)
+        for entry in entries:
+            with self.dice_from(entry.rolls):
+                if not self.redraw(entry.rolls[:entry.pre]):
+                    raise RuntimeError(f"replaying {entry.action}: the dice rolled before it "
+                                       "came out differently")
+                events = self._perform(entry.action)
+            if isinstance(events, Refusal):
+                raise RuntimeError(f"replaying {entry.action} was refused: {events}")
+        self._mark = self.state.dice.used
+
+    def redraw(self, rolls: list[Roll]) -> bool:
+        """Roll again, for the same purposes, dice that were rolled outside an action
+        (a robot deciding): a seeded stream draws them again, forced dice (and
+        physical dice inside `dice_from`) give the recorded values. True when every
+        value is the one recorded."""
+        dice = self.state.dice
+        return all(dice.d6(r.purpose) == r.value for r in rolls)
+
+    @contextmanager
+    def dice_from(self, rolls: list[Roll]) -> Iterator[None]:
+        """Physical dice are not asked again on replay: their recorded values are used."""
+        dice = self.state.dice
+        if dice.ask is None or dice.forced is not None:
+            yield
+            return
+        dice.forced = [r.value for r in dice.rolls] + [r.value for r in rolls]
+        try:
+            yield
+        finally:
+            dice.forced = None
+
+    def replay(self, action: Action, rolls: list[Roll], notes: Iterable[Event] = (),
+               pre: int = 0) -> ActResult:
+        """Act again as recorded (the journal): the `pre` rolls made before the action
+        are drawn again, then the action is made with `notes`. Physical dice are not
+        asked: the recorded values are used. Whether the dice came out as recorded is
+        for the caller to check (`history[-1].rolls`)."""
+        with self.dice_from(rolls):
+            self.redraw(rolls[:pre])
+            return self.act(action, notes)
+
+    # --- designers: new static data for a running game ------------------------------------
+
+    def reload(self, arena: Arena, cards: Iterable[BotCard] | dict[str, BotCard],
+               mods: Iterable[Mod] | dict[str, Mod], rules: HouseRules | None = None
+               ) -> Refusal | None:
+        """Swap in a reloaded arena, cards and mods (and house rules, when given) for
+        this game: a new game is begun on them with the recorded dice, and every
+        accepted action is replayed with its own dice and notes. When that holds
+        (every action legal, the same dice rolled for the same purposes), the game
+        goes on from the rebuilt state, with the same dice stream; the redo list is
+        dropped. Otherwise the Refusal says why and the game is left as it was."""
+        if self.free:
+            return Refusal("D19", "a scenario game cannot be reloaded")
+        rules = rules if rules is not None else self.state.rules
+        start_rolls = list(self._start.dice.rolls)
+        recorded = start_rolls + [r for e in self.history for r in e.rolls]
+        forced = Dice(forced=[r.value for r in recorded])
+        try:
+            twin = Game.new(arena, rules, cards, mods, list(self.given_players), dice=forced)
+            if twin.state.dice.rolls != start_rolls:
+                return Refusal("D8", "the start of the game (starting player, first draw) "
+                               "no longer rolls the same dice")
+            for n, entry in enumerate(self.history, start=1):
+                result = twin.replay(entry.action, entry.rolls,
+                                     entry.events[:entry.notes], entry.pre)
+                if result.refusal is not None:
+                    return Refusal(result.refusal.rule, f"action {n} ({entry.action}) no "
+                                   f"longer holds: {result.refusal.message}",
+                                   at=result.refusal.at, step=result.refusal.step)
+                if twin.history[-1].rolls != entry.rolls:
+                    return Refusal("D8", f"action {n} ({entry.action}) no longer rolls "
+                                   "the same dice")
+        except Exception as err:   # new data can make any rule fail (dice run out, ...)
+            return Refusal("D19", f"the game cannot be replayed on the new files: "
+                           f"{type(err).__name__}: {err}")
+        dice = self.state.dice.copied()     # the stream goes on where it was
+        if dice.rolls[:self._mark] != twin.state.dice.rolls:
+            return Refusal("D8", "the replay rolled other dice than the game did")
+        twin.state.dice = dice
+        twin._start.dice = self._start.dice.copied()
+        self.state = twin.state
+        self._start = twin._start
+        self.history = twin.history
+        self._redo = []
+        self._fresh = twin._fresh
+        self.start_events = twin.start_events
+        self._mark = twin._mark
+        if self.journal is not None:
+            self.journal.reloaded(self)
+        return None

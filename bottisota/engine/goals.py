@@ -1,0 +1,56 @@
+"""Goal markers (D23): collected by ending a movement on them, then moved on or removed."""
+from __future__ import annotations
+
+import math
+
+from bottisota.engine.events import Event, apply_event, reducer
+from bottisota.engine.state import Bot, GameState, Goal
+
+
+@reducer("goal_taken")
+def _goal_taken(state: GameState, e: Event) -> None:
+    """{goal, bot, to?}: the marker is collected; it moves to `to` (its next spot,
+    the spots before it used up) or, without `to`, leaves the table (D23)."""
+    g = state.goals[e["goal"]]
+    to = e.get("to")
+    if to is None:
+        g.taken = True
+        g.spots_left = []
+        return
+    while g.spots_left and tuple(g.spots_left[0]) != tuple(to):
+        g.spots_left.pop(0)
+    if g.spots_left:
+        g.spots_left.pop(0)
+    g.x, g.y = float(to[0]), float(to[1])
+
+
+def on_goal(goal: Goal, bot: Bot) -> bool:
+    """D17: the bot's centre is inside the marker."""
+    return not goal.taken and math.hypot(bot.x - goal.x, bot.y - goal.y) < goal.r
+
+
+def _spot_free(state: GameState, goal: Goal, spot: tuple[float, float]) -> bool:
+    """No bot's base touches the marker at this spot (D4)."""
+    tol = state.rules.contact_tolerance
+    return all(math.hypot(b.x - spot[0], b.y - spot[1]) > b.radius + goal.r + tol
+               for b in state.live_bots())
+
+
+def collect_goals(state: GameState, bot: Bot) -> list[Event]:
+    """The bot ends its movement: it collects every marker its centre is on (D23),
+    scoring the marker's points; each marker moves to the next free spot of its
+    list, or leaves the table when none is left."""
+    events: list[Event] = []
+    if not bot.on_table:
+        return events
+    for i, goal in enumerate(state.goals):
+        if not on_goal(goal, bot):
+            continue
+        events.append(apply_event(state, {"type": "score", "player": bot.player,
+                                          "points": goal.points, "reason": f"goal by {bot.id}"}))
+        to = next((s for s in goal.spots_left if _spot_free(state, goal, s)), None)
+        taken: Event = {"type": "goal_taken", "goal": i, "bot": bot.id, "points": goal.points}
+        if to is not None:
+            taken["to"] = [float(to[0]), float(to[1])]
+        events.append(apply_event(state, taken))
+    return events

@@ -1,0 +1,198 @@
+"""Plane geometry of moving discs that the arena index does not answer:
+headings, disc-against-disc sweeps, the table edge, doors touched on the way
+and the parts of a segment that lie on stairs. Lengths in cm, facings as D2.
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from bottisota.core.arena import Arena, Feature
+
+EPS = 1e-9                      # float noise, cm; not a rule number
+DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
+
+
+def heading_vector(facing: float) -> tuple[float, float]:
+    """Unit vector of a facing (D2: 0 = +y, clockwise)."""
+    rad = math.radians(facing)
+    return (math.sin(rad), math.cos(rad))
+
+
+def bearing(dx: float, dy: float) -> float:
+    """The facing (D2) of a vector, in [0, 360)."""
+    return math.degrees(math.atan2(dx, dy)) % 360.0
+
+
+def angle_between(a: float, b: float) -> float:
+    """Unsigned difference of two facings, in [0, 180]."""
+    d = (a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def norm_facing(f: float) -> float:
+    """A facing normalised to [0, 360), with -0 and 360 mapped to 0."""
+    f = f % 360.0
+    return 0.0 if abs(f - 360.0) < EPS or abs(f) < EPS else f
+
+
+def point_at(a: Sequence[float], d: Sequence[float], s: float) -> tuple[float, float]:
+    return (a[0] + d[0] * s, a[1] + d[1] * s)
+
+
+def disc_contact(a: Sequence[float], d: Sequence[float], length: float,
+                 c: Sequence[float], reach: float) -> float | None:
+    """Distance along the unit direction d from a at which a disc first touches a
+    disc at c (sum of radii `reach`); None when it never does within `length`.
+    A disc already touching at a only counts when it moves deeper (returns 0)."""
+    fx, fy = a[0] - c[0], a[1] - c[1]
+    fd = fx * d[0] + fy * d[1]
+    ff = fx * fx + fy * fy
+    rr = reach * reach
+    if ff <= rr + EPS:
+        return 0.0 if fd < -EPS else None
+    disc = fd * fd - (ff - rr)
+    if disc < 0.0 or fd >= 0.0:
+        return None
+    s = -fd - math.sqrt(disc)
+    return s if s <= length + EPS else None
+
+
+def discs_overlap(ax: float, ay: float, ar: float, bx: float, by: float, br: float) -> bool:
+    """Two bases overlap (more than touching)."""
+    return math.hypot(ax - bx, ay - by) < ar + br - 1e-6
+
+
+def table_run(a: Sequence[float], d: Sequence[float], length: float, r: float,
+              size: Sequence[float]) -> float:
+    """How far the disc may go from a along d before its base leaves the table."""
+    limit = length
+    for axis in (0, 1):
+        lo, hi = r, size[axis] - r
+        if d[axis] > EPS:
+            limit = min(limit, (hi - a[axis]) / d[axis])
+        elif d[axis] < -EPS:
+            limit = min(limit, (lo - a[axis]) / d[axis])
+    return max(0.0, limit)
+
+
+def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
+    """The whole base lies on the table."""
+    return (r - 1e-6 <= x <= size[0] - r + 1e-6) and (r - 1e-6 <= y <= size[1] - r + 1e-6)
+
+
+_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+
+
+def bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    """The shape's bounding box, computed once (feature shapes live as long as their arena)."""
+    entry = _BOUNDS.get(id(shape))
+    if entry is None or entry[0] is not shape:
+        entry = (shape, tuple(shape.bounds))
+        _BOUNDS[id(shape)] = entry
+    return entry[1]
+
+
+def may_meet(shape: BaseGeometry, a: Sequence[float], b: Sequence[float], margin: float = 0.0) -> bool:
+    """Cheap bounding-box test: the segment a-b may come within `margin` of the shape."""
+    minx, miny, maxx, maxy = bounds_of(shape)
+    return not (max(a[0], b[0]) < minx - margin or min(a[0], b[0]) > maxx + margin
+                or max(a[1], b[1]) < miny - margin or min(a[1], b[1]) > maxy + margin)
+
+
+def runs_inside(a: Sequence[float], b: Sequence[float], shape: BaseGeometry) -> list[tuple[float, float]]:
+    """The parts of segment a-b inside the shape, as (from, to) distances from a."""
+    if (a[0] == b[0] and a[1] == b[1]) or not may_meet(shape, a, b):
+        return []
+    line = LineString([tuple(a), tuple(b)])
+    part = line.intersection(shape)
+    if part.is_empty:
+        return []
+    runs = []
+    for geom in getattr(part, "geoms", [part]):
+        if geom.geom_type != "LineString" or geom.length <= EPS:
+            continue
+        s0 = line.project(Point(geom.coords[0]))
+        s1 = line.project(Point(geom.coords[-1]))
+        runs.append((min(s0, s1), max(s0, s1)))
+    runs.sort()
+    return runs
+
+
+@dataclass
+class ArenaParts:
+    """Features of an arena grouped for movement, and shapes derived from them once."""
+
+    doors: tuple[Feature, ...]
+    stairs: tuple[Feature, ...]          # stairs and escalators (R42, R46)
+    teleporters: tuple[Feature, ...]
+    belts: tuple[Feature, ...]           # conveyors and escalators (R44, R46)
+    lifts: tuple[Feature, ...]
+    services: tuple[Feature, ...]
+    door_reach: dict[tuple[int, float], BaseGeometry] = field(default_factory=dict)
+
+    def reach_of(self, door: Feature, r: float) -> BaseGeometry:
+        """The area where a centre puts a base of radius r touching the door."""
+        key = (door.index, round(r, 6))
+        shape = self.door_reach.get(key)
+        if shape is None:
+            shape = door.shape.buffer(r, quad_segs=DOOR_QUAD_SEGS)
+            self.door_reach[key] = shape
+        return shape
+
+
+_PARTS: "weakref.WeakKeyDictionary[Arena, ArenaParts]" = weakref.WeakKeyDictionary()
+
+
+def parts_of(arena: Arena) -> ArenaParts:
+    """The arena's features grouped for movement (computed once per arena)."""
+    parts = _PARTS.get(arena)
+    if parts is None:
+        def kind(*types: str) -> tuple[Feature, ...]:
+            return tuple(f for f in arena.features if f.type in types)
+
+        parts = ArenaParts(doors=kind("door"), stairs=kind("stairs", "escalator"),
+                           teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
+                           lifts=kind("lift"), services=kind("service"))
+        _PARTS[arena] = parts
+    return parts
+
+
+def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: float,
+                  skip: Iterable[int] = ()) -> list[tuple[float, Feature]]:
+    """Doors a base of radius r first touches going from a to b (distance from a),
+    nearest first; doors in `skip` (by index) are left out."""
+    skipped = set(skip)
+    found = []
+    for door in parts.doors:
+        if door.index in skipped or not may_meet(door.shape, a, b, r):
+            continue
+        reach = parts.reach_of(door, r)
+        if reach.contains(Point(a[0], a[1])):
+            found.append((0.0, door))
+            continue
+        runs = runs_inside(a, b, reach)
+        if runs:
+            found.append((runs[0][0], door))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:
+    """A base touches the door (D4)."""
+    if not may_meet(door.shape, (x, y), (x, y), r + tolerance):
+        return False
+    return door.shape.distance(Point(x, y)) <= r + tolerance
+
+
+def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
+    """The point lies inside the shape (bounding box first)."""
+    minx, miny, maxx, maxy = bounds_of(shape)
+    if x < minx or x > maxx or y < miny or y > maxy:
+        return False
+    return shape.contains(Point(x, y))

@@ -1,0 +1,92 @@
+"""Movement (docs/ARCHITECTURE.md, "Movement"): preview and commit a move, and
+throw a bot (beams R29, knock-back R40).
+
+- `preview_move(state, move)`: what the move would do, with no dice rolled and
+  nothing changed: the path, costs, turns and every event that needs no die
+  (doors, belts, pits, teleporter candidates, collision tests and falls with
+  their damage ranges). The view draws the ghost from it.
+- `commit_move(state, move, interrupt)`: refuses the whole move when any step is
+  refused (D30), else walks it, rolling `state.dice` and applying the events.
+- `fling` / `preview_fling`: a bot thrown in a straight line.
+
+The rules themselves live in move_steps (locomotion), move_walk (the walk),
+move_physics (collisions, falls, pits, forced motion) and move_terrain (belts,
+lifts, teleporters).
+"""
+from __future__ import annotations
+
+from bottisota.core.actions import Move, Refusal
+from bottisota.engine.events import Event
+from bottisota.engine.movement.physics import (Ctx, Pose, finish_fling_result, forced_line,
+                                          new_fling_result)
+from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
+from bottisota.engine.movement.walk import Interrupt, Walk
+from bottisota.engine.state import Bot, GameState
+
+__all__ = ["Interrupt", "MoveResult", "FlingResult", "PathPoint", "Piece", "preview_move",
+           "commit_move", "fling", "preview_fling"]
+
+
+def _mover(state: GameState, bot_id: str) -> Bot | Refusal:
+    bot = state.bots.get(bot_id)
+    if bot is None:
+        return Refusal("R6", f"there is no bot {bot_id!r}")
+    if not bot.on_table:
+        return Refusal("R55", f"{bot_id} is not on the table", at=bot.pos)
+    return bot
+
+
+def preview_move(state: GameState, move: Move) -> MoveResult | Refusal:
+    """What the move would do; rolls no dice and changes nothing."""
+    bot = _mover(state, move.bot)
+    if isinstance(bot, Refusal):
+        return bot
+    return Walk(state, bot, move, live=False).run()
+
+
+def commit_move(state: GameState, move: Move, interrupt: Interrupt | None = None) -> MoveResult | Refusal:
+    """Make the move: refused as a whole, changing nothing and rolling nothing, when
+    any step is refused (D30); else walked with dice, its events applied."""
+    bot = _mover(state, move.bot)
+    if isinstance(bot, Refusal):
+        return bot
+    checked = Walk(state, bot, move, live=False).run()
+    if isinstance(checked, Refusal):
+        return checked
+    return Walk(state, bot, move, live=True, interrupt=interrupt).run()
+
+
+def fling(state: GameState, bot_id: str, heading_deg: float, distance: float,
+          by: str | None) -> list[Event]:
+    """Throw a bot straight along `heading_deg` up to `distance` cm (R29, R16, R40):
+    rolls its collision tests, pits and falls (kill credit `by`, D22) and applies
+    the events."""
+    bot = state.bots[bot_id]
+    if not bot.on_table:
+        return []
+    ctx = Ctx(state, live=True)
+    forced_line(ctx, bot, Pose.of(bot), heading_deg, distance, by, None)
+    _mine_strikes(state, bot, ctx)
+    return ctx.events
+
+
+def preview_fling(state: GameState, bot_id: str, heading_deg: float, distance: float) -> FlingResult:
+    """Where a throw would land and what it would meet; no dice, no change."""
+    bot = state.bots[bot_id]
+    ctx = Ctx(state, live=False)
+    pose = Pose.of(bot)
+    result = new_fling_result(bot, pose)
+    result.path.clear()
+    forced_line(ctx, bot, pose, heading_deg, distance, None, result)
+    return finish_fling_result(result, pose, ctx.events)
+
+
+def _mine_strikes(state: GameState, bot: Bot, ctx: Ctx) -> None:
+    """Active mines the thrown bot now touches strike it (R31)."""
+    from bottisota.engine.mines import mine_strike, touching_mines
+
+    for mine in touching_mines(state, bot):
+        if bot.destroyed:
+            break
+        if mine in state.mines:
+            ctx.events.extend(mine_strike(state, mine, bot))

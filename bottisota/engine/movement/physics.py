@@ -1,0 +1,347 @@
+"""What happens to a bot that hits something, drops or is thrown: collision tests
+(D9-D11, R13, R16, R17), pits (R36), falls and landing on a bot (R39, R40),
+and forced straight motion (beams R29, knock-back R40, belts R44-R46).
+
+Everything runs in a `Ctx`: live (rolls `state.dice` and applies the events)
+or preview (no dice, nothing changed; predicted events only).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from shapely.geometry import Point
+
+from bottisota.engine.damage import deal_damage, destroy, take_hits
+from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
+from bottisota.engine.movement.geometry import (EPS, bearing, disc_contact, doors_reached,
+                                           heading_vector, on_table, parts_of, point_at, table_run)
+from bottisota.engine.movement.result import FlingResult, PathPoint
+from bottisota.engine.movement.steps import is_sturdy
+from bottisota.engine.state import Bot, GameState
+
+D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
+LANDING_ANGLE = 0.5             # degrees between trial spots around a bot a faller cannot land on
+
+
+@dataclass
+class Pose:
+    """Where a bot (or its ghost) stands: full precision, independent of the state."""
+
+    x: float
+    y: float
+    z: float
+    facing: float
+
+    @classmethod
+    def of(cls, bot: Bot) -> "Pose":
+        return cls(bot.x, bot.y, bot.z, bot.facing)
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+@dataclass
+class Ctx:
+    """A walk in progress: live (dice rolled, events applied) or a preview."""
+
+    state: GameState
+    live: bool
+    events: list[Event] = field(default_factory=list)
+    trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
+    trail_bot: str | None = None
+
+    def emit(self, event: Event) -> Event:
+        """Record an event; a live walk applies it to the state too."""
+        if self.live:
+            apply_event(self.state, event)
+        self.events.append(event)
+        return event
+
+    def place(self, bot: Bot, pose: Pose, spent: float = 0.0, **extra: object) -> None:
+        """Put the bot at the pose (a `bot_moved` event)."""
+        self.emit(bot_moved_event(bot, pose.x, pose.y, pose.z, pose.facing, spent, **extra))
+        if self.trail is not None and bot.id == self.trail_bot:
+            self.trail.append(PathPoint(pose.x, pose.y, pose.z, pose.facing))
+
+    def blockers(self, bot: Bot, z: float) -> list[Bot]:
+        """Other bots on the table that a base at floor height z bumps into
+        (bases on the same level: floors closer than the figure height)."""
+        return [o for o in self.state.bots.values()
+                if o.on_table and o.id != bot.id and abs(o.z - z) < max(o.card.height, bot.card.height)]
+
+
+def xy2(x: float, y: float) -> list[float]:
+    return [r2(x), r2(y)]
+
+
+# --- collisions ------------------------------------------------------------------
+
+def collision(ctx: Ctx, mover: Bot, pose: Pose, other: Bot | None, wall: str | None,
+              crash: bool = False, mover_by: str | None = None,
+              other_by: str | None = None) -> None:
+    """A collision (D9, D10): every bot in it takes the collision test, the mover
+    first; a flier's crash into a wall (R13) uses the crash numbers. A wheeled or
+    tracked party re-rolls its first failed test unless the other party is
+    wheeled or tracked too (R17)."""
+    rules = ctx.state.rules
+    hits = rules.flier_crash_hits if crash else rules.collision_hits
+    mod = rules.flier_crash_armour_mod if crash else rules.collision_armour_mod
+    what = other.id if other is not None else wall
+    ctx.emit({"type": "crash" if crash else "collision", "bot": mover.id, "with": what,
+              "at": xy2(pose.x, pose.y), "hits": hits, "armour_mod": mod})
+    if not ctx.live:
+        return
+    parties: list[tuple[Bot, Bot | None, str | None]] = [(mover, other, mover_by)]
+    if other is not None:
+        parties.append((other, mover, other_by))
+    cause = "crash" if crash else "collision"
+    for bot, against, by in parties:
+        if bot.destroyed:
+            continue
+        count = ctx.state.dice.roll(hits, f"{cause}: {bot.id} hits against {what if bot is mover else mover.id}")
+        reroll = bool(rules.sturdy_reroll) and is_sturdy(bot) and not is_sturdy(against)
+        ctx.events.extend(take_hits(ctx.state, bot, count, mod, cause, by=by,
+                                    reroll_first_failure=reroll))
+
+
+def pit(ctx: Ctx, bot: Bot, pose: Pose, feature_label: str, by: str | None) -> None:
+    """A ground bot whose centre enters a pit is destroyed at once (R36)."""
+    ctx.emit({"type": "pit", "bot": bot.id, "at": xy2(pose.x, pose.y), "feature": feature_label})
+    if ctx.live:
+        ctx.events.extend(destroy(ctx.state, bot, "pit", by))
+    else:
+        ctx.events.append({"type": "destroyed", "bot": bot.id, "cause": "pit", "by": by})
+
+
+def fall_damage_range(drop: float) -> list[int]:
+    """Least and most damage of a fall (R39): drop - d6, at least 0."""
+    return [max(0, math.floor(drop - D6_FACES + EPS)), max(0, math.floor(drop - 1 + EPS))]
+
+
+def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
+         result: FlingResult | None = None) -> None:
+    """A ground bot falls `drop` cm where it stands (R39): drop - d6 damage (whole
+    points, rounded down, at least 0), no armour test. If its base lands on a bot
+    below, that bot is knocked back until clear and takes the same damage with an
+    armour test at `fall_armour_mod_below` against each point (R40)."""
+    rules = ctx.state.rules
+    below = [o for o in ctx.blockers(bot, pose.z)
+             if math.hypot(o.x - pose.x, o.y - pose.y) < o.radius + bot.radius - 1e-6]
+    below.sort(key=lambda o: (math.hypot(o.x - pose.x, o.y - pose.y), o.id))
+    event: Event = {"type": "fall", "bot": bot.id, "at": xy2(pose.x, pose.y), "drop": r2(drop),
+                    "lands_on": [o.id for o in below]}
+    damage = 0
+    if ctx.live:
+        roll = ctx.state.dice.d6(f"fall: {bot.id} drops {drop:g} cm, takes drop - d6 (R39)")
+        damage = max(0, math.floor(drop - roll + EPS))
+        event.update(roll=roll, damage=damage)
+    else:
+        event["damage_range"] = fall_damage_range(drop)
+    ctx.emit(event)
+    if result is not None:
+        result.fall = {"drop": r2(drop), "damage_range": fall_damage_range(drop),
+                       "lands_on": [o.id for o in below]}
+    if ctx.live:
+        ctx.events.extend(deal_damage(ctx.state, bot, damage, "fall", by))
+    landed: dict[str, Pose] = {}
+    for other in below:
+        dist = math.hypot(other.x - pose.x, other.y - pose.y)
+        away = bearing(other.x - pose.x, other.y - pose.y) if dist > EPS else pose.facing
+        clearance = other.radius + bot.radius - dist
+        ctx.emit({"type": "knocked_back", "bot": other.id, "by_fall_of": bot.id,
+                  "heading": round(away, 4), "distance": r2(clearance)})
+        landed[other.id] = Pose.of(other)
+        forced_line(ctx, other, landed[other.id], away, clearance, by, None)
+        if ctx.live and not other.destroyed:
+            ctx.events.extend(take_hits(ctx.state, other, damage, rules.fall_armour_mod_below,
+                                        "fallen on", by=by))
+    if below and _overlapping(ctx, bot, pose, landed):
+        _slide_off(ctx, bot, pose, landed)
+
+
+def _overlapping(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> bool:
+    """The base at `pose` overlaps another bot's (at its `moved` pose when given)."""
+    for other in ctx.blockers(bot, pose.z):
+        at = moved.get(other.id) or Pose.of(other)
+        if (not ctx.live or not other.destroyed) and \
+                math.hypot(at.x - pose.x, at.y - pose.y) < other.radius + bot.radius - 1e-6:
+            return True
+    return False
+
+
+def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
+    """A faller whose landing bot could not be knocked clear (a wall behind it) comes
+    to rest at the nearest free spot at the foot of the cliff (D4: bases never rest
+    overlapping): tried around each bot it overlaps, touching it, every
+    LANDING_ANGLE degrees, nearest to where it fell first."""
+    index = ctx.state.arena.index
+    r = bot.radius
+    spots = []
+    for other in ctx.blockers(bot, pose.z):
+        at = moved.get(other.id) or Pose.of(other)
+        reach = other.radius + r + 1e-4
+        if math.hypot(at.x - pose.x, at.y - pose.y) >= reach:
+            continue
+        for k in range(int(360 / LANDING_ANGLE)):
+            dx, dy = heading_vector(k * LANDING_ANGLE)
+            spots.append((at.x + dx * reach, at.y + dy * reach))
+    spots.sort(key=lambda p: (math.hypot(p[0] - pose.x, p[1] - pose.y), p))
+    for x, y in spots:
+        if abs(index.floor_z(x, y) - pose.z) > EPS:
+            continue
+        if not on_table(x, y, r, ctx.state.arena.size) or index.disc_blocked(
+                x, y, r, doors=False, tolerance=ctx.state.rules.contact_tolerance):
+            continue
+        if _overlapping(ctx, bot, Pose(x, y, pose.z, pose.facing), moved):
+            continue
+        ctx.emit({"type": "landed_beside", "bot": bot.id, "at": xy2(x, y)})
+        pose.x, pose.y = x, y
+        ctx.place(bot, pose, forced=True)
+        return
+
+
+# --- mines on the way ---------------------------------------------------------------
+
+def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[float, float],
+                 run: float, z: float) -> list[tuple[float, object]]:
+    """Active mines a base first touches going `run` cm from a along d (R31, D33),
+    as (distance, mine), nearest first; mines it touches already at a are left
+    out (they struck already)."""
+    if run <= EPS or not state.mines:
+        return []
+    rules = state.rules
+    found = []
+    for mine in state.mines:
+        if not mine.active or abs(mine.z - z) > rules.level_difference:
+            continue
+        reach = bot.radius + mine.r + rules.contact_tolerance
+        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+            continue
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        if s is not None:
+            found.append((s, mine))
+    found.sort(key=lambda item: (item[0], item[1].id))
+    return found
+
+
+def strike_on_the_way(ctx: Ctx, bot: Bot, pose: Pose, a: tuple[float, float],
+                      d: tuple[float, float], run: float) -> bool:
+    """Mines touched along a forced run strike the bot where it touches them (R31);
+    a preview reports them. True when the bot was destroyed (pose left there)."""
+    touches = mine_touches(ctx.state, bot, a, d, run, pose.z)
+    if not ctx.live:
+        for _, mine in touches:
+            ctx.emit({"type": "mine_touch", "bot": bot.id, "mine": mine.id})
+        return False
+    from bottisota.engine.mines import mine_strike
+
+    for s, mine in touches:
+        if mine not in ctx.state.mines:
+            continue
+        pose.x, pose.y = point_at(a, d, s)
+        ctx.place(bot, pose, forced=True)
+        ctx.events.extend(mine_strike(ctx.state, mine, bot))
+        if bot.destroyed:
+            return True
+    return False
+
+
+# --- forced motion ---------------------------------------------------------------
+
+def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
+                by: str | None, result: FlingResult | None) -> str | None:
+    """Move a bot that does not steer (thrown, knocked back, carried) straight along
+    `heading` up to `distance`: the table edge stops it; a wall stops it with a
+    collision test (D10); another bot stops it with a test for both, it first
+    (R16); a pit destroys a ground bot (R36); a drop makes it fall (R39) and a
+    rise higher than a step stops it like a wall; doors open as it touches them
+    (R47). Updates `pose`, places the bot and answers what stopped it (or None)."""
+    state = ctx.state
+    index = state.arena.index
+    r = bot.radius
+    a = pose.xy
+    d = heading_vector(heading)
+    length = max(0.0, distance)
+    b = point_at(a, d, length)
+    stops: list[tuple[float, int, str, object]] = []
+    edge = table_run(a, d, length, r, state.arena.size)
+    if edge < length - EPS:
+        stops.append((edge, 2, "edge", None))
+    if length > EPS:
+        contact = index.first_contact(a, b, r, doors=False)
+        if contact is not None:
+            stops.append((contact.distance, 0, "wall", contact.feature))
+        for other in ctx.blockers(bot, pose.z):
+            s = disc_contact(a, d, length, other.pos, r + other.radius)
+            if s is not None:
+                stops.append((s, 1, "bot", other))
+        if bot.stats.is_ground:
+            entry = index.first_entry(a, b, ["pit"])
+            if entry is not None:
+                stops.append((entry[0], 3, "pit", entry[2]))
+            for crossing in index.edge_crossings(a, b, step_height=ctx.state.rules.step_height):
+                kind = "fall" if crossing.drop > 0 else "cliff"
+                stops.append((crossing.distance, 4, kind, crossing))
+                break
+    stops.sort(key=lambda item: (item[0], item[1]))
+    run, _, kind, what = stops[0] if stops else (length, 9, None, None)
+    run = max(0.0, min(run, length))
+    start = PathPoint(pose.x, pose.y, pose.z, pose.facing)
+    if strike_on_the_way(ctx, bot, pose, a, d, run):
+        if result is not None:
+            result.path.append(PathPoint(pose.x, pose.y, pose.z, pose.facing))
+            result.stopped_by = "mine"
+        return "mine"
+    pose.x, pose.y = point_at(a, d, run)
+    pose.z = what.z_after if kind == "fall" else index.floor_z(pose.x, pose.y)
+    if kind == "cliff":
+        pose.z = what.z_before
+    parts = parts_of(state.arena)
+    doors = [door.label for s, door in doors_reached(parts, a, pose.xy, r) if s > EPS or run > EPS]
+    for label in doors:
+        ctx.emit({"type": "door_opened", "bot": bot.id, "door": label})
+    ctx.place(bot, pose, forced=True)
+    if result is not None:
+        if not result.path:
+            result.path.append(start)
+        prev = result.path[-1]
+        result.path.append(PathPoint(pose.x, pose.y, pose.z, pose.facing, prev.distance + run, 0.0))
+        result.moved += run
+        result.doors.extend(doors)
+        result.stopped_by = kind
+    if kind == "wall":
+        if result is not None:
+            result.collisions.append(what.label)
+        collision(ctx, bot, pose, None, what.label, mover_by=by)
+    elif kind == "cliff":
+        if result is not None:
+            result.collisions.append(what.feature.label if what.feature else "cliff")
+        collision(ctx, bot, pose, None, what.feature.label if what.feature else "cliff", mover_by=by)
+    elif kind == "bot":
+        if result is not None:
+            result.collisions.append(what.id)
+        collision(ctx, bot, pose, what, None, mover_by=by, other_by=by)
+    elif kind == "pit":
+        if result is not None:
+            result.pit = what.label
+        pit(ctx, bot, pose, what.label, by)
+    elif kind == "fall":
+        fall(ctx, bot, pose, what.drop, by, result)
+    return kind
+
+
+def new_fling_result(bot: Bot, pose: Pose) -> FlingResult:
+    return FlingResult(bot=bot.id, path=[PathPoint(pose.x, pose.y, pose.z, pose.facing)],
+                       x=pose.x, y=pose.y, z=pose.z, facing=pose.facing, moved=0.0)
+
+
+def finish_fling_result(result: FlingResult, pose: Pose, events: list[Event]) -> FlingResult:
+    result.x, result.y, result.z, result.facing = pose.x, pose.y, pose.z, pose.facing
+    result.events = events
+    return result
+
+
+def point_in(shape, x: float, y: float) -> bool:
+    return shape.contains(Point(x, y))

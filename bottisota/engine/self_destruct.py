@@ -1,0 +1,54 @@
+"""Self-destruct (D21): the bot explodes like an explosive weapon centred on
+itself, then is destroyed. Not in the first round (R7), nor on a new bot's
+first move (R56). Nobody scores for it, nor for the kills it causes.
+"""
+from __future__ import annotations
+
+from bottisota.core.cards import Weapon
+from bottisota.core.actions import Refusal
+from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.engine.damage import destroy
+from bottisota.engine.events import Event, apply_event
+from bottisota.engine.state import GameState
+
+CAUSE = "self-destruct"
+
+
+def check_self_destruct(state: GameState, bot_id: str) -> Refusal | None:
+    """Why the bot may not self-destruct now, or None when it may (R7, R56, D21)."""
+    bot = state.bots.get(bot_id)
+    if bot is None:
+        return Refusal("D21", f"there is no bot {bot_id!r}")
+    if not bot.on_table:
+        return Refusal("D21", f"{bot_id} is not on the table", at=bot.pos)
+    if state.round <= 1:
+        return Refusal("R7", f"{bot_id} may not self-destruct in the first round", at=bot.pos)
+    if bot.new:
+        return Refusal("R56", f"{bot_id} is a new bot on its first move and may not "
+                       "self-destruct", at=bot.pos)
+    return None
+
+
+def self_destruct_weapon(state: GameState, bot_id: str) -> Weapon:
+    """The explosion as a weapon: explosive, rules.self_destruct_hits hits at
+    to-hit rules.self_destruct_to_hit (D21)."""
+    rules = state.rules
+    return Weapon(name=f"{bot_id}'s {CAUSE}", kind="gun", mount="turret", range=0.0,
+                  to_hit=rules.self_destruct_to_hit, hits=rules.self_destruct_hits,
+                  explosive=True)
+
+
+def self_destruct(state: GameState, bot_id: str) -> list[Event] | Refusal:
+    """The bot explodes (D21): a blast centred on it strikes every other bot in
+    the area (R34, R35), each off the centre (the centre is the bot itself), each
+    with its own to-hit and hit count; then the bot is destroyed. The explosion
+    has no shooter modifiers, and no kill scores for anybody (by=None)."""
+    refusal = check_self_destruct(state, bot_id)
+    if refusal is not None:
+        return refusal
+    bot = state.bots[bot_id]
+    events: list[Event] = [apply_event(state, {"type": "self_destruct", "bot": bot_id})]
+    events += resolve_blast(state, None, self_destruct_weapon(state, bot_id), bot.pos, bot.z,
+                            centre_bot_id=None, by=None, exclude=(bot_id,))
+    events += destroy(state, bot, CAUSE, by=None)
+    return events

@@ -1,0 +1,145 @@
+"""Building a GameState from an arena, house rules and bots in the scenario form.
+
+A bot is a mapping as in formats.md, "Scenario": `{id, player, card: id or
+inline card, at: [x, y], facing, damage, status {rust, leaflet}, overwatch,
+moved, parts, ammo}`. Bots are checked against the same description as
+scenario files; any problem raises InputError.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError, Problem
+from bottisota.formats import spec
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Mod
+from bottisota.core.house_rules import HouseRules, bundled_rules
+from bottisota.formats.loading import card_from_dict, load_catalogue, validate
+from bottisota.formats.spec_types import did_you_mean
+from bottisota.formats.yaml_source import Marks, join
+from bottisota.engine.state import Bot, GameState, Goal
+
+DiceSource = Dice | Iterable[int] | int | None
+
+
+def make_dice(dice: DiceSource) -> Dice:
+    """A Dice from a Dice, a list of forced results, a seed, or None (unseeded)."""
+    if isinstance(dice, Dice):
+        return dice
+    if dice is None:
+        return Dice()
+    if isinstance(dice, int) and not isinstance(dice, bool):
+        return Dice(seed=dice)
+    return Dice(forced=list(dice))
+
+
+def floor_height(arena: Arena, x: float, y: float) -> float:
+    """The floor under a point (D3: a bot's z is the floor under its centre)."""
+    return float(arena.index.floor_z(x, y))
+
+
+def goals_of(arena: Arena, rules: HouseRules) -> list[Goal]:
+    """Goal markers from the arena's goal features (D23): points default from the rules."""
+    goals = []
+    for f in arena.by_type("goal"):
+        minx, miny, maxx, maxy = f.shape.bounds
+        goals.append(Goal(feature=f.index, x=(minx + maxx) / 2.0, y=(miny + maxy) / 2.0,
+                          r=max(maxx - minx, maxy - miny) / 2.0,
+                          points=f.points if f.points is not None else rules.goal_points,
+                          spots_left=list(f.respawn)))
+    return goals
+
+
+def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: HouseRules,
+                  marks: Marks, path: str, problems: list[Problem]) -> BotCard | None:
+    if isinstance(card, BotCard):
+        return card
+    if isinstance(card, dict):
+        try:
+            return card_from_dict(card, marks.file, inline=True, default_id=bot_id, rules=rules,
+                                  marks=marks, path=path)
+        except InputError as err:
+            problems.extend(err.problems)
+            return None
+    if card in cards:
+        return cards[card]
+    problems.append(marks.problem(path, f"no bot card has the id '{card}'"
+                                  + did_you_mean(card, list(cards))))
+    return None
+
+
+def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping] = (),
+              cards: Mapping[str, BotCard] | None = None, mods: Mapping[str, Mod] | None = None,
+              dice: DiceSource = None, round: int = 2, marks: Marks | None = None,
+              path: str = "bots") -> GameState:
+    """A game state with these bots on the arena (formats.md scenario form).
+
+    Players are seated in order of first appearance; scores and kills start at 0;
+    ammo starts from the weapons' `ammo` (a bot's `ammo` overrides); z is the
+    floor under each bot; goals come from the arena's goal features.
+    """
+    rules = rules or bundled_rules()
+    marks = marks or Marks("<bots>")
+    bots = list(bots)
+    needs_catalogue = any(isinstance(b.get("card"), str) or b.get("parts") for b in bots
+                          if isinstance(b, Mapping))
+    if (cards is None or mods is None) and needs_catalogue:
+        cat_cards, cat_mods = load_catalogue()
+        cards = cat_cards if cards is None else cards
+        mods = cat_mods if mods is None else mods
+    cards = dict(cards or {})
+    mods = dict(mods or {})
+
+    problems: list[Problem] = []
+    state = GameState(arena=arena, rules=rules, cards=cards, mods=mods, dice=make_dice(dice),
+                      round=round)
+    for i, raw in enumerate(bots):
+        where = join(path, i)
+        raw = dict(raw)
+        card_value = raw.get("card")
+        if isinstance(card_value, BotCard):
+            raw["card"] = card_value.id
+        try:
+            b = validate(raw, spec.BOT, marks, where)
+        except InputError as err:
+            problems.extend(err.problems)
+            continue
+        if b["id"] in state.bots:
+            problems.append(marks.problem(join(where, "id"), f"two bots have the id '{b['id']}'"))
+            continue
+        card = _resolve_card(card_value if isinstance(card_value, BotCard) else b["card"],
+                             b["id"], cards, rules, marks, join(where, "card"), problems)
+        parts = []
+        for j, part in enumerate(b["parts"]):
+            if part not in mods:
+                problems.append(marks.problem(f"{where}.parts[{j}]", f"no part has the id "
+                                              f"'{part}'" + did_you_mean(part, list(mods))))
+            else:
+                parts.append(mods[part])
+        if card is None or len(parts) != len(b["parts"]):
+            continue
+        if isinstance(b["card"], dict) or isinstance(card_value, BotCard):
+            state.cards.setdefault(card.id, card)
+        stats = card.with_mods(parts)
+        ammo = {w.name: w.ammo for w in stats.weapons if w.ammo is not None}
+        for name, left in b["ammo"].items():
+            if stats.weapon(name) is None:
+                problems.append(marks.problem(f"{where}.ammo.{name}", f"the bot has no weapon "
+                                              f"'{name}'" + did_you_mean(name, list(ammo))))
+            ammo[name] = left
+        x, y = b["at"]
+        state.bots[b["id"]] = Bot(
+            id=b["id"], player=b["player"], card=card, x=x, y=y, facing=b["facing"] % 360.0,
+            z=floor_height(arena, x, y), damage=b["damage"], overwatch=b["overwatch"],
+            rust=b["status"].get("rust", 0), leaflet=b["status"].get("leaflet", 0),
+            moved=b["moved"], parts=[m.id for m in parts], ammo=ammo, new=b["new"],
+            card_stats=stats)
+        if b["player"] not in state.players:
+            state.players.append(b["player"])
+    if problems:
+        raise InputError(problems)
+    state.scores = {p: 0 for p in state.players}
+    state.kills = {p: 0 for p in state.players}
+    state.goals = goals_of(arena, rules)
+    return state

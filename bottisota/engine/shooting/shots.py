@@ -1,0 +1,165 @@
+"""The shooting phase: checking and resolving a `Shoot` (R7, R18-R30, R34,
+R49, R56, D19, D32), plus the pre-measure for the view.
+
+`check_shoot` refuses a whole Shoot with the first reason found (no dice);
+`resolve_shoot` rolls `state.dice` in the order of formats.md and applies the
+events. Push and pull weapons are handed to `rules.beams.resolve_beams`
+together (R29, R30), at the place of the first of them in the order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bottisota.core.cards import Weapon
+from bottisota.core.actions import Refusal, Shoot, ShotOrder
+from bottisota.engine.shooting.attack import attack
+from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.engine.events import Event, apply_event
+from bottisota.engine.shooting.flight import fly_on
+from bottisota.engine.shooting.geometry import segment_distances
+from bottisota.engine.shooting.premeasure import Premeasure, premeasure, premeasure_weapons
+from bottisota.engine.state import Bot, GameState
+from bottisota.engine.shooting.targeting import (
+    BEAM_KINDS, FIRST_ROUND, ammo_left, can_fire, find_weapon, fire_refusal, target_refusal,
+    weapons_that_bear,
+)
+
+__all__ = ["check_shoot", "resolve_shoot", "premeasure", "premeasure_weapons", "Premeasure",
+           "can_fire",
+           "weapons_that_bear", "spray_members", "SprayMember"]
+
+
+@dataclass(frozen=True, slots=True)
+class SprayMember:
+    """A bot whose base the spray's line touches (R28): its distance from the
+    shooter (centre to centre) and from the line."""
+
+    bot: str
+    distance: float
+    gap: float
+
+
+def spray_members(state: GameState, shooter: Bot, end: tuple[float, float],
+                  xy: tuple[float, float] | None = None) -> list[SprayMember]:
+    """Every live bot but the shooter whose base the segment shooter -> end
+    touches (within its radius + the contact tolerance, D4), nearest first to
+    the shooter, ties by id (R28, formats.md dice order). Vectorised."""
+    start = xy or shooter.pos
+    bots = [b for b in state.live_bots() if b.id != shooter.id]
+    if not bots:
+        return []
+    xs = np.array([b.x for b in bots])
+    ys = np.array([b.y for b in bots])
+    reach = np.array([b.radius for b in bots]) + state.rules.contact_tolerance
+    gap, _ = segment_distances(start, end, xs, ys)
+    dist = np.hypot(xs - start[0], ys - start[1])
+    found = [SprayMember(bots[i].id, float(dist[i]), float(gap[i]))
+             for i in np.nonzero(gap <= reach + 1e-9)[0]]
+    return sorted(found, key=lambda m: (round(m.distance, 6), m.bot))
+
+
+def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refusal | None:
+    """Why this Shoot is illegal, or None: R7 first round, R56 new bot, D19 each
+    weapon once at a legal target, R21 mines, R49 ammo, and the arc, range,
+    contact and sight checks of each shot (R18-R25, R38). Rolls nothing."""
+    shooter = state.bots.get(shoot.bot)
+    if shooter is None or not shooter.on_table:
+        return Refusal("D19", f"{shoot.bot} is not on the table")
+    if state.round <= FIRST_ROUND:
+        return Refusal("R7", "nobody may shoot in the first round")
+    if shooter.new:
+        return Refusal("R56", f"{shooter.id} is new: it may not shoot on its first move")
+    if not shoot.shots:
+        return Refusal("D19", "a Shoot needs at least one shot")
+    seen: set[str] = set()
+    for order in shoot.shots:
+        if order.weapon in seen:
+            return Refusal("D19", f"{order.weapon} may fire only once in a shooting phase")
+        seen.add(order.weapon)
+        weapon, refusal = find_weapon(state, shooter, order.weapon)
+        if refusal is not None:
+            return refusal
+        target, refusal = target_refusal(state, shooter, order.target)
+        if refusal is not None:
+            return refusal
+        refusal = fire_refusal(state, shooter, weapon, target, overwatch)
+        if refusal is not None and len(shoot.shots) > 1:
+            return Refusal(refusal.rule, f"{order.weapon} at {target.id}: {refusal.message}",
+                           at=refusal.at)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def resolve_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> list[Event] | Refusal:
+    """Check, then fire every shot in order: roll `state.dice`, apply and return
+    the events. A refused Shoot rolls nothing and changes nothing."""
+    refusal = check_shoot(state, shoot, overwatch)
+    if refusal is not None:
+        return refusal
+    shooter = state.bots[shoot.bot]
+    events: list[Event] = []
+    beams = [o for o in shoot.shots if shooter.stats.weapon(o.weapon).kind in BEAM_KINDS]
+    for order in shoot.shots:
+        weapon = shooter.stats.weapon(order.weapon)
+        if weapon.kind in BEAM_KINDS:
+            if order is beams[0]:
+                events += _fire_beams(state, shooter, beams)
+            continue
+        if shooter.destroyed:
+            break
+        events += fire_one(state, shooter, weapon, state.bots[order.target])
+    return events
+
+
+def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> list[Event]:
+    """One legal shot of one weapon (ammo, then the dice): guns and melee one
+    attack; rockets and missiles fly on after a miss (R26, R27); sprays roll
+    for every bot on the line (R28); explosives blast at the target (R34, D32)."""
+    events: list[Event] = [apply_event(state, {
+        "type": "shot", "bot": shooter.id, "weapon": weapon.name, "target": target.id,
+        "kind": weapon.kind})]
+    if target.destroyed:
+        events.append(apply_event(state, {"type": "shot_skipped", "bot": shooter.id,
+                                          "weapon": weapon.name, "target": target.id,
+                                          "reason": f"{target.id} is already destroyed"}))
+        return events
+    events += _use_ammo(state, shooter, weapon)
+    if weapon.kind == "spray":
+        for member in spray_members(state, shooter, target.pos):
+            events += attack(state, shooter, weapon, state.bots[member.bot])[1]
+    elif weapon.explosive:
+        events += resolve_blast(state, shooter, weapon, target.pos, target.z, target.id)
+    else:
+        hit, more = attack(state, shooter, weapon, target)
+        events += more
+        if not hit and weapon.kind in ("rocket", "missile"):
+            events += fly_on(state, shooter, weapon, target)
+    return events
+
+
+def _use_ammo(state: GameState, shooter: Bot, weapon: Weapon) -> list[Event]:
+    """R49: one shot of ammo used (weapons with limited ammo only)."""
+    left = ammo_left(shooter, weapon)
+    if left is None:
+        return []
+    return [apply_event(state, {"type": "ammo", "bot": shooter.id, "weapon": weapon.name,
+                                "left": left - 1})]
+
+
+def _fire_beams(state: GameState, shooter: Bot, orders: list[ShotOrder]) -> list[Event]:
+    """Push and pull (R29, R30) belong to rules.beams; ammo is used here."""
+    from bottisota.engine.shooting.beams import resolve_beams
+
+    events: list[Event] = []
+    pairs = []
+    for order in orders:
+        weapon, target = shooter.stats.weapon(order.weapon), state.bots[order.target]
+        events.append(apply_event(state, {"type": "shot", "bot": shooter.id,
+                                          "weapon": weapon.name, "target": target.id,
+                                          "kind": weapon.kind}))
+        events += _use_ammo(state, shooter, weapon)
+        pairs.append((weapon, target))
+    return events + resolve_beams(state, shooter, pairs)

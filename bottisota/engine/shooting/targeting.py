@@ -1,0 +1,251 @@
+"""Can this weapon fire at that bot now? Arcs, range, melee contact, sight.
+
+R18 a weapon fires only into its arc and out to its range; R19 nose weapons
+fire into the front rules.nose_arc; R20 turrets any way; D14 range centre to
+centre in the plane; R22 R38 D15 sight (walls, closed doors, raised floors
+and other bots must be lower than the line from the shooter's top to the
+target's middle; only sprays shoot through bots); R23 overwatch fire reaches
+rules.overwatch_range; R25 melee needs base contact on one level (or stairs
+or a ramp between); R21 mines are dropped, not shot; R49 ammo.
+
+Every check answers with a `Refusal` naming the rule, or None.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from bottisota.geometry.arena_index import Sight
+from bottisota.core.arena import SLOPED_TYPES
+from bottisota.core.cards import Weapon
+from bottisota.core.actions import Refusal
+from bottisota.engine.shooting.geometry import (
+    bearing, disc_of, door_keys, off_angle, open_doors, standing_bots,
+)
+from bottisota.engine.state import Bot, GameState
+
+FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
+BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
+MINE_KINDS = ("mine", "magnetic_mine")
+ANGLE_EPSILON = 1e-6            # degrees: an arc's boundary is inside it
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """Where a bot stands for a check: centre, floor height, facing (D2, D3)."""
+
+    x: float
+    y: float
+    z: float
+    facing: float
+
+
+def pose_of(bot: Bot, given: Any = None) -> Pose:
+    """The bot's own pose, or `given`: an object with x, y, z, facing (such as a
+    movement `PathPoint`) or a tuple (x, y, z, facing)."""
+    if given is None:
+        return Pose(bot.x, bot.y, bot.z, bot.facing)
+    if isinstance(given, Pose):
+        return given
+    if isinstance(given, (tuple, list)):
+        x, y, z, facing = given
+        return Pose(float(x), float(y), float(z), float(facing))
+    return Pose(float(given.x), float(given.y), float(getattr(given, "z", bot.z)),
+                float(given.facing))
+
+
+def reach(state: GameState, weapon: Weapon, overwatch: bool = False) -> float:
+    """How far the weapon fires: its range, capped by overwatch (R18, R23)."""
+    return min(weapon.range, state.rules.overwatch_range) if overwatch else weapon.range
+
+
+def ammo_left(bot: Bot, weapon: Weapon) -> int | None:
+    """Shots left before a reload (R49); None for unlimited."""
+    if weapon.ammo is None:
+        return None
+    return bot.ammo.get(weapon.name, weapon.ammo)
+
+
+def find_weapon(state: GameState, shooter: Bot, name: str) -> tuple[Weapon | None, Refusal | None]:
+    """The shooter's weapon by name (parts included), refused if unknown, a mine
+    (R21) or out of ammo (R49)."""
+    weapon = shooter.stats.weapon(name)
+    if weapon is None:
+        names = ", ".join(w.name for w in shooter.stats.weapons) or "none"
+        return None, Refusal("R18", f"{shooter.id} has no weapon {name!r} (it has: {names})")
+    if weapon.kind in MINE_KINDS:
+        return weapon, Refusal("R21", f"{name} is a mine: mines are dropped during the move, "
+                                      "not shot")
+    if ammo_left(shooter, weapon) == 0:
+        return weapon, Refusal("R49", f"{name} is out of ammo; reload at a service point")
+    return weapon, None
+
+
+def arc_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose) -> Refusal | None:
+    """R19 R20: nose weapons fire into the front arc (boundary included)."""
+    if weapon.mount != "nose":
+        return None
+    half = state.rules.nose_arc / 2.0
+    off = off_angle(spose.facing, bearing((spose.x, spose.y), (tpose.x, tpose.y)))
+    if off > half + ANGLE_EPSILON:
+        return Refusal("R19", f"target is {off:.0f}° off the nose; nose weapons reach {half:g}°",
+                       at=(tpose.x, tpose.y))
+    return None
+
+
+def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
+                  overwatch: bool) -> Refusal | None:
+    """R18 D14 (R23 when on overwatch): centre to centre in the plane."""
+    distance = math.hypot(tpose.x - spose.x, tpose.y - spose.y)
+    limit = reach(state, weapon, overwatch)
+    if distance <= limit + 1e-9:
+        return None
+    if overwatch and state.rules.overwatch_range < weapon.range:
+        return Refusal("R23", f"target is {distance:.1f} cm away; overwatch fire reaches "
+                              f"{limit:g} cm", at=(tpose.x, tpose.y))
+    return Refusal("R18", f"target is {distance:.1f} cm away; {weapon.name} reaches {limit:g} cm",
+                   at=(tpose.x, tpose.y))
+
+
+def in_contact(state: GameState, a: Pose, ra: float, b: Pose, rb: float) -> bool:
+    """D4: the bases touch (within the contact tolerance)."""
+    return math.hypot(b.x - a.x, b.y - a.y) <= ra + rb + state.rules.contact_tolerance + 1e-9
+
+
+def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
+                  tpose: Pose) -> Refusal | None:
+    """R25: base touching base, on one level or with stairs or a ramp between."""
+    if not in_contact(state, spose, shooter.radius, tpose, target.radius):
+        gap = math.hypot(tpose.x - spose.x, tpose.y - spose.y) - shooter.radius - target.radius
+        return Refusal("R25", f"{target.id} is {gap:.1f} cm from base contact; melee needs "
+                              "bases touching", at=(tpose.x, tpose.y))
+    if abs(spose.z - tpose.z) <= state.rules.level_difference:
+        return None
+    index = state.arena.index
+    middle = ((spose.x + tpose.x) / 2.0, (spose.y + tpose.y) / 2.0)
+    for x, y in ((spose.x, spose.y), (tpose.x, tpose.y), middle):
+        if index.features_at(x, y, SLOPED_TYPES):
+            return None
+    return Refusal("R25", f"{target.id} is on another level ({tpose.z - spose.z:+.1f} cm) "
+                          "with no stairs or ramp between", at=(tpose.x, tpose.y))
+
+
+def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | None = None,
+                  tpose: Pose | None = None, through_bots: bool = False,
+                  poses: dict[str, Pose] | None = None) -> Sight:
+    """Sight from the shooter's top to the target's middle (R22, R38, D15), with
+    the other standing bots as obstacles unless `through_bots` (R28 sprays)."""
+    spose = spose or pose_of(shooter)
+    tpose = tpose or pose_of(target)
+    moved = dict(poses or {})
+    moved[shooter.id], moved[target.id] = spose, tpose
+    discs = () if through_bots else tuple(
+        disc_of(b, *_xyz(moved.get(b.id))) for b in standing_bots(state)
+        if b.id not in (shooter.id, target.id))
+    doors = open_doors(state, {k: (p.x, p.y) for k, p in moved.items()})
+    return state.arena.index.sight(
+        (spose.x, spose.y), spose.z + shooter.card.height,
+        (tpose.x, tpose.y), tpose.z + target.card.height / 2.0,
+        discs=discs, open_doors=door_keys(doors), ignore=(shooter.id, target.id))
+
+
+def _xyz(pose: Pose | None) -> tuple[float | None, float | None, float | None]:
+    return (None, None, None) if pose is None else (pose.x, pose.y, pose.z)
+
+
+def sight_refusal(state: GameState, sight: Sight, spose: Pose, tpose: Pose) -> Refusal | None:
+    """R22 (one level) or R38 (up or down, D15) when something blocks the line."""
+    return sight_blocked(sight, state.bots.keys(), spose.z, tpose.z)
+
+
+def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
+                  target_z: float) -> Refusal | None:
+    """The refusal for a blocked sight line: `R22: wall 'crate-3' blocks the line
+    at (19.0, 20.0)`; bots are named `bot 'c'`. None when the line is clear."""
+    if sight.clear:
+        return None
+    rule = "R22" if abs(shooter_z - target_z) < 1e-9 else "R38"
+    what = sight.blocker or "something"
+    if what in bot_ids:
+        what = f"bot '{what}'"
+    where = f" at ({sight.point[0]:.1f}, {sight.point[1]:.1f})" if sight.point else ""
+    return Refusal(rule, f"{what} blocks the line{where}", at=sight.point)
+
+
+def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
+                 overwatch: bool = False, spose: Pose | None = None,
+                 tpose: Pose | None = None,
+                 sights: dict[bool, Sight] | None = None) -> Refusal | None:
+    """The geometric checks for one weapon at one target: arc (R19), then range
+    (R18, R23) or base contact (R25), then sight (R22, R38; none for melee).
+    `sights` keeps the sight lines (through bots or not) for the next weapon."""
+    spose = spose or pose_of(shooter)
+    tpose = tpose or pose_of(target)
+    refusal = arc_refusal(state, weapon, spose, tpose)
+    if refusal is None and weapon.kind == "melee":
+        return melee_refusal(state, shooter, target, spose, tpose)
+    refusal = refusal or range_refusal(state, weapon, spose, tpose, overwatch)
+    if refusal is not None:
+        return refusal
+    through = weapon.kind == "spray"
+    sights = {} if sights is None else sights
+    if through not in sights:
+        sights[through] = line_of_sight(state, shooter, target, spose, tpose,
+                                        through_bots=through)
+    return sight_refusal(state, sights[through], spose, tpose)
+
+
+def target_refusal(state: GameState, shooter: Bot, target_id: str | None) -> tuple[Bot | None, Refusal | None]:
+    """The target bot, refused when missing, gone or the shooter itself (D19)."""
+    if target_id is None:
+        return None, Refusal("D19", "a shot needs a target bot")
+    target = state.bots.get(target_id)
+    if target is None:
+        return None, Refusal("D19", f"there is no bot {target_id!r}")
+    if not target.on_table:
+        return None, Refusal("D19", f"{target_id} is destroyed")
+    if target.id == shooter.id:
+        return None, Refusal("D19", f"{shooter.id} cannot shoot itself")
+    return target, None
+
+
+def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str,
+             overwatch: bool = False, shooter_pose: Any = None,
+             target_pose: Any = None) -> Refusal | None:
+    """Whether the weapon could legally fire at the target now (None), or why not.
+    Poses (x, y, z, facing objects or tuples) put either bot elsewhere, such as
+    a mover at a point of its path (R23)."""
+    shooter = state.bots.get(shooter_id)
+    if shooter is None or not shooter.on_table:
+        return Refusal("D19", f"{shooter_id} is not on the table")
+    weapon, refusal = find_weapon(state, shooter, weapon_name)
+    if refusal is not None:
+        return refusal
+    target, refusal = target_refusal(state, shooter, target_id)
+    if refusal is not None:
+        return refusal
+    return fire_refusal(state, shooter, weapon, target, overwatch,
+                        pose_of(shooter, shooter_pose), pose_of(target, target_pose))
+
+
+def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
+                      overwatch: bool = False, shooter_pose: Any = None,
+                      target_pose: Any = None) -> list[str]:
+    """Names of the shooter's weapons that could legally fire at the target now
+    (on overwatch: reach capped at rules.overwatch_range, melee allowed, R23)."""
+    shooter = state.bots.get(shooter_id)
+    if shooter is None or not shooter.on_table:
+        return []
+    target, refusal = target_refusal(state, shooter, target_id)
+    if refusal is not None:
+        return []
+    spose, tpose = pose_of(shooter, shooter_pose), pose_of(target, target_pose)
+    sights: dict[bool, Sight] = {}
+    names = []
+    for weapon in shooter.stats.weapons:
+        _, refusal = find_weapon(state, shooter, weapon.name)
+        if refusal is None and fire_refusal(state, shooter, weapon, target, overwatch,
+                                            spose, tpose, sights) is None:
+            names.append(weapon.name)
+    return names

@@ -1,0 +1,140 @@
+"""Turn flow (R6, R7, D18-D20): seats, rounds, turns and phases, as events.
+
+A round is every live player taking one turn in seat order from the
+starting player (D18); a turn is a movement phase then a shooting phase.
+The state keeps `players` in seat order starting with the starting player,
+`played` (who has had a turn this round), `active` (the bot whose turn it
+is) and `phase`:
+
+- "place": the active bot was just drawn and must be put on the table (R6, R55)
+- "move":  its movement phase
+- "shoot": its shooting phase (D19: exactly one choice)
+- "done":  its shooting phase is used (scenarios keep the turn until the next action)
+- "over":  the game has ended (D24)
+"""
+from __future__ import annotations
+
+from bottisota.engine.events import Event, apply_event, reducer
+from bottisota.engine.state import Bot, GameState
+
+PLACE, MOVE, SHOOT, DONE, OVER = "place", "move", "shoot", "done", "over"
+
+
+# --- reducers --------------------------------------------------------------------
+
+@reducer("seats")
+def _seats(state: GameState, e: Event) -> None:
+    """{players}: seat order from the starting player (R6, D18)."""
+    state.players = list(e["players"])
+
+
+@reducer("turn")
+def _turn(state: GameState, e: Event) -> None:
+    """{player, bot, round, phase, moved}: this bot's turn begins in this phase."""
+    state.active = e["bot"]
+    state.phase = e["phase"]
+    bot = state.bots.get(e["bot"])
+    if bot is not None:
+        bot.moved = float(e.get("moved", 0.0))
+        bot.docked = False          # R51 it docks again only by stopping short again
+
+
+@reducer("phase")
+def _phase(state: GameState, e: Event) -> None:
+    """{phase}: the active bot's turn goes on in this phase."""
+    state.phase = e["phase"]
+
+
+@reducer("turn_ended")
+def _turn_ended(state: GameState, e: Event) -> None:
+    """{player, bot}: the player has had his turn this round (D18); R56 ends for the bot."""
+    if e["player"] not in state.played:
+        state.played.append(e["player"])
+    bot = state.bots.get(e.get("bot") or "")
+    if bot is not None:
+        bot.new = False
+    state.active = None
+    state.phase = DONE
+
+
+@reducer("round")
+def _round(state: GameState, e: Event) -> None:
+    """{round}: a new round begins (D18)."""
+    state.round = int(e["round"])
+    state.played = []
+
+
+@reducer("player_out")
+def _player_out(state: GameState, e: Event) -> None:
+    """{player, reason}: out of the game for good (R54)."""
+    if e["player"] not in state.out:
+        state.out.append(e["player"])
+
+
+@reducer("game_over")
+def _game_over(state: GameState, e: Event) -> None:
+    """{winners, reason}: the game has ended (D24)."""
+    state.over = True
+    state.phase = OVER
+    state.active = None
+
+
+# --- questions about the flow ------------------------------------------------------
+
+def players_in(state: GameState) -> list[str]:
+    """Players still in the game, in seat order (R54)."""
+    return [p for p in state.players if p not in state.out]
+
+
+def next_player(state: GameState) -> str | None:
+    """The next player to take a turn this round, or None when the round is done."""
+    for p in players_in(state):
+        if p not in state.played:
+            return p
+    return None
+
+
+def standings(state: GameState) -> list[str]:
+    """Players in order of the result: most points, ties broken by kills (D24)."""
+    return sorted(state.players, key=lambda p: (-state.scores.get(p, 0), -state.kills.get(p, 0),
+                                                 state.players.index(p)))
+
+
+def winners(state: GameState) -> list[str]:
+    """The players who share the best result (D24)."""
+    ranked = standings(state)
+    if not ranked:
+        return []
+    best = (state.scores.get(ranked[0], 0), state.kills.get(ranked[0], 0))
+    return [p for p in ranked if (state.scores.get(p, 0), state.kills.get(p, 0)) == best]
+
+
+def can_set_overwatch_after(state: GameState, bot: Bot) -> bool:
+    """R23: it moved at most `overwatch_move_fraction` of its movement."""
+    return bot.moved <= state.rules.overwatch_move_fraction * bot.stats.move + 1e-9
+
+
+def turn_event(state: GameState, bot: Bot, phase: str, moved: float = 0.0) -> Event:
+    """Begin `bot`'s turn in `phase` (applied)."""
+    return apply_event(state, {"type": "turn", "player": bot.player, "bot": bot.id,
+                               "round": state.round, "phase": phase, "moved": moved})
+
+
+def check_place(state: GameState, bot: Bot, x: float, y: float) -> str | None:
+    """Why the bot may not be placed with its centre at (x, y) (R6, R55), or None:
+    it must lie on the table, overlap no wall, door or other base (D4), and a
+    ground bot may not stand in a pit (R36)."""
+    index = state.arena.index
+    r = bot.radius
+    if not index.inside_table(x, y, r):
+        return f"({x:.2f}, {y:.2f}) is not wholly on the table"
+    wall = index.disc_blocked(x, y, r, doors=True, tolerance=state.rules.contact_tolerance)
+    if wall is not None:
+        return f"the base would overlap {wall.label}"
+    for other in state.others(bot.id):
+        gap = ((other.x - x) ** 2 + (other.y - y) ** 2) ** 0.5 - (r + other.radius)
+        if gap < -state.rules.contact_tolerance:
+            return f"the base would overlap {other.id}'s"
+    if bot.card.is_ground and index.features_at(x, y, ["pit"]):
+        return f"a ground bot may not stand in a pit at ({x:.2f}, {y:.2f})"
+    return None

@@ -1,0 +1,231 @@
+"""Geometry checks of an arena whose keys are already valid (formats.md, Arena).
+
+Shapes must be valid polygons on the table, feature ids unique, features that
+cannot share a spot must not overlap, and stairs, ramps and escalators must
+join the floors they claim. The floor is computed here from the features
+themselves, so the checks do not depend on the compiled geometry index.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Sequence
+
+import shapely
+from shapely.geometry import Point, box
+from shapely.validation import explain_validity
+
+from bottisota.core.errors import Problem
+from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats.yaml_source import Marks
+
+AREA_EPSILON = 1e-6      # cm²: overlaps smaller than this are touching, not overlapping
+BEYOND = 0.1             # cm: how far past a slope's end its neighbouring floor is sampled
+
+_SPOT_TYPES = ("wall", "door", "pit", "teleporter", "service", "goal", "lift")
+_SHARED_OK = {frozenset({"wall"}), frozenset({"pit"})}
+MUST_NOT_OVERLAP: frozenset[frozenset[str]] = frozenset(
+    {frozenset(p) for p in combinations(_SPOT_TYPES, 2)}
+    | {frozenset({t}) for t in _SPOT_TYPES if frozenset({t}) not in _SHARED_OK}
+    | {frozenset({"conveyor", t}) for t in ("wall", "door", "lift")}
+    | {frozenset({s, t}) for s in SLOPED_TYPES for t in ("wall", "door", "pit", "lift")}
+)
+"""Pairs of feature types that must not overlap (a wall in a pit, two teleporters on one spot)."""
+
+
+def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
+                   rules: HouseRules | None = None) -> list[Problem]:
+    """Every geometry problem of the arena, in feature order."""
+    problems: list[Problem] = []
+    good: list[Feature] = []
+    table = box(0.0, 0.0, *arena.size)
+    seen_ids: dict[str, int] = {}
+    for feature, data in zip(arena.features, raw):
+        where = f"features[{feature.index}]"
+        shape_key = next(k for k in ("rect", "polygon", "circle", "path") if k in data)
+        if feature.id is not None:
+            if feature.id in seen_ids:
+                problems.append(marks.problem(f"{where}.id", f"the id '{feature.id}' is already "
+                                              f"used by features[{seen_ids[feature.id]}]"))
+            else:
+                seen_ids[feature.id] = feature.index
+        message = _shape_problem(feature, data, shape_key)
+        if message:
+            problems.append(marks.problem(f"{where}.{shape_key}", message))
+            continue
+        if not table.buffer(AREA_EPSILON).covers(feature.shape):
+            minx, miny, maxx, maxy = feature.shape.bounds
+            problems.append(marks.problem(
+                f"{where}.{shape_key}",
+                f"{feature.label} reaches off the table: it spans x {minx:.2f}..{maxx:.2f}, "
+                f"y {miny:.2f}..{maxy:.2f}; the table is {arena.size[0]:g} x {arena.size[1]:g}"))
+            continue
+        for i, (x, y) in enumerate(feature.respawn):
+            if not (0 <= x <= arena.size[0] and 0 <= y <= arena.size[1]):
+                problems.append(marks.problem(f"{where}.respawn[{i}]",
+                                              f"respawn spot ({x:g}, {y:g}) is off the table"))
+        good.append(feature)
+    problems.extend(_overlaps(good, marks))
+    rules = rules or _bundled_rules()
+    problems.extend(_slope_joins(arena, good, marks, rules.step_height))
+    problems.extend(_lift_landings(good, marks, rules))
+    return problems
+
+
+def _bundled_rules() -> HouseRules:
+    from bottisota.core.house_rules import bundled_rules
+
+    return bundled_rules()
+
+
+def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> list[Problem]:
+    """A lift must have floor of height `top` within one base diameter of its car (R48)."""
+    problems = []
+    reach = rules.base_diameter
+    step = rules.step_height
+    for lift in (f for f in features if f.type == "lift"):
+        top = lift.top or 0.0
+        if abs(top) <= step:
+            continue
+        for f in features:
+            if f.type == "platform" and abs((f.height or 0.0) - top) <= step:
+                pass
+            elif f.type in SLOPED_TYPES and min(f.from_z, f.to_z) - step <= top <= max(
+                    f.from_z, f.to_z) + step:
+                pass
+            else:
+                continue
+            if f.shape.distance(lift.shape) <= reach + 1e-9:
+                break
+        else:
+            problems.append(marks.problem(
+                f"features[{lift.index}].top",
+                f"{lift.label} serves a landing at height {top:g}, but no floor of that height "
+                f"lies within {reach:g} cm (one base diameter) of its car"))
+    return problems
+
+
+def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:
+    """Why the feature's shape is unusable, or None."""
+    if key == "rect" and (data["rect"][2] <= 0 or data["rect"][3] <= 0):
+        return "a rect needs a width and a height above 0: [x, y, w, h]"
+    if key == "circle" and data["circle"][2] <= 0:
+        return "a circle needs a radius above 0: [x, y, r]"
+    if key == "path":
+        line = shapely.LineString(data["path"])
+        if line.length <= 0:
+            return "a path needs at least two different points"
+    if key == "polygon":
+        points = {tuple(p) for p in data["polygon"]}
+        if len(points) < 3:
+            return "a polygon needs at least 3 different points"
+        if shapely.MultiPoint(list(points)).convex_hull.area <= AREA_EPSILON:
+            return "the polygon has no area: its points lie on one line"
+        if not feature.shape.is_valid:
+            why = explain_validity(feature.shape)
+            at = why[why.find("["):] if "[" in why else ""
+            if why.startswith("Self-intersection") or why.startswith("Ring Self-intersection"):
+                return f"the polygon crosses itself at {_point_text(at)}; corners must go round once"
+            return f"not a simple polygon ({why})"
+    if feature.shape.is_empty or feature.shape.area <= AREA_EPSILON:
+        return "the shape has no area"
+    return None
+
+
+def _point_text(text: str) -> str:
+    try:
+        x, y = (float(v) for v in text.strip("[]").split()[:2])
+    except ValueError:
+        return text or "a point"
+    return f"({x:.2f}, {y:.2f})"
+
+
+def _overlaps(features: list[Feature], marks: Marks) -> list[Problem]:
+    if len(features) < 2:
+        return []
+    types = {t for pair in MUST_NOT_OVERLAP for t in pair}
+    candidates = [f for f in features if f.type in types]
+    if len(candidates) < 2:
+        return []
+    tree = shapely.STRtree([f.shape for f in candidates])
+    left, right = tree.query([f.shape for f in candidates], predicate="intersects")
+    problems = []
+    for i, j in sorted({(min(a, b), max(a, b)) for a, b in zip(left, right) if a != b}):
+        a, b = candidates[i], candidates[j]
+        if frozenset({a.type, b.type}) not in MUST_NOT_OVERLAP:
+            continue
+        area = a.shape.intersection(b.shape).area
+        if area <= AREA_EPSILON:
+            continue
+        problems.append(marks.problem(
+            f"features[{b.index}]",
+            f"{b.label} overlaps {a.label} (features[{a.index}], line "
+            f"{a.line}) by {area:.2f} cm²: a {b.type} and a {a.type} cannot share a spot"))
+    return problems
+
+
+def floor_z(features: Sequence[Feature], x: float, y: float) -> float:
+    """Floor height at a point from the features alone (later floors win)."""
+    z = 0.0
+    p = Point(x, y)
+    for f in features:
+        if f.type in FLOOR_TYPES and f.shape.covers(p):
+            z = (f.height or 0.0) if f.type == "platform" else _slope_z(f, x, y)
+    return z
+
+
+def _unit(up: float) -> tuple[float, float]:
+    return math.sin(math.radians(up)), math.cos(math.radians(up))
+
+
+def _extent(f: Feature) -> tuple[float, float]:
+    ux, uy = _unit(f.up or 0.0)
+    proj = [x * ux + y * uy for x, y in f.shape.exterior.coords]
+    return min(proj), max(proj)
+
+
+def _slope_z(f: Feature, x: float, y: float) -> float:
+    ux, uy = _unit(f.up or 0.0)
+    lo, hi = _extent(f)
+    t = 0.0 if hi <= lo else min(1.0, max(0.0, (x * ux + y * uy - lo) / (hi - lo)))
+    return (f.from_z or 0.0) + t * ((f.to_z or 0.0) - (f.from_z or 0.0))
+
+
+def slope_ends(f: Feature) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The points just beyond a slope's low end and its high end, along `up`."""
+    ux, uy = _unit(f.up or 0.0)
+    coords = list(f.shape.exterior.coords)[:-1]
+    proj = [x * ux + y * uy for x, y in coords]
+    lo, hi = min(proj), max(proj)
+    ends = []
+    for target, sign in ((lo, -1.0), (hi, 1.0)):
+        pts = [c for c, p in zip(coords, proj) if abs(p - target) < 1e-6]
+        mx = sum(p[0] for p in pts) / len(pts)
+        my = sum(p[1] for p in pts) / len(pts)
+        ends.append((mx + sign * BEYOND * ux, my + sign * BEYOND * uy))
+    return ends[0], ends[1]
+
+
+def _slope_joins(arena: Arena, features: list[Feature], marks: Marks,
+                 step: float) -> list[Problem]:
+    problems = []
+    floors = [f for f in features if f.type in FLOOR_TYPES]
+    for f in features:
+        if f.type not in SLOPED_TYPES:
+            continue
+        low, high = slope_ends(f)
+        for end, point, claimed, key in (("low", low, f.from_z, "from"),
+                                         ("high", high, f.to_z, "to")):
+            x, y = point
+            if not (0 <= x <= arena.size[0] and 0 <= y <= arena.size[1]):
+                continue
+            others = [g for g in floors if g is not f]
+            z = floor_z(others, x, y)
+            if abs(z - (claimed or 0.0)) > step + 1e-9:
+                problems.append(marks.problem(
+                    f"features[{f.index}].{key}",
+                    f"{f.label} does not join: it claims {key} {claimed:g} but the floor just "
+                    f"beyond its {end} end, at ({x:.2f}, {y:.2f}), is at {z:g} (more than the "
+                    f"step height {step:g} apart)"))
+    return problems

@@ -1,0 +1,235 @@
+"""YAML files and plain mappings -> validated values (Arena, BotCard, Mod, HouseRules).
+
+Every function checks its input completely against formats_spec.py first and
+raises `InputError` with every problem found (file, line, column, key path,
+what was expected); nothing half-built escapes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bottisota.core.errors import InputError, Problem
+from bottisota.core.shapes import shape_from_dict
+from bottisota.formats import spec
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.cards import BotCard, Mod, Weapon
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats.spec_types import INVALID, Context, SpecType
+from bottisota.formats.yaml_source import Marks, join, load_yaml
+
+WALL_DEFAULT_HEIGHT = spec.WALL_DEFAULT_HEIGHT
+
+
+def validate(data: Any, kind: SpecType, marks: Marks, path: str = "") -> Any:
+    """Check data against a format description; the normalised data, or InputError."""
+    ctx = Context(marks)
+    out = kind.check(data, path, ctx)
+    if ctx.problems or out is INVALID:
+        raise InputError(ctx.problems or [marks.problem(path, "invalid")])
+    return out
+
+
+def _marks(marks: Marks | None, source: str) -> Marks:
+    return marks if marks is not None else Marks(source)
+
+
+# --- arenas ------------------------------------------------------------------------------
+
+def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,
+                    rules: HouseRules | None = None) -> Arena:
+    """Validate an arena mapping (formats.md) and build the Arena, geometry checked.
+
+    When some keys are wrong, the geometry of the features that are right is
+    still checked, so one run lists every problem of the file."""
+    from bottisota.formats.arena_checks import arena_problems
+
+    marks = _marks(marks, source)
+    ctx = Context(marks)
+    clean = spec.ARENA.check(data, "", ctx)
+    if clean is INVALID:
+        raise InputError(_by_line(ctx.problems + _valid_part_problems(data, marks, rules)))
+    features = tuple(_feature(i, f, marks) for i, f in enumerate(clean["features"]))
+    name = clean.get("name") or (Path(source).stem if source != "<inline>" else "arena")
+    arena = Arena(name=name, size=(clean["size"][0], clean["size"][1]),
+                  features=features, source=source)
+    problems = arena_problems(arena, clean["features"], marks, rules)
+    if problems:
+        raise InputError(problems)
+    return arena
+
+
+def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules | None) -> list[Problem]:
+    """Geometry problems among the features whose keys are valid (the file has others)."""
+    from bottisota.formats.arena_checks import arena_problems
+
+    if not isinstance(data, dict) or not isinstance(data.get("features"), list):
+        return []
+    scratch = Context(marks)
+    size = spec.ARENA.fields["size"].type.check(data.get("size"), "size", scratch)
+    if size is INVALID or len(data["features"]) > spec.MAX_FEATURES:
+        return []
+    good = []
+    for i, raw in enumerate(data["features"]):
+        clean = spec.FEATURE.check(raw, join("features", i), scratch)
+        if clean is not INVALID:
+            good.append((_feature(i, clean, marks), clean))
+    arena = Arena(name="", size=(size[0], size[1]), features=tuple(f for f, _ in good))
+    return arena_problems(arena, [c for _, c in good], marks, rules)
+
+
+def _by_line(problems: list[Problem]) -> list[Problem]:
+    """Problems in file order (stable for problems without a line)."""
+    return sorted(problems, key=lambda p: (p.line, p.column)) if all(
+        p.line for p in problems) else problems
+
+
+def _feature(index: int, data: dict, marks: Marks) -> Feature:
+    respawn = tuple((p[0], p[1]) for p in data.get("respawn") or ())
+    path = tuple((p[0], p[1]) for p in data.get("path") or ())
+    return Feature(
+        index=index, type=data["type"], shape=shape_from_dict(data), id=data.get("id"),
+        height=data.get("height"), from_z=data.get("from"), to_z=data.get("to"),
+        up=(data["up"] % 360.0) if data.get("up") is not None else None,
+        speed=data.get("speed"), carries=data.get("carries", "up"), top=data.get("top"),
+        points=data.get("points"), respawn=respawn, path=path, width=data.get("width"),
+        line=marks.at(join("features", index))[0],
+    )
+
+
+def load_arena(path: str | Path, rules: HouseRules | None = None) -> Arena:
+    """Read and validate an arena file."""
+    data, marks = load_yaml(path)
+    return arena_from_dict(data, str(path), marks, rules)
+
+
+# --- house rules -------------------------------------------------------------------------
+
+def rules_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None) -> HouseRules:
+    """A complete house rules mapping (every key) -> HouseRules."""
+    clean = validate(data, spec.RULES, _marks(marks, source))
+    return HouseRules(**clean)
+
+
+def load_rules(path: str | Path) -> HouseRules:
+    """Read a complete house rules file (every key of cards/rules.yaml)."""
+    data, marks = load_yaml(path)
+    return rules_from_dict(data, str(path), marks)
+
+
+def rules_with_overrides(base: HouseRules, overrides: Any, source: str = "<inline>",
+                         marks: Marks | None = None, path: str = "") -> HouseRules:
+    """The base rules with some values changed; unknown keys and wrong types are errors."""
+    if not overrides:
+        return base
+    clean = validate(overrides, spec.RULE_OVERRIDES, _marks(marks, source), path)
+    return base.overridden(clean)
+
+
+# --- cards and mods ------------------------------------------------------------------------
+
+def _weapon(d: dict) -> Weapon:
+    return Weapon(name=d["name"], kind=d["kind"], mount=d["mount"], range=d["range"],
+                  to_hit=d["to_hit"], hits=d["hits"], armour_mod=d["armour_mod"],
+                  explosive=d["explosive"], strength=d["strength"], ammo=d.get("ammo"),
+                  effect=d.get("effect"))
+
+
+def _card(d: dict, rules: HouseRules | None, default_id: str | None = None) -> BotCard:
+    rules = rules or _bundled()
+    card_id = d.get("id") or default_id or "card"
+    return BotCard(
+        id=card_id, name=d.get("name") or card_id, locomotion=d["locomotion"], move=d["move"],
+        armour=d["armour"], structure=d["structure"], turn=d["turn"], min_move=d["min_move"],
+        base=d.get("base") or rules.base_diameter, height=d.get("height") or rules.figure_height,
+        copies=d["copies"], weapons=tuple(_weapon(w) for w in d["weapons"]),
+    )
+
+
+def _bundled() -> HouseRules:
+    from bottisota.core.house_rules import bundled_rules
+
+    return bundled_rules()
+
+
+def card_from_dict(data: Any, source: str = "<inline>", inline: bool = False,
+                   default_id: str | None = None, rules: HouseRules | None = None,
+                   marks: Marks | None = None, path: str = "") -> BotCard:
+    """Validate one bot card mapping and build it. Inline cards need only locomotion,
+    move, armour, structure and weapons; `id` defaults to `default_id`; base and
+    height default to the house rules (D3)."""
+    clean = validate(data, spec.INLINE_CARD if inline else spec.CARD, _marks(marks, source), path)
+    return _card(clean, rules, default_id)
+
+
+def cards_from_data(data: Any, source: str, marks: Marks | None = None,
+                    rules: HouseRules | None = None) -> list[BotCard]:
+    """A card file's content (one card or a list) -> cards."""
+    clean = validate(data, spec.CARD_FILE, _marks(marks, source))
+    return [_card(c, rules) for c in (clean if isinstance(clean, list) else [clean])]
+
+
+def mods_from_data(data: Any, source: str, marks: Marks | None = None) -> list[Mod]:
+    """A mod file's content (one mod or a list) -> mods."""
+    clean = validate(data, spec.MOD_FILE, _marks(marks, source))
+    return [Mod(id=m["id"], name=m["name"], deck=m["deck"], modifies=dict(m["modifies"]),
+                weapons=tuple(_weapon(w) for w in m["weapons"]))
+            for m in (clean if isinstance(clean, list) else [clean])]
+
+
+def _yaml_files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*.yaml") if p.is_file())
+    return [path]
+
+
+def _collect(path: str | Path, build) -> dict:
+    """Load every file of a folder (or one file); all files' problems together."""
+    out: dict = {}
+    where: dict[str, str] = {}
+    problems: list[Problem] = []
+    for file in _yaml_files(Path(path)):
+        try:
+            data, marks = load_yaml(file)
+            items = build(data, str(file), marks)
+        except InputError as err:
+            problems.extend(err.problems)
+            continue
+        for i, item in enumerate(items):
+            if item.id in out:
+                line = marks.at(f"[{i}].id" if isinstance(data, list) else "id")[0]
+                problems.append(Problem(str(file), line, 0, "id",
+                                        f"the id '{item.id}' is used again (first in "
+                                        f"{where[item.id]})"))
+                continue
+            out[item.id] = item
+            where[item.id] = str(file)
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def load_cards(path: str | Path, rules: HouseRules | None = None) -> dict[str, BotCard]:
+    """Bot cards by id from a file (one card or a list) or a folder of them."""
+    return _collect(path, lambda d, f, m: cards_from_data(d, f, m, rules))
+
+
+def load_mods(path: str | Path) -> dict[str, Mod]:
+    """Mods by id from a file (one or a list) or a folder of them."""
+    return _collect(path, mods_from_data)
+
+
+_catalogue: tuple[dict[str, BotCard], dict[str, Mod]] | None = None
+
+
+def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
+    """The bundled bot cards and mods (cards/bots, cards/mods), loaded once."""
+    global _catalogue
+    if _catalogue is None:
+        from bottisota.formats.content import cards_dir
+
+        root = cards_dir()
+        cards = load_cards(root / "bots") if (root / "bots").is_dir() else {}
+        mods = load_mods(root / "mods") if (root / "mods").is_dir() else {}
+        _catalogue = (cards, mods)
+    return _catalogue

@@ -1,0 +1,131 @@
+"""Scenario files (formats.md, "Scenario") -> a validated ScenarioSpec.
+
+Everything is checked before anything runs: the keys, the arena (inline or a
+file relative to the scenario), the house-rule overrides, the bots (cards
+exist, parts exist) and every action (via the codec). An invalid file raises
+InputError listing every problem with its line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bottisota.core.errors import InputError, Problem
+from bottisota.formats import spec
+from bottisota.core.arena import Arena
+from bottisota.core.house_rules import HouseRules, bundled_rules
+from bottisota.formats.loading import arena_from_dict, load_arena, rules_with_overrides, validate
+from bottisota.formats.spec_types import did_you_mean
+from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text
+
+
+@dataclass
+class ScenarioSpec:
+    """A scenario ready to run: the position, the actions and the expectations."""
+
+    name: str
+    arena: Arena
+    rules: HouseRules
+    dice: list[int] | None = None       # forced d6 results, or None for a seeded stream
+    seed: int | None = None
+    round: int = 2
+    bots: list[dict] = field(default_factory=list)     # formats.md bot mappings, checked
+    actions: list[Any] = field(default_factory=list)   # action values (rules.actions)
+    action_lines: list[int] = field(default_factory=list)  # each action's line in the file
+    expect: dict = field(default_factory=dict)
+    source: str = "<inline>"
+
+    def new_state(self):
+        """A fresh GameState of this scenario's position (dice from `dice` or `seed`)."""
+        from bottisota.engine.setup import new_state
+
+        dice = list(self.dice) if self.dice is not None else self.seed
+        return new_state(self.arena, self.rules, self.bots, dice=dice, round=self.round,
+                         marks=Marks(self.source))
+
+
+def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,
+                       base_dir: Path | None = None) -> ScenarioSpec:
+    """Validate a scenario mapping; InputError with every problem when it is wrong."""
+    from bottisota.formats.codec import ActionFormatError, action_from_dict
+    from bottisota.core.actions import Place
+    from bottisota.engine.setup import new_state
+
+    marks = marks or Marks(source)
+    clean = validate(data, spec.SCENARIO, marks)
+    problems: list[Problem] = []
+    rules = rules_with_overrides(bundled_rules(), clean["rules"], source, marks, "rules")
+
+    arena: Arena | None = None
+    try:
+        if isinstance(clean["arena"], str):
+            folder = base_dir if base_dir is not None else Path(source).parent
+            path = folder / clean["arena"]
+            if not path.is_file():
+                problems.append(marks.problem("arena", f"no arena file '{clean['arena']}' "
+                                              f"(looked for {path.name} beside the scenario)"))
+            else:
+                arena = load_arena(path, rules)
+        else:
+            arena = arena_from_dict(data["arena"], source, marks.child("arena"), rules)
+            arena = _prefixed_source(arena, source)
+    except InputError as err:
+        problems.extend(_under("arena", err.problems) if not isinstance(clean["arena"], str)
+                        else err.problems)
+
+    bot_ids = [b["id"] for b in clean["bots"]]
+    actions, lines = [], []
+    for i, raw in enumerate(clean["actions"]):
+        where = join("actions", i)
+        try:
+            action = action_from_dict(raw)
+        except ActionFormatError as err:
+            sub = f"{where}.{err.path}" if err.path else where
+            problems.append(marks.problem(sub, err.message))
+            continue
+        if action.bot not in bot_ids and not isinstance(action, Place):
+            problems.append(marks.problem(join(where, "bot"), f"no bot has the id '{action.bot}'"
+                                          + did_you_mean(action.bot, bot_ids)))
+        for j, held in enumerate(getattr(action, "hold_fire", ())):
+            if held not in bot_ids:
+                problems.append(marks.problem(f"{where}.hold_fire[{j}]", f"no bot has the id "
+                                              f"'{held}'" + did_you_mean(held, bot_ids)))
+        actions.append(action)
+        lines.append(marks.at(where)[0])
+
+    if arena is not None:
+        try:
+            new_state(arena, rules, clean["bots"], round=clean["round"], marks=marks)
+        except InputError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise InputError(problems)
+    name = clean.get("name") or (Path(source).stem if source != "<inline>" else "scenario")
+    return ScenarioSpec(name=name, arena=arena, rules=rules, dice=clean.get("dice"),
+                        seed=clean.get("seed"), round=clean["round"], bots=clean["bots"],
+                        actions=actions, action_lines=lines, expect=clean["expect"],
+                        source=source)
+
+
+def _prefixed_source(arena: Arena, source: str) -> Arena:
+    arena.source = source
+    return arena
+
+
+def _under(prefix: str, problems: list[Problem]) -> list[Problem]:
+    """Problems of an inline part, their key paths put back under the scenario's key."""
+    return [Problem(p.file, p.line, p.column, join(prefix, p.path) if p.path else prefix,
+                    p.message) if not p.path.startswith(prefix) else p for p in problems]
+
+
+def load_scenario(path: str | Path) -> ScenarioSpec:
+    """Read and validate a scenario file."""
+    data, marks = load_yaml(path)
+    return scenario_from_dict(data, str(path), marks, Path(path).parent)
+
+
+def parse_scenario(text: str, source: str = "<inline>") -> ScenarioSpec:
+    """Validate scenario YAML text (arena paths relative to the current folder)."""
+    data, marks = parse_text(text, source)
+    return scenario_from_dict(data, source, marks, Path("."))

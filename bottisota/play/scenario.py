@@ -1,0 +1,237 @@
+"""The scenario runner (formats.md, "Scenario"): `bottisota scenario run FILE [--json]`.
+
+A scenario is a position, actions and expectations. The runner builds the
+position, drives the actions through the same `Game` a real game uses (free
+mode: a `move` begins that bot's turn, its other actions are its shooting
+phase), records refused actions with their reasons and compares the outcome
+with `expect`. Exit 0 when every expectation holds, 1 when one fails, 2 when
+the file is invalid (one message naming the file and line, no traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bottisota.core.errors import DiceExhausted
+from bottisota.formats.loading import load_catalogue
+from bottisota.formats.scenario_spec import ScenarioSpec, load_scenario
+from bottisota.engine.events import Event
+from bottisota.engine.game import Game
+from bottisota.engine.state import Bot, GameState
+
+POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
+FACING_TOLERANCE = 0.1      # degrees
+
+
+@dataclass
+class Outcome:
+    """What running a scenario gave, and how it compares with its `expect`."""
+
+    spec: ScenarioSpec
+    state: GameState
+    rejected: list[dict] = field(default_factory=list)   # {action, line, reason}
+    events: list[Event] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def run(spec: ScenarioSpec) -> Outcome:
+    """Play the scenario's actions from its position and check its expectations."""
+    game = Game(with_parts_deck(spec.new_state()), free=True)
+    outcome = Outcome(spec, game.state)
+    for i, action in enumerate(spec.actions):
+        line = spec.action_lines[i] if i < len(spec.action_lines) else 0
+        try:
+            result = game.act(action)
+        except DiceExhausted as err:
+            outcome.failures.append(f"action {i} (line {line}): {err}")
+            break
+        except Exception as err:  # a rule failing on a legal file: report, do not crash
+            outcome.failures.append(f"action {i} (line {line}): the referee failed: "
+                                    f"{type(err).__name__}: {err}")
+            break
+        if result.refusal is not None:
+            outcome.rejected.append({"action": i, "line": line, "reason": str(result.refusal)})
+        outcome.events += result.events
+    outcome.state = game.state
+    outcome.failures += compare(spec.expect or {}, outcome)
+    return outcome
+
+
+def with_parts_deck(state: GameState) -> GameState:
+    """A scenario's extra-parts deck (R50): every bundled part (deck: parts) that no
+    bot has installed, in catalogue order."""
+    if not state.parts_deck:
+        _cards, mods = load_catalogue()
+        for mod_id, mod in mods.items():
+            state.mods.setdefault(mod_id, mod)
+        installed = {p for b in state.bots.values() for p in b.parts}
+        state.parts_deck = [m.id for m in state.mods.values()
+                            if m.deck == "parts" and m.id not in installed]
+    return state
+
+
+# --- expectations ----------------------------------------------------------------------
+
+def bot_report(bot: Bot) -> dict:
+    """A bot as the JSON output shows it (formats.md keys, and a few more)."""
+    return {"player": bot.player, "card": bot.card.id, "x": round(bot.x, 4), "y": round(bot.y, 4),
+            "facing": round(bot.facing % 360.0, 4), "z": round(bot.z, 4), "damage": bot.damage,
+            "destroyed": bot.destroyed, "removed": bot.removed, "overwatch": bot.overwatch,
+            "status": {"rust": bot.rust, "leaflet": bot.leaflet}, "moved": round(bot.moved, 4),
+            "parts": list(bot.parts), "ammo": dict(bot.ammo)}
+
+
+def _angle_gap(a: float, b: float) -> float:
+    d = (a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _same(key: str, want: Any, got: Any) -> bool:
+    if key in ("x", "y", "z", "moved"):
+        return isinstance(got, (int, float)) and abs(got - want) <= POSITION_TOLERANCE
+    if key == "facing":
+        return isinstance(got, (int, float)) and _angle_gap(got, want) <= FACING_TOLERANCE
+    if isinstance(want, dict) and isinstance(got, dict):
+        return all(k in got and _same(k, v, got[k]) for k, v in want.items())
+    if isinstance(want, float) or isinstance(got, float):
+        return isinstance(got, (int, float)) and math.isclose(got, want, abs_tol=1e-9)
+    return want == got
+
+
+def compare(expect: dict, outcome: Outcome) -> list[str]:
+    """Every expectation that does not hold, as 'what: expected X, actual Y'."""
+    fails: list[str] = []
+    state = outcome.state
+    for bot_id, want in (expect.get("bots") or {}).items():
+        bot = state.bots.get(bot_id)
+        if bot is None:
+            fails.append(f"bots.{bot_id}: expected a bot, actual none with that id")
+            continue
+        got = bot_report(bot)
+        for key, value in want.items():
+            if key not in got:
+                fails.append(f"bots.{bot_id}.{key}: not a thing the runner can check")
+            elif not _same(key, value, got[key]):
+                fails.append(f"bots.{bot_id}.{key}: expected {value!r}, actual {got[key]!r}")
+    for player, value in (expect.get("scores") or {}).items():
+        got = state.scores.get(player)
+        if got != value:
+            fails.append(f"scores.{player}: expected {value!r}, actual {got!r}")
+    for key, got in (("kills", state.kills),):
+        for player, value in (expect.get(key) or {}).items():
+            if got.get(player) != value:
+                fails.append(f"{key}.{player}: expected {value!r}, actual {got.get(player)!r}")
+    for key, got in (("round", state.round), ("dice_used", state.dice.used),
+                     ("over", state.over)):
+        if key in expect and expect[key] != got:
+            fails.append(f"{key}: expected {expect[key]!r}, actual {got!r}")
+    if "mines" in expect:
+        fails += _listed("mines", expect["mines"], [mine_report(m) for m in state.mines])
+    if "goals" in expect:
+        fails += _listed("goals", expect["goals"],
+                         [goal_report(g) for g in state.goals if not g.taken])
+    if "events" in expect:
+        fails += _in_order(expect["events"] or [], outcome.events)
+    if "rejected" in expect:
+        want = sorted(expect.get("rejected") or [])
+        got = sorted(r["action"] for r in outcome.rejected)
+        if want != got:
+            why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
+            fails.append(f"rejected: expected {want}, actual {got}" + (f" ({why})" if why else ""))
+    return fails
+
+
+def mine_report(mine: Any) -> dict:
+    return {"id": mine.id, "owner": mine.owner, "weapon": mine.weapon, "x": round(mine.x, 4),
+            "y": round(mine.y, 4), "r": round(mine.r, 4), "active": mine.active,
+            "magnetic": mine.magnetic}
+
+
+def goal_report(goal: Any) -> dict:
+    return {"x": round(goal.x, 4), "y": round(goal.y, 4), "points": goal.points}
+
+
+def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
+    """`mines: 2` counts what is on the table; a list matches each item's given keys."""
+    if isinstance(want, int) and not isinstance(want, bool):
+        return [] if want == len(got) else [f"{key}: expected {want} on the table, "
+                                            f"actual {len(got)}"]
+    if not isinstance(want, list):
+        return [f"{key}: expected a count or a list of mappings"]
+    if len(want) != len(got):
+        return [f"{key}: expected {len(want)} on the table, actual {len(got)} ({got})"]
+    fails = []
+    for i, (w, g) in enumerate(zip(want, got)):
+        for k, v in (w or {}).items():
+            if k not in g or not _same(k, v, g[k]):
+                fails.append(f"{key}[{i}].{k}: expected {v!r}, actual {g.get(k)!r}")
+    return fails
+
+
+def _in_order(want: list, events: list[Event]) -> list[str]:
+    """Each expected event (a type, or a mapping of some of its keys) appears, in order."""
+    at = 0
+    for item in want:
+        pattern = {"type": item} if isinstance(item, str) else dict(item or {})
+        while at < len(events) and not all(
+                k in events[at] and _same(k, v, events[at][k]) for k, v in pattern.items()):
+            at += 1
+        if at == len(events):
+            return [f"events: expected {pattern} (in order), actual none such"
+                    + (" after the ones before it" if want.index(item) else "")]
+        at += 1
+    return []
+
+
+def report(outcome: Outcome) -> dict:
+    """The `--json` output (formats.md)."""
+    s = outcome.state
+    return {"name": outcome.spec.name, "ok": outcome.ok, "round": s.round,
+            "bots": {b.id: bot_report(b) for b in s.bots.values()},
+            "scores": dict(s.scores), "kills": dict(s.kills), "over": s.over,
+            "mines": [mine_report(m) for m in s.mines],
+            "goals": [goal_report(g) for g in s.goals if not g.taken],
+            "rejected": outcome.rejected, "events": outcome.events,
+            "dice_used": s.dice.used, "failures": outcome.failures}
+
+
+def text_report(outcome: Outcome) -> list[str]:
+    lines = [f"{'PASS' if outcome.ok else 'FAIL'} {outcome.spec.source}: {outcome.spec.name}"]
+    for r in outcome.rejected:
+        lines.append(f"  action {r['action']} (line {r['line']}) refused: {r['reason']}")
+    for f in outcome.failures:
+        lines.append(f"  {f}")
+    return lines
+
+
+# --- the command -----------------------------------------------------------------------
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="scenario_command", required=True)
+    r = sub.add_parser("run", help="run scenario files and check their expectations")
+    r.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files")
+    r.add_argument("--json", action="store_true", help="print the outcome as JSON")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run each file: 0 when all hold, 1 when an expectation fails; an invalid file
+    raises InputError (the command line prints it and exits 2)."""
+    specs = [load_scenario(Path(f)) for f in args.files]   # all validated before any runs
+    outcomes = [run(spec) for spec in specs]
+    if args.json:
+        data = [report(o) for o in outcomes]
+        json.dump(data[0] if len(data) == 1 else data, sys.stdout, indent=1, default=str)
+        print()
+    else:
+        for o in outcomes:
+            print("\n".join(text_report(o)))
+    return 0 if all(o.ok for o in outcomes) else 1
