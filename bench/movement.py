@@ -25,10 +25,11 @@ from shapely.geometry import LineString
 
 from bottisota.core import shapes
 from bottisota.core.arena import Arena, Feature
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.setup import new_state
+from bottisota.geometry.compiled import compile_arena
 
 N_BOTS = 16
 LOCOS = ("walker", "wheeled", "tracked", "hover", "flier")
@@ -58,7 +59,7 @@ def load_arena(generated: bool = False) -> Arena:
 def place_bots(arena: Arena, rng: random.Random) -> list[dict]:
     bots: list[dict] = []
     spots: list[tuple[float, float]] = []
-    index = arena.index
+    index = compile_arena(arena, bundled_rules())
     while len(bots) < N_BOTS:
         x, y = rng.uniform(2, arena.size[0] - 2), rng.uniform(2, arena.size[1] - 2)
         if index.disc_blocked(x, y, 1.0) is not None or index.features_at(x, y, ["pit", "teleporter"]):
@@ -88,7 +89,7 @@ def random_move(rng: random.Random, bot_id: str, loco: str) -> Move:
 
 def indexed_geometry(arena: Arena, points: list[tuple[float, float]], r: float) -> int:
     """The path's geometry through the index: swept disc, floor edges, entries."""
-    index = arena.index
+    index = compile_arena(arena, bundled_rules())
     found = 0
     found += index.path_contact(points, r, doors=False) is not None
     for a, b in zip(points, points[1:]):

@@ -20,13 +20,15 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from bottisota.formats.content import arenas_dir  # noqa: E402
-from bottisota.core.house_rules import bundled_rules  # noqa: E402
+from bottisota.formats.loading import bundled_rules  # noqa: E402
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import load_arena  # noqa: E402
 from bottisota.engine.game import Game  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.turns import turn_event  # noqa: E402
 from bottisota.view.app import TableApp  # noqa: E402
 from bottisota.view.core_calls import premeasure  # noqa: E402
+from bottisota.geometry.compiled import compile_arena  # noqa: E402
 
 SIZE = (1920, 1080)
 BOTS = 32
@@ -36,7 +38,7 @@ CARDS = ("rammer", "artillery", "hunter", "scout", "brawler", "sniper", "hoverdr
 
 def free_spots(arena, count: int, r: float = 1.5) -> list[tuple[float, float]]:
     """Spots on the floor where a bot fits (the core's geometry answers), spread out."""
-    index = arena.index
+    index = compile_arena(arena, bundled_rules())
     spots = []
     w, h = arena.size
     step = 9.0

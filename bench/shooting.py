@@ -18,10 +18,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shapely.geometry import LineString, Point  # noqa: E402
 
-from bottisota.core.house_rules import bundled_rules  # noqa: E402
+from bottisota.formats.loading import bundled_rules  # noqa: E402
+
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.shooting.shots import premeasure_weapons  # noqa: E402
+from bottisota.geometry.compiled import compile_arena  # noqa: E402
 
 SIZE = (240.0, 180.0)
 FEATURES = 500
@@ -48,7 +51,7 @@ def build(seed: int = 7):
     spots: list[tuple[float, float]] = []
     while len(spots) < BOTS:
         x, y = rng.uniform(80, 160), rng.uniform(50, 130)
-        if arena.index.disc_blocked(x, y, 1.0) is not None:
+        if compile_arena(arena, bundled_rules()).disc_blocked(x, y, 1.0) is not None:
             continue
         if any(math.hypot(x - u, y - v) < 2.2 for u, v in spots):
             continue

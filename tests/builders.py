@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena, Feature
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict, rules_with_overrides
 from bottisota.engine.setup import new_state
 from bottisota.engine.state import Bot, GameState

@@ -12,7 +12,7 @@ from shapely.geometry import Point, box
 from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.engine.shooting.beams import fling_plan, resolve_beams
 from bottisota.engine.state import Bot, GameState, Mine
 from tests.builders import bare_table

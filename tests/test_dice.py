@@ -4,7 +4,7 @@ import pytest
 from bottisota.core.dice import Dice
 from bottisota.core.errors import DiceExhausted
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Move, Pass, Place, Shoot, ShotOrder
 from bottisota.engine.game import Game, prompt_dice
 from tests.builders import arena

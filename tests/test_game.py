@@ -3,7 +3,7 @@ import pytest
 
 from bottisota.core.dice import Dice
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder
 from bottisota.engine.game import Game, prompt_dice
 from tests.builders import arena

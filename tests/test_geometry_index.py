@@ -5,7 +5,7 @@ import pytest
 from test_geometry_support import arena
 
 from bottisota.geometry.arena_index import ArenaIndex, Disc
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 
 WAREHOUSE_CORNER = (
     ("platform", {"rect": [60, 50, 40, 20], "height": 4}),
@@ -21,7 +21,7 @@ WAREHOUSE_CORNER = (
 
 @pytest.fixture(scope="module")
 def warehouse() -> ArenaIndex:
-    return ArenaIndex(arena((120, 90), *WAREHOUSE_CORNER))
+    return ArenaIndex(arena((120, 90), *WAREHOUSE_CORNER), bundled_rules())
 
 
 def approx(v, tol=0.005):
@@ -51,7 +51,7 @@ def test_platform_height_and_bare_table(warehouse):
 
 def test_later_floor_wins_where_floors_overlap():
     index = ArenaIndex(arena((60, 40), ("platform", {"rect": [0, 0, 20, 20], "height": 4}),
-                             ("platform", {"rect": [10, 0, 20, 20], "height": 2})))
+                             ("platform", {"rect": [10, 0, 20, 20], "height": 2})), bundled_rules())
     assert index.floor_z(5, 10) == approx(4.0)
     assert index.floor_z(15, 10) == approx(2.0)
     assert index.floor_z(25, 10) == approx(2.0)
@@ -60,7 +60,7 @@ def test_later_floor_wins_where_floors_overlap():
 def test_rotated_ramp_slopes_along_its_own_up():
     # a ramp [0,0,10,10] rising toward 45° (north-east): extent along u spans 10*sqrt(2)
     index = ArenaIndex(arena((60, 40), ("ramp", {"rect": [0, 0, 10, 10], "from": 0, "to": 2,
-                                                 "up": 45})))
+                                                 "up": 45})), bundled_rules())
     assert index.floor_z(5, 5) == approx(1.0)
     assert index.floor_z(2.5, 2.5) == approx(0.5)
     assert index.floor_z(10, 0) == approx(1.0)
@@ -77,7 +77,7 @@ def test_features_at_centre_inside_shape(warehouse):  # D17
 
 # -- resting discs (D4) ---------------------------------------------------------------
 def test_inside_table():
-    index = ArenaIndex(arena((60, 40)))
+    index = ArenaIndex(arena((60, 40)), bundled_rules())
     assert index.inside_table(1.0, 1.0, 1.0)
     assert index.inside_table(59.0, 39.0, 1.0)
     assert not index.inside_table(0.99, 20.0, 1.0)
@@ -119,7 +119,7 @@ def test_doors_touched_opens_doors_a_base_touches(warehouse):  # R47, D4
 @pytest.fixture(scope="module")
 def one_wall() -> ArenaIndex:
     return ArenaIndex(arena((120, 90), ("wall", {"rect": [40, 0, 2, 36]}),
-                           ("door", {"rect": [40, 36, 2, 6], "id": "d"})))
+                           ("door", {"rect": [40, 36, 2, 6], "id": "d"})), bundled_rules())
 
 
 def test_first_contact_with_a_wall_face(one_wall):
@@ -196,7 +196,7 @@ def test_a_lift_joins_the_landing_beside_it(warehouse):  # D16, R48
 def test_steps_up_to_the_step_height_are_not_crossings():  # D16
     step = bundled_rules().step_height
     index = ArenaIndex(arena((60, 40), ("platform", {"rect": [20, 0, 10, 40], "height": step}),
-                             ("platform", {"rect": [40, 0, 10, 40], "height": step + 0.1})))
+                             ("platform", {"rect": [40, 0, 10, 40], "height": step + 0.1})), bundled_rules())
     crossings = index.edge_crossings((5, 20), (55, 20))
     assert [(round(c.point[0], 2), round(c.drop, 2)) for c in crossings] == [
         (40.0, round(-(step + 0.1), 2)), (50.0, round(step + 0.1, 2))]
@@ -212,7 +212,7 @@ def test_first_entry_into_a_pit(warehouse):  # R36, D17
 
 def test_first_entry_picks_the_nearest_of_several():
     index = ArenaIndex(arena((80, 40), ("teleporter", {"circle": [50, 20, 2], "id": "far"}),
-                             ("teleporter", {"circle": [20, 20, 2], "id": "near"})))
+                             ("teleporter", {"circle": [20, 20, 2], "id": "near"})), bundled_rules())
     d, point, f = index.first_entry((0, 20), (70, 20), ["teleporter"])
     assert f.id == "near" and d == approx(18.0)
     d, point, f = index.first_entry((20, 20), (70, 20), ["teleporter"])   # leaves near first
@@ -222,7 +222,7 @@ def test_first_entry_picks_the_nearest_of_several():
 # -- sight (R22, R38, D15) -------------------------------------------------------------
 def wall_between(height: float) -> ArenaIndex:
     return ArenaIndex(arena((80, 60), ("wall", {"polygon": [[38, 20], [42, 20], [42, 40], [38, 40]],
-                                               "height": height})))
+                                               "height": height})), bundled_rules())
 
 
 def test_wall_blocks_sight_at_its_near_face():  # R22
@@ -241,7 +241,7 @@ def test_low_wall_under_the_line_does_not_block():  # D15
 
 
 def platform_ahead() -> ArenaIndex:
-    return ArenaIndex(arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4})))
+    return ArenaIndex(arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4})), bundled_rules())
 
 
 def test_platform_edge_between_levels_blocks():  # R38, D15
@@ -263,7 +263,7 @@ def test_shooting_down_from_deep_on_a_platform_is_blocked_where_the_line_dips():
 
 
 def test_bot_between_blocks_unless_lower_than_the_line():  # R22, D15
-    index = ArenaIndex(arena((80, 60)))
+    index = ArenaIndex(arena((80, 60)), bundled_rules())
     bot = Disc("c", 40.0, 30.0, 1.0, z=0.0, height=2.0)
     s = index.sight((20, 30), 2.0, (60, 30), 1.0, discs=[bot])
     assert not s.clear and s.blocker == "c" and s.point == (approx(39.0), approx(30.0))
@@ -283,7 +283,7 @@ def test_closed_door_blocks_sight_and_an_open_one_does_not(warehouse):  # R47
 def test_stairs_block_at_their_local_height():  # D15
     # stairs [40,0,20,60] rising east from 0 to 4; a line at 2.5 crosses them
     index = ArenaIndex(arena((100, 60), ("stairs", {"rect": [40, 0, 20, 60], "from": 0, "to": 4,
-                                                    "up": 90})))
+                                                    "up": 90})), bundled_rules())
     s = index.sight((20, 30), 2.5, (70, 30), 2.5)
     assert not s.clear and s.point == (approx(52.5), approx(30.0))   # stairs reach 2.5 at x=52.5
     assert index.sight((20, 30), 4.5, (70, 30), 4.5).clear
@@ -305,7 +305,7 @@ def test_index_takes_rules_or_reads_the_bundled_ones():  # D4, D16
     rules = bundled_rules().overridden({"step_height": 5.0})
     a = arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4}))
     assert ArenaIndex(a, rules=rules).edge_crossings((20, 30), (60, 30)) == []
-    assert len(ArenaIndex(a).edge_crossings((20, 30), (60, 30))) == 1
+    assert len(ArenaIndex(a, bundled_rules()).edge_crossings((20, 30), (60, 30))) == 1
 
 
 def test_per_call_overrides_of_tolerance_and_step_height(warehouse):  # D4, D16

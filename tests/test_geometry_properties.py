@@ -16,6 +16,7 @@ from bottisota.core.arena import FEATURE_TYPES, Arena, Feature
 from bottisota.geometry import sightline, sweep
 from bottisota.core import shapes
 from bottisota.geometry.sweep import first_touch, first_touch_times
+from bottisota.formats.loading import bundled_rules
 
 W, H = 100.0, 80.0
 coord_x = st.floats(2.0, W - 2.0, allow_nan=False)
@@ -85,7 +86,7 @@ SETTINGS = settings(max_examples=60, deadline=None,
 @SETTINGS
 @given(an_arena(), coord_x, coord_y, coord_x, coord_y, st.floats(0.3, 2.0))
 def test_every_query_answers_on_random_arenas(a, x0, y0, x1, y1, r):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     assert isinstance(index.floor_z(x0, y0), float)
     index.features_at(x0, y0)
     index.inside_table(x0, y0, r)
@@ -103,7 +104,7 @@ def test_every_query_answers_on_random_arenas(a, x0, y0, x1, y1, r):
 @SETTINGS
 @given(an_arena(), coord_x, coord_y, coord_x, coord_y, st.floats(0.3, 2.0))
 def test_first_contact_matches_brute_force_distances(a, x0, y0, x1, y1, r):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     walls = obstacles(index)
     start = Point(x0, y0)
     assume(all(shapely.distance(start, f.shape) > r + 1e-6 for f in walls))   # a legal start
@@ -127,7 +128,7 @@ def test_first_contact_matches_brute_force_distances(a, x0, y0, x1, y1, r):
 @given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=6),
        st.sets(st.integers(0, 9)))
 def test_sight_many_agrees_with_sight(a, points, opened):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     open_doors = [i for i in opened if i < len(a.features) and a.features[i].type == "door"]
     points = points + points[:1]                      # a repeated point: repeated lines
     discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), 2.0) for k, (x, y) in enumerate(points)]
@@ -142,7 +143,7 @@ def test_sight_many_agrees_with_sight(a, points, opened):
 @SETTINGS
 @given(an_arena(), coord_x, coord_y)
 def test_floor_z_is_the_last_listed_floor_containing_the_point(a, x, y):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     floors = [f for f in a.features
               if f.type in ("platform", "stairs", "ramp", "escalator") and f.shape.covers(Point(x, y))]
     z = index.floor_z(x, y)
@@ -159,7 +160,7 @@ def test_floor_z_is_the_last_listed_floor_containing_the_point(a, x, y):
 @given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=6),
        st.lists(st.sampled_from([1.0, 1.5, 3.0]), min_size=6, max_size=6))
 def test_sight_all_agrees_with_sight_for_every_ordered_pair(a, points, tall):  # D15
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), tall[k])
              for k, (x, y) in enumerate(points)]
     matrix = index.sight_all(discs)
@@ -176,7 +177,7 @@ def test_sight_all_agrees_with_sight_for_every_ordered_pair(a, points, tall):  #
 @given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=6),
        st.floats(0.3, 2.0))
 def test_path_contact_is_the_first_segment_contact(a, points, r):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     found = index.path_contact(points, r)
     per_segment = [index.first_contact(p, q, r) for p, q in zip(points, points[1:])]
     first = next(((k, c) for k, c in enumerate(per_segment) if c is not None), None)
@@ -215,7 +216,7 @@ def test_polyline_from_wkb_equals_the_shapely_constructor(points):
 @SETTINGS
 @given(an_arena(), coord_x, coord_y, coord_x, coord_y)
 def test_plain_and_vectorised_surface_crossings_agree(a, x0, y0, x1, y1):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     line = sightline.Line(x0, y0, 2.0, x1, y1, 1.0)
     surfaces = [s for s in (index._sight_surface(f.index, set(index.doors)) for f in a.features)
                 if s is not None]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bottisota.geometry import shadows
 from bottisota.geometry.arena_index import ArenaIndex, Disc
+from bottisota.formats.loading import bundled_rules
 from tests.test_geometry_properties import SETTINGS, an_arena, coord_x, coord_y
 
 
@@ -17,7 +18,7 @@ from tests.test_geometry_properties import SETTINGS, an_arena, coord_x, coord_y
        st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0, 8.0]), min_size=12, max_size=12),
        st.sampled_from([5.0, 20.0, 60.0]))
 def test_shadow_proofs_only_for_blocked_lines(a, points, tall, radius):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), tall[k])
              for k, (x, y) in enumerate(points)]
     shadow = shadows.Shadows(index._sight_surfaces[0], radius)
@@ -44,7 +45,7 @@ def test_shadow_proofs_only_for_blocked_lines(a, points, tall, radius):
 @given(an_arena(), st.lists(st.tuples(coord_x, coord_y), min_size=2, max_size=12),
        st.lists(st.sampled_from([1.0, 1.5, 3.0]), min_size=12, max_size=12))
 def test_sight_all_with_proofs_agrees_with_sight(a, points, tall):
-    index = ArenaIndex(a)
+    index = ArenaIndex(a, bundled_rules())
     discs = [Disc(f"b{k}", x, y, 1.0, index.floor_z(x, y), tall[k])
              for k, (x, y) in enumerate(points)]
     saved = shadows.MIN_LINES, shadows.LINES_PER_POINT

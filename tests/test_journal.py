@@ -7,7 +7,7 @@ import pytest
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
 from bottisota.play.journal import load, resume
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.engine.game import Game, prompt_dice
 from bottisota.engine.random_play import play_random_game, random_action
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from bottisota.core.errors import InputError
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import (
     WALL_DEFAULT_HEIGHT, arena_from_dict, card_from_dict, load_arena, load_cards,
     load_catalogue, load_mods, load_rules, rules_with_overrides,

@@ -3,7 +3,7 @@ import pytest
 
 from bottisota.core.errors import InputError
 from bottisota.formats.arena_checks import floor_z, slope_ends
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict
 
 

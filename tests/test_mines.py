@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Refusal
 from bottisota.engine.events import apply_event
 from bottisota.engine.mines import (activate_mines, drop_mine, mine_strike,

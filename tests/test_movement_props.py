@@ -9,6 +9,8 @@ import math
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from bottisota.formats.loading import bundled_rules
+from bottisota.geometry.compiled import compile_arena
 from bottisota.core.errors import InputError
 from bottisota.core.actions import Back, Forward, Move, Refusal, Strafe, Turn
 from bottisota.engine.movement.moves import commit_move, preview_move
@@ -56,7 +58,7 @@ def positions(draw):
     loco = draw(st.sampled_from(LOCOS))
     spots = draw(st.lists(st.tuples(st.floats(2, 57), st.floats(2, 37)), min_size=3, max_size=3))
     spots = [(x + 0.37, y + 0.23) for x, y in spots]       # off the features' whole-cm edges
-    index = a.index
+    index = compile_arena(a, bundled_rules())
     for i, (x, y) in enumerate(spots):
         assume(index.disc_blocked(x, y, 1.0, doors=True) is None)
         assume(not index.features_at(x, y, ["pit"]))
@@ -96,7 +98,7 @@ def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R3
     assert m.moved <= m.stats.move + 1e-6
     if m.destroyed:
         return
-    index = a.index
+    index = compile_arena(a, bundled_rules())
     assert index.disc_blocked(m.x, m.y, m.radius, doors=False) is None
     for o in s.others("m"):
         if abs(o.z - m.z) < 2:
@@ -136,7 +138,7 @@ def ledges(draw):
     others = [below, (draw(st.floats(29.5, 58)), draw(st.floats(2, 37)))]
     spots = [mover, *others]
     for i, (x, y) in enumerate(spots):
-        assume(a.index.disc_blocked(x, y, 1.0) is None and not a.index.features_at(x, y, ["pit"]))
+        assume(compile_arena(a, bundled_rules()).disc_blocked(x, y, 1.0) is None and not compile_arena(a, bundled_rules()).features_at(x, y, ["pit"]))
         for px, py in spots[:i]:
             assume(math.hypot(px - x, py - y) > 2.2)
     steps = draw(st.lists(step_for(loco), min_size=1, max_size=3))
@@ -158,8 +160,8 @@ def test_falls_knock_backs_and_carries_leave_no_overlap(case):  # R39 R40 R44 D4
         return
     live = s.live_bots()
     for i, p in enumerate(live):
-        assert a.index.disc_blocked(p.x, p.y, p.radius, doors=False) is None
-        assert not a.index.features_at(p.x, p.y, ["pit"])
+        assert compile_arena(a, bundled_rules()).disc_blocked(p.x, p.y, p.radius, doors=False) is None
+        assert not compile_arena(a, bundled_rules()).features_at(p.x, p.y, ["pit"])
         for q in live[i + 1:]:
             if abs(p.z - q.z) < 2:
                 assert math.hypot(p.x - q.x, p.y - q.y) >= p.radius + q.radius - 1e-3, (p.id, q.id)

@@ -12,7 +12,7 @@ from bottisota.cli import main as cli_main
 from bottisota.core.dice import Dice
 from bottisota.core.errors import JournalError
 from bottisota.play.journal import load
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.robot.match import decision_notes, play
 from bottisota.robot.player import Robot
 from bottisota.formats.robot_tables import find_personality

@@ -8,7 +8,7 @@ from shapely.geometry import box
 
 from bottisota.core.arena import Feature
 from bottisota.core.cards import BotCard
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Refusal
 from bottisota.engine.self_destruct import self_destruct
 from bottisota.engine.state import Bot, GameState

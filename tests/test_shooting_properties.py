@@ -12,6 +12,8 @@ from shapely.geometry import LineString, Point
 from bottisota.core.dice import Dice
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.engine.shooting.shots import check_shoot, premeasure, resolve_shoot, spray_members
+from bottisota.geometry.compiled import compile_arena
+from bottisota.formats.loading import bundled_rules
 from tests import builders as B
 from test_shooting_world import events_of
 
@@ -51,7 +53,7 @@ def layouts(draw):
     for i, (x, y) in enumerate(spots):
         for (u, v) in spots[:i]:
             assume((x - u) ** 2 + (y - v) ** 2 >= 4.0)
-        assume(arena.index.disc_blocked(x, y, 1.0) is None)
+        assume(compile_arena(arena, bundled_rules()).disc_blocked(x, y, 1.0) is None)
     bots = [B.bot(f"b{i}", f"p{i}", spot, draw(facing),
                   B.card(weapons=WEAPONS) if i == 0 else B.card())
             for i, spot in enumerate(spots)]

@@ -10,7 +10,7 @@ import random
 import time
 
 from bottisota.formats.content import arenas_dir
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict, load_arena, load_catalogue
 from bottisota.engine.game import Game
 from bottisota.engine.random_play import play_random_game
@@ -49,7 +49,7 @@ class Tally:
 
 def check_invariants(game: Game, tally: Tally, action) -> None:
     s = game.state
-    index = s.arena.index
+    index = s.index
     live = s.live_bots()
     for b in live:
         where = f"after {action}: {b.id} at ({b.x:.3f}, {b.y:.3f})"

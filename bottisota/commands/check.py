@@ -17,7 +17,7 @@ from bottisota.formats import spec
 from bottisota.formats.loading import (
     arena_from_dict, cards_from_data, mods_from_data, rules_from_dict, rules_with_overrides,
 )
-from bottisota.core.house_rules import bundled_rules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.scenario_spec import scenario_from_dict
 from bottisota.formats.yaml_source import Marks, load_yaml
 

@@ -3,18 +3,13 @@
 Loading (`bottisota.formats.loading.load_arena`) validates the YAML and builds
 `Feature` values; `Arena` then compiles them once into Shapely geometry with
 a spatial index (`bottisota.geometry.arena_index.ArenaIndex`), reached as
-`arena.index`.
+`state.index`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING
 
 from shapely.geometry.base import BaseGeometry
-
-if TYPE_CHECKING:
-    from bottisota.geometry.arena_index import ArenaIndex
 
 FEATURE_TYPES: tuple[str, ...] = (
     "wall", "door", "platform", "stairs", "ramp", "escalator", "lift", "pit",
@@ -64,13 +59,6 @@ class Arena:
     features: tuple[Feature, ...] = ()
     source: str = "<inline>"
     extras: dict = field(default_factory=dict)
-
-    @cached_property
-    def index(self) -> "ArenaIndex":
-        """The compiled geometry and its queries (built on first use, once)."""
-        from bottisota.geometry.arena_index import ArenaIndex
-
-        return ArenaIndex(self)
 
     def by_type(self, kind: str) -> tuple[Feature, ...]:
         return tuple(f for f in self.features if f.type == kind)

@@ -74,17 +74,3 @@ class HouseRules:
     @classmethod
     def types(cls) -> dict[str, str]:
         return {f.name: str(f.type) for f in fields(cls)}
-
-
-_bundled: HouseRules | None = None
-
-
-def bundled_rules() -> HouseRules:
-    """The project's `cards/rules.yaml`, loaded once."""
-    global _bundled
-    if _bundled is None:
-        from bottisota.formats.content import rules_file
-        from bottisota.formats.loading import load_rules
-
-        _bundled = load_rules(rules_file())
-    return _bundled

@@ -116,7 +116,7 @@ def draw_part(state: GameState, bot: Bot, service: str) -> list[Event]:
 def place_event(state: GameState, bot: Bot, x: float, y: float, facing: float,
                 new: bool = False) -> Event:
     """Put a drawn bot on the table (applied); `new` marks a bot placed afresh (R56)."""
-    z = state.arena.index.floor_z(x, y)
+    z = state.index.floor_z(x, y)
     event: Event = {"type": "placed", "bot": bot.id, "x": r2(x), "y": r2(y), "z": r2(z),
                     "facing": round(facing % 360.0, 4)}
     if new:

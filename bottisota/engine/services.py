@@ -33,7 +33,7 @@ def service_key(feature: Feature) -> str:
 
 def service_point_under(state: GameState, bot: Bot) -> Feature | None:
     """The service point the bot's centre is on (D17), if any."""
-    found = state.arena.index.features_at(bot.x, bot.y, ["service"])
+    found = state.index.features_at(bot.x, bot.y, ["service"])
     return found[0] if found else None
 
 

@@ -14,7 +14,8 @@ from bottisota.core.errors import InputError, Problem
 from bottisota.formats import spec
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
-from bottisota.core.house_rules import HouseRules, bundled_rules
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import card_from_dict, load_catalogue, validate
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join
@@ -34,9 +35,9 @@ def make_dice(dice: DiceSource) -> Dice:
     return Dice(forced=list(dice))
 
 
-def floor_height(arena: Arena, x: float, y: float) -> float:
+def floor_height(state: GameState, x: float, y: float) -> float:
     """The floor under a point (D3: a bot's z is the floor under its centre)."""
-    return float(arena.index.floor_z(x, y))
+    return float(state.index.floor_z(x, y))
 
 
 def goals_of(arena: Arena, rules: HouseRules) -> list[Goal]:
@@ -131,7 +132,7 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
         x, y = b["at"]
         state.bots[b["id"]] = Bot(
             id=b["id"], player=b["player"], card=card, x=x, y=y, facing=b["facing"] % 360.0,
-            z=floor_height(arena, x, y), damage=b["damage"], overwatch=b["overwatch"],
+            z=floor_height(state, x, y), damage=b["damage"], overwatch=b["overwatch"],
             rust=b["status"].get("rust", 0), leaflet=b["status"].get("leaflet", 0),
             moved=b["moved"], parts=[m.id for m in parts], ammo=ammo, new=b["new"],
             card_stats=stats)

@@ -15,6 +15,8 @@ from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
+from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.compiled import compile_arena
 
 
 @dataclass(slots=True)
@@ -116,6 +118,11 @@ class GameState:
     played: list[str] = field(default_factory=list)           # players who played this round
     next_id: int = 1                # for new bot and mine ids
     over: bool = False
+
+    @property
+    def index(self) -> ArenaIndex:
+        """The arena compiled under this game's house rules (built once, shared by copies)."""
+        return compile_arena(self.arena, self.rules)
 
     def copy(self) -> "GameState":
         """A deep copy of what changes; arena, rules and catalogues are shared."""

@@ -124,7 +124,7 @@ def check_place(state: GameState, bot: Bot, x: float, y: float) -> str | None:
     """Why the bot may not be placed with its centre at (x, y) (R6, R55), or None:
     it must lie on the table, overlap no wall, door or other base (D4), and a
     ground bot may not stand in a pit (R36)."""
-    index = state.arena.index
+    index = state.index
     r = bot.radius
     if not index.inside_table(x, y, r):
         return f"({x:.2f}, {y:.2f}) is not wholly on the table"

@@ -74,7 +74,7 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
 
 
 def _bundled_rules() -> HouseRules:
-    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import bundled_rules
 
     return bundled_rules()
 

@@ -147,8 +147,6 @@ def _card(d: dict, rules: HouseRules | None, default_id: str | None = None) -> B
 
 
 def _bundled() -> HouseRules:
-    from bottisota.core.house_rules import bundled_rules
-
     return bundled_rules()
 
 
@@ -233,3 +231,16 @@ def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
         mods = load_mods(root / "mods") if (root / "mods").is_dir() else {}
         _catalogue = (cards, mods)
     return _catalogue
+
+
+_bundled_rules: HouseRules | None = None
+
+
+def bundled_rules() -> HouseRules:
+    """The project's `cards/rules.yaml`, loaded once."""
+    global _bundled_rules
+    if _bundled_rules is None:
+        from bottisota.formats.content import rules_file
+
+        _bundled_rules = load_rules(rules_file())
+    return _bundled_rules

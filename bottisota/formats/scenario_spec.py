@@ -14,7 +14,8 @@ from typing import Any
 from bottisota.core.errors import InputError, Problem
 from bottisota.formats import spec
 from bottisota.core.arena import Arena
-from bottisota.core.house_rules import HouseRules, bundled_rules
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict, load_arena, rules_with_overrides, validate
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text

@@ -126,7 +126,7 @@ class Sight:
 class ArenaIndex:
     """Shapely geometry of one arena, prepared once, with one STRtree."""
 
-    def __init__(self, arena: "Arena", rules: "HouseRules | None" = None) -> None:
+    def __init__(self, arena: "Arena", rules: "HouseRules") -> None:
         self.arena = arena
         self.features: tuple["Feature", ...] = tuple(arena.features)
         self._rules = rules
@@ -151,7 +151,7 @@ class ArenaIndex:
     def rules(self) -> "HouseRules":
         """The house rules given at construction, else the bundled ones."""
         if self._rules is None:
-            from bottisota.core.house_rules import bundled_rules
+            from bottisota.formats.loading import bundled_rules
 
             self._rules = bundled_rules()
         return self._rules

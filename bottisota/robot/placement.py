@@ -46,7 +46,7 @@ def placement_cost(state: GameState, bot: Bot, wish: str) -> Callable[[float, fl
 
             seen = 0
             for e in enemies:
-                s = state.arena.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
+                s = state.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
                                             bot.stats.height / 2.0, discs=discs(state, (e.id,)))
                 seen += 1 if s.clear else 0
             return seen * 100.0 - nearest(foes, x, y) * 0.1

@@ -236,7 +236,7 @@ class Scorer:
 
         n = 0
         for e in self.enemies:
-            s = self.state.arena.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
+            s = self.state.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
                                              self.bot.z + self.bot.stats.height / 2.0,
                                              discs=discs(self.state, (e.id, self.bot.id)))
             n += 1 if s.clear else 0

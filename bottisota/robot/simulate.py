@@ -84,7 +84,7 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
           cards: str | None = None) -> dict:
     """Everything a game needs, loaded once per process."""
-    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
     from bottisota.formats.robot_tables import find_personality
 

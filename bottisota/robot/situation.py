@@ -32,7 +32,7 @@ def discs(state: GameState, skip: tuple[str, ...] = ()) -> list[Disc]:
 
 def can_see(state: GameState, a: Bot, b: Bot) -> bool:
     """Sight from a's top to b's middle (R22, R38, D15), other bots blocking."""
-    sight = state.arena.index.sight((a.x, a.y), a.z + a.stats.height, (b.x, b.y),
+    sight = state.index.sight((a.x, a.y), a.z + a.stats.height, (b.x, b.y),
                                     b.z + b.stats.height / 2.0,
                                     discs=discs(state, (a.id, b.id)))
     return sight.clear
@@ -121,7 +121,7 @@ class Situation:
 
     @cached_property
     def on_service(self) -> bool:
-        return bool(self.state.arena.index.features_at(self.bot.x, self.bot.y, ("service",)))
+        return bool(self.state.index.features_at(self.bot.x, self.bot.y, ("service",)))
 
     def fact(self, key: str) -> Any:
         """The value a condition key asks about."""

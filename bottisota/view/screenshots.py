@@ -23,7 +23,7 @@ POSITION: tuple[tuple[str, str, str, tuple[float, float], float, dict], ...] = (
 def screenshot_game(active: str, phase: str) -> Any:
     """A game on the default arena in the POSITION above, `active` in `phase`."""
     from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
-    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena
     from bottisota.engine.game import Game
     from bottisota.engine.setup import new_state

@@ -70,7 +70,7 @@ def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, s
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
     """The arena, bot cards, mods and house rules as the files say now (--edit)."""
-    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
 
     rules = bundled_rules()
@@ -86,7 +86,7 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
     """A new game on an arena (the bundled default when none is named) with the
     bundled house rules and card deck."""
     from bottisota.formats.content import DEFAULT_ARENA
-    from bottisota.core.house_rules import bundled_rules
+    from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
     from bottisota.engine.game import Game
     from bottisota.view.render import find_arena_file

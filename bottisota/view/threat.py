@@ -81,7 +81,7 @@ def _cells(state: GameState, viewer_id: str) -> Iterator[ThreatCell]:
             x, y = (i + 0.5) * CELL_CM, (j + 0.5) * CELL_CM
             if x > tw or y > th:
                 continue
-            pose = (x, y, floor_height(state.arena, x, y), viewer.facing)
+            pose = (x, y, floor_height(state, x, y), viewer.facing)
             count = 0
             watchers = []
             for e in enemies:

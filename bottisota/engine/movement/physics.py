@@ -176,7 +176,7 @@ def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
     to rest at the nearest free spot at the foot of the cliff (D4: bases never rest
     overlapping): tried around each bot it overlaps, touching it, every
     LANDING_ANGLE degrees, nearest to where it fell first."""
-    index = ctx.state.arena.index
+    index = ctx.state.index
     r = bot.radius
     spots = []
     for other in ctx.blockers(bot, pose.z):
@@ -259,7 +259,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     rise higher than a step stops it like a wall; doors open as it touches them
     (R47). Updates `pose`, places the bot and answers what stopped it (or None)."""
     state = ctx.state
-    index = state.arena.index
+    index = state.index
     r = bot.radius
     a = pose.xy
     d = heading_vector(heading)

@@ -131,7 +131,7 @@ def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs, s: 
     travel = bearing(d[0], d[1])
     along_facing = travel if angle_between(pose.facing, travel) <= 90.0 else travel + 180.0
     pose.facing = norm_facing(along_facing)
-    pose.z = ctx.state.arena.index.floor_z(pose.x, pose.y)
+    pose.z = ctx.state.index.floor_z(pose.x, pose.y)
     ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "slide": True,
               "to": xy2(pose.x, pose.y), "facing": round(pose.facing, 4)})
     ctx.place(bot, pose, forced=True)
@@ -149,7 +149,7 @@ def lift_car_under(state: GameState, pose: Pose) -> Feature | None:
 
 
 def _whole_base_at(state: GameState, x: float, y: float, r: float, z: float) -> bool:
-    index = state.arena.index
+    index = state.index
     if abs(index.floor_z(x, y) - z) > EPS:
         return False
     for k in range(LIFT_RIM_POINTS):
@@ -205,7 +205,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     """What takes away the free space a loop needs ahead (R14): the table's end, a
     wall, a closed door or a floor higher than the bot's own (more than a step)
     within the strip of its base width; None when the space is free."""
-    index = state.arena.index
+    index = state.index
     a = pose.xy
     d = heading_vector(pose.facing)
     r = bot.radius
@@ -262,6 +262,6 @@ def overlaps_bot(state: GameState, bot: Bot, x: float, y: float) -> Bot | None:
     for other in state.bots.values():
         if other.on_table and other.id != bot.id and \
                 discs_overlap(x, y, bot.radius, other.x, other.y, other.radius) and \
-                abs(other.z - state.arena.index.floor_z(x, y)) < max(other.card.height, bot.card.height):
+                abs(other.z - state.index.floor_z(x, y)) < max(other.card.height, bot.card.height):
             return other
     return None

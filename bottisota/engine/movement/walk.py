@@ -221,7 +221,7 @@ class Walk:
     def _plan_straight(self, i: int, heading: float, cm: float):
         """Where a straight piece stops and why; raises a refusal when it may not be made."""
         state, bot, pose = self.state, self.bot, self.pose
-        index = state.arena.index
+        index = state.index
         r = bot.radius
         ground = bot.stats.is_ground
         a = pose.xy
@@ -306,7 +306,7 @@ class Walk:
         a = self.pose.xy
         d = heading_vector(heading)
         end = point_at(a, d, run)
-        z_end = what.z_after if stop == "fall" else self.state.arena.index.floor_z(*end)
+        z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
         start = self._point()
         target = PathPoint(end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost)
         placed = self._pauses(start, target, run, cost)
@@ -387,7 +387,7 @@ class Walk:
             x = start.x + (target.x - start.x) * frac
             y = start.y + (target.y - start.y) * frac
             spent_here = cost * frac
-            z = self.state.arena.index.floor_z(x, y)
+            z = self.state.index.floor_z(x, y)
             at = PathPoint(x, y, z, target.facing, start.distance + done, start.spent + spent_here)
             self.pose.x, self.pose.y, self.pose.z = x, y, z
             self.ctx.place(self.bot, self.pose, spent_here - placed)
@@ -457,7 +457,7 @@ class Walk:
             if len(candidates) > 1 else 0
         dest = candidates[k]
         self.pose.x, self.pose.y = teleporter_centre(dest)
-        self.pose.z = self.state.arena.index.floor_z(self.pose.x, self.pose.y)
+        self.pose.z = self.state.index.floor_z(self.pose.x, self.pose.y)
         event["to"] = dest.label
         event["at"] = xy2(self.pose.x, self.pose.y)
         self.ctx.emit(event)
@@ -473,7 +473,7 @@ class Walk:
         space = self.rules.loop_space_turns * turn
         a = self.pose.xy
         d = heading_vector(self.pose.facing)
-        index = self.state.arena.index
+        index = self.state.index
         blocker = loop_blocker(self.state, self.bot, self.pose, space)
         if blocker is not None:
             self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; {blocker}", i)
@@ -526,7 +526,7 @@ class Walk:
         """Ride a lift up or down (R48)."""
         state, bot = self.state, self.bot
         cost = self.rules.lift_cost_fraction * bot.stats.move
-        index = state.arena.index
+        index = state.index
         if direction == "up":
             car = lift_car_under(state, self.pose)
             if car is None:

@@ -131,7 +131,7 @@ def flight_barrier(state: GameState, a: Sequence[float], b: Sequence[float], z: 
     if a[0] == b[0] and a[1] == b[1]:
         return None
     opened = open_doors(state) if opened is None else opened
-    sight = state.arena.index.sight((a[0], a[1]), z, (b[0], b[1]), z,
+    sight = state.index.sight((a[0], a[1]), z, (b[0], b[1]), z,
                                     open_doors=door_keys(opened))
     if sight.clear or sight.point is None:
         return None

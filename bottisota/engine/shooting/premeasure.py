@@ -278,7 +278,7 @@ class _Shared:
             a, top, ends = self._ends()
             rows = np.array([(a[0], a[1], top, b[0], b[1], bz) for b, bz in ends],
                             dtype=float).reshape(-1, 6)
-            through, past = state.arena.index.sight_many_both(rows, discs=self._discs(),
+            through, past = state.index.sight_many_both(rows, discs=self._discs(),
                                                               open_doors=doors)
             self._clear = (through.tolist(), past.tolist())
         return self._clear[0 if through_bots else 1]
@@ -288,7 +288,7 @@ class _Shared:
         found = self._lazy.get(through_bots)
         if found is None:
             self.clear(through_bots)
-            index = self._state.arena.index
+            index = self._state.index
             ids = frozenset(self._state.bots)
             a, top, ends = self._ends()
             discs = () if through_bots else self._discs()
@@ -350,7 +350,7 @@ def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
         aim, aim_z, centre_id = aimed.pos, aimed.z, aimed.id
     else:
         aim = (float(target[0]), float(target[1]))
-        aim_z, centre_id, aimed = state.arena.index.floor_z(*aim), None, None
+        aim_z, centre_id, aimed = state.index.floor_z(*aim), None, None
     out: dict = {"aim": aim}
     if weapon.kind == "spray":
         end = _clipped(shooter.pos, aim, limit)

@@ -122,7 +122,7 @@ def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
                               "bases touching", at=(tpose.x, tpose.y))
     if abs(spose.z - tpose.z) <= state.rules.level_difference:
         return None
-    index = state.arena.index
+    index = state.index
     middle = ((spose.x + tpose.x) / 2.0, (spose.y + tpose.y) / 2.0)
     for x, y in ((spose.x, spose.y), (tpose.x, tpose.y), middle):
         if index.features_at(x, y, SLOPED_TYPES):
@@ -144,7 +144,7 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
         disc_of(b, *_xyz(moved.get(b.id))) for b in standing_bots(state)
         if b.id not in (shooter.id, target.id))
     doors = open_doors(state, {k: (p.x, p.y) for k, p in moved.items()})
-    return state.arena.index.sight(
+    return state.index.sight(
         (spose.x, spose.y), spose.z + shooter.card.height,
         (tpose.x, tpose.y), tpose.z + target.card.height / 2.0,
         discs=discs, open_doors=door_keys(doors), ignore=(shooter.id, target.id))
