@@ -6,7 +6,8 @@ from bottisota.core.errors import DiceExhausted
 from bottisota.core.cards import BotCard, Weapon
 from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Move, Pass, Place, Shoot, ShotOrder
-from bottisota.engine.game import Game, prompt_dice
+from bottisota.commands.dice_prompt import prompt_dice
+from bottisota.engine.game import Game
 from tests.builders import arena
 
 GUN = Weapon("Gun", kind="gun", mount="turret", range=100, to_hit=2, hits=1)

@@ -6,9 +6,10 @@ import pytest
 
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
-from bottisota.play.journal import load, resume
+from bottisota.play.journal import journal_game, load, resume
 from bottisota.formats.loading import bundled_rules
-from bottisota.engine.game import Game, prompt_dice
+from bottisota.commands.dice_prompt import prompt_dice
+from bottisota.engine.game import Game
 from bottisota.engine.random_play import play_random_game, random_action
 
 
@@ -25,8 +26,9 @@ def snapshot(game: Game):
 
 def new_game(catalogue, duel, path, seed=5, players=("red", "blue", "green"), **kw) -> Game:
     cards, mods = catalogue
-    return Game.new(duel, bundled_rules(), cards, mods, list(players), seed=seed,
-                    journal_path=str(path), **kw)
+    game = Game.new(duel, bundled_rules(), cards, mods, list(players), seed=seed, **kw)
+    journal_game(game, path)
+    return game
 
 
 def test_replay_of_a_200_action_seeded_game_is_exact(catalogue, duel, tmp_path):  # D8
@@ -44,7 +46,8 @@ def test_replay_of_a_200_action_seeded_game_is_exact(catalogue, duel, tmp_path):
 def test_a_game_started_without_a_seed_records_one_and_replays(catalogue, duel, tmp_path):  # D8
     cards, mods = catalogue
     path = tmp_path / "game.jsonl"
-    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], journal_path=str(path))
+    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"])
+    journal_game(game, path)
     play_random_game(game, random.Random(3), max_actions=30)
     header = json.loads(path.read_text().splitlines()[0])
     assert isinstance(header["seed"], int)
@@ -125,8 +128,8 @@ def test_physical_dice_games_replay_from_the_typed_rolls(catalogue, duel, tmp_pa
     typing = random.Random(9)
     cards, mods = catalogue
     game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"],
-                    dice=prompt_dice(lambda prompt: str(typing.randint(1, 6)), print),
-                    journal_path=str(path))
+                    dice=prompt_dice(lambda prompt: str(typing.randint(1, 6)), print))
+    journal_game(game, path)
     play_random_game(game, random.Random(9), max_actions=40)
     header = json.loads(path.read_text().splitlines()[0])
     assert header["dice"] == "physical" and header["start"]["rolls"]

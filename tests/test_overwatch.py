@@ -3,6 +3,7 @@ import pytest
 
 from bottisota.core.actions import Forward, Move, Pass, SetOverwatch
 from bottisota.engine.game import Game
+from bottisota.engine.modes import ScenarioMode
 from tests.builders import arena, bot, card, state, weapon
 
 FIELD = arena(size=(100, 60))
@@ -29,7 +30,7 @@ def test_two_watchers_fire_earliest_point_first_and_a_holder_holds():  # R23
     # x = 40 + sqrt(800) = 68.28; w3 could fire at once but holds.
     s = state(FIELD, watcher("w1", "red", (40, 40)), watcher("w2", "green", (60, 12)),
               watcher("w3", "yellow", (70, 50)), runner(), dice=[6, 1, 2])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     result = game.act(Move("runner", (Forward(40),), hold_fire=("w3",)))
     assert result.ok
     shots = fires(result.events)
@@ -46,7 +47,7 @@ def test_watchers_at_the_same_point_fire_in_seat_order():  # R23 D18
     # mirror images about the path: both reach it at x = 60 + sqrt(756) = 87.50
     s = state(FIELD, watcher("south", "green", (60, 18)), watcher("north", "red", (60, 42)),
               runner(), dice=[3, 3])
-    result = Game(s, free=True).act(Move("runner", (Forward(40),)))
+    result = Game(s, mode=ScenarioMode()).act(Move("runner", (Forward(40),)))
     shots = fires(result.events)
     assert [f[0] for f in shots] == ["south", "north"]
     assert shots[0][1] == pytest.approx(87.4955, abs=0.01)
@@ -56,7 +57,7 @@ def test_watchers_at_the_same_point_fire_in_seat_order():  # R23 D18
 def test_overwatch_fire_that_destroys_the_mover_ends_its_move_there():  # R23 R55
     s = state(FIELD, watcher("w2", "green", (60, 12)), watcher("w1", "red", (40, 40)),
               runner(damage=5), dice=[6, 1])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     result = game.act(Move("runner", (Forward(40),)))
     r = game.state.bots["runner"]
     assert r.destroyed and r.removed
@@ -71,7 +72,7 @@ def test_overwatch_fire_that_destroys_the_mover_ends_its_move_there():  # R23 R5
 def test_a_watcher_fires_right_after_a_move_that_never_walked_a_path():  # R24
     s = state(FIELD, watcher("w1", "red", (40, 30)), bot("runner", "blue", (65, 30), 270, RUNNER),
               dice=[5, 2])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     result = game.act(Move("runner", ()))
     assert fires(result.events) == [("w1", 65.0, 30.0, True)]
     kinds = [e["type"] for e in result.events]
@@ -82,7 +83,7 @@ def test_a_watcher_fires_right_after_a_move_that_never_walked_a_path():  # R24
 
 def test_out_of_reach_watcher_keeps_its_overwatch():  # R23 D12
     s = state(FIELD, watcher("w1", "red", (10, 50)), runner(), dice=[])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     result = game.act(Move("runner", (Forward(30),)))
     assert fires(result.events) == []
     assert game.state.bots["w1"].overwatch
@@ -90,14 +91,14 @@ def test_out_of_reach_watcher_keeps_its_overwatch():  # R23 D12
 
 def test_own_turn_ends_overwatch():  # D20
     s = state(FIELD, watcher("w1", "red", (10, 50)), runner(), dice=[])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     game.act(Move("w1", (Forward(1),)))
     assert not game.state.bots["w1"].overwatch
 
 
 def test_overwatch_only_after_moving_at_most_half():  # R23
     s = state(FIELD, bot("a", "red", (20, 20), 0, WATCHER), bot("b", "blue", (80, 50)), dice=[])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     game.act(Move("a", (Forward(4),)))                           # move 8: half is 4
     assert game.act(SetOverwatch("a")).ok
     assert game.state.bots["a"].overwatch
@@ -109,7 +110,7 @@ def test_overwatch_only_after_moving_at_most_half():  # R23
 def test_preview_lists_the_shots_a_move_would_be_offered():  # R23 R24
     s = state(FIELD, watcher("w1", "red", (40, 40)), watcher("w2", "green", (60, 12)),
               watcher("w3", "yellow", (10, 55)), runner(), dice=[])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     before = game.state.bots["runner"].pos
     preview = game.preview(Move("runner", (Forward(40),)))
     assert preview.refusal is None
@@ -122,7 +123,7 @@ def test_preview_lists_the_shots_a_move_would_be_offered():  # R23 R24
 def test_preview_of_a_shot_gives_its_premeasure_and_rolls_nothing():  # R18 R23
     s = state(FIELD, bot("a", "red", (20, 30), 90, WATCHER), bot("b", "blue", (70, 30)),
               dice=[])
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     from bottisota.core.actions import Shoot, ShotOrder
 
     preview = game.preview(Shoot("a", (ShotOrder("Gun", "b"),)))

@@ -18,10 +18,16 @@ from bottisota.robot.player import Robot
 from bottisota.formats.robot_tables import find_personality
 from bottisota.core.actions import Forward, Move, Pass, Place
 from bottisota.engine.game import Game
+from bottisota.play.journal import journal_game
 from tests.builders import ROBOT_TABLE, arena
 from tests.test_journal import snapshot
 
 ACTIONS = 30
+
+
+def journaled(game: Game, path) -> Game:
+    journal_game(game, path)
+    return game
 
 
 def robots_for(game: Game, names: dict[str, str]) -> dict[str, Robot]:
@@ -118,8 +124,8 @@ def test_a_physical_dice_robot_game_replays_from_the_typed_rolls(catalogue, duel
     cards, mods = catalogue
     path = tmp_path / "physical.jsonl"
     typed = random.Random(4)
-    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"],
-                    dice=Dice(ask=lambda purpose: typed.randint(1, 6)), journal_path=str(path))
+    game = journaled(Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"],
+                    dice=Dice(ask=lambda purpose: typed.randint(1, 6))), str(path))
     robot_turns(game, robots_for(game, {"red": "aggressive", "blue": "sniper"}), 12)
     assert lines_of(path)[0]["dice"] == "physical"
     again = load(path)
@@ -131,8 +137,7 @@ def test_a_physical_dice_robot_game_replays_from_the_typed_rolls(catalogue, duel
 def test_undo_then_redo_with_robots_returns_the_same_state(catalogue, duel, tmp_path):
     cards, mods = catalogue
     path = tmp_path / "undo.jsonl"
-    game = Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], seed=11,
-                    journal_path=str(path))
+    game = journaled(Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], seed=11), str(path))
     robots = robots_for(game, {"red": "aggressive", "blue": "sniper"})
     robot_turns(game, robots, 10)
     before, events = snapshot(game), [e.events for e in game.history]
@@ -210,8 +215,8 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
 def reload_game(catalogue, tmp_path: Path) -> Game:
     cards, mods = catalogue
     ground = {k: c for k, c in cards.items() if c.is_ground}
-    game = Game.new(arena(size=(80, 60)), bundled_rules(), ground, mods, ["red", "blue"],
-                    seed=3, journal_path=str(tmp_path / "reload.jsonl"))
+    game = journaled(Game.new(arena(size=(80, 60)), bundled_rules(), ground, mods, ["red", "blue"],
+                    seed=3), str(tmp_path / "reload.jsonl"))
     for make in (lambda b: Place(b, 15, 30, 0), lambda b: Move(b, (Forward(3),)), Pass,
                  lambda b: Place(b, 65, 30, 180), lambda b: Move(b, (Forward(3),)), Pass,
                  lambda b: Move(b, (Forward(3),)), Pass):

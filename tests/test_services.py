@@ -2,6 +2,7 @@
 from bottisota.core.cards import Mod
 from bottisota.core.actions import Service
 from bottisota.engine.services import check_service, use_service
+from bottisota.engine.modes import ScenarioMode
 from tests.builders import arena, bot, card, state, weapon
 
 SERVICE_ARENA = arena({"type": "service", "id": "west", "circle": [10, 30, 3]},
@@ -119,7 +120,7 @@ def test_a_destroyed_bots_parts_go_back_to_the_deck():  # R50 R55
     s.mods.update(PARTS)
     s.parts_deck = ["turbo"]
     s.bots["b"].parts = ["plate"]
-    game = Game(s, free=True)
+    game = Game(s, mode=ScenarioMode())
     game.act(Move("a", ()))
     result = game.act(Shoot("a", (ShotOrder("Pistol", "b"),)))
     assert result.ok and s.bots["b"].removed

@@ -21,10 +21,11 @@ it then made (`Entry.pre` counts them). Informational events about the decision
 in the entry's events (`Entry.notes` counts them). Replays draw the earlier rolls
 again (`replay`), so a seeded game with robots replays exactly.
 
-In strict mode (a real game) turns follow the seat order. In free mode (the
-scenario runner) any bot may act: a `Move` begins that bot's turn, and its
-other actions are its shooting phase; a `Place` puts a bot down afresh as a
-newly drawn bot (R6 legal spot, R56 first-move limits).
+How turns are kept is the game's mode (`bottisota.engine.modes`): a real game
+(`StrictMode`, seat order) or a scenario (`ScenarioMode`, any bot acts).
+
+The game writes its history to a `JournalSink` (the play layer's journal); it
+never opens files itself.
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from bottisota.engine.shooting import shots as shooting
 from bottisota.core.actions import (
     Move, Pass, Place, Refusal, SelfDestruct, Service, SetOverwatch, Shoot,
 )
+from bottisota.engine.modes import SHOOTING_PHASE, StrictMode
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, has_reducer
 from bottisota.engine.goals import collect_goals
@@ -58,7 +60,6 @@ from bottisota.engine.turns import (
 )
 
 Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
-SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
 
 
 @dataclass
@@ -116,20 +117,6 @@ class JournalSink(Protocol):
     def reloaded(self, game: "Game") -> None: ...
 
 
-def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] = print) -> Dice:
-    """Physical dice (D8): each roll is asked for with its purpose and typed in;
-    anything but 1-6 is asked again."""
-
-    def ask(purpose: str) -> int:
-        while True:
-            text = read(f"roll a d6 for {purpose}: ").strip()
-            if text.isdigit() and 1 <= int(text) <= 6:
-                return int(text)
-            write(f"'{text}' is not a d6 result: type a number from 1 to 6")
-
-    return Dice(ask=ask)
-
-
 def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     """Why the bot may not `doing` (shoot, set overwatch) now: the first round (R7),
     a new bot's first move (R56), or docked short of its minimum move (R51)."""
@@ -148,14 +135,16 @@ class Game:
     """A game in progress (see the module doc)."""
 
     def __init__(self, state: GameState, journal: JournalSink | None = None,
-                 free: bool = False) -> None:
+                 mode: StrictMode | None = None) -> None:
         self.state = state
         self.journal = journal
-        self.free = free
+        self.mode = mode if mode is not None else StrictMode()
+        self.mode.restart(state)
+        self.seed: int | None = None              # the seed a new game was started with
+        self.start_rolls: list[Roll] = []         # the dice its start rolled (R6)
         self.history: list[Entry] = []
         self._redo: list[Entry] = []
         self._start = state.copy()
-        self._fresh: set[str] = set(state.bots)     # free mode: bots that have not acted yet
         self.start_events: list[Event] = []
         self.given_players: list[str] = list(state.players)
         self._mark = state.dice.used              # where the last entry's rolls ended
@@ -165,10 +154,9 @@ class Game:
     @classmethod
     def new(cls, arena: Arena, rules: HouseRules, cards: Iterable[BotCard] | dict[str, BotCard],
             mods: Iterable[Mod] | dict[str, Mod], players: list[str], seed: int | None = None,
-            dice: Dice | None = None, round_limit: int | None = None,
-            journal_path: str | None = None) -> "Game":
+            dice: Dice | None = None, round_limit: int | None = None) -> "Game":
         """A new game (R6): a random starting player, who draws a random bot to place.
-        With `journal_path` every action is written to that journal as it happens."""
+        `seed` and `start_rolls` are kept on the game for its journal."""
         cards = dict(cards) if isinstance(cards, dict) else {c.id: c for c in cards}
         mods = dict(mods) if isinstance(mods, dict) else {m.id: m for m in mods}
         if round_limit is not None:
@@ -191,11 +179,8 @@ class Game:
         game.start_events = events
         game._start = state.copy()
         game._mark = state.dice.used
-        if journal_path is not None:
-            from bottisota.play.journal import Journal
-
-            game.journal = Journal.create(journal_path, game, seed=seed,
-                                          rolls=state.dice.rolls[before:])
+        game.seed = seed
+        game.start_rolls = list(state.dice.rolls[before:])
         return game
 
     def _begin_game(self) -> list[Event]:
@@ -223,36 +208,26 @@ class Game:
     def active_bot(self) -> Bot | None:
         return self.state.bots.get(self.state.active or "")
 
+    @property
+    def start_state(self) -> GameState:
+        """The state the game started from (before its first action)."""
+        return self._start
+
     def deck_exhausted(self) -> bool:
         """R54: the bot deck is empty (repairs stop, a destroyed bot's player is out)."""
-        if self.free:   # a scenario has a deck only when it sets one up
-            return bool(self._start.deck) and not self.state.deck
-        return not self.state.deck
+        return self.mode.deck_exhausted(self)
 
     # --- legality -----------------------------------------------------------------------
 
     def legal(self, action: Action) -> Refusal | None:
         """Why the action may not be made now, or None (nothing changes)."""
-        if self.free:
-            state = self._transitioned(action)
-            if isinstance(state, Refusal):
-                return state
-            return self._check(state, action)
-        return self._check_turn(action) or self._check(self.state, action)
-
-    def _check_turn(self, action: Action) -> Refusal | None:
-        state = self.state
-        if state.over:
-            return Refusal("D24", "the game is over")
-        bot_id = getattr(action, "bot", None)
-        if bot_id != state.active:
-            who = self.whose_turn()
-            return Refusal("D18", f"it is {who}'s turn, with bot {state.active}")
-        due = {PLACE: (Place,), MOVE: (Move,), SHOOT: SHOOTING_PHASE}.get(state.phase, ())
-        if not isinstance(action, due):
-            return Refusal("D18", f"{bot_id} is in its {state.phase} phase: "
-                           f"{type(action).__name__} is not allowed now")
-        return None
+        refusal = self.mode.turn_refusal(self, action)
+        if refusal is not None:
+            return refusal
+        state = self.mode.state_for(self, action)
+        if isinstance(state, Refusal):
+            return state
+        return self._check(state, action)
 
     def _check(self, state: GameState, action: Action) -> Refusal | None:
         """The rules' checks of the action itself, in `state`."""
@@ -287,77 +262,16 @@ class Game:
             return None
         return Refusal("D19", f"unknown action {type(action).__name__}")
 
-    # --- free mode (scenarios): the turn an action begins ---------------------------------
-
-    def _transitioned(self, action: Action) -> GameState | Refusal:
-        """Free mode: the state as it would be once the action's turn had begun."""
-        state = self.state
-        bot = state.bots.get(getattr(action, "bot", ""))
-        if bot is None:
-            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
-        if isinstance(action, Place):
-            if bot.destroyed:
-                return Refusal("R55", f"{bot.id} is destroyed", at=bot.pos)
-            twin = state.copy()
-            self._begin_turn_free(twin, twin.bots[bot.id], action, preview=True)
-            return twin
-        if not bot.on_table:
-            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
-        if state.active == bot.id and state.phase == DONE and isinstance(action, SHOOTING_PHASE):
-            return Refusal("D19", f"{bot.id} has already used its shooting phase this turn",
-                           at=bot.pos)
-        if self._needs_turn(action):
-            twin = state.copy()
-            self._begin_turn_free(twin, twin.bots[bot.id], action, preview=True)
-            return twin
-        return state
-
-    def _needs_turn(self, action: Action) -> bool:
-        s = self.state
-        if isinstance(action, Place):
-            return True
-        if isinstance(action, Move):
-            return not (s.active == action.bot and s.phase == MOVE)
-        return not (s.active == action.bot and s.phase in (SHOOT, DONE))
-
-    def _begin_turn_free(self, state: GameState, bot: Bot, action: Action,
-                         preview: bool = False) -> list[Event]:
-        """Free mode: end the previous bot's turn, begin this bot's (D20: its own
-        overwatch ends). A bot's first action continues the turn its scenario set
-        up (its `moved`); a shooting-phase action without a move begins the
-        shooting phase at once, its mines becoming active (R31)."""
-        events: list[Event] = []
-        prev = state.bots.get(state.active or "")
-        if prev is not None:
-            events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
-                                              "bot": prev.id}))
-        moved = bot.moved if bot.id in self._fresh else 0.0
-        if isinstance(action, Place):
-            events.append(turn_event(state, bot, PLACE, 0.0))
-        elif isinstance(action, Move):
-            events.append(turn_event(state, bot, MOVE, moved))
-        else:
-            events.append(turn_event(state, bot, SHOOT, moved))
-        if bot.overwatch:
-            events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": False,
-                                              "reason": "its own turn began (D20)"}))
-        if not preview:
-            self._fresh.discard(bot.id)
-            if isinstance(action, SHOOTING_PHASE):
-                events += activate_mines(state, bot.id)
-                events += self._remove_destroyed()
-        return events
-
     # --- previews -----------------------------------------------------------------------
 
     def preview(self, action: Action) -> Preview:
         """What the action would do: a move's path with the overwatch shots it would be
         offered (and where), or each shot's premeasure. No dice, no change."""
-        state = self._transitioned(action) if self.free else self.state
+        state = self.mode.state_for(self, action)
         if isinstance(state, Refusal):
             return Preview(refusal=state)
         if isinstance(action, Move):
-            turn = None if self.free else self._check_turn(action)
+            turn = self.mode.turn_refusal(self, action)
             result = movement.preview_move(state, action)
             if isinstance(result, Refusal):
                 return Preview(refusal=turn or result)
@@ -402,12 +316,11 @@ class Game:
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
         events: list[Event] = []
-        if self.free and self._needs_turn(action):
-            events += self._begin_turn_free(state, state.bots[action.bot], action)
+        events += self.mode.begin(self, action)
         bot = state.bots[action.bot]
         if isinstance(action, Place):
             events.append(place_event(state, bot, action.x, action.y, action.facing,
-                                      new=self.free))
+                                      new=self.mode.places_new_bots))
             events.append(apply_event(state, {"type": "phase", "phase": MOVE}))
             return events
         if isinstance(action, Move):
@@ -428,7 +341,7 @@ class Game:
             events += use_service(state, action)
         elif isinstance(action, Pass):
             events.append(apply_event(state, {"type": "pass", "bot": bot.id}))
-        events += self._remove_destroyed()
+        events += self.remove_destroyed()
         return events + self._end_turn()
 
     def _move(self, action: Move, events: list[Event]) -> list[Event] | Refusal:
@@ -444,19 +357,19 @@ class Game:
         if bot.on_table:
             events += collect_goals(state, bot)
             events += interrupt.after_move(state, bot)
-        events += self._remove_destroyed()
+        events += self.remove_destroyed()
         if not bot.on_table:
             return events + self._end_turn()
         events.append(apply_event(state, {"type": "phase", "phase": SHOOT}))
         events += activate_mines(state, bot.id)
-        events += self._remove_destroyed()
+        events += self.remove_destroyed()
         if not bot.on_table:
             return events + self._end_turn()
         return events
 
     # --- destruction, turns and the end -------------------------------------------------
 
-    def _remove_destroyed(self) -> list[Event]:
+    def remove_destroyed(self) -> list[Event]:
         """R55: destroyed bots leave the table once the current shooter has finished;
         their extra parts go back to the deck (R50); with the bot deck empty their
         player is out for good (R54). The game ends when one player is left (D24)."""
@@ -469,10 +382,11 @@ class Game:
             if bot.parts:
                 events.append(apply_event(state, {"type": "parts_returned", "bot": bot.id,
                                                   "parts": list(bot.parts)}))
-            if self.deck_exhausted() and not self.free and state.player_bot(bot.player) is None:
+            if self.mode.keeps_players and self.deck_exhausted() \
+                    and state.player_bot(bot.player) is None:
                 events.append(apply_event(state, {"type": "player_out", "player": bot.player,
                                                   "reason": "bot destroyed, deck empty (R54)"}))
-        if not self.free and not state.over and len(state.players) > 1 \
+        if self.mode.keeps_players and not state.over and len(state.players) > 1 \
                 and len(players_in(state)) <= 1:
             events.append(self._game_over("one player is left (D24)"))
         return events
@@ -485,10 +399,9 @@ class Game:
         """The active bot's turn ends; in strict mode the next one begins (D18)."""
         state = self.state
         bot = state.bots.get(state.active or "")
-        if self.free:
-            if bot is not None:
-                return [apply_event(state, {"type": "phase", "phase": DONE})]
-            return []
+        own = self.mode.end_turn(self)
+        if own is not None:
+            return own
         events: list[Event] = []
         if bot is not None:
             events.append(apply_event(state, {"type": "turn_ended", "player": bot.player,
@@ -575,7 +488,7 @@ class Game:
         """State = the start, then every entry's action with its own dice (the rolls
         made before each action drawn again first)."""
         self.state = self._start.copy()
-        self._fresh = set(self.state.bots)
+        self.mode.restart(self.state)
         for entry in entries:
             with self.dice_from(entry.rolls):
                 if not self.redraw(entry.rolls[:entry.pre]):
@@ -628,8 +541,8 @@ class Game:
         (every action legal, the same dice rolled for the same purposes), the game
         goes on from the rebuilt state, with the same dice stream; the redo list is
         dropped. Otherwise the Refusal says why and the game is left as it was."""
-        if self.free:
-            return Refusal("D19", "a scenario game cannot be reloaded")
+        if self.mode.reload_refusal is not None:
+            return Refusal("D19", self.mode.reload_refusal)
         rules = rules if rules is not None else self.state.rules
         start_rolls = list(self._start.dice.rolls)
         recorded = start_rolls + [r for e in self.history for r in e.rolls]
@@ -661,7 +574,7 @@ class Game:
         self._start = twin._start
         self.history = twin.history
         self._redo = []
-        self._fresh = twin._fresh
+        self.mode = twin.mode
         self.start_events = twin.start_events
         self._mark = twin._mark
         if self.journal is not None:

@@ -375,3 +375,10 @@ def replay_main(args: argparse.Namespace) -> int:
     for line in summary(game):
         print(line)
     return 0
+
+
+def journal_game(game: Game, path: str | Path) -> "Journal":
+    """Write a game just begun with `Game.new` to a new journal at `path`, and every
+    action from now on (its seed and start rolls go in the header, D8)."""
+    game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
+    return game.journal

@@ -23,6 +23,7 @@ from bottisota.formats.scenario_spec import ScenarioSpec, load_scenario
 from bottisota.engine.events import Event
 from bottisota.engine.game import Game
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.modes import ScenarioMode
 
 POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
 FACING_TOLERANCE = 0.1      # degrees
@@ -45,7 +46,7 @@ class Outcome:
 
 def run(spec: ScenarioSpec) -> Outcome:
     """Play the scenario's actions from its position and check its expectations."""
-    game = Game(with_parts_deck(spec.new_state()), free=True)
+    game = Game(with_parts_deck(spec.new_state()), mode=ScenarioMode())
     outcome = Outcome(spec, game.state)
     for i, action in enumerate(spec.actions):
         line = spec.action_lines[i] if i < len(spec.action_lines) else 0

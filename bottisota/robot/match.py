@@ -16,6 +16,7 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
 from bottisota.robot.stats import GameRecord, Tally
+from bottisota.play.journal import journal_game
 from bottisota.formats.robot_tables import Personality
 from bottisota.core.actions import Move, Pass, Shoot
 
@@ -95,8 +96,9 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     from bottisota.engine.game import Game
 
     players = seat_names(personalities)
-    game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit,
-                    journal_path=journal_path)
+    game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit)
+    if journal_path is not None:
+        journal_game(game, journal_path)
     robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities)}
     for r in robots.values():
         r.peers = robots

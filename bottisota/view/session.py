@@ -89,14 +89,17 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
     from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
     from bottisota.engine.game import Game
+    from bottisota.play.journal import journal_game
     from bottisota.view.render import find_arena_file
 
     path = find_arena_file(arena_name or DEFAULT_ARENA)
     rules = bundled_rules()
     arena = load_arena(path, rules)
     cards, mods = load_catalogue()
-    return Game.new(arena, rules, cards, mods, players, seed=seed, dice=dice,
-                    journal_path=journal_path), path
+    game = Game.new(arena, rules, cards, mods, players, seed=seed, dice=dice)
+    if journal_path is not None:
+        journal_game(game, journal_path)
+    return game, path
 
 
 def ask_on_screen(screen: Any, purpose: str) -> int:

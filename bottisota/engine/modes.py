@@ -1,0 +1,169 @@
+"""How turns are kept: a real game (`StrictMode`) or a scenario (`ScenarioMode`).
+
+`Game` asks its mode every question where the two differ, so the game itself
+has no mode flags:
+
+- strict (a real game): turns follow the seat order (D18); a destroyed bot's
+  player is out once the deck is empty (R54); the game ends with one player
+  left (D24); a designer may reload the files mid-game;
+- scenario (the scenario runner): any bot may act; a `Move` begins that bot's
+  turn and its other actions are its shooting phase; a `Place` puts a bot down
+  afresh as a newly drawn bot (R6 legal spot, R56 first-move limits); the deck
+  counts only when the scenario sets one up; nobody is put out and the game
+  never ends by itself.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bottisota.core.actions import Move, Pass, Place, Refusal, SelfDestruct, Service, \
+    SetOverwatch, Shoot
+from bottisota.engine.events import Event, apply_event
+from bottisota.engine.mines import activate_mines
+from bottisota.engine.state import Bot, GameState
+from bottisota.engine.turns import DONE, MOVE, PLACE, SHOOT, turn_event
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
+
+Action = Any
+SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
+
+
+class StrictMode:
+    """A real game: seat order, players out, game over."""
+
+    keeps_players = True          # R54 players out, D24 the end
+    places_new_bots = False       # a drawn bot is placed as its card says
+    reload_refusal: str | None = None
+
+    def restart(self, state: GameState) -> None:
+        """The game's state was rebuilt from its start (undo, reload)."""
+
+    def turn_refusal(self, game: "Game", action: Action) -> Refusal | None:
+        """Whose turn and which phase it is (D18)."""
+        state = game.state
+        if state.over:
+            return Refusal("D24", "the game is over")
+        bot_id = getattr(action, "bot", None)
+        if bot_id != state.active:
+            who = game.whose_turn()
+            return Refusal("D18", f"it is {who}'s turn, with bot {state.active}")
+        due = {PLACE: (Place,), MOVE: (Move,), SHOOT: SHOOTING_PHASE}.get(state.phase, ())
+        if not isinstance(action, due):
+            return Refusal("D18", f"{bot_id} is in its {state.phase} phase: "
+                           f"{type(action).__name__} is not allowed now")
+        return None
+
+    def state_for(self, game: "Game", action: Action) -> GameState | Refusal:
+        """The state the action's own checks are made in."""
+        return game.state
+
+    def begin(self, game: "Game", action: Action) -> list[Event]:
+        """Events that begin the action's turn before it is carried out."""
+        return []
+
+    def deck_exhausted(self, game: "Game") -> bool:
+        """R54: the bot deck is empty."""
+        return not game.state.deck
+
+    def end_turn(self, game: "Game") -> list[Event] | None:
+        """The events that end the active bot's turn here, or None: the game's
+        own turn flow goes on to the next seat (D18)."""
+        return None
+
+
+class ScenarioMode(StrictMode):
+    """A scenario: any bot acts when the file says; the turn an action begins."""
+
+    keeps_players = False
+    places_new_bots = True
+    reload_refusal = "a scenario game cannot be reloaded"
+
+    def __init__(self) -> None:
+        self.fresh: set[str] = set()          # bots that have not acted yet
+
+    def restart(self, state: GameState) -> None:
+        self.fresh = set(state.bots)
+
+    def turn_refusal(self, game: "Game", action: Action) -> Refusal | None:
+        return None
+
+    def state_for(self, game: "Game", action: Action) -> GameState | Refusal:
+        """The state as it would be once the action's turn had begun."""
+        state = game.state
+        bot = state.bots.get(getattr(action, "bot", ""))
+        if bot is None:
+            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
+        if isinstance(action, Place):
+            if bot.destroyed:
+                return Refusal("R55", f"{bot.id} is destroyed", at=bot.pos)
+            return self._begun(game, state, bot, action)
+        if not bot.on_table:
+            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
+        if state.active == bot.id and state.phase == DONE and isinstance(action, SHOOTING_PHASE):
+            return Refusal("D19", f"{bot.id} has already used its shooting phase this turn",
+                           at=bot.pos)
+        if self._needs_turn(state, action):
+            return self._begun(game, state, bot, action)
+        return state
+
+    def _begun(self, game: "Game", state: GameState, bot: Bot, action: Action) -> GameState:
+        twin = state.copy()
+        self._begin_turn(game, twin, twin.bots[bot.id], action, preview=True)
+        return twin
+
+    @staticmethod
+    def _needs_turn(state: GameState, action: Action) -> bool:
+        if isinstance(action, Place):
+            return True
+        if isinstance(action, Move):
+            return not (state.active == action.bot and state.phase == MOVE)
+        return not (state.active == action.bot and state.phase in (SHOOT, DONE))
+
+    def begin(self, game: "Game", action: Action) -> list[Event]:
+        state = game.state
+        if not self._needs_turn(state, action):
+            return []
+        return self._begin_turn(game, state, state.bots[action.bot], action)
+
+    def _begin_turn(self, game: "Game", state: GameState, bot: Bot, action: Action,
+                    preview: bool = False) -> list[Event]:
+        """End the previous bot's turn, begin this bot's (D20: its own overwatch ends).
+        A bot's first action continues the turn its scenario set up (its `moved`); a
+        shooting-phase action without a move begins the shooting phase at once, its
+        mines becoming active (R31)."""
+        events: list[Event] = []
+        prev = state.bots.get(state.active or "")
+        if prev is not None:
+            events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
+                                              "bot": prev.id}))
+        moved = bot.moved if bot.id in self.fresh else 0.0
+        if isinstance(action, Place):
+            events.append(turn_event(state, bot, PLACE, 0.0))
+        elif isinstance(action, Move):
+            events.append(turn_event(state, bot, MOVE, moved))
+        else:
+            events.append(turn_event(state, bot, SHOOT, moved))
+        if bot.overwatch:
+            events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": False,
+                                              "reason": "its own turn began (D20)"}))
+        if not preview:
+            self.fresh.discard(bot.id)
+            if isinstance(action, SHOOTING_PHASE):
+                events += activate_mines(state, bot.id)
+                events += game.remove_destroyed()
+        return events
+
+    def deck_exhausted(self, game: "Game") -> bool:
+        """A scenario has a deck only when it sets one up."""
+        return bool(game.start_state.deck) and not game.state.deck
+
+    def end_turn(self, game: "Game") -> list[Event] | None:
+        state = game.state
+        if state.bots.get(state.active or "") is not None:
+            return [apply_event(state, {"type": "phase", "phase": DONE})]
+        return []
+
+
+Mode = StrictMode
