@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
     "schema": ("bottisota.formats.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
-    "scenario": ("bottisota.play.scenario", "main", "run scenario files"),
+    "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
     "replay": ("bottisota.play.journal", "replay_main", "rebuild a game from its journal"),
     "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
 }

@@ -9,7 +9,7 @@ from bottisota.formats.loading import (
     WALL_DEFAULT_HEIGHT, arena_from_dict, card_from_dict, load_arena, load_cards,
     load_catalogue, load_mods, load_rules, rules_with_overrides,
 )
-from bottisota.formats.scenario_spec import load_scenario, parse_scenario
+from bottisota.play.scenario import load_scenario, parse_scenario, start_state
 from bottisota.core.actions import Forward, Move, Service, Shoot, ShotOrder, Strafe, Turn
 from bottisota.engine.setup import new_state
 
@@ -208,7 +208,7 @@ def test_scenario_with_an_arena_file_beside_it():
     assert spec.action_lines == [11, 12, 13]
     assert spec.expect == {"bots": {"a": {"x": 76, "y": 60}}, "scores": {"red": 0},
                            "rejected": [1]}
-    state = spec.new_state()
+    state = start_state(spec)
     assert state.bots["c"].facing == 90.0 and state.bots["b"].ammo == {"Pod": 1}
 
 

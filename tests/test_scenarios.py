@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.formats.scenario_spec import load_scenario
+from bottisota.play.scenario import load_scenario
 from bottisota.play.scenario import run
 
 FOLDER = Path(__file__).parent / "scenarios"

@@ -18,7 +18,7 @@ from bottisota.formats.loading import (
     arena_from_dict, cards_from_data, mods_from_data, rules_from_dict, rules_with_overrides,
 )
 from bottisota.formats.loading import bundled_rules
-from bottisota.formats.scenario_spec import scenario_from_dict
+from bottisota.play.scenario import scenario_from_dict
 from bottisota.formats.yaml_source import Marks, load_yaml
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")

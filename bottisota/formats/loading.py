@@ -12,6 +12,7 @@ from typing import Any
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
+from bottisota.formats.arena_checks import arena_problems
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.house_rules import HouseRules
@@ -42,8 +43,6 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
 
     When some keys are wrong, the geometry of the features that are right is
     still checked, so one run lists every problem of the file."""
-    from bottisota.formats.arena_checks import arena_problems
-
     marks = _marks(marks, source)
     ctx = Context(marks)
     clean = spec.ARENA.check(data, "", ctx)
@@ -53,7 +52,7 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     name = clean.get("name") or (Path(source).stem if source != "<inline>" else "arena")
     arena = Arena(name=name, size=(clean["size"][0], clean["size"][1]),
                   features=features, source=source)
-    problems = arena_problems(arena, clean["features"], marks, rules)
+    problems = arena_problems(arena, clean["features"], marks, rules or bundled_rules())
     if problems:
         raise InputError(problems)
     return arena
@@ -61,8 +60,6 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
 
 def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules | None) -> list[Problem]:
     """Geometry problems among the features whose keys are valid (the file has others)."""
-    from bottisota.formats.arena_checks import arena_problems
-
     if not isinstance(data, dict) or not isinstance(data.get("features"), list):
         return []
     scratch = Context(marks)
@@ -75,7 +72,7 @@ def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules | None) -> l
         if clean is not INVALID:
             good.append((_feature(i, clean, marks), clean))
     arena = Arena(name="", size=(size[0], size[1]), features=tuple(f for f, _ in good))
-    return arena_problems(arena, [c for _, c in good], marks, rules)
+    return arena_problems(arena, [c for _, c in good], marks, rules or bundled_rules())
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from bottisota.core.actions import Place
 from bottisota.core.errors import InputError, Problem
 from bottisota.formats import spec
 from bottisota.core.arena import Arena
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.loading import bundled_rules
+from bottisota.formats.codec import ActionFormatError, action_from_dict
 from bottisota.formats.loading import arena_from_dict, load_arena, rules_with_overrides, validate
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text
@@ -37,22 +39,17 @@ class ScenarioSpec:
     expect: dict = field(default_factory=dict)
     source: str = "<inline>"
 
-    def new_state(self):
-        """A fresh GameState of this scenario's position (dice from `dice` or `seed`)."""
-        from bottisota.engine.setup import new_state
 
-        dice = list(self.dice) if self.dice is not None else self.seed
-        return new_state(self.arena, self.rules, self.bots, dice=dice, round=self.round,
-                         marks=Marks(self.source))
+# Checks a scenario's position (its bots on its arena) and raises InputError with every
+# problem; the engine's state builder, handed in by the play layer that runs scenarios.
+PositionCheck = Callable[[Arena, HouseRules, list, int, Marks], None]
 
 
 def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,
-                       base_dir: Path | None = None) -> ScenarioSpec:
-    """Validate a scenario mapping; InputError with every problem when it is wrong."""
-    from bottisota.formats.codec import ActionFormatError, action_from_dict
-    from bottisota.core.actions import Place
-    from bottisota.engine.setup import new_state
-
+                       base_dir: Path | None = None,
+                       check_position: PositionCheck | None = None) -> ScenarioSpec:
+    """Validate a scenario mapping; InputError with every problem when it is wrong.
+    `check_position` (when given) also checks where its bots stand."""
     marks = marks or Marks(source)
     clean = validate(data, spec.SCENARIO, marks)
     problems: list[Problem] = []
@@ -95,9 +92,9 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
         actions.append(action)
         lines.append(marks.at(where)[0])
 
-    if arena is not None:
+    if arena is not None and check_position is not None:
         try:
-            new_state(arena, rules, clean["bots"], round=clean["round"], marks=marks)
+            check_position(arena, rules, clean["bots"], clean["round"], marks)
         except InputError as err:
             problems.extend(err.problems)
     if problems:
@@ -120,13 +117,15 @@ def _under(prefix: str, problems: list[Problem]) -> list[Problem]:
                     p.message) if not p.path.startswith(prefix) else p for p in problems]
 
 
-def load_scenario(path: str | Path) -> ScenarioSpec:
+def load_scenario(path: str | Path, check_position: PositionCheck | None = None
+                  ) -> ScenarioSpec:
     """Read and validate a scenario file."""
     data, marks = load_yaml(path)
-    return scenario_from_dict(data, str(path), marks, Path(path).parent)
+    return scenario_from_dict(data, str(path), marks, Path(path).parent, check_position)
 
 
-def parse_scenario(text: str, source: str = "<inline>") -> ScenarioSpec:
+def parse_scenario(text: str, source: str = "<inline>",
+                   check_position: PositionCheck | None = None) -> ScenarioSpec:
     """Validate scenario YAML text (arena paths relative to the current folder)."""
     data, marks = parse_text(text, source)
-    return scenario_from_dict(data, source, marks, Path("."))
+    return scenario_from_dict(data, source, marks, Path("."), check_position)

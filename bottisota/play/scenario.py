@@ -9,17 +9,19 @@ the file is invalid (one message naming the file and line, no traceback).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bottisota.core.errors import DiceExhausted
 from bottisota.formats.loading import load_catalogue
-from bottisota.formats.scenario_spec import ScenarioSpec, load_scenario
+from bottisota.core.arena import Arena
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats import scenario_spec
+from bottisota.formats.scenario_spec import ScenarioSpec
+from bottisota.formats.yaml_source import Marks
+from bottisota.engine.setup import new_state
 from bottisota.engine.events import Event
 from bottisota.engine.game import Game
 from bottisota.engine.state import Bot, GameState
@@ -44,9 +46,37 @@ class Outcome:
         return not self.failures
 
 
+def check_position(arena: Arena, rules: HouseRules, bots: list, round_: int,
+                   marks: Marks) -> None:
+    """A scenario's bots on its arena, checked as the game would set them up."""
+    new_state(arena, rules, bots, round=round_, marks=marks)
+
+
+def load_scenario(path: str | Path) -> ScenarioSpec:
+    """Read and validate a scenario file, its position included."""
+    return scenario_spec.load_scenario(path, check_position)
+
+
+def parse_scenario(text: str, source: str = "<inline>") -> ScenarioSpec:
+    """Validate scenario YAML text, its position included."""
+    return scenario_spec.parse_scenario(text, source, check_position)
+
+
+def scenario_from_dict(data: Any, source: str, marks: Marks, base_dir: Path) -> ScenarioSpec:
+    """Validate a scenario mapping, its position included."""
+    return scenario_spec.scenario_from_dict(data, source, marks, base_dir, check_position)
+
+
+def start_state(spec: ScenarioSpec) -> GameState:
+    """A fresh GameState of the scenario's position (dice from `dice` or `seed`)."""
+    dice = list(spec.dice) if spec.dice is not None else spec.seed
+    return new_state(spec.arena, spec.rules, spec.bots, dice=dice, round=spec.round,
+                     marks=Marks(spec.source))
+
+
 def run(spec: ScenarioSpec) -> Outcome:
     """Play the scenario's actions from its position and check its expectations."""
-    game = Game(with_parts_deck(spec.new_state()), mode=ScenarioMode())
+    game = Game(with_parts_deck(start_state(spec)), mode=ScenarioMode())
     outcome = Outcome(spec, game.state)
     for i, action in enumerate(spec.actions):
         line = spec.action_lines[i] if i < len(spec.action_lines) else 0
@@ -215,24 +245,3 @@ def text_report(outcome: Outcome) -> list[str]:
 
 
 # --- the command -----------------------------------------------------------------------
-
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="scenario_command", required=True)
-    r = sub.add_parser("run", help="run scenario files and check their expectations")
-    r.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files")
-    r.add_argument("--json", action="store_true", help="print the outcome as JSON")
-
-
-def main(args: argparse.Namespace) -> int:
-    """Run each file: 0 when all hold, 1 when an expectation fails; an invalid file
-    raises InputError (the command line prints it and exits 2)."""
-    specs = [load_scenario(Path(f)) for f in args.files]   # all validated before any runs
-    outcomes = [run(spec) for spec in specs]
-    if args.json:
-        data = [report(o) for o in outcomes]
-        json.dump(data[0] if len(data) == 1 else data, sys.stdout, indent=1, default=str)
-        print()
-    else:
-        for o in outcomes:
-            print("\n".join(text_report(o)))
-    return 0 if all(o.ok for o in outcomes) else 1

@@ -24,6 +24,8 @@ from bottisota.geometry.arena_index import Sight, TrackPoint
 from bottisota.core.cards import Weapon
 from bottisota.engine import damage
 from bottisota.core.actions import Refusal
+from bottisota.engine.shooting.beams import fling_plan
+from bottisota.engine.shooting.spray import spray_members
 from bottisota.engine.shooting.blast import BlastMember, SafeBot, blast_area, recentred
 from bottisota.engine.shooting.flight import MissileTurn, missile_turn_options
 from bottisota.engine.shooting.geometry import (
@@ -425,7 +427,6 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
 
 def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
     """R29: the landing spot of a push or pull (movement's preview, no dice)."""
-    from bottisota.engine.shooting.beams import fling_plan
     from bottisota.engine.movement.moves import preview_fling
 
     heading, distance = fling_plan(shooter, target, weapon.kind, weapon.strength)

@@ -8,9 +8,7 @@ together (R29, R30), at the place of the first of them in the order.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-import numpy as np
 
 from bottisota.core.cards import Weapon
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
@@ -18,7 +16,8 @@ from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.shooting.flight import fly_on
-from bottisota.engine.shooting.geometry import segment_distances
+from bottisota.engine.shooting.beams import resolve_beams
+from bottisota.engine.shooting.spray import SprayMember, spray_members
 from bottisota.engine.shooting.premeasure import Premeasure, premeasure, premeasure_weapons
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.shooting.targeting import (
@@ -29,35 +28,6 @@ from bottisota.engine.shooting.targeting import (
 __all__ = ["check_shoot", "resolve_shoot", "premeasure", "premeasure_weapons", "Premeasure",
            "can_fire",
            "weapons_that_bear", "spray_members", "SprayMember"]
-
-
-@dataclass(frozen=True, slots=True)
-class SprayMember:
-    """A bot whose base the spray's line touches (R28): its distance from the
-    shooter (centre to centre) and from the line."""
-
-    bot: str
-    distance: float
-    gap: float
-
-
-def spray_members(state: GameState, shooter: Bot, end: tuple[float, float],
-                  xy: tuple[float, float] | None = None) -> list[SprayMember]:
-    """Every live bot but the shooter whose base the segment shooter -> end
-    touches (within its radius + the contact tolerance, D4), nearest first to
-    the shooter, ties by id (R28, formats.md dice order). Vectorised."""
-    start = xy or shooter.pos
-    bots = [b for b in state.live_bots() if b.id != shooter.id]
-    if not bots:
-        return []
-    xs = np.array([b.x for b in bots])
-    ys = np.array([b.y for b in bots])
-    reach = np.array([b.radius for b in bots]) + state.rules.contact_tolerance
-    gap, _ = segment_distances(start, end, xs, ys)
-    dist = np.hypot(xs - start[0], ys - start[1])
-    found = [SprayMember(bots[i].id, float(dist[i]), float(gap[i]))
-             for i in np.nonzero(gap <= reach + 1e-9)[0]]
-    return sorted(found, key=lambda m: (round(m.distance, 6), m.bot))
 
 
 def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refusal | None:
