@@ -286,7 +286,7 @@ def test_an_explosive_shot_blasts_at_the_target_centre():  # R34 D32
 
 
 def test_push_and_pull_are_handed_to_the_beams_rules(monkeypatch):  # R29
-    import bottisota.engine.shooting.beams as beams
+    import bottisota.engine.shooting.shots as beams   # shots calls resolve_beams by this name
     seen = []
     monkeypatch.setattr(beams, "resolve_beams",
                         lambda state, shooter, orders: seen.append(

@@ -20,6 +20,7 @@ from bottisota.formats.loading import (
 from bottisota.formats.loading import bundled_rules
 from bottisota.play.scenario import scenario_from_dict
 from bottisota.formats.yaml_source import Marks, load_yaml
+from bottisota.formats.robot_tables import validate_file
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")
 _FOLDER_KINDS = {"arenas": "arena", "bots": "card", "mods": "mod", "robots": "robot",
@@ -81,7 +82,6 @@ def _check_rules(data: Any, file: str, marks: Marks) -> None:
 
 def _check_robot(path: Path) -> str | None:
     """Validate a robot personality file (the robot package reads its own format)."""
-    from bottisota.formats.robot_tables import validate_file
 
     validate_file(path)
     return None

@@ -14,7 +14,7 @@ has no mode flags:
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bottisota.core.actions import Move, Pass, Place, Refusal, SelfDestruct, Service, \
     SetOverwatch, Shoot
@@ -23,8 +23,16 @@ from bottisota.engine.mines import activate_mines
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.turns import DONE, MOVE, PLACE, SHOOT, turn_event
 
-if TYPE_CHECKING:
-    from bottisota.engine.game import Game
+
+class Game(Protocol):
+    """What a mode asks of the game it keeps turns for (bottisota.engine.game.Game)."""
+
+    state: GameState
+
+    @property
+    def start_state(self) -> GameState: ...
+    def whose_turn(self) -> str | None: ...
+    def remove_destroyed(self) -> list[Event]: ...
 
 Action = Any
 SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
@@ -40,7 +48,7 @@ class StrictMode:
     def restart(self, state: GameState) -> None:
         """The game's state was rebuilt from its start (undo, reload)."""
 
-    def turn_refusal(self, game: "Game", action: Action) -> Refusal | None:
+    def turn_refusal(self, game: Game, action: Action) -> Refusal | None:
         """Whose turn and which phase it is (D18)."""
         state = game.state
         if state.over:
@@ -55,19 +63,19 @@ class StrictMode:
                            f"{type(action).__name__} is not allowed now")
         return None
 
-    def state_for(self, game: "Game", action: Action) -> GameState | Refusal:
+    def state_for(self, game: Game, action: Action) -> GameState | Refusal:
         """The state the action's own checks are made in."""
         return game.state
 
-    def begin(self, game: "Game", action: Action) -> list[Event]:
+    def begin(self, game: Game, action: Action) -> list[Event]:
         """Events that begin the action's turn before it is carried out."""
         return []
 
-    def deck_exhausted(self, game: "Game") -> bool:
+    def deck_exhausted(self, game: Game) -> bool:
         """R54: the bot deck is empty."""
         return not game.state.deck
 
-    def end_turn(self, game: "Game") -> list[Event] | None:
+    def end_turn(self, game: Game) -> list[Event] | None:
         """The events that end the active bot's turn here, or None: the game's
         own turn flow goes on to the next seat (D18)."""
         return None
@@ -86,10 +94,10 @@ class ScenarioMode(StrictMode):
     def restart(self, state: GameState) -> None:
         self.fresh = set(state.bots)
 
-    def turn_refusal(self, game: "Game", action: Action) -> Refusal | None:
+    def turn_refusal(self, game: Game, action: Action) -> Refusal | None:
         return None
 
-    def state_for(self, game: "Game", action: Action) -> GameState | Refusal:
+    def state_for(self, game: Game, action: Action) -> GameState | Refusal:
         """The state as it would be once the action's turn had begun."""
         state = game.state
         bot = state.bots.get(getattr(action, "bot", ""))
@@ -108,7 +116,7 @@ class ScenarioMode(StrictMode):
             return self._begun(game, state, bot, action)
         return state
 
-    def _begun(self, game: "Game", state: GameState, bot: Bot, action: Action) -> GameState:
+    def _begun(self, game: Game, state: GameState, bot: Bot, action: Action) -> GameState:
         twin = state.copy()
         self._begin_turn(game, twin, twin.bots[bot.id], action, preview=True)
         return twin
@@ -121,13 +129,13 @@ class ScenarioMode(StrictMode):
             return not (state.active == action.bot and state.phase == MOVE)
         return not (state.active == action.bot and state.phase in (SHOOT, DONE))
 
-    def begin(self, game: "Game", action: Action) -> list[Event]:
+    def begin(self, game: Game, action: Action) -> list[Event]:
         state = game.state
         if not self._needs_turn(state, action):
             return []
         return self._begin_turn(game, state, state.bots[action.bot], action)
 
-    def _begin_turn(self, game: "Game", state: GameState, bot: Bot, action: Action,
+    def _begin_turn(self, game: Game, state: GameState, bot: Bot, action: Action,
                     preview: bool = False) -> list[Event]:
         """End the previous bot's turn, begin this bot's (D20: its own overwatch ends).
         A bot's first action continues the turn its scenario set up (its `moved`); a
@@ -155,11 +163,11 @@ class ScenarioMode(StrictMode):
                 events += game.remove_destroyed()
         return events
 
-    def deck_exhausted(self, game: "Game") -> bool:
+    def deck_exhausted(self, game: Game) -> bool:
         """A scenario has a deck only when it sets one up."""
         return bool(game.start_state.deck) and not game.state.deck
 
-    def end_turn(self, game: "Game") -> list[Event] | None:
+    def end_turn(self, game: Game) -> list[Event] | None:
         state = game.state
         if state.bots.get(state.active or "") is not None:
             return [apply_event(state, {"type": "phase", "phase": DONE})]

@@ -18,6 +18,8 @@ from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.spec_types import INVALID, Context, SpecType
 from bottisota.formats.yaml_source import Marks, join, load_yaml
+from bottisota.formats.content import rules_file
+from bottisota.formats.content import cards_dir
 
 WALL_DEFAULT_HEIGHT = spec.WALL_DEFAULT_HEIGHT
 
@@ -221,7 +223,6 @@ def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
     """The bundled bot cards and mods (cards/bots, cards/mods), loaded once."""
     global _catalogue
     if _catalogue is None:
-        from bottisota.formats.content import cards_dir
 
         root = cards_dir()
         cards = load_cards(root / "bots") if (root / "bots").is_dir() else {}
@@ -237,7 +238,6 @@ def bundled_rules() -> HouseRules:
     """The project's `cards/rules.yaml`, loaded once."""
     global _bundled_rules
     if _bundled_rules is None:
-        from bottisota.formats.content import rules_file
 
         _bundled_rules = load_rules(rules_file())
     return _bundled_rules

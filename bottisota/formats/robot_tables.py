@@ -16,6 +16,7 @@ from typing import Any
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
 from bottisota.formats.marked_yaml import Marked, read_marked
+from bottisota.formats.content import cards_dir
 
 # --- the vocabulary -----------------------------------------------------------------
 
@@ -339,7 +340,6 @@ def validate_file(path: str | Path) -> None:
 
 
 def robots_dir() -> Path:
-    from bottisota.formats.content import cards_dir
 
     return cards_dir() / "robots"
 

@@ -149,11 +149,7 @@ class ArenaIndex:
     # -- house rules ---------------------------------------------------------------
     @property
     def rules(self) -> "HouseRules":
-        """The house rules given at construction, else the bundled ones."""
-        if self._rules is None:
-            from bottisota.formats.loading import bundled_rules
-
-            self._rules = bundled_rules()
+        """The house rules the arena was compiled with (always given explicitly)."""
         return self._rules
 
     def _tolerance(self, tolerance: float | None) -> float:

@@ -22,6 +22,7 @@ from bottisota.engine.movement.physics import (Ctx, Pose, finish_fling_result, f
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
 from bottisota.engine.movement.walk import Interrupt, Walk
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.mines import mine_strike, touching_mines
 
 __all__ = ["Interrupt", "MoveResult", "FlingResult", "PathPoint", "Piece", "preview_move",
            "commit_move", "fling", "preview_fling"]
@@ -83,7 +84,6 @@ def preview_fling(state: GameState, bot_id: str, heading_deg: float, distance: f
 
 def _mine_strikes(state: GameState, bot: Bot, ctx: Ctx) -> None:
     """Active mines the thrown bot now touches strike it (R31)."""
-    from bottisota.engine.mines import mine_strike, touching_mines
 
     for mine in touching_mines(state, bot):
         if bot.destroyed:

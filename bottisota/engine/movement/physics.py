@@ -19,6 +19,7 @@ from bottisota.engine.movement.geometry import (EPS, bearing, disc_contact, door
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.mines import mine_strike
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 0.5             # degrees between trial spots around a bot a faller cannot land on
@@ -235,7 +236,6 @@ def strike_on_the_way(ctx: Ctx, bot: Bot, pose: Pose, a: tuple[float, float],
         for _, mine in touches:
             ctx.emit({"type": "mine_touch", "bot": bot.id, "mine": mine.id})
         return False
-    from bottisota.engine.mines import mine_strike
 
     for s, mine in touches:
         if mine not in ctx.state.mines:

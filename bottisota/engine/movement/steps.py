@@ -11,6 +11,7 @@ from bottisota.core.house_rules import HouseRules
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Refusal, Step, Strafe, Turn
 from bottisota.engine.movement.geometry import EPS
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.mines import check_drop_mine
 
 # The rule that says how far (and how) each locomotion moves.
 BUDGET_RULE = {"wheeled": "R8", "tracked": "R9", "walker": "R10", "flier": "R12", "hover": "R15"}
@@ -55,7 +56,6 @@ def check_step(state: GameState, bot: Bot, step: Step, index: int) -> Refusal | 
         if not bot.stats.is_ground:
             return Refusal("R48", f"lifts serve ground bots only; {bot.id} is {loco}", at, index)
     if isinstance(step, DropMine):
-        from bottisota.engine.mines import check_drop_mine
 
         refusal = check_drop_mine(state, bot, step.weapon)
         if refusal is not None:

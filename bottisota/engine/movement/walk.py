@@ -33,6 +33,9 @@ from bottisota.engine.movement.terrain import (carry, free_teleporters, lift_car
                                           lift_car_under, lift_landing, overlaps_bot,
                                           teleporter_centre)
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.mines import mine_strike, touching_mines
+from bottisota.engine.mines import mine_strike
+from bottisota.engine.mines import drop_mine
 
 
 
@@ -395,7 +398,6 @@ class Walk:
             if use_mine:
                 mine = mines.pop(0)[1]
                 if mine in self.state.mines:
-                    from bottisota.engine.mines import mine_strike
 
                     self.ctx.events.extend(mine_strike(self.state, mine, self.bot))
             else:
@@ -568,7 +570,6 @@ class Walk:
             self.ctx.emit({"type": "drop_mine", "bot": self.bot.id, "weapon": weapon,
                            "at": xy2(*self.pose.xy)})
             return
-        from bottisota.engine.mines import drop_mine
 
         answer = drop_mine(self.state, self.bot, weapon)
         if isinstance(answer, Refusal):
@@ -577,7 +578,6 @@ class Walk:
 
     def _mines(self) -> bool:
         """Active mines the base now touches strike it (R31); True if destroyed."""
-        from bottisota.engine.mines import mine_strike, touching_mines
 
         if not self.state.mines:
             return False

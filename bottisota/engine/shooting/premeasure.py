@@ -39,6 +39,7 @@ from bottisota.engine.shooting.targeting import (
     range_refusal, reach,
     sight_blocked,
 )
+from bottisota.engine.movement.moves import preview_fling
 
 
 class LazySight:
@@ -380,7 +381,6 @@ def _clipped(a: tuple[float, float], b: tuple[float, float], limit: float) -> tu
 def _corridor(state: GameState, shooter: Bot, end: tuple[float, float]) -> dict:
     """R28: the spray's line, its half width for a standard base (+ D4), and the
     exact members (each bot by its own radius)."""
-    from bottisota.engine.shooting.shots import spray_members
 
     width = state.rules.base_diameter / 2.0 + state.rules.contact_tolerance
     members = spray_members(state, shooter, end)
@@ -427,7 +427,6 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
 
 def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
     """R29: the landing spot of a push or pull (movement's preview, no dice)."""
-    from bottisota.engine.movement.moves import preview_fling
 
     heading, distance = fling_plan(shooter, target, weapon.kind, weapon.strength)
     return preview_fling(state, target.id, heading, distance)

@@ -121,7 +121,6 @@ def _use_ammo(state: GameState, shooter: Bot, weapon: Weapon) -> list[Event]:
 
 def _fire_beams(state: GameState, shooter: Bot, orders: list[ShotOrder]) -> list[Event]:
     """Push and pull (R29, R30) belong to rules.beams; ammo is used here."""
-    from bottisota.engine.shooting.beams import resolve_beams
 
     events: list[Event] = []
     pairs = []
