@@ -18,6 +18,8 @@ from bottisota.core.house_rules import HouseRules
 from bottisota.geometry.arena_index import ArenaIndex
 from bottisota.geometry.compiled import compile_arena
 
+PLACE, MOVE, SHOOT, DONE, OVER = "place", "move", "shoot", "done", "over"   # turn phases (D18)
+
 
 @dataclass(slots=True)
 class Bot:

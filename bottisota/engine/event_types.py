@@ -1,0 +1,486 @@
+"""Every kind of event the engine emits, declared once (typed dicts).
+
+Events stay plain JSON-ready dicts at run time (the journal's form is unchanged);
+these declarations say which keys each kind carries and of what type.
+`EVENT_TYPES` is the registry of every kind; `event_problems` checks one event
+against its declaration (the tests run it over whole games). Which kinds change
+the state is `bottisota.engine.reducers.REDUCERS`.
+"""
+from __future__ import annotations
+
+import types
+from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+
+
+AmmoEvent = TypedDict("AmmoEvent", {
+    "type": Literal["ammo"],
+    "bot": str,
+    "weapon": str,
+    "left": int,
+    "cause": NotRequired[str],
+})
+ArmourTestEvent = TypedDict("ArmourTestEvent", {
+    "type": Literal["armour_test"],
+    "bot": str,
+    "roll": int,
+    "mod": int,
+    "need": int,
+    "passed": bool,
+    "cause": str,
+    "reroll": NotRequired[bool],
+})
+BeamEvent = TypedDict("BeamEvent", {
+    "type": Literal["beam"],
+    "bot": str,
+    "target": str,
+    "kind": str,
+    "heading": float | None,
+    "distance": float,
+    "cause": str,
+})
+BeltEvent = TypedDict("BeltEvent", {
+    "type": Literal["belt"],
+    "bot": str,
+    "feature": str,
+    "from": NotRequired[list[Any]],
+    "distance": NotRequired[float],
+    "slide": NotRequired[bool],
+    "to": NotRequired[list[Any]],
+    "facing": NotRequired[float],
+    "heading": NotRequired[float],
+})
+BlastEvent = TypedDict("BlastEvent", {
+    "type": Literal["blast"],
+    "weapon": str,
+    "source": str | None,
+    "x": float,
+    "y": float,
+    "z": float,
+    "r": float,
+    "members": list[Any],
+    "safe": list[Any],
+})
+BotMovedEvent = TypedDict("BotMovedEvent", {
+    "type": Literal["bot_moved"],
+    "bot": str,
+    "x": float,
+    "y": float,
+    "z": float,
+    "facing": float,
+    "spent": float,
+    "forced": NotRequired[bool],
+    "teleported": NotRequired[bool],
+})
+CollisionEvent = TypedDict("CollisionEvent", {
+    "type": Literal["collision"],
+    "bot": str,
+    "with": str,
+    "at": list[Any],
+    "hits": str,
+    "armour_mod": int,
+})
+CrashEvent = TypedDict("CrashEvent", {
+    "type": Literal["crash"],
+    "bot": str,
+    "with": str,
+    "at": list[Any],
+    "hits": str,
+    "armour_mod": int,
+})
+CrashTurnEvent = TypedDict("CrashTurnEvent", {
+    "type": Literal["crash_turn"],
+    "bot": str,
+    "degrees": float,
+})
+DamagedEvent = TypedDict("DamagedEvent", {
+    "type": Literal["damaged"],
+    "bot": str,
+    "amount": int,
+    "cause": str,
+})
+DestroyedEvent = TypedDict("DestroyedEvent", {
+    "type": Literal["destroyed"],
+    "bot": str,
+    "cause": str,
+    "by": str | None,
+})
+DockedEvent = TypedDict("DockedEvent", {"type": Literal["docked"], "bot": str, "at": list[Any]})
+DoorOpenedEvent = TypedDict("DoorOpenedEvent", {
+    "type": Literal["door_opened"],
+    "bot": str,
+    "door": str,
+    "at": list[Any],
+})
+DrawnEvent = TypedDict("DrawnEvent", {
+    "type": Literal["drawn"],
+    "player": str,
+    "card": str,
+    "bot": str,
+})
+DropMineEvent = TypedDict("DropMineEvent", {
+    "type": Literal["drop_mine"],
+    "bot": str,
+    "weapon": str,
+    "at": list[Any],
+})
+FallEvent = TypedDict("FallEvent", {
+    "type": Literal["fall"],
+    "bot": str,
+    "cause": NotRequired[str],
+    "moved": NotRequired[float],
+    "min_move": NotRequired[float],
+    "at": list[Any],
+    "drop": NotRequired[float],
+    "lands_on": NotRequired[list[Any]],
+    "roll": NotRequired[int],
+    "damage": NotRequired[int],
+})
+FlightEvent = TypedDict("FlightEvent", {
+    "type": Literal["flight"],
+    "bot": str,
+    "weapon": str,
+    "from": list[Any],
+    "to": list[Any],
+})
+FlightEndEvent = TypedDict("FlightEndEvent", {
+    "type": Literal["flight_end"],
+    "bot": str,
+    "weapon": str,
+    "x": float,
+    "y": float,
+    "how": str,
+})
+GameOverEvent = TypedDict("GameOverEvent", {
+    "type": Literal["game_over"],
+    "winners": list[Any],
+    "reason": str,
+    "scores": dict[str, Any],
+})
+GoalTakenEvent = TypedDict("GoalTakenEvent", {
+    "type": Literal["goal_taken"],
+    "goal": int,
+    "bot": str,
+    "points": int,
+    "to": NotRequired[list[Any]],
+})
+HitsEvent = TypedDict("HitsEvent", {
+    "type": Literal["hits"],
+    "bot": str,
+    "amount": int,
+    "cause": str,
+})
+KnockedBackEvent = TypedDict("KnockedBackEvent", {
+    "type": Literal["knocked_back"],
+    "bot": str,
+    "by_fall_of": str,
+    "heading": float,
+    "distance": float,
+})
+LandedBesideEvent = TypedDict("LandedBesideEvent", {
+    "type": Literal["landed_beside"],
+    "bot": str,
+    "at": list[Any],
+})
+LiftEvent = TypedDict("LiftEvent", {
+    "type": Literal["lift"],
+    "bot": str,
+    "feature": str,
+    "direction": str,
+    "to": list[Any],
+    "z": float,
+})
+LoopEvent = TypedDict("LoopEvent", {
+    "type": Literal["loop"],
+    "bot": str,
+    "at": list[Any],
+    "turn_at": list[Any],
+})
+LoopCutEvent = TypedDict("LoopCutEvent", {"type": Literal["loop_cut"], "bot": str, "note": str})
+MineActiveEvent = TypedDict("MineActiveEvent", {"type": Literal["mine_active"], "mine": str})
+MineDroppedEvent = TypedDict("MineDroppedEvent", {
+    "type": Literal["mine_dropped"],
+    "mine": str,
+    "bot": str,
+    "owner": str,
+    "player": str,
+    "weapon": str,
+    "x": float,
+    "y": float,
+    "z": float,
+    "r": float,
+    "magnetic": bool,
+})
+MineMovedEvent = TypedDict("MineMovedEvent", {
+    "type": Literal["mine_moved"],
+    "mine": str,
+    "x": float,
+    "y": float,
+    "z": float,
+})
+MineRemovedEvent = TypedDict("MineRemovedEvent", {
+    "type": Literal["mine_removed"],
+    "mine": str,
+    "reason": str,
+})
+MineStrikeEvent = TypedDict("MineStrikeEvent", {
+    "type": Literal["mine_strike"],
+    "mine": str,
+    "owner": str,
+    "bot": str,
+    "weapon": str,
+})
+MineTouchEvent = TypedDict("MineTouchEvent", {
+    "type": Literal["mine_touch"],
+    "bot": str,
+    "mine": str,
+})
+MissileTurnEvent = TypedDict("MissileTurnEvent", {
+    "type": Literal["missile_turn"],
+    "bot": str,
+    "weapon": str,
+    "toward": str,
+    "turn": float,
+    "heading": float,
+    "x": float,
+    "y": float,
+})
+MoveCutEvent = TypedDict("MoveCutEvent", {
+    "type": Literal["move_cut"],
+    "bot": str,
+    "step": int | None,
+    "reason": str,
+})
+OverwatchEvent = TypedDict("OverwatchEvent", {
+    "type": Literal["overwatch"],
+    "bot": str,
+    "on": bool,
+    "reason": NotRequired[str],
+})
+OverwatchFireEvent = TypedDict("OverwatchFireEvent", {
+    "type": Literal["overwatch_fire"],
+    "bot": str,
+    "target": str,
+    "weapons": list[Any],
+    "at": list[Any],
+    "after_move": bool,
+})
+OverwatchRefusedEvent = TypedDict("OverwatchRefusedEvent", {
+    "type": Literal["overwatch_refused"],
+    "bot": str,
+    "reason": str,
+})
+PartInstalledEvent = TypedDict("PartInstalledEvent", {
+    "type": Literal["part_installed"],
+    "bot": str,
+    "part": str,
+    "service": str,
+})
+PartsReturnedEvent = TypedDict("PartsReturnedEvent", {
+    "type": Literal["parts_returned"],
+    "bot": str,
+    "parts": list[Any],
+})
+PassEvent = TypedDict("PassEvent", {"type": Literal["pass"], "bot": str})
+PathEvent = TypedDict("PathEvent", {"type": Literal["path"], "bot": str, "points": list[Any]})
+PhaseEvent = TypedDict("PhaseEvent", {"type": Literal["phase"], "phase": str})
+PitEvent = TypedDict("PitEvent", {
+    "type": Literal["pit"],
+    "bot": str,
+    "at": list[Any],
+    "feature": str,
+})
+PlacedEvent = TypedDict("PlacedEvent", {
+    "type": Literal["placed"],
+    "bot": str,
+    "x": float,
+    "y": float,
+    "z": float,
+    "facing": float,
+    "new": NotRequired[bool],
+})
+PlayerOutEvent = TypedDict("PlayerOutEvent", {
+    "type": Literal["player_out"],
+    "player": str,
+    "reason": str,
+})
+RemovedEvent = TypedDict("RemovedEvent", {"type": Literal["removed"], "bot": str})
+RobotDecisionEvent = TypedDict("RobotDecisionEvent", {
+    "type": Literal["robot_decision"],
+    "player": str,
+    "bot": str | None,
+    "personality": str,
+    "section": str,
+    "rule": str,
+    "line": int,
+    "dice": str,
+    "roll": int | None,
+    "choice": str,
+    "text": str,
+})
+RoundEvent = TypedDict("RoundEvent", {"type": Literal["round"], "round": int})
+ScoreEvent = TypedDict("ScoreEvent", {
+    "type": Literal["score"],
+    "player": str,
+    "points": int,
+    "reason": str,
+    "kill": NotRequired[bool],
+})
+SeatsEvent = TypedDict("SeatsEvent", {"type": Literal["seats"], "players": list[Any]})
+SelfDestructEvent = TypedDict("SelfDestructEvent", {"type": Literal["self_destruct"], "bot": str})
+ServiceEvent = TypedDict("ServiceEvent", {
+    "type": Literal["service"],
+    "bot": str,
+    "choice": str,
+    "at": str,
+})
+ShotEvent = TypedDict("ShotEvent", {
+    "type": Literal["shot"],
+    "bot": str,
+    "weapon": str,
+    "target": str,
+    "kind": str,
+})
+ShotSkippedEvent = TypedDict("ShotSkippedEvent", {
+    "type": Literal["shot_skipped"],
+    "bot": str,
+    "weapon": str,
+    "target": str,
+    "reason": str,
+})
+StatusEvent = TypedDict("StatusEvent", {
+    "type": Literal["status"],
+    "bot": str,
+    "rust": NotRequired[int],
+    "cause": NotRequired[str],
+    "leaflet": NotRequired[int],
+})
+TeleportEvent = TypedDict("TeleportEvent", {
+    "type": Literal["teleport"],
+    "bot": str,
+    "from": str,
+    "candidates": list[Any],
+    "to": str,
+    "at": list[Any],
+})
+ToHitEvent = TypedDict("ToHitEvent", {
+    "type": Literal["to_hit"],
+    "bot": str | None,
+    "weapon": str,
+    "target": str,
+    "roll": int,
+    "mod": int,
+    "need": int,
+    "hit": bool,
+})
+TurnEvent = TypedDict("TurnEvent", {
+    "type": Literal["turn"],
+    "player": str,
+    "bot": str,
+    "round": int,
+    "phase": str,
+    "moved": float,
+})
+TurnEndedEvent = TypedDict("TurnEndedEvent", {
+    "type": Literal["turn_ended"],
+    "player": str,
+    "bot": str | None,
+})
+
+
+EVENT_TYPES: dict[str, Any] = {
+    "ammo": AmmoEvent,
+    "armour_test": ArmourTestEvent,
+    "beam": BeamEvent,
+    "belt": BeltEvent,
+    "blast": BlastEvent,
+    "bot_moved": BotMovedEvent,
+    "collision": CollisionEvent,
+    "crash": CrashEvent,
+    "crash_turn": CrashTurnEvent,
+    "damaged": DamagedEvent,
+    "destroyed": DestroyedEvent,
+    "docked": DockedEvent,
+    "door_opened": DoorOpenedEvent,
+    "drawn": DrawnEvent,
+    "drop_mine": DropMineEvent,
+    "fall": FallEvent,
+    "flight": FlightEvent,
+    "flight_end": FlightEndEvent,
+    "game_over": GameOverEvent,
+    "goal_taken": GoalTakenEvent,
+    "hits": HitsEvent,
+    "knocked_back": KnockedBackEvent,
+    "landed_beside": LandedBesideEvent,
+    "lift": LiftEvent,
+    "loop": LoopEvent,
+    "loop_cut": LoopCutEvent,
+    "mine_active": MineActiveEvent,
+    "mine_dropped": MineDroppedEvent,
+    "mine_moved": MineMovedEvent,
+    "mine_removed": MineRemovedEvent,
+    "mine_strike": MineStrikeEvent,
+    "mine_touch": MineTouchEvent,
+    "missile_turn": MissileTurnEvent,
+    "move_cut": MoveCutEvent,
+    "overwatch": OverwatchEvent,
+    "overwatch_fire": OverwatchFireEvent,
+    "overwatch_refused": OverwatchRefusedEvent,
+    "part_installed": PartInstalledEvent,
+    "parts_returned": PartsReturnedEvent,
+    "pass": PassEvent,
+    "path": PathEvent,
+    "phase": PhaseEvent,
+    "pit": PitEvent,
+    "placed": PlacedEvent,
+    "player_out": PlayerOutEvent,
+    "removed": RemovedEvent,
+    "robot_decision": RobotDecisionEvent,
+    "round": RoundEvent,
+    "score": ScoreEvent,
+    "seats": SeatsEvent,
+    "self_destruct": SelfDestructEvent,
+    "service": ServiceEvent,
+    "shot": ShotEvent,
+    "shot_skipped": ShotSkippedEvent,
+    "status": StatusEvent,
+    "teleport": TeleportEvent,
+    "to_hit": ToHitEvent,
+    "turn": TurnEvent,
+    "turn_ended": TurnEndedEvent,
+}
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_matches(value, h) for h in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is not None:
+        return isinstance(value, origin)
+    return isinstance(value, hint)
+
+
+def event_problems(event: dict[str, Any]) -> list[str]:
+    """What is wrong with an event against its kind's declaration (empty: nothing)."""
+    kind = event.get("type")
+    declared = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if declared is None:
+        return [f"unknown event type {kind!r}"]
+    hints = get_type_hints(declared)
+    problems = [f"{kind}: missing key {key!r}" for key in declared.__required_keys__
+                if key not in event]
+    for key, value in event.items():
+        if key not in hints:
+            problems.append(f"{kind}: undeclared key {key!r}")
+        elif not _matches(value, hints[key]):
+            problems.append(f"{kind}: {key}={value!r} is not {hints[key]}")
+    return problems
