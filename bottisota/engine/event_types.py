@@ -12,32 +12,29 @@ import types
 from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
 
-AmmoEvent = TypedDict("AmmoEvent", {
-    "type": Literal["ammo"],
-    "bot": str,
-    "weapon": str,
-    "left": int,
-    "cause": NotRequired[str],
-})
-ArmourTestEvent = TypedDict("ArmourTestEvent", {
-    "type": Literal["armour_test"],
-    "bot": str,
-    "roll": int,
-    "mod": int,
-    "need": int,
-    "passed": bool,
-    "cause": str,
-    "reroll": NotRequired[bool],
-})
-BeamEvent = TypedDict("BeamEvent", {
-    "type": Literal["beam"],
-    "bot": str,
-    "target": str,
-    "kind": str,
-    "heading": float | None,
-    "distance": float,
-    "cause": str,
-})
+class AmmoEvent(TypedDict):
+    type: Literal["ammo"]
+    bot: str
+    weapon: str
+    left: int
+    cause: NotRequired[str]
+class ArmourTestEvent(TypedDict):
+    type: Literal["armour_test"]
+    bot: str
+    roll: int
+    mod: int
+    need: int
+    passed: bool
+    cause: str
+    reroll: NotRequired[bool]
+class BeamEvent(TypedDict):
+    type: Literal["beam"]
+    bot: str
+    target: str
+    kind: str
+    heading: float | None
+    distance: float
+    cause: str
 BeltEvent = TypedDict("BeltEvent", {
     "type": Literal["belt"],
     "bot": str,
@@ -49,28 +46,26 @@ BeltEvent = TypedDict("BeltEvent", {
     "facing": NotRequired[float],
     "heading": NotRequired[float],
 })
-BlastEvent = TypedDict("BlastEvent", {
-    "type": Literal["blast"],
-    "weapon": str,
-    "source": str | None,
-    "x": float,
-    "y": float,
-    "z": float,
-    "r": float,
-    "members": list[Any],
-    "safe": list[Any],
-})
-BotMovedEvent = TypedDict("BotMovedEvent", {
-    "type": Literal["bot_moved"],
-    "bot": str,
-    "x": float,
-    "y": float,
-    "z": float,
-    "facing": float,
-    "spent": float,
-    "forced": NotRequired[bool],
-    "teleported": NotRequired[bool],
-})
+class BlastEvent(TypedDict):
+    type: Literal["blast"]
+    weapon: str
+    source: str | None
+    x: float
+    y: float
+    z: float
+    r: float
+    members: list[Any]
+    safe: list[Any]
+class BotMovedEvent(TypedDict):
+    type: Literal["bot_moved"]
+    bot: str
+    x: float
+    y: float
+    z: float
+    facing: float
+    spent: float
+    forced: NotRequired[bool]
+    teleported: NotRequired[bool]
 CollisionEvent = TypedDict("CollisionEvent", {
     "type": Literal["collision"],
     "bot": str,
@@ -87,54 +82,50 @@ CrashEvent = TypedDict("CrashEvent", {
     "hits": str,
     "armour_mod": int,
 })
-CrashTurnEvent = TypedDict("CrashTurnEvent", {
-    "type": Literal["crash_turn"],
-    "bot": str,
-    "degrees": float,
-})
-DamagedEvent = TypedDict("DamagedEvent", {
-    "type": Literal["damaged"],
-    "bot": str,
-    "amount": int,
-    "cause": str,
-})
-DestroyedEvent = TypedDict("DestroyedEvent", {
-    "type": Literal["destroyed"],
-    "bot": str,
-    "cause": str,
-    "by": str | None,
-})
-DockedEvent = TypedDict("DockedEvent", {"type": Literal["docked"], "bot": str, "at": list[Any]})
-DoorOpenedEvent = TypedDict("DoorOpenedEvent", {
-    "type": Literal["door_opened"],
-    "bot": str,
-    "door": str,
-    "at": list[Any],
-})
-DrawnEvent = TypedDict("DrawnEvent", {
-    "type": Literal["drawn"],
-    "player": str,
-    "card": str,
-    "bot": str,
-})
-DropMineEvent = TypedDict("DropMineEvent", {
-    "type": Literal["drop_mine"],
-    "bot": str,
-    "weapon": str,
-    "at": list[Any],
-})
-FallEvent = TypedDict("FallEvent", {
-    "type": Literal["fall"],
-    "bot": str,
-    "cause": NotRequired[str],
-    "moved": NotRequired[float],
-    "min_move": NotRequired[float],
-    "at": list[Any],
-    "drop": NotRequired[float],
-    "lands_on": NotRequired[list[Any]],
-    "roll": NotRequired[int],
-    "damage": NotRequired[int],
-})
+class CrashTurnEvent(TypedDict):
+    type: Literal["crash_turn"]
+    bot: str
+    degrees: float
+class DamagedEvent(TypedDict):
+    type: Literal["damaged"]
+    bot: str
+    amount: int
+    cause: str
+class DestroyedEvent(TypedDict):
+    type: Literal["destroyed"]
+    bot: str
+    cause: str
+    by: str | None
+class DockedEvent(TypedDict):
+    type: Literal["docked"]
+    bot: str
+    at: list[Any]
+class DoorOpenedEvent(TypedDict):
+    type: Literal["door_opened"]
+    bot: str
+    door: str
+    at: list[Any]
+class DrawnEvent(TypedDict):
+    type: Literal["drawn"]
+    player: str
+    card: str
+    bot: str
+class DropMineEvent(TypedDict):
+    type: Literal["drop_mine"]
+    bot: str
+    weapon: str
+    at: list[Any]
+class FallEvent(TypedDict):
+    type: Literal["fall"]
+    bot: str
+    cause: NotRequired[str]
+    moved: NotRequired[float]
+    min_move: NotRequired[float]
+    at: list[Any]
+    drop: NotRequired[float]
+    lands_on: NotRequired[list[Any]]
+    roll: NotRequired[int]
+    damage: NotRequired[int]
 FlightEvent = TypedDict("FlightEvent", {
     "type": Literal["flight"],
     "bot": str,
@@ -142,218 +133,209 @@ FlightEvent = TypedDict("FlightEvent", {
     "from": list[Any],
     "to": list[Any],
 })
-FlightEndEvent = TypedDict("FlightEndEvent", {
-    "type": Literal["flight_end"],
-    "bot": str,
-    "weapon": str,
-    "x": float,
-    "y": float,
-    "how": str,
-})
-GameOverEvent = TypedDict("GameOverEvent", {
-    "type": Literal["game_over"],
-    "winners": list[Any],
-    "reason": str,
-    "scores": dict[str, Any],
-})
-GoalTakenEvent = TypedDict("GoalTakenEvent", {
-    "type": Literal["goal_taken"],
-    "goal": int,
-    "bot": str,
-    "points": int,
-    "to": NotRequired[list[Any]],
-})
-HitsEvent = TypedDict("HitsEvent", {
-    "type": Literal["hits"],
-    "bot": str,
-    "amount": int,
-    "cause": str,
-})
-KnockedBackEvent = TypedDict("KnockedBackEvent", {
-    "type": Literal["knocked_back"],
-    "bot": str,
-    "by_fall_of": str,
-    "heading": float,
-    "distance": float,
-})
-LandedBesideEvent = TypedDict("LandedBesideEvent", {
-    "type": Literal["landed_beside"],
-    "bot": str,
-    "at": list[Any],
-})
-LiftEvent = TypedDict("LiftEvent", {
-    "type": Literal["lift"],
-    "bot": str,
-    "feature": str,
-    "direction": str,
-    "to": list[Any],
-    "z": float,
-})
-LoopEvent = TypedDict("LoopEvent", {
-    "type": Literal["loop"],
-    "bot": str,
-    "at": list[Any],
-    "turn_at": list[Any],
-})
-LoopCutEvent = TypedDict("LoopCutEvent", {"type": Literal["loop_cut"], "bot": str, "note": str})
-MineActiveEvent = TypedDict("MineActiveEvent", {"type": Literal["mine_active"], "mine": str})
-MineDroppedEvent = TypedDict("MineDroppedEvent", {
-    "type": Literal["mine_dropped"],
-    "mine": str,
-    "bot": str,
-    "owner": str,
-    "player": str,
-    "weapon": str,
-    "x": float,
-    "y": float,
-    "z": float,
-    "r": float,
-    "magnetic": bool,
-})
-MineMovedEvent = TypedDict("MineMovedEvent", {
-    "type": Literal["mine_moved"],
-    "mine": str,
-    "x": float,
-    "y": float,
-    "z": float,
-})
-MineRemovedEvent = TypedDict("MineRemovedEvent", {
-    "type": Literal["mine_removed"],
-    "mine": str,
-    "reason": str,
-})
-MineStrikeEvent = TypedDict("MineStrikeEvent", {
-    "type": Literal["mine_strike"],
-    "mine": str,
-    "owner": str,
-    "bot": str,
-    "weapon": str,
-})
-MineTouchEvent = TypedDict("MineTouchEvent", {
-    "type": Literal["mine_touch"],
-    "bot": str,
-    "mine": str,
-})
-MissileTurnEvent = TypedDict("MissileTurnEvent", {
-    "type": Literal["missile_turn"],
-    "bot": str,
-    "weapon": str,
-    "toward": str,
-    "turn": float,
-    "heading": float,
-    "x": float,
-    "y": float,
-})
-MoveCutEvent = TypedDict("MoveCutEvent", {
-    "type": Literal["move_cut"],
-    "bot": str,
-    "step": int | None,
-    "reason": str,
-})
-OverwatchEvent = TypedDict("OverwatchEvent", {
-    "type": Literal["overwatch"],
-    "bot": str,
-    "on": bool,
-    "reason": NotRequired[str],
-})
-OverwatchFireEvent = TypedDict("OverwatchFireEvent", {
-    "type": Literal["overwatch_fire"],
-    "bot": str,
-    "target": str,
-    "weapons": list[Any],
-    "at": list[Any],
-    "after_move": bool,
-})
-OverwatchRefusedEvent = TypedDict("OverwatchRefusedEvent", {
-    "type": Literal["overwatch_refused"],
-    "bot": str,
-    "reason": str,
-})
-PartInstalledEvent = TypedDict("PartInstalledEvent", {
-    "type": Literal["part_installed"],
-    "bot": str,
-    "part": str,
-    "service": str,
-})
-PartsReturnedEvent = TypedDict("PartsReturnedEvent", {
-    "type": Literal["parts_returned"],
-    "bot": str,
-    "parts": list[Any],
-})
-PassEvent = TypedDict("PassEvent", {"type": Literal["pass"], "bot": str})
-PathEvent = TypedDict("PathEvent", {"type": Literal["path"], "bot": str, "points": list[Any]})
-PhaseEvent = TypedDict("PhaseEvent", {"type": Literal["phase"], "phase": str})
-PitEvent = TypedDict("PitEvent", {
-    "type": Literal["pit"],
-    "bot": str,
-    "at": list[Any],
-    "feature": str,
-})
-PlacedEvent = TypedDict("PlacedEvent", {
-    "type": Literal["placed"],
-    "bot": str,
-    "x": float,
-    "y": float,
-    "z": float,
-    "facing": float,
-    "new": NotRequired[bool],
-})
-PlayerOutEvent = TypedDict("PlayerOutEvent", {
-    "type": Literal["player_out"],
-    "player": str,
-    "reason": str,
-})
-RemovedEvent = TypedDict("RemovedEvent", {"type": Literal["removed"], "bot": str})
-RobotDecisionEvent = TypedDict("RobotDecisionEvent", {
-    "type": Literal["robot_decision"],
-    "player": str,
-    "bot": str | None,
-    "personality": str,
-    "section": str,
-    "rule": str,
-    "line": int,
-    "dice": str,
-    "roll": int | None,
-    "choice": str,
-    "text": str,
-})
-RoundEvent = TypedDict("RoundEvent", {"type": Literal["round"], "round": int})
-ScoreEvent = TypedDict("ScoreEvent", {
-    "type": Literal["score"],
-    "player": str,
-    "points": int,
-    "reason": str,
-    "kill": NotRequired[bool],
-})
-SeatsEvent = TypedDict("SeatsEvent", {"type": Literal["seats"], "players": list[Any]})
-SelfDestructEvent = TypedDict("SelfDestructEvent", {"type": Literal["self_destruct"], "bot": str})
-ServiceEvent = TypedDict("ServiceEvent", {
-    "type": Literal["service"],
-    "bot": str,
-    "choice": str,
-    "at": str,
-})
-ShotEvent = TypedDict("ShotEvent", {
-    "type": Literal["shot"],
-    "bot": str,
-    "weapon": str,
-    "target": str,
-    "kind": str,
-})
-ShotSkippedEvent = TypedDict("ShotSkippedEvent", {
-    "type": Literal["shot_skipped"],
-    "bot": str,
-    "weapon": str,
-    "target": str,
-    "reason": str,
-})
-StatusEvent = TypedDict("StatusEvent", {
-    "type": Literal["status"],
-    "bot": str,
-    "rust": NotRequired[int],
-    "cause": NotRequired[str],
-    "leaflet": NotRequired[int],
-})
+class FlightEndEvent(TypedDict):
+    type: Literal["flight_end"]
+    bot: str
+    weapon: str
+    x: float
+    y: float
+    how: str
+class GameOverEvent(TypedDict):
+    type: Literal["game_over"]
+    winners: list[Any]
+    reason: str
+    scores: dict[str, Any]
+class GoalTakenEvent(TypedDict):
+    type: Literal["goal_taken"]
+    goal: int
+    bot: str
+    points: int
+    to: NotRequired[list[Any]]
+class HitsEvent(TypedDict):
+    type: Literal["hits"]
+    bot: str
+    amount: int
+    cause: str
+class KnockedBackEvent(TypedDict):
+    type: Literal["knocked_back"]
+    bot: str
+    by_fall_of: str
+    heading: float
+    distance: float
+class LandedBesideEvent(TypedDict):
+    type: Literal["landed_beside"]
+    bot: str
+    at: list[Any]
+class LiftEvent(TypedDict):
+    type: Literal["lift"]
+    bot: str
+    feature: str
+    direction: str
+    to: list[Any]
+    z: float
+class LoopEvent(TypedDict):
+    type: Literal["loop"]
+    bot: str
+    at: list[Any]
+    turn_at: list[Any]
+class LoopCutEvent(TypedDict):
+    type: Literal["loop_cut"]
+    bot: str
+    note: str
+class MineActiveEvent(TypedDict):
+    type: Literal["mine_active"]
+    mine: str
+class MineDroppedEvent(TypedDict):
+    type: Literal["mine_dropped"]
+    mine: str
+    bot: str
+    owner: str
+    player: str
+    weapon: str
+    x: float
+    y: float
+    z: float
+    r: float
+    magnetic: bool
+class MineMovedEvent(TypedDict):
+    type: Literal["mine_moved"]
+    mine: str
+    x: float
+    y: float
+    z: float
+class MineRemovedEvent(TypedDict):
+    type: Literal["mine_removed"]
+    mine: str
+    reason: str
+class MineStrikeEvent(TypedDict):
+    type: Literal["mine_strike"]
+    mine: str
+    owner: str
+    bot: str
+    weapon: str
+class MineTouchEvent(TypedDict):
+    type: Literal["mine_touch"]
+    bot: str
+    mine: str
+class MissileTurnEvent(TypedDict):
+    type: Literal["missile_turn"]
+    bot: str
+    weapon: str
+    toward: str
+    turn: float
+    heading: float
+    x: float
+    y: float
+class MoveCutEvent(TypedDict):
+    type: Literal["move_cut"]
+    bot: str
+    step: int | None
+    reason: str
+class OverwatchEvent(TypedDict):
+    type: Literal["overwatch"]
+    bot: str
+    on: bool
+    reason: NotRequired[str]
+class OverwatchFireEvent(TypedDict):
+    type: Literal["overwatch_fire"]
+    bot: str
+    target: str
+    weapons: list[Any]
+    at: list[Any]
+    after_move: bool
+class OverwatchRefusedEvent(TypedDict):
+    type: Literal["overwatch_refused"]
+    bot: str
+    reason: str
+class PartInstalledEvent(TypedDict):
+    type: Literal["part_installed"]
+    bot: str
+    part: str
+    service: str
+class PartsReturnedEvent(TypedDict):
+    type: Literal["parts_returned"]
+    bot: str
+    parts: list[Any]
+class PassEvent(TypedDict):
+    type: Literal["pass"]
+    bot: str
+class PathEvent(TypedDict):
+    type: Literal["path"]
+    bot: str
+    points: list[Any]
+class PhaseEvent(TypedDict):
+    type: Literal["phase"]
+    phase: str
+class PitEvent(TypedDict):
+    type: Literal["pit"]
+    bot: str
+    at: list[Any]
+    feature: str
+class PlacedEvent(TypedDict):
+    type: Literal["placed"]
+    bot: str
+    x: float
+    y: float
+    z: float
+    facing: float
+    new: NotRequired[bool]
+class PlayerOutEvent(TypedDict):
+    type: Literal["player_out"]
+    player: str
+    reason: str
+class RemovedEvent(TypedDict):
+    type: Literal["removed"]
+    bot: str
+class RobotDecisionEvent(TypedDict):
+    type: Literal["robot_decision"]
+    player: str
+    bot: str | None
+    personality: str
+    section: str
+    rule: str
+    line: int
+    dice: str
+    roll: int | None
+    choice: str
+    text: str
+class RoundEvent(TypedDict):
+    type: Literal["round"]
+    round: int
+class ScoreEvent(TypedDict):
+    type: Literal["score"]
+    player: str
+    points: int
+    reason: str
+    kill: NotRequired[bool]
+class SeatsEvent(TypedDict):
+    type: Literal["seats"]
+    players: list[Any]
+class SelfDestructEvent(TypedDict):
+    type: Literal["self_destruct"]
+    bot: str
+class ServiceEvent(TypedDict):
+    type: Literal["service"]
+    bot: str
+    choice: str
+    at: str
+class ShotEvent(TypedDict):
+    type: Literal["shot"]
+    bot: str
+    weapon: str
+    target: str
+    kind: str
+class ShotSkippedEvent(TypedDict):
+    type: Literal["shot_skipped"]
+    bot: str
+    weapon: str
+    target: str
+    reason: str
+class StatusEvent(TypedDict):
+    type: Literal["status"]
+    bot: str
+    rust: NotRequired[int]
+    cause: NotRequired[str]
+    leaflet: NotRequired[int]
 TeleportEvent = TypedDict("TeleportEvent", {
     "type": Literal["teleport"],
     "bot": str,
@@ -362,29 +344,26 @@ TeleportEvent = TypedDict("TeleportEvent", {
     "to": str,
     "at": list[Any],
 })
-ToHitEvent = TypedDict("ToHitEvent", {
-    "type": Literal["to_hit"],
-    "bot": str | None,
-    "weapon": str,
-    "target": str,
-    "roll": int,
-    "mod": int,
-    "need": int,
-    "hit": bool,
-})
-TurnEvent = TypedDict("TurnEvent", {
-    "type": Literal["turn"],
-    "player": str,
-    "bot": str,
-    "round": int,
-    "phase": str,
-    "moved": float,
-})
-TurnEndedEvent = TypedDict("TurnEndedEvent", {
-    "type": Literal["turn_ended"],
-    "player": str,
-    "bot": str | None,
-})
+class ToHitEvent(TypedDict):
+    type: Literal["to_hit"]
+    bot: str | None
+    weapon: str
+    target: str
+    roll: int
+    mod: int
+    need: int
+    hit: bool
+class TurnEvent(TypedDict):
+    type: Literal["turn"]
+    player: str
+    bot: str
+    round: int
+    phase: str
+    moved: float
+class TurnEndedEvent(TypedDict):
+    type: Literal["turn_ended"]
+    player: str
+    bot: str | None
 
 
 EVENT_TYPES: dict[str, Any] = {

@@ -41,7 +41,8 @@ def standings(state: GameState) -> list[str]:
 
 
 def winners(state: GameState) -> list[str]:
-    """The players who share the best result (D24)."""
+    """The players who share the best result (D24): the aim is destroyed enemy bots and
+    goal points (R1, D22, D23)."""
     ranked = standings(state)
     if not ranked:
         return []
