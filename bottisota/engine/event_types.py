@@ -4,10 +4,9 @@ Events stay plain JSON-ready dicts at run time (the journal's form is unchanged)
 these declarations say which keys each kind carries and of what type.
 `EVENT_TYPES` is the registry of every kind; `event_problems` checks one event
 against its declaration (the tests run it over whole games). Which kinds change
-the state is `bottisota.engine.reducers.REDUCERS`.
+the state is `bottisota.engine.reducers.REDUCERS`. (No postponed annotations
+here: `NotRequired` must be seen when the classes are built.)
 """
-from __future__ import annotations
-
 import types
 from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
@@ -18,6 +17,8 @@ class AmmoEvent(TypedDict):
     weapon: str
     left: int
     cause: NotRequired[str]
+
+
 class ArmourTestEvent(TypedDict):
     type: Literal["armour_test"]
     bot: str
@@ -27,6 +28,8 @@ class ArmourTestEvent(TypedDict):
     passed: bool
     cause: str
     reroll: NotRequired[bool]
+
+
 class BeamEvent(TypedDict):
     type: Literal["beam"]
     bot: str
@@ -46,6 +49,8 @@ BeltEvent = TypedDict("BeltEvent", {
     "facing": NotRequired[float],
     "heading": NotRequired[float],
 })
+
+
 class BlastEvent(TypedDict):
     type: Literal["blast"]
     weapon: str
@@ -56,6 +61,8 @@ class BlastEvent(TypedDict):
     r: float
     members: list[Any]
     safe: list[Any]
+
+
 class BotMovedEvent(TypedDict):
     type: Literal["bot_moved"]
     bot: str
@@ -82,39 +89,55 @@ CrashEvent = TypedDict("CrashEvent", {
     "hits": str,
     "armour_mod": int,
 })
+
+
 class CrashTurnEvent(TypedDict):
     type: Literal["crash_turn"]
     bot: str
     degrees: float
+
+
 class DamagedEvent(TypedDict):
     type: Literal["damaged"]
     bot: str
     amount: int
     cause: str
+
+
 class DestroyedEvent(TypedDict):
     type: Literal["destroyed"]
     bot: str
     cause: str
     by: str | None
+
+
 class DockedEvent(TypedDict):
     type: Literal["docked"]
     bot: str
     at: list[Any]
+
+
 class DoorOpenedEvent(TypedDict):
     type: Literal["door_opened"]
     bot: str
     door: str
     at: list[Any]
+
+
 class DrawnEvent(TypedDict):
     type: Literal["drawn"]
     player: str
     card: str
     bot: str
+
+
 class DropMineEvent(TypedDict):
     type: Literal["drop_mine"]
     bot: str
     weapon: str
     at: list[Any]
+
+
 class FallEvent(TypedDict):
     type: Literal["fall"]
     bot: str
@@ -133,6 +156,8 @@ FlightEvent = TypedDict("FlightEvent", {
     "from": list[Any],
     "to": list[Any],
 })
+
+
 class FlightEndEvent(TypedDict):
     type: Literal["flight_end"]
     bot: str
@@ -140,32 +165,44 @@ class FlightEndEvent(TypedDict):
     x: float
     y: float
     how: str
+
+
 class GameOverEvent(TypedDict):
     type: Literal["game_over"]
     winners: list[Any]
     reason: str
     scores: dict[str, Any]
+
+
 class GoalTakenEvent(TypedDict):
     type: Literal["goal_taken"]
     goal: int
     bot: str
     points: int
     to: NotRequired[list[Any]]
+
+
 class HitsEvent(TypedDict):
     type: Literal["hits"]
     bot: str
     amount: int
     cause: str
+
+
 class KnockedBackEvent(TypedDict):
     type: Literal["knocked_back"]
     bot: str
     by_fall_of: str
     heading: float
     distance: float
+
+
 class LandedBesideEvent(TypedDict):
     type: Literal["landed_beside"]
     bot: str
     at: list[Any]
+
+
 class LiftEvent(TypedDict):
     type: Literal["lift"]
     bot: str
@@ -173,18 +210,26 @@ class LiftEvent(TypedDict):
     direction: str
     to: list[Any]
     z: float
+
+
 class LoopEvent(TypedDict):
     type: Literal["loop"]
     bot: str
     at: list[Any]
     turn_at: list[Any]
+
+
 class LoopCutEvent(TypedDict):
     type: Literal["loop_cut"]
     bot: str
     note: str
+
+
 class MineActiveEvent(TypedDict):
     type: Literal["mine_active"]
     mine: str
+
+
 class MineDroppedEvent(TypedDict):
     type: Literal["mine_dropped"]
     mine: str
@@ -197,26 +242,36 @@ class MineDroppedEvent(TypedDict):
     z: float
     r: float
     magnetic: bool
+
+
 class MineMovedEvent(TypedDict):
     type: Literal["mine_moved"]
     mine: str
     x: float
     y: float
     z: float
+
+
 class MineRemovedEvent(TypedDict):
     type: Literal["mine_removed"]
     mine: str
     reason: str
+
+
 class MineStrikeEvent(TypedDict):
     type: Literal["mine_strike"]
     mine: str
     owner: str
     bot: str
     weapon: str
+
+
 class MineTouchEvent(TypedDict):
     type: Literal["mine_touch"]
     bot: str
     mine: str
+
+
 class MissileTurnEvent(TypedDict):
     type: Literal["missile_turn"]
     bot: str
@@ -226,16 +281,22 @@ class MissileTurnEvent(TypedDict):
     heading: float
     x: float
     y: float
+
+
 class MoveCutEvent(TypedDict):
     type: Literal["move_cut"]
     bot: str
     step: int | None
     reason: str
+
+
 class OverwatchEvent(TypedDict):
     type: Literal["overwatch"]
     bot: str
     on: bool
     reason: NotRequired[str]
+
+
 class OverwatchFireEvent(TypedDict):
     type: Literal["overwatch_fire"]
     bot: str
@@ -243,34 +304,50 @@ class OverwatchFireEvent(TypedDict):
     weapons: list[Any]
     at: list[Any]
     after_move: bool
+
+
 class OverwatchRefusedEvent(TypedDict):
     type: Literal["overwatch_refused"]
     bot: str
     reason: str
+
+
 class PartInstalledEvent(TypedDict):
     type: Literal["part_installed"]
     bot: str
     part: str
     service: str
+
+
 class PartsReturnedEvent(TypedDict):
     type: Literal["parts_returned"]
     bot: str
     parts: list[Any]
+
+
 class PassEvent(TypedDict):
     type: Literal["pass"]
     bot: str
+
+
 class PathEvent(TypedDict):
     type: Literal["path"]
     bot: str
     points: list[Any]
+
+
 class PhaseEvent(TypedDict):
     type: Literal["phase"]
     phase: str
+
+
 class PitEvent(TypedDict):
     type: Literal["pit"]
     bot: str
     at: list[Any]
     feature: str
+
+
 class PlacedEvent(TypedDict):
     type: Literal["placed"]
     bot: str
@@ -279,13 +356,19 @@ class PlacedEvent(TypedDict):
     z: float
     facing: float
     new: NotRequired[bool]
+
+
 class PlayerOutEvent(TypedDict):
     type: Literal["player_out"]
     player: str
     reason: str
+
+
 class RemovedEvent(TypedDict):
     type: Literal["removed"]
     bot: str
+
+
 class RobotDecisionEvent(TypedDict):
     type: Literal["robot_decision"]
     player: str
@@ -298,38 +381,54 @@ class RobotDecisionEvent(TypedDict):
     roll: int | None
     choice: str
     text: str
+
+
 class RoundEvent(TypedDict):
     type: Literal["round"]
     round: int
+
+
 class ScoreEvent(TypedDict):
     type: Literal["score"]
     player: str
     points: int
     reason: str
     kill: NotRequired[bool]
+
+
 class SeatsEvent(TypedDict):
     type: Literal["seats"]
     players: list[Any]
+
+
 class SelfDestructEvent(TypedDict):
     type: Literal["self_destruct"]
     bot: str
+
+
 class ServiceEvent(TypedDict):
     type: Literal["service"]
     bot: str
     choice: str
     at: str
+
+
 class ShotEvent(TypedDict):
     type: Literal["shot"]
     bot: str
     weapon: str
     target: str
     kind: str
+
+
 class ShotSkippedEvent(TypedDict):
     type: Literal["shot_skipped"]
     bot: str
     weapon: str
     target: str
     reason: str
+
+
 class StatusEvent(TypedDict):
     type: Literal["status"]
     bot: str
@@ -344,6 +443,8 @@ TeleportEvent = TypedDict("TeleportEvent", {
     "to": str,
     "at": list[Any],
 })
+
+
 class ToHitEvent(TypedDict):
     type: Literal["to_hit"]
     bot: str | None
@@ -353,6 +454,8 @@ class ToHitEvent(TypedDict):
     mod: int
     need: int
     hit: bool
+
+
 class TurnEvent(TypedDict):
     type: Literal["turn"]
     player: str
@@ -360,6 +463,8 @@ class TurnEvent(TypedDict):
     round: int
     phase: str
     moved: float
+
+
 class TurnEndedEvent(TypedDict):
     type: Literal["turn_ended"]
     player: str

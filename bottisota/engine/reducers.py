@@ -6,7 +6,7 @@ them all). Reducers change the state only as the event says: no dice, no rules.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from bottisota.core.cards import BotCard
 from bottisota.engine.state import DONE, OVER, Bot, GameState, Mine
