@@ -1,6 +1,6 @@
 """Mines: dropping, activation and strikes (R21, R31-R33, D19, D33).
 
-A mine is a marker on the table (`rules.state.Mine`): a disc the size of the
+A mine is a marker on the table (`engine.state.Mine`): a disc the size of the
 dropping bot's base, or blast-sized for a magnetic mine (D33). It is dropped
 straight under the bot during its movement, inactive; it becomes active at
 the start of its owner's shooting phase (R31, D19) and then strikes the first

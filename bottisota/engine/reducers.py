@@ -103,7 +103,8 @@ def _placed(state: GameState, e: Event) -> None:
 
 
 def _part_installed(state: GameState, e: Event) -> None:
-    """{bot, part, service}: an extra part from the parts deck, given at a service point (R50, R52)."""
+    """{bot, part, service}: an extra part from the parts deck, given at a service
+    point (R50, R52)."""
     b = state.bots[e["bot"]]
     if e["part"] in state.parts_deck:
         state.parts_deck.remove(e["part"])
