@@ -4,7 +4,8 @@ Each subcommand lives in its own module; this file only parses the command
 line and turns failures into one message and an exit code:
 
 - 0: done; 1: a scenario expectation failed (`scenario run`);
-- 2: bad input (a file, an option, a journal refused): one message naming it;
+- 2: bad input (a file, an option, a journal refused, a path that cannot be
+  read or written): one message naming it;
 - 74: a journal could not be written (disk full);
 - 70: an unexpected error (a bug): its traceback goes to a log file (the
   platform's state folder, else the temp folder) and the message says where,
@@ -65,9 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, JournalError) as err:
         print(err, file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as err:
-        print(f"bottisota: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except JournalWriteError as err:
         print(f"bottisota: {err}", file=sys.stderr)
         return EXIT_WRITE_FAILED
@@ -76,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:          # output piped into `head` and cut: not an error
         sys.stderr.close()
         return 0
+    except OSError as err:
+        if err.filename is None:     # not about a file the user named: a bug
+            return report_bug(err, argv)
+        print(f"bottisota: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as err:         # a bug: the details to a file, one message to the user
         return report_bug(err, argv)
 

@@ -227,6 +227,8 @@ def test_a_failed_sync_is_taken_back_too(catalogue, duel, tmp_path, monkeypatch)
 
 
 def test_the_table_tells_a_failed_write_in_words(catalogue, duel, tmp_path, video):
+    import pygame
+
     from bottisota.view.app import TableApp
 
     path = tmp_path / "game.jsonl"
@@ -242,6 +244,7 @@ def test_the_table_tells_a_failed_write_in_words(catalogue, duel, tmp_path, vide
     assert text.startswith("the journal ") and "could not be written" in text
     assert "OSError" not in text                     # in words, not an exception's name
     game.journal.close()
+    pygame.display.quit()       # SDL's signal handlers go with it (forked workers need SIGTERM)
 
 
 # --- two processes, one journal; unique names ---------------------------------------------

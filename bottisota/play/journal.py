@@ -141,7 +141,7 @@ class Journal:
             "players": list(game.given_players), **_static(state),
             "start": {"events": game.start_events, "rolls": _rolls(rolls)},
         }
-        fh = jf.open_locked(path)
+        fh = jf.open_locked(path, create=True)
         try:
             fh.truncate(0)
         except OSError as err:

@@ -83,11 +83,12 @@ def lock(fh: BinaryIO, path: str) -> None:
         raise
 
 
-def open_locked(path: str | Path) -> BinaryIO:
-    """The journal file open for reading and writing, created if missing, locked."""
+def open_locked(path: str | Path, create: bool = False) -> BinaryIO:
+    """The journal file open for reading and writing (created if missing, with
+    `create`), locked."""
     p = str(path)
     try:
-        fd = os.open(p, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(p, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
     except OSError as err:
         raise JournalError(p, 0, f"cannot open the journal: {err.strerror or err}") from None
     fh = open(fd, "r+b", buffering=0)
