@@ -1,16 +1,34 @@
 """The `bottisota` command: play | check | schema | render | scenario | replay | simulate.
 
 Each subcommand lives in its own module; this file only parses the command
-line and turns expected failures into one message and exit code 2.
+line and turns failures into one message and an exit code:
+
+- 0: done; 1: a scenario expectation failed (`scenario run`);
+- 2: bad input (a file, an option, a journal refused, a path that cannot be
+  read or written): one message naming it;
+- 74: a journal could not be written (disk full);
+- 70: an unexpected error (a bug): its traceback goes to a log file (the
+  platform's state folder, else the temp folder) and the message says where,
+  for a bug report; no traceback on the terminal;
+- 130: interrupted (Ctrl+C).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import platform
 import sys
+import tempfile
+import time
+import traceback
 from importlib import import_module
+from pathlib import Path
 
-from bottisota.core.errors import InputError, JournalError
+from bottisota.core.errors import InputError, JournalError, JournalWriteError
+
+EXIT_BAD_INPUT = 2
+EXIT_WRITE_FAILED = 74      # EX_IOERR
+EXIT_BUG = 70               # EX_SOFTWARE
 
 # subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -19,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "schema": ("bottisota.formats.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
     "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
-    "replay": ("bottisota.play.journal", "replay_main", "rebuild a game from its journal"),
+    "replay": ("bottisota.commands.replay", "main", "rebuild a game from its journal"),
     "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
 }
 
@@ -43,22 +61,72 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["play", *argv]
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep --json output clean
-    command = argv[0] if argv and argv[0] in COMMANDS else None
-    args = build_parser(command).parse_args(argv)
-    if args.command is None:
-        build_parser().print_help()
-        return 2
-    module, fn, _help = COMMANDS[args.command]
     try:
-        return int(getattr(import_module(module), fn)(args) or 0)
-    except InputError as err:
+        return _run(argv)
+    except (InputError, JournalError) as err:
         print(err, file=sys.stderr)
-        return 2
-    except JournalError as err:
-        print(err, file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except JournalWriteError as err:
+        print(f"bottisota: {err}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:          # output piped into `head` and cut: not an error
         sys.stderr.close()
         return 0
+    except OSError as err:
+        if err.filename is None:     # not about a file the user named: a bug
+            return report_bug(err, argv)
+        print(f"bottisota: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as err:         # a bug: the details to a file, one message to the user
+        return report_bug(err, argv)
+
+
+def _run(argv: list[str]) -> int:
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(command).parse_args(argv)
+    if args.command is None:
+        build_parser().print_help()
+        return EXIT_BAD_INPUT
+    module, fn, _help = COMMANDS[args.command]
+    return int(getattr(import_module(module), fn)(args) or 0)
+
+
+def log_folder() -> Path:
+    """Where crash logs go: $XDG_STATE_HOME/bottisota (default ~/.local/state/bottisota);
+    the temp folder when that cannot be made."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "bottisota"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    except OSError:
+        return Path(tempfile.gettempdir())
+
+
+def report_bug(err: BaseException, argv: list[str]) -> int:
+    """Write the traceback to a crash log and tell the user where (exit 70)."""
+    text = (f"bottisota {' '.join(argv)}\n"
+            f"python {platform.python_version()} on {platform.platform()}\n"
+            f"time {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n\n"
+            + "".join(traceback.format_exception(type(err), err, err.__traceback__)))
+    stamp = time.strftime("crash-%Y%m%d-%H%M%S")
+    where: Path | None = None
+    for folder in (log_folder(), Path(tempfile.gettempdir())):
+        try:
+            fd, name = tempfile.mkstemp(prefix=stamp + "-", suffix=".log", dir=folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            where = Path(name)
+            break
+        except OSError:
+            continue
+    what = f"{type(err).__name__}: {str(err)[:200]}" if str(err) else type(err).__name__
+    try:
+        print(f"bottisota: an unexpected error stopped the command ({what}). This is a bug"
+              + (f"; the details are in {where} — please attach that file to a bug report."
+                 if where else "; no log could be written."), file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    return EXIT_BUG

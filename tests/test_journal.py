@@ -2,11 +2,14 @@
 import json
 import random
 
+from unittest.mock import ANY
+
 import pytest
 
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
 from bottisota.play.journal import journal_game, load, resume
+from bottisota.play.journal_file import seal
 from bottisota.formats.loading import bundled_rules
 from bottisota.commands.dice_prompt import prompt_dice
 from bottisota.engine.game import Game
@@ -22,6 +25,19 @@ def snapshot(game: Game):
              for b in s.bots.values()],
             [(m.id, m.x, m.y, m.active) for m in s.mines],
             [(g.x, g.y, g.taken) for g in s.goals])
+
+
+def write_resealed(path, lines) -> None:
+    """Write lines (JSON objects, with or without digests) as a journal whose digest chain
+    holds: what a forger who recomputes the chain would write. The replay must still
+    find every edit that changes the game."""
+    prev, out = "", []
+    for line in lines:
+        data = json.loads(line) if isinstance(line, str) else dict(line)
+        data.pop("digest", None)
+        text, prev = seal(json.dumps(data, separators=(",", ":")), prev)
+        out.append(text)
+    path.write_text("\n".join(out) + "\n")
 
 
 def new_game(catalogue, duel, path, seed=5, players=("red", "blue", "green"), **kw) -> Game:
@@ -54,18 +70,21 @@ def test_a_game_started_without_a_seed_records_one_and_replays(catalogue, duel, 
     assert snapshot(load(path)) == snapshot(game)
 
 
-def test_a_journal_cut_off_mid_line_is_refused_with_its_line(catalogue, duel, tmp_path):
+def test_a_torn_last_line_is_backed_up_and_dropped(catalogue, duel, tmp_path):
     path = tmp_path / "game.jsonl"
     game = new_game(catalogue, duel, path)
     play_random_game(game, random.Random(1), max_actions=10)
+    game.journal.close()
     text = path.read_text()
     path.write_text(text[:-25])
-    with pytest.raises(JournalError) as err:
-        load(path)
-    assert err.value.line == 11 and "cut off" in err.value.message
+    again = load(path)
+    assert len(again.history) == 9
+    assert path.read_text() == "".join(text.splitlines(keepends=True)[:10])
+    backup = tmp_path / "game.jsonl.torn-line-11.bak"
+    assert backup.read_text() == text[:-25]
 
 
-def test_a_journal_edited_by_hand_is_refused_with_its_line(catalogue, duel, tmp_path):
+def test_a_journal_edited_by_hand_is_refused_at_its_line(catalogue, duel, tmp_path):
     path = tmp_path / "game.jsonl"
     game = new_game(catalogue, duel, path)
     play_random_game(game, random.Random(1), max_actions=10)
@@ -74,6 +93,10 @@ def test_a_journal_edited_by_hand_is_refused_with_its_line(catalogue, duel, tmp_
     entry["action"]["bot"] = "nobody"
     lines[3] = json.dumps(entry)
     path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 4 and "digest" in err.value.message
+    write_resealed(path, lines)                  # the chain recomputed: the replay finds it
     with pytest.raises(JournalError) as err:
         load(path)
     assert err.value.line == 4 and "refused on replay" in err.value.message
@@ -87,7 +110,7 @@ def test_an_event_changed_by_hand_is_a_replay_difference(catalogue, duel, tmp_pa
     entry = json.loads(lines[2])
     entry["events"][0]["x"] = 1234.5
     lines[2] = json.dumps(entry)
-    path.write_text("\n".join(lines) + "\n")
+    write_resealed(path, lines)
     with pytest.raises(JournalError) as err:
         load(path)
     assert err.value.line == 3 and "replay differs at event 1" in err.value.message
@@ -106,7 +129,8 @@ def test_undo_and_redo_are_journaled_and_replayed(catalogue, duel, tmp_path):
     game.redo()
     assert snapshot(game) == done
     assert snapshot(load(path)) == done
-    assert path.read_text().splitlines()[-4:] == ['{"undo":true}'] * 2 + ['{"redo":true}'] * 2
+    assert [json.loads(line) for line in path.read_text().splitlines()[-4:]] == \
+        [{"undo": True, "digest": ANY}] * 2 + [{"redo": True, "digest": ANY}] * 2
 
 
 def test_resume_goes_on_writing_the_same_journal(catalogue, duel, tmp_path):
@@ -114,6 +138,7 @@ def test_resume_goes_on_writing_the_same_journal(catalogue, duel, tmp_path):
     game = new_game(catalogue, duel, path)
     rng = random.Random(4)
     play_random_game(game, rng, max_actions=20)
+    game.journal.close()                     # one game at a time holds a journal
     later = resume(path)
     assert snapshot(later) == snapshot(game)
     for _ in range(15):
@@ -145,10 +170,11 @@ def test_replay_command_prints_a_summary_and_refuses_a_bad_journal(catalogue, du
     assert cli_main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "replayed 8 actions; every event matches" in out and "scores: " in out
-    path.write_text(path.read_text()[:-3])
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:5] + [lines[5][:-3]] + lines[6:]) + "\n")
     assert cli_main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{path}:9: the line is cut off" in err and "Traceback" not in err
+    assert f"{path}:6: the line is refused" in err and "Traceback" not in err
 
 
 def test_each_line_carries_the_state_it_left_and_replay_checks_it(catalogue, duel, tmp_path):
@@ -160,7 +186,7 @@ def test_each_line_carries_the_state_it_left_and_replay_checks_it(catalogue, due
     assert len(entry["state"]) == 16
     entry["state"] = "0" * 16
     lines[5] = json.dumps(entry)
-    path.write_text("\n".join(lines) + "\n")
+    write_resealed(path, lines)
     with pytest.raises(JournalError) as err:
         load(path)
     assert err.value.line == 6 and "state after this action" in err.value.message

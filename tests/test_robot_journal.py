@@ -20,7 +20,7 @@ from bottisota.core.actions import Forward, Move, Pass, Place
 from bottisota.engine.game import Game
 from bottisota.play.journal import journal_game
 from tests.builders import ROBOT_TABLE, arena
-from tests.test_journal import snapshot
+from tests.test_journal import snapshot, write_resealed
 
 ACTIONS = 30
 
@@ -114,6 +114,10 @@ def test_a_robot_die_changed_by_hand_is_a_replay_difference(catalogue, duel, tmp
     entry["rolls"][0][1] = value % 6 + 1          # the robot's die, not what the seed gives
     lines[3] = json.dumps(entry, separators=(",", ":"))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError) as err:
+        load(path)
+    assert err.value.line == 4 and "digest" in str(err.value)
+    write_resealed(path, lines)                  # the chain recomputed: the replay finds it
     with pytest.raises(JournalError) as err:
         load(path)
     assert err.value.line == 4 and "dice rolled are not the ones recorded" in str(err.value)

@@ -44,3 +44,14 @@ class JournalError(Exception):
     def __init__(self, file: str, line: int, message: str):
         super().__init__(f"{file}:{line}: {message}")
         self.file, self.line, self.message = file, line, message
+
+
+class JournalWriteError(Exception):
+    """A journal line could not be written (disk full, disk gone): the game took the
+    change back, so it stays where its journal is. The message says so in words."""
+
+    def __init__(self, file: str, reason: str):
+        super().__init__(f"the journal {file} could not be written ({reason}): the last "
+                         "change was taken back, so the game is as its journal has it; "
+                         "free some disk space (or fix the disk) and make it again")
+        self.file, self.reason = file, reason

@@ -109,7 +109,8 @@ def check_notes(notes: Iterable[Event]) -> list[Event]:
 
 
 class JournalSink(Protocol):
-    """Where a game writes its history (bottisota.play.journal.Journal)."""
+    """Where a game writes its history (bottisota.play.journal.Journal). A method that
+    raises (the write failed) leaves the game as it was before the change."""
 
     def record(self, entry: Entry, state: GameState) -> None: ...
     def undone(self) -> None: ...
@@ -308,9 +309,15 @@ class Game:
         entry = Entry(action, notes + events, list(dice.rolls[mark:]), pre, len(notes))
         self._mark = dice.used
         self.history.append(entry)
-        self._redo.clear()
+        redo, self._redo = self._redo, []
         if self.journal is not None:
-            self.journal.record(entry, self.state)
+            try:
+                self.journal.record(entry, self.state)
+            except BaseException:       # not journaled (disk full): the game takes it back
+                self.history.pop()
+                self._redo = redo
+                self._rebuild(self.history)
+                raise
         return ActResult(events=entry.events)
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
@@ -454,11 +461,11 @@ class Game:
         """Take back the last accepted action by replaying all but it (False: nothing to undo)."""
         if not self.history:
             return False
+        if self.journal is not None:
+            self.journal.undone()        # journaled first: a failed write changes nothing
         entry = self.history.pop()
         self._rebuild(self.history)
         self._redo.append(entry)
-        if self.journal is not None:
-            self.journal.undone()
         return True
 
     def redo(self) -> bool:
@@ -467,6 +474,8 @@ class Game:
         dropped first, so the redone action meets the dice it met before."""
         if not self._redo:
             return False
+        if self.journal is not None:
+            self.journal.redone()        # journaled first: a failed write changes nothing
         entry = self._redo.pop()
         if self.state.dice.used != self._mark:
             self._rebuild(self.history)
@@ -480,8 +489,6 @@ class Game:
         self.history.append(Entry(entry.action, entry.events[:entry.notes] + events,
                                   list(dice.rolls[mark:]), entry.pre, entry.notes))
         self._mark = dice.used
-        if self.journal is not None:
-            self.journal.redone()
         return True
 
     def _rebuild(self, entries: list[Entry]) -> None:
@@ -570,6 +577,8 @@ class Game:
             return Refusal("D8", "the replay rolled other dice than the game did")
         twin.state.dice = dice
         twin._start.dice = self._start.dice.copied()
+        kept = (self.state, self._start, self.history, self._redo, self.mode,
+                self.start_events, self._mark)
         self.state = twin.state
         self._start = twin._start
         self.history = twin.history
@@ -578,5 +587,10 @@ class Game:
         self.start_events = twin.start_events
         self._mark = twin._mark
         if self.journal is not None:
-            self.journal.reloaded(self)
+            try:
+                self.journal.reloaded(self)
+            except BaseException:       # not journaled: the game goes on as it was
+                (self.state, self._start, self.history, self._redo, self.mode,
+                 self.start_events, self._mark) = kept
+                raise
         return None

@@ -1,99 +1,53 @@
 """The journal: a game as JSON lines, written as it happens; replay, undo, resume.
 
 Line 1 is the header: everything needed to rebuild the game (the dice mode
-and seed, the arena, cards, mods and house rules as data, the players, and
-the events and rolls of the start). Every accepted action then adds one line
-with its events and the dice it used; `undo` and `redo` add a line each. An
-action line may carry `notes` (how many of its first events are informational
-notes passed in with it, such as a robot's `robot_decision`) and `pre` (how
-many of its first rolls were made before the action, by a robot deciding). A
-designer's reload (`Game.reload`) adds a line with the new arena, cards, mods
-and rules. Each line is flushed and synced to disk at once, so a crash loses
-nothing.
+and seed, the arena, cards, mods and house rules in the file formats, the
+players, and the events and rolls of the start). Every accepted action then
+adds one line with its events and the dice it used; `undo` and `redo` add a
+line each. An action line may carry `notes` (how many of its first events are
+informational notes passed in with it, such as a robot's `robot_decision`) and
+`pre` (how many of its first rolls were made before the action, by a robot
+deciding). A designer's reload (`Game.reload`) adds a line with the new arena,
+cards, mods and rules.
+
+Faults (`journal_file`): each line is written, flushed and synced before the
+game goes on; a write that fails is cut back and the game takes the change
+back (JournalWriteError), so game and journal agree. Every version 2 line
+ends with a digest chained to the line before, so an edit anywhere, the header
+included, is refused at its line. One process at a time holds a journal (an
+exclusive lock). A torn last line (a power cut while writing) is reported
+with its number, the file backed up beside it and the line cut off; the game
+goes on from the last whole action.
 
 Replaying re-runs the actions from the header (a seeded game rolls its own
 dice again, the rolls made before an action included; a physical-dice game
 uses the typed rolls it recorded) and asserts that every action gives the
-same events. A journal cut off mid-line or edited by hand is refused with
-the line (JournalError), never half-applied.
+same events and the recorded state. The recorded arena, cards, mods and rules
+are validated as files are. Version 1 journals (before digests) still replay.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import os
-from dataclasses import asdict, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from shapely.geometry import mapping, shape
-
 from bottisota.core.dice import Dice, Roll
-from bottisota.core.errors import JournalError
-from bottisota.core.arena import Arena, Feature
-from bottisota.core.cards import BotCard, Mod, Weapon
+from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.engine.game import Entry, Game
 from bottisota.engine.state import GameState
+from bottisota.play import journal_file as jf
+from bottisota.play.journal_data import (
+    DataError, arena_from_data, arena_from_v1, arena_to_data, card_to_data, cards_from,
+    default, mod_to_data, mods_from, plain, rules_from, rules_to_data,
+)
 
 FORMAT = "bottisota-journal"
-VERSION = 1
-
-
-# --- values <-> data ------------------------------------------------------------------
-
-def _plain(value: Any) -> Any:
-    """Tuples to lists, recursively (the JSON form), for comparisons."""
-    return json.loads(json.dumps(value, default=_default))
-
-
-def _default(value: Any) -> Any:
-    if hasattr(value, "item"):          # numpy scalars
-        return value.item()
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    raise TypeError(f"cannot journal {type(value).__name__}")
-
-
-def arena_to_data(arena: Arena) -> dict:
-    """The arena with its compiled shapes, exactly (coordinates as given to shapely)."""
-    feats = []
-    for f in arena.features:
-        d = {fl.name: getattr(f, fl.name) for fl in fields(Feature) if fl.name != "shape"}
-        d["shape"] = mapping(f.shape)
-        feats.append(d)
-    return {"name": arena.name, "size": list(arena.size), "source": arena.source,
-            "features": _plain(feats)}
-
-
-def arena_from_data(d: dict) -> Arena:
-    feats = []
-    for f in d["features"]:
-        kw = dict(f)
-        kw["shape"] = shape(kw["shape"])
-        kw["respawn"] = tuple(tuple(p) for p in kw.get("respawn") or ())
-        kw["path"] = tuple(tuple(p) for p in kw.get("path") or ())
-        feats.append(Feature(**kw))
-    return Arena(name=d["name"], size=tuple(d["size"]), features=tuple(feats),
-                 source=d.get("source", "<journal>"))
-
-
-def card_to_data(card: BotCard) -> dict:
-    return _plain(asdict(card))
-
-
-def card_from_data(d: dict) -> BotCard:
-    return BotCard(**{**d, "weapons": tuple(Weapon(**w) for w in d.get("weapons", ()))})
-
-
-def mod_to_data(mod: Mod) -> dict:
-    return _plain(asdict(mod))
-
-
-def mod_from_data(d: dict) -> Mod:
-    return Mod(**{**d, "weapons": tuple(Weapon(**w) for w in d.get("weapons", ()))})
+VERSION = 2
+READS = (1, 2)
 
 
 def state_digest(state: GameState) -> str:
@@ -108,7 +62,7 @@ def state_digest(state: GameState) -> str:
             [[m.id, m.owner, m.weapon, m.x, m.y, m.z, m.r, m.magnetic, m.active]
              for m in state.mines],
             [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals]]
-    text = json.dumps(data, default=_default, separators=(",", ":"))
+    text = json.dumps(data, default=default, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -123,46 +77,86 @@ def _rolls(rolls: list[Roll]) -> list[list]:
 
 
 def _rolls_from(data: Any) -> list[Roll]:
-    return [Roll(str(p), int(v)) for p, v in data]
+    if not isinstance(data, list):
+        raise ValueError("rolls are a list of [purpose, value]")
+    out = []
+    for item in data:
+        purpose, value = item
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise ValueError(f"a d6 roll is 1 to 6, not {value!r}")
+        out.append(Roll(str(purpose), value))
+    return out
+
+
+def _static(state: GameState) -> dict:
+    return {"rules": rules_to_data(state.rules), "arena": arena_to_data(state.arena),
+            "arena_source": state.arena.source,
+            "cards": [card_to_data(c) for c in state.cards.values()],
+            "mods": [mod_to_data(m) for m in state.mods.values()]}
 
 
 # --- writing ----------------------------------------------------------------------------
 
 class Journal:
-    """An open journal file; a Game writes to it through record/undone/redone."""
+    """An open, locked journal file; a Game writes to it through record/undone/redone/
+    reloaded. Every write is whole or not at all (JournalWriteError)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, writer: jf.LineWriter, version: int = VERSION) -> None:
         self.path = Path(path)
+        self.writer = writer
+        self.version = version
         self.actions = 0
+        self.notice: str | None = None      # what resuming found (a torn line cut off)
+
+    @property
+    def fh(self) -> Any:
+        """The open file (tests replace it with one whose writes fail)."""
+        return self.writer.fh
+
+    @fh.setter
+    def fh(self, value: Any) -> None:
+        self.writer.fh = value
 
     def _write(self, line: dict) -> None:
-        text = json.dumps(line, default=_default, separators=(",", ":"))
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise JournalWriteError(str(self.path), f"a value cannot be journaled: {err}") \
+                from None
+        self.writer.write(text)
+
+    def close(self) -> None:
+        """Release the file and its lock."""
+        self.writer.close()
 
     @classmethod
     def create(cls, path: str | Path, game: Game, seed: int | None,
                rolls: list[Roll]) -> "Journal":
-        """Start a new journal with the game's header (overwrites the file)."""
+        """Start a new journal with the game's header (an existing file is emptied,
+        unless another game holds it: then JournalError)."""
         state = game.state
-        Path(path).write_text("", encoding="utf-8")
-        journal = cls(path)
-        journal._write({
+        header = {
             "format": FORMAT, "version": VERSION, "dice": dice_mode(state.dice), "seed": seed,
             "forced": list(state.dice.forced) if state.dice.forced is not None else None,
-            "players": list(game.given_players),
-            "rules": asdict(state.rules), "arena": arena_to_data(state.arena),
-            "cards": [card_to_data(c) for c in state.cards.values()],
-            "mods": [mod_to_data(m) for m in state.mods.values()],
+            "players": list(game.given_players), **_static(state),
             "start": {"events": game.start_events, "rolls": _rolls(rolls)},
-        })
+        }
+        fh = jf.open_locked(path, create=True)
+        try:
+            fh.truncate(0)
+        except OSError as err:
+            fh.close()
+            raise JournalWriteError(str(path), err.strerror or str(err)) from None
+        journal = cls(path, jf.LineWriter(str(path), fh, 0, "", chained=True))
+        try:
+            journal._write(header)
+        except BaseException:
+            journal.close()
+            raise
         return journal
 
     def record(self, entry: Entry, state: GameState | None = None) -> None:
-        self.actions += 1
-        line = {"n": self.actions, "action": action_to_dict(entry.action),
+        line = {"n": self.actions + 1, "action": action_to_dict(entry.action),
                 "events": entry.events, "rolls": _rolls(entry.rolls)}
         if entry.notes:
             line["notes"] = entry.notes
@@ -171,6 +165,7 @@ class Journal:
         if state is not None:
             line["state"] = state_digest(state)
         self._write(line)
+        self.actions += 1
 
     def undone(self) -> None:
         self._write({"undo": True})
@@ -181,70 +176,87 @@ class Journal:
     def reloaded(self, game: Game) -> None:
         """The game now runs on new static data (a designer's edit): the data, and the
         state the replay on it left."""
-        state = game.state
-        self._write({"reload": {
-            "rules": asdict(state.rules), "arena": arena_to_data(state.arena),
-            "cards": [card_to_data(c) for c in state.cards.values()],
-            "mods": [mod_to_data(m) for m in state.mods.values()]},
-            "state": state_digest(state)})
+        self._write({"reload": _static(game.state), "state": state_digest(game.state)})
+
+
+def journal_game(game: Game, path: str | Path) -> Journal:
+    """Write a game just begun with `Game.new` to a new journal at `path`, and every
+    action from now on (its seed and start rolls go in the header, D8)."""
+    game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
+    return game.journal
+
+
+def new_journal_path(folder: str | Path) -> Path:
+    """A new, uniquely named, empty journal file in `folder` (see journal_file)."""
+    return jf.new_journal_path(folder)
 
 
 # --- reading ----------------------------------------------------------------------------
 
-def read_lines(path: str | Path) -> list[tuple[int, dict]]:
-    """The journal's lines as (line number, mapping); a line cut off or not JSON is refused."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise JournalError(str(p), 0, f"cannot read the journal: {err.strerror or err}")
-    except UnicodeDecodeError:
-        raise JournalError(str(p), 0, "not a text file")
-    if not text:
-        raise JournalError(str(p), 1, "the journal is empty")
-    lines = text.split("\n")
-    if lines[-1] != "":
-        raise JournalError(str(p), len(lines), "the line is cut off (no end of line): "
-                           "the journal was not finished writing")
-    out = []
-    for i, line in enumerate(lines[:-1], start=1):
-        try:
-            data = json.loads(line)
-        except ValueError as err:
-            raise JournalError(str(p), i, f"not a journal line: {err.msg} at column {err.colno}")
-        if not isinstance(data, dict):
-            raise JournalError(str(p), i, "not a journal line: expected a JSON object")
-        out.append((i, data))
-    return out
+@dataclass
+class Loaded:
+    """A journal read back: the game, and what the reading found."""
+
+    game: Game
+    version: int
+    lines: int                      # whole lines replayed
+    actions: int                    # action lines (for numbering the next)
+    size: int                       # bytes of the whole lines
+    prev: str                       # the last line's digest
+    tail: jf.Tail | None = None     # a torn last line
+
+    @property
+    def notice(self) -> str | None:
+        t = self.tail
+        if t is None:
+            return None
+        what = (f"line {t.line} is incomplete ({t.length} bytes, the journal was cut off "
+                "while writing it, e.g. a power cut)")
+        if t.kept:
+            return f"{what}: left out (another game holds the journal)"
+        return (f"{what}: the journal was backed up to {t.backup.name if t.backup else '?'} "
+                f"and the line dropped; the game goes on from action {self.actions}")
 
 
-def _game_from_header(path: str, header: dict, ask: Callable[[str], int] | None) -> Game:
+def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> Game:
     if header.get("format") != FORMAT:
-        raise JournalError(path, 1, f"not a Bottisota journal (format {header.get('format')!r})")
-    if header.get("version") != VERSION:
-        raise JournalError(path, 1, f"journal version {header.get('version')!r}; "
-                           f"this referee reads version {VERSION}")
+        raise JournalError(path, 1, "not a Bottisota journal (its first line has no "
+                           f"\"format\": \"{FORMAT}\")")
+    version = header.get("version")
+    if version not in READS:
+        raise JournalError(path, 1, f"journal version {json.dumps(version)[:20]}; this "
+                           f"referee reads versions {', '.join(map(str, READS))}")
     try:
         mode = header["dice"]
         start_rolls = _rolls_from(header["start"]["rolls"])
         if mode == "seeded":
-            dice = Dice(seed=header["seed"])
+            seed = header["seed"]
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise ValueError("the seed is a whole number")
+            dice = Dice(seed=seed)
         elif mode == "forced":
-            dice = Dice(forced=list(header["forced"]))
+            dice = Dice(forced=[r.value for r in _rolls_from(
+                [["forced", v] for v in header["forced"]])])
         elif mode == "physical":
             dice = Dice(forced=[r.value for r in start_rolls])
         else:
-            raise JournalError(path, 1, f"unknown dice mode {mode!r}")
-        rules = HouseRules(**header["rules"])
-        arena = arena_from_data(header["arena"])
-        cards = [card_from_data(c) for c in header["cards"]]
-        mods = [mod_from_data(m) for m in header["mods"]]
-        game = Game.new(arena, rules, cards, mods, list(header["players"]), dice=dice)
+            raise JournalError(path, 1, f"unknown dice mode {str(mode)[:20]!r}")
+        rules, arena, cards, mods = _static_from(header, version)
+        players = header["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("players are a list of names")
     except JournalError:
         raise
+    except DataError as err:
+        raise JournalError(path, 1, str(err)) from None
     except (KeyError, TypeError, ValueError) as err:
-        raise JournalError(path, 1, f"the header cannot be read: {type(err).__name__}: {err}")
-    if _plain(game.start_events) != _plain(header["start"]["events"]):
+        raise JournalError(path, 1, f"the header cannot be read: {_why(err)}") from None
+    try:
+        game = Game.new(arena, rules, cards, mods, list(players), dice=dice)
+    except Exception as err:     # recorded data can make any rule fail
+        raise JournalError(path, 1, f"the game cannot be started from the header: "
+                           f"{_why(err)}") from None
+    if plain(game.start_events) != plain(header["start"].get("events")):
         raise JournalError(path, 1, "the start of the game does not replay as recorded")
     if mode == "physical":
         game.state.dice.forced = None
@@ -253,77 +265,183 @@ def _game_from_header(path: str, header: dict, ask: Callable[[str], int] | None)
     return game
 
 
+def _static_from(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
+    rules = rules_from(d["rules"])
+    arena_data = arena_from_v1(d["arena"]) if version == 1 else d["arena"]
+    source = d.get("arena_source") if version >= 2 else (d["arena"] or {}).get("source")
+    arena = arena_from_data(arena_data, source if isinstance(source, str) else "<journal>",
+                            rules)
+    return rules, arena, cards_from(d["cards"], rules), mods_from(d["mods"])
+
+
+def _why(err: BaseException) -> str:
+    text = str(err)
+    return f"{type(err).__name__}: {text[:200]}" if text else type(err).__name__
+
+
 def _no_ask(purpose: str) -> int:
     raise JournalError("<replay>", 0, f"the journal has no roll for {purpose}")
 
 
 def _differs(path: str, line: int, want: list, got: list) -> JournalError:
-    want, got = _plain(want), _plain(got)
+    want, got = plain(want), plain(got)
     for k in range(max(len(want), len(got))):
         a = want[k] if k < len(want) else None
         b = got[k] if k < len(got) else None
         if a != b:
             return JournalError(path, line, f"replay differs at event {k + 1}: the journal "
-                                f"has {json.dumps(a)}, the replay gives {json.dumps(b)}")
+                                f"has {json.dumps(a)[:300]}, the replay gives "
+                                f"{json.dumps(b)[:300]}")
     return JournalError(path, line, "replay differs")
 
 
-def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
-    """Rebuild a game from its journal, asserting every action's events; the game
-    has no journal attached. JournalError names the first bad line."""
+def read(path: str | Path, ask: Callable[[str], int] | None = None,
+         fh: Any = None) -> Loaded:
+    """Rebuild a game from its journal, asserting every line; the game has no journal
+    attached. `fh` is the journal open and locked by the caller (resuming); without
+    it the file is opened to read, and locked only to cut off a torn last line.
+    JournalError names the first bad line."""
     p = str(path)
-    lines = read_lines(path)
-    game = _game_from_header(p, lines[0][1], ask)
-    for number, data in lines[1:]:
-        if data.get("undo") is True:
-            if not game.undo():
-                raise JournalError(p, number, "undo with nothing to undo")
-            continue
-        if data.get("redo") is True:
-            if not game.redo():
-                raise JournalError(p, number, "redo with nothing to redo")
-            continue
-        if "reload" in data:
-            _reload(p, number, game, data)
-            continue
+    size = jf.file_size(p)
+    own = fh is None
+    if own:
         try:
-            action = action_from_dict(data["action"])
-            rolls = _rolls_from(data.get("rolls", []))
-            events = data["events"]
-            notes, pre = int(data.get("notes", 0)), int(data.get("pre", 0))
-            if not (0 <= notes <= len(events) and 0 <= pre <= len(rolls)):
-                raise ValueError("notes or pre out of range")
-        except ActionFormatError as err:
-            raise JournalError(p, number, f"not an action: {err}")
-        except (KeyError, TypeError, ValueError) as err:
-            raise JournalError(p, number, f"not a journal entry: {type(err).__name__}: {err}")
-        try:
-            result = game.replay(action, rolls, events[:notes], pre)
-        except Exception as err:  # a hand-edited line can make any rule fail
-            raise JournalError(p, number, f"the action cannot be replayed: "
-                               f"{type(err).__name__}: {err}")
-        if result.refusal is not None:
-            raise JournalError(p, number, f"the action is refused on replay: {result.refusal}")
-        if _plain(result.events) != _plain(events):
-            raise _differs(p, number, events, result.events)
-        if _plain(_rolls(game.history[-1].rolls)) != _plain(data.get("rolls", [])):
-            raise JournalError(p, number, "replay differs: the dice rolled are not the "
-                               "ones recorded")
-        if "state" in data and data["state"] != state_digest(game.state):
-            raise JournalError(p, number, "replay differs: the state after this action is "
-                               "not the one recorded")
-    return game
+            fh = open(p, "rb")
+        except OSError as err:
+            raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") \
+                from None
+    try:
+        end = jf.complete_size(fh, size)
+        tail = None
+        if end < size:
+            lines_before = _count_lines(fh, end)
+            tail = jf.Tail(line=lines_before + 1, offset=end, length=size - end)
+            if end == 0:
+                raise JournalError(p, 1, "the journal's first line (the header) is incomplete: "
+                                   "the game never started")
+        loaded = _replay(p, fh, end, ask)
+        loaded.tail = tail
+        if tail is not None:
+            _cut(p, fh, own, size, tail)
+        return loaded
+    finally:
+        if own:
+            fh.close()
+
+
+def _count_lines(fh: Any, end: int) -> int:
+    fh.seek(0)
+    count, left = 0, end
+    while left:
+        chunk = fh.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        left -= len(chunk)
+    return count
+
+
+def _cut(path: str, fh: Any, own: bool, size: int, tail: jf.Tail) -> None:
+    """Back up and cut the torn line: under the caller's lock, or one taken now (a
+    journal held by a running game is left as it is)."""
+    if not own:
+        jf.cut_tail(path, fh, size, tail)
+        return
+    try:
+        held = jf.open_locked(path)
+    except JournalError:
+        tail.kept = True
+        return
+    try:
+        if jf.file_size(path) == size:
+            jf.cut_tail(path, held, size, tail)
+        else:
+            tail.kept = True
+    finally:
+        held.close()
+
+
+def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Loaded:
+    lines = jf.iter_lines(p, fh, end)
+    number, raw = next(lines)
+    header = jf.parse_line(p, 1, raw)
+    version = header.get("version")
+    prev = ""
+    chained = version == VERSION or jf.unseal(raw, "") != jf.NO_DIGEST
+    if chained:                  # a digest is checked whatever version the line claims
+        prev = _checked(p, 1, raw, prev)[1]
+    game = _header_game(p, header, ask)
+    actions = 0
+    for number, raw in lines:
+        if chained:
+            content, prev = _checked(p, number, raw, prev)
+        else:
+            content = raw
+        data = jf.parse_line(p, number, content)
+        if _replay_line(p, number, game, data):
+            actions += 1
+    return Loaded(game, version, number, actions, end, prev)
+
+
+def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]:
+    found = jf.unseal(raw, prev)
+    if isinstance(found, str):
+        raise JournalError(path, number, f"the line is refused: {found}")
+    return found
+
+
+def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
+    """Replay one line on the game (True for an action line)."""
+    if data.get("undo") is True and len(data) == 1:
+        if not game.undo():
+            raise JournalError(p, number, "undo with nothing to undo")
+        return False
+    if data.get("redo") is True and len(data) == 1:
+        if not game.redo():
+            raise JournalError(p, number, "redo with nothing to redo")
+        return False
+    if "reload" in data:
+        _reload(p, number, game, data)
+        return False
+    try:
+        action = action_from_dict(data["action"])
+        rolls = _rolls_from(data.get("rolls", []))
+        events = data["events"]
+        notes, pre = data.get("notes", 0), data.get("pre", 0)
+        if not isinstance(events, list) or not all(isinstance(n, int) for n in (notes, pre)) \
+                or not (0 <= notes <= len(events) and 0 <= pre <= len(rolls)):
+            raise ValueError("notes or pre out of range")
+    except ActionFormatError as err:
+        raise JournalError(p, number, f"not an action: {err}") from None
+    except (KeyError, TypeError, ValueError) as err:
+        raise JournalError(p, number, f"not a journal entry: {_why(err)}") from None
+    try:
+        result = game.replay(action, rolls, events[:notes], pre)
+    except Exception as err:  # a line that does not fit the game can make any rule fail
+        raise JournalError(p, number, f"the action cannot be replayed: {_why(err)}") from None
+    if result.refusal is not None:
+        raise JournalError(p, number, f"the action is refused on replay: {result.refusal}")
+    if plain(result.events) != plain(events):
+        raise _differs(p, number, events, result.events)
+    if plain(_rolls(game.history[-1].rolls)) != plain(data.get("rolls", [])):
+        raise JournalError(p, number, "replay differs: the dice rolled are not the "
+                           "ones recorded")
+    if "state" in data and data["state"] != state_digest(game.state):
+        raise JournalError(p, number, "replay differs: the state after this action is "
+                           "not the one recorded")
+    return True
 
 
 def _reload(path: str, number: int, game: Game, data: dict) -> None:
     """A designer's reload line: the game goes on on the new data, as it did when played."""
+    version = 2 if "arena_source" in (data.get("reload") or {}) else 1
     try:
-        d = data["reload"]
-        refusal = game.reload(arena_from_data(d["arena"]),
-                              [card_from_data(c) for c in d["cards"]],
-                              [mod_from_data(m) for m in d["mods"]], HouseRules(**d["rules"]))
-    except (KeyError, TypeError, ValueError) as err:
-        raise JournalError(path, number, f"not a reload line: {type(err).__name__}: {err}")
+        rules, arena, cards, mods = _static_from(data["reload"], version)
+        refusal = game.reload(arena, cards, mods, rules)
+    except DataError as err:
+        raise JournalError(path, number, str(err)) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise JournalError(path, number, f"not a reload line: {_why(err)}") from None
     if refusal is not None:
         raise JournalError(path, number, f"the reload does not replay: {refusal}")
     if "state" in data and data["state"] != state_digest(game.state):
@@ -331,54 +449,26 @@ def _reload(path: str, number: int, game: Game, data: dict) -> None:
                            "the one recorded")
 
 
+def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
+    """Rebuild a game from its journal (see `read`); the game has no journal attached."""
+    return read(path, ask).game
+
+
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
-    """Go on with a game from its journal: rebuilt, then writing to the same file."""
-    game = load(path, ask)
-    journal = Journal(path)
-    journal.actions = sum(1 for _n, d in read_lines(path) if "action" in d)
-    game.journal = journal
-    return game
-
-
-# --- the `bottisota replay` command ------------------------------------------------------
-
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("journal", help="a game's journal (JSON lines)")
-    p.add_argument("--events", action="store_true", help="also print every event")
-
-
-def summary(game: Game) -> list[str]:
-    """A few lines about the game's state: round, turn, scores, bots."""
-    s = game.state
-    out = [f"round {s.round}, " + ("game over" if s.over else
-                                  f"{game.whose_turn()} to {game.expected()}"),
-           f"actions: {len(game.history)}, dice rolled: {s.dice.used}",
-           "scores: " + ", ".join(f"{p} {s.scores.get(p, 0)} ({s.kills.get(p, 0)} kills)"
-                                  for p in s.players)]
-    for b in s.bots.values():
-        where = ("destroyed" if b.destroyed else "off the table" if b.removed
-                 else f"at ({b.x:.2f}, {b.y:.2f}) facing {b.facing:.1f}")
-        out.append(f"  {b.id} ({b.player}, {b.card.id}): {where}, damage {b.damage}"
-                   f"/{b.stats.structure}" + (", on overwatch" if b.overwatch else ""))
-    return out
-
-
-def replay_main(args: argparse.Namespace) -> int:
-    """`bottisota replay GAME.jsonl`: rebuild, check, print a summary (exit 2 when refused)."""
-    game = load(args.journal)
-    if getattr(args, "events", False):
-        for entry in game.history:
-            print(f"{entry.action}")
-            for e in entry.events:
-                print("   ", json.dumps(e, default=_default))
-    print(f"{args.journal}: replayed {len(game.history)} actions; every event matches")
-    for line in summary(game):
-        print(line)
-    return 0
-
-
-def journal_game(game: Game, path: str | Path) -> "Journal":
-    """Write a game just begun with `Game.new` to a new journal at `path`, and every
-    action from now on (its seed and start rolls go in the header, D8)."""
-    game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
-    return game.journal
+    """Go on with a game from its journal: locked (a second resume is refused),
+    rebuilt, a torn last line backed up and cut, then writing to the same file.
+    What was found is in `game.journal.notice`."""
+    p = str(path)
+    fh = jf.open_locked(p)
+    try:
+        loaded = read(p, ask, fh=fh)
+        size = loaded.size
+    except BaseException:
+        fh.close()
+        raise
+    writer = jf.LineWriter(p, fh, size, loaded.prev, chained=loaded.version >= 2)
+    journal = Journal(p, writer, version=loaded.version)
+    journal.actions = loaded.actions
+    journal.notice = loaded.notice
+    loaded.game.journal = journal
+    return loaded.game

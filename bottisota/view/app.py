@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.errors import JournalWriteError
 from bottisota.core.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
                                      ShotOrder)
 from bottisota.view import style
@@ -204,6 +205,9 @@ class TableApp:
         notes = list(self.notes)
         try:
             result = self.game.act(action, notes)
+        except JournalWriteError as err:   # disk full: the game took the action back
+            self.say(str(err), style.REFUSAL)
+            return False
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(f"could not act: {type(err).__name__}: {err}", style.REFUSAL)
             return False
@@ -226,7 +230,12 @@ class TableApp:
         self._sync_selection()
 
     def undo(self) -> None:
-        if self.game.undo():
+        try:
+            done = self.game.undo()
+        except JournalWriteError as err:   # not journaled: nothing was undone
+            self.say(str(err), style.REFUSAL)
+            return
+        if done:
             self.take_robot_notes()
             self.notes = []        # undo drops the dice rolled since the last action too
             self.say("undone", style.TEXT_DIM)
@@ -236,7 +245,12 @@ class TableApp:
             self.say("nothing to undo", style.TEXT_DIM)
 
     def redo(self) -> None:
-        if self.game.redo():
+        try:
+            done = self.game.redo()
+        except JournalWriteError as err:   # not journaled: nothing was redone
+            self.say(str(err), style.REFUSAL)
+            return
+        if done:
             self.take_robot_notes()
             self.notes = []        # redo drops the dice rolled since the last action
             self.say("redone", style.TEXT_DIM)

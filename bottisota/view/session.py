@@ -21,9 +21,11 @@ def data_dir() -> Path:
 
 
 def new_journal_path() -> Path:
-    folder = data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
+    """A new, uniquely named journal file (two sessions started in the same second
+    get different files)."""
+    from bottisota.play.journal import new_journal_path as unique_path
+
+    return unique_path(data_dir())
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -136,6 +138,7 @@ def open_session(args: argparse.Namespace) -> int:
         ensure_headless()
     import pygame
 
+    from bottisota.view import style
     from bottisota.view.app import TableApp
     from bottisota.view.calibration import display_key, load_scale
 
@@ -173,6 +176,9 @@ def open_session(args: argparse.Namespace) -> int:
     app = TableApp(game, screen.get_size(), screen=screen, robots=robots,
                    journal_name=journal_name, physical_dice=args.physical_dice, true_scale=scale)
     holder["app"] = app
+    notice = getattr(game.journal, "notice", None)
+    if notice:
+        app.say(f"journal: {notice}", style.REFUSAL)
     if scale:
         app.use_true_scale = True
         app.camera = app._fit_camera()

@@ -1,0 +1,221 @@
+"""A journal's static data (arena, cards, mods, house rules) as formats.md mappings,
+and back through the same validation as files (`bottisota.formats.loading`).
+
+The arena is written in the file format, every shape exactly as it was
+compiled: a circle or a rectangle as `circle`/`rect` when that rebuilds the
+very same polygon, any other shape as its `polygon` corners, a conveyor as its
+`path` and `width`. Reading goes through `arena_from_dict`, `card_from_dict`,
+`mods_from_data` and `rules_from_dict`, so a journal holds nothing a file
+could not (a size NaN, a negative structure, a wall outside the table).
+Version 1 journals (compiled shapes as GeoJSON) are converted to this form first.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+from typing import Any
+
+from shapely.geometry import Polygon
+
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.cards import BotCard, Mod
+from bottisota.core.errors import InputError
+from bottisota.core.house_rules import HouseRules
+from bottisota.core.shapes import circle, rect
+from bottisota.formats import spec
+from bottisota.formats.loading import (
+    arena_from_dict, card_from_dict, mods_from_data, rules_from_dict,
+)
+
+
+class DataError(ValueError):
+    """Recorded static data that is not valid; `what` names the part (arena, cards, ...)."""
+
+    def __init__(self, what: str, message: str) -> None:
+        super().__init__(f"the {what} recorded in the journal is not valid: {message}")
+
+
+def plain(value: Any) -> Any:
+    """Tuples to lists, recursively (the JSON form), for comparisons."""
+    return json.loads(json.dumps(value, default=default))
+
+
+def default(value: Any) -> Any:
+    if hasattr(value, "item"):          # numpy scalars
+        return value.item()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"cannot journal {type(value).__name__}")
+
+
+def _problems(err: InputError) -> str:
+    return "; ".join(f"{p.path}: {p.message}" if p.path else p.message
+                     for p in err.problems[:3]) + (
+        f" (and {len(err.problems) - 3} more)" if len(err.problems) > 3 else "")
+
+
+# --- the arena -----------------------------------------------------------------------
+
+_FEATURE_KEYS = (("height", "height"), ("from", "from_z"), ("to", "to_z"), ("up", "up"),
+                 ("speed", "speed"), ("carries", "carries"), ("top", "top"),
+                 ("points", "points"))
+
+
+def _coords(shape: Polygon) -> list:
+    return [list(p) for p in shape.exterior.coords]
+
+
+def _exact(shape: Polygon, built: Polygon) -> bool:
+    return list(built.exterior.coords) == list(shape.exterior.coords) and not built.interiors
+
+
+def _candidates(values: tuple[float, ...]) -> list[tuple[float, ...]]:
+    """The values, and the same rounded (the file most likely held short decimals)."""
+    out = [values]
+    for digits in (3, 6, 9, 12):
+        out.append(tuple(round(v, digits) for v in values))
+    return out
+
+
+def shape_data(feature: Feature) -> dict:
+    """The feature's shape as formats.md keys that rebuild exactly the compiled polygon."""
+    shape = feature.shape
+    if feature.path and feature.width:
+        return {"path": [list(p) for p in feature.path], "width": feature.width}
+    if not isinstance(shape, Polygon) or shape.interiors:
+        raise ValueError(f"{feature.label}: only simple polygons can be journaled")
+    x0, y0, x1, y1 = shape.bounds
+    count = len(shape.exterior.coords)
+    if count == 5:
+        for x, y, w, h in _candidates((x0, y0, x1 - x0, y1 - y0)):
+            if _exact(shape, rect(x, y, w, h)):
+                return {"rect": [x, y, w, h]}
+    elif count > 8:
+        for x, y, r in _candidates(((x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2)):
+            if r > 0 and _exact(shape, circle(x, y, r)):
+                return {"circle": [x, y, r]}
+    return {"polygon": _coords(shape)}
+
+
+def arena_to_data(arena: Arena) -> dict:
+    """The arena as a formats.md mapping (shapes exact, see shape_data)."""
+    features = []
+    for f in arena.features:
+        allowed = spec.FEATURE.variants.get(f.type, {})
+        d: dict[str, Any] = {"type": f.type}
+        if f.id is not None:
+            d["id"] = f.id
+        d.update(shape_data(f))
+        for key, attr in _FEATURE_KEYS:
+            value = getattr(f, attr)
+            if key in allowed and value is not None:
+                d[key] = value
+        if "respawn" in allowed and f.respawn:
+            d["respawn"] = [list(p) for p in f.respawn]
+        features.append(d)
+    return plain({"name": arena.name, "size": list(arena.size), "features": features})
+
+
+def arena_from_data(data: Any, source: str, rules: HouseRules) -> Arena:
+    """Validate a recorded arena exactly as a file is validated (DataError if not)."""
+    try:
+        return arena_from_dict(data, source, rules=rules)
+    except InputError as err:
+        raise DataError("arena", _problems(err)) from None
+
+
+# --- cards, mods, rules ----------------------------------------------------------------
+
+_PART_BONUS = ("armour_mod", "hit_mod")      # BotCard fields a card file does not have
+
+
+def card_to_data(card: BotCard) -> dict:
+    d = plain(asdict(card))
+    for key in _PART_BONUS:
+        if not d.get(key):
+            d.pop(key, None)
+    return d
+
+
+def card_from_data(data: Any, rules: HouseRules) -> BotCard:
+    if not isinstance(data, dict):
+        raise DataError("cards", "a card is a mapping")
+    data = dict(data)
+    bonus = {k: data.pop(k) for k in _PART_BONUS if k in data}
+    if any(not isinstance(v, int) or isinstance(v, bool) or abs(v) > 100
+           for v in bonus.values()):
+        raise DataError("cards", "armour_mod and hit_mod are small whole numbers")
+    try:
+        card = card_from_dict(data, "<journal>", rules=rules)
+    except InputError as err:
+        raise DataError("cards", _problems(err)) from None
+    return replace(card, **bonus) if bonus else card
+
+
+def mod_to_data(mod: Mod) -> dict:
+    return plain(asdict(mod))
+
+
+def mods_from(data: Any) -> list[Mod]:
+    if not isinstance(data, list):
+        raise DataError("mods", "the mods are a list")
+    if not data:
+        return []
+    try:
+        return mods_from_data(data, "<journal>")
+    except InputError as err:
+        raise DataError("mods", _problems(err)) from None
+
+
+def cards_from(data: Any, rules: HouseRules) -> list[BotCard]:
+    if not isinstance(data, list):
+        raise DataError("cards", "the cards are a list")
+    return [card_from_data(c, rules) for c in data]
+
+
+def rules_to_data(rules: HouseRules) -> dict:
+    return plain(asdict(rules))
+
+
+def rules_from(data: Any) -> HouseRules:
+    try:
+        return rules_from_dict(data, "<journal>")
+    except InputError as err:
+        raise DataError("house rules", _problems(err)) from None
+
+
+# --- version 1 (compiled shapes as GeoJSON) ------------------------------------------
+
+def arena_from_v1(data: Any) -> dict:
+    """A version 1 arena (features with a GeoJSON `shape` and the Feature's own field
+    names) -> the formats.md mapping, for the same validation."""
+    if not isinstance(data, dict) or not isinstance(data.get("features"), list):
+        raise DataError("arena", "expected a mapping with a list of features")
+    names = {attr: key for key, attr in _FEATURE_KEYS}
+    features = []
+    for raw in data["features"]:
+        if not isinstance(raw, dict):
+            raise DataError("arena", "a feature is a mapping")
+        kind = raw.get("type")
+        allowed = spec.FEATURE.variants.get(kind, {}) if isinstance(kind, str) else {}
+        d: dict[str, Any] = {"type": kind}
+        if raw.get("id") is not None:
+            d["id"] = raw["id"]
+        if raw.get("path") and raw.get("width"):
+            d["path"], d["width"] = raw["path"], raw["width"]
+        else:
+            geo = raw.get("shape")
+            try:
+                ring = geo["coordinates"][0]
+                assert geo["type"] == "Polygon" and len(geo["coordinates"]) == 1
+            except (AssertionError, KeyError, IndexError, TypeError):
+                raise DataError("arena", "a version 1 feature's shape is one simple "
+                                "polygon") from None
+            d["polygon"] = ring
+        for attr, key in names.items():
+            if key in allowed and raw.get(attr) is not None:
+                d[key] = raw[attr]
+        if "respawn" in allowed and raw.get("respawn"):
+            d["respawn"] = raw["respawn"]
+        features.append(d)
+    return {"name": data.get("name"), "size": data.get("size"), "features": features}
