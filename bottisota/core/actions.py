@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-
 # --- movement steps (formats.md) -------------------------------------------------
 
 @dataclass(frozen=True, slots=True)

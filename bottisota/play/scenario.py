@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bottisota.core.errors import DiceExhausted
-from bottisota.formats.loading import load_catalogue
 from bottisota.core.arena import Arena
+from bottisota.core.compass import off_angle
+from bottisota.core.errors import DiceExhausted
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats import scenario_spec
-from bottisota.formats.scenario_spec import ScenarioSpec
-from bottisota.formats.yaml_source import Marks
-from bottisota.engine.setup import new_state
 from bottisota.engine.events import Event
 from bottisota.engine.game import Game
-from bottisota.engine.state import Bot, GameState
 from bottisota.engine.modes import ScenarioMode
-from bottisota.core.compass import off_angle
+from bottisota.engine.setup import new_state
+from bottisota.engine.state import Bot, GameState
+from bottisota.formats import scenario_spec
+from bottisota.formats.loading import load_catalogue
+from bottisota.formats.scenario_spec import ScenarioSpec
+from bottisota.formats.yaml_source import Marks
 
 POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
 FACING_TOLERANCE = 0.1      # degrees
@@ -150,17 +150,18 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
             elif not _same(key, value, got[key]):
                 fails.append(f"bots.{bot_id}.{key}: expected {value!r}, actual {got[key]!r}")
     for player, value in (expect.get("scores") or {}).items():
-        got = state.scores.get(player)
-        if got != value:
-            fails.append(f"scores.{player}: expected {value!r}, actual {got!r}")
-    for key, got in (("kills", state.kills),):
-        for player, value in (expect.get(key) or {}).items():
-            if got.get(player) != value:
-                fails.append(f"{key}.{player}: expected {value!r}, actual {got.get(player)!r}")
-    for key, got in (("round", state.round), ("dice_used", state.dice.used),
-                     ("over", state.over)):
-        if key in expect and expect[key] != got:
-            fails.append(f"{key}: expected {expect[key]!r}, actual {got!r}")
+        score = state.scores.get(player)
+        if score != value:
+            fails.append(f"scores.{player}: expected {value!r}, actual {score!r}")
+    for player, value in (expect.get("kills") or {}).items():
+        if state.kills.get(player) != value:
+            fails.append(f"kills.{player}: expected {value!r}, "
+                         f"actual {state.kills.get(player)!r}")
+    plain: tuple[tuple[str, object], ...] = (
+        ("round", state.round), ("dice_used", state.dice.used), ("over", state.over))
+    for key, actual in plain:
+        if key in expect and expect[key] != actual:
+            fails.append(f"{key}: expected {expect[key]!r}, actual {actual!r}")
     if "mines" in expect:
         fails += _listed("mines", expect["mines"], [mine_report(m) for m in state.mines])
     if "goals" in expect:
@@ -169,11 +170,12 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     if "events" in expect:
         fails += _in_order(expect["events"] or [], outcome.events)
     if "rejected" in expect:
-        want = sorted(expect.get("rejected") or [])
-        got = sorted(r["action"] for r in outcome.rejected)
-        if want != got:
+        want_rejected = sorted(expect.get("rejected") or [])
+        rejected = sorted(r["action"] for r in outcome.rejected)
+        if want_rejected != rejected:
             why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
-            fails.append(f"rejected: expected {want}, actual {got}" + (f" ({why})" if why else ""))
+            fails.append(f"rejected: expected {want_rejected}, actual {rejected}"
+                         + (f" ({why})" if why else ""))
     return fails
 
 
@@ -197,7 +199,7 @@ def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
     if len(want) != len(got):
         return [f"{key}: expected {len(want)} on the table, actual {len(got)} ({got})"]
     fails = []
-    for i, (w, g) in enumerate(zip(want, got)):
+    for i, (w, g) in enumerate(zip(want, got, strict=True)):
         for k, v in (w or {}).items():
             if k not in g or not _same(k, v, g[k]):
                 fails.append(f"{key}[{i}].{k}: expected {v!r}, actual {g.get(k)!r}")
