@@ -16,7 +16,7 @@ from bottisota.core.errors import InputError, JournalError
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("bottisota.view.app", "main", "start the referee's table view (the default)"),
     "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
-    "schema": ("bottisota.formats.schema", "main", "write JSON Schemas for the file formats"),
+    "schema": ("bottisota.commands.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
     "scenario": ("bottisota.play.scenario", "main", "run scenario files"),
     "replay": ("bottisota.play.journal", "replay_main", "rebuild a game from its journal"),
