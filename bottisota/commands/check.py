@@ -67,6 +67,8 @@ def kind_of(path: Path, data: Any) -> str | None:
         return "arena"
     if "locomotion" in keys:
         return "card"
+    if keys & {"place", "overwatch"}:
+        return "robot"
     if keys & {"modifies", "deck"}:
         return "mod"
     if keys & set(spec.RULE_FIELDS):

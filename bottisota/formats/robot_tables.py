@@ -3,8 +3,10 @@
 A personality has three sections, each a list of rules read top to bottom:
 the first rule whose `when` conditions all hold is rolled on (d6 or 2d6) and
 the row the die picks is the robot's intention. The format is documented in
-the comment block at the top of every bundled file; `validate_file` checks a
-file against it and raises `InputError` naming file, line and key.
+the comment block at the top of every bundled file and declared once below
+(ROBOT_TABLE, with the spec vocabulary: the same checks, messages and JSON
+Schema as every other format); files are read by the one limited YAML reader.
+`validate_file` checks a file and raises `InputError` naming file, line and key.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
 from bottisota.formats.content import cards_dir
 from bottisota.formats.spec_types import (
@@ -29,7 +32,7 @@ MOVES: tuple[str, ...] = (
 THENS: tuple[str, ...] = ("fire", "overwatch", "service", "self_destruct", "pass")
 WEAPON_CHOICES: tuple[str, ...] = ("all", "nose", "turret", "longest", "strongest")
 TARGETS: tuple[str, ...] = ("nearest", "weakest", "most_damaged", "leader", "furthest")
-SERVICES: tuple[str, ...] = ("best", "reload", "repair", "rust", "leaflet", "part")
+SERVICES: tuple[str, ...] = ("best", *SERVICE_CHOICES)
 PLACES: tuple[str, ...] = (
     "near_enemy", "far_from_enemies", "near_goal", "near_service", "centre", "cover",
 )
