@@ -197,3 +197,20 @@ def test_a_file_the_schema_refuses_is_refused_by_check(path):
 ONLY_IN_CHECK = {"expect_unknown_bot", "expect_unknown_player", "not_a_number_nan","conveyor_without_path", "duplicate_id", "lift_without_landing",
                  "off_table", "overlapping_teleporters", "self_crossing", "stairs_not_joining",
                  "wall_across_door", "wall_in_pit", "scenario_unknown_card"}
+
+
+def test_an_editor_names_the_unknown_key_and_accepts_metadata():
+    arena = {"size": [80, 60], "description": "for people", "x-editor": {"zoom": 2},
+             "features": [{"type": "wall", "rect": [1, 1, 2, 2], "heigth": 4},
+                          {"type": "pit", "circle": [20, 20, 2], "author": "me"}]}
+    errors = list(validator("arena").iter_errors(arena))
+    assert len(errors) == 1 and "'heigth'" in errors[0].message      # an unknown key, named
+    assert list(errors[0].absolute_path) == ["features", 0]
+
+
+def test_the_schema_refuses_numbers_out_of_their_range():
+    errors = [e.message for e in validator("arena").iter_errors({"size": [3000, 60]})]
+    assert errors == ["3000 is greater than the maximum of 1000.0"]
+    bad_action = {"bot": "a", "move": [{"forward": 1}], "shoot": [{"weapon": "Gun"}]}
+    scenario = {"arena": {"size": [60, 40]}, "actions": [bad_action]}
+    assert list(validator("scenario").iter_errors(scenario))
