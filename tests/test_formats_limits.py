@@ -221,3 +221,14 @@ def test_many_overlaps_are_summarised(tmp_path, capsys):
     assert lines[-1].endswith("... and 4930 more overlaps like this (between teleporter "
                               "features)")
     assert re.match(rf"{re.escape(str(path))}:\d+:5: features\[\d+\]", lines[-1])
+
+
+@pytest.mark.parametrize("name", ["expect_x_not_a_number", "expect_z_null",
+                                  "expect_destroyed_text", "expect_unknown_bot",
+                                  "expect_unknown_player", "expect_unknown_key"])
+def test_scenario_run_refuses_expectations_of_the_wrong_type(capsys, name):  # issue 11 item 8
+    path = ROOT / "tests" / "fixtures" / "broken" / f"{name}.yaml"
+    line = int(re.match(r"# expect: (\d+)", path.read_text()).group(1))
+    assert cli_main(["scenario", "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:" in err and "Traceback" not in err
