@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "scenario": ("bottisota.play.scenario", "main", "run scenario files"),
     "replay": ("bottisota.play.journal", "replay_main", "rebuild a game from its journal"),
     "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
+    "serve": ("bottisota.commands.serve", "main", "serve the game to phones, with no window"),
 }
 
 

@@ -1,0 +1,192 @@
+"""Seats on phones in a real browser (issue 15): headless Chromium, driven over the
+DevTools protocol, opens a seat's page at phone and at tablet size, taps a bot,
+pre-measures a weapon against a target, plans a move and saves a screenshot.
+
+Skipped, with the reason shown, when Debian's `chromium` is not installed
+(`apt-get install -y chromium`). Only the loopback address is used. Set
+BOTTISOTA_SCREENSHOTS=DIR to keep the screenshots (the README's picture).
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bottisota.web.hub import Hub
+from bottisota.web.server import start_in_thread
+from tests.test_web import TOKENS, advance, new_game
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="headless browser test: Debian's chromium is not installed "
+                             "(apt-get install -y chromium)")
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--remote-debugging-address=127.0.0.1",
+         "--remote-debugging-port=0"]
+WAIT = 20.0
+
+
+class DevTools:
+    """A minimal DevTools-protocol client for one page (websockets' sync client)."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self._connection = connect(url, max_size=None, open_timeout=WAIT)
+        self.ws = self._connection.__enter__()
+        self.next = 0
+
+    def call(self, method: str, **params) -> dict:
+        self.next += 1
+        mid = self.next
+        self.ws.send(json.dumps({"id": mid, "method": method, "params": params}))
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            msg = json.loads(self.ws.recv(timeout=WAIT))
+            if msg.get("id") == mid:
+                if "error" in msg:
+                    raise AssertionError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+        raise AssertionError(f"{method}: no answer")
+
+    def js(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result.get("result", {}).get("value")
+
+    def wait(self, expression: str, what: str):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            value = self.js(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError(f"the page never showed {what} ({expression})")
+
+    def tap(self, x: float, y: float) -> None:
+        point = [{"x": x, "y": y}]
+        self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+    def tap_selector(self, selector: str) -> None:
+        box = self.wait(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+                        f" if (!e || e.offsetParent === null) return null; e.scrollIntoView();"
+                        f" const r = e.getBoundingClientRect();"
+                        f" return [r.left + r.width / 2, r.top + r.height / 2]; }})()", selector)
+        self.tap(*box)
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+
+@pytest.fixture
+def served():
+    game = advance(new_game())
+    hub = Hub(game, dict(TOKENS))
+    running = start_in_thread(hub, "127.0.0.1", 0)
+    yield hub, running.port
+    running.stop()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    proc = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + WAIT
+        while not (port_file.is_file() and port_file.read_text().strip()):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("chromium did not start its DevTools endpoint")
+            time.sleep(0.05)
+        port = int(port_file.read_text().split()[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=WAIT) as r:
+            pages = [t for t in json.load(r) if t.get("type") == "page"]
+        tools = DevTools(pages[0]["webSocketDebuggerUrl"])
+        yield tools
+        tools.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def distinct_colours(png: bytes) -> int:
+    import numpy as np
+    import pygame
+
+    surface = pygame.image.load(io.BytesIO(png), "shot.png")
+    pixels = pygame.surfarray.array3d(surface).reshape(-1, 3)
+    return len(np.unique(pixels[:: max(1, len(pixels) // 200_000)], axis=0))
+
+
+def play_a_seat(tools: DevTools, port: int, size: tuple[int, int], mobile: bool,
+                out: Path) -> bytes:
+    """Open red's seat, tap red-1, plan 5 cm, pre-measure the Mortar on blue-2."""
+    w, h = size
+    tools.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=2,
+               mobile=mobile)
+    tools.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+    tools.call("Page.enable")
+    tools.call("Page.navigate", url=f"http://127.0.0.1:{port}/s/{TOKENS['red']}")
+    tools.wait("window.bottisota && window.bottisota.ready", "the seat's hello")
+    # tap the own bot on the table
+    x, y = tools.wait("window.bottisota.screenOf('red-1')", "red-1 on the table")
+    tools.tap(x, y)
+    tools.wait("window.bottisota.selected === 'red-1'", "red-1 selected")
+    # plan: +5 cm, the ghost path comes back from the server
+    tools.tap_selector("[data-plan='fwd5']")
+    steps = tools.wait("window.bottisota.planned && window.bottisota.planned.steps.length"
+                       " && JSON.stringify(window.bottisota.planned.steps)", "a planned move")
+    assert json.loads(steps) == [{"forward": 5}]
+    assert tools.js("window.bottisota.planned.refusal.rule") == "D18"   # shoot phase: no move
+    assert "5" in tools.js("document.getElementById('planinfo').textContent")
+    # pre-measure the Mortar, then tap blue-2 as its target
+    tools.tap_selector("[data-weapon='Mortar']")
+    tools.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
+               "the Mortar's pre-measure")
+    x, y = tools.wait("window.bottisota.screenOf('blue-2')", "blue-2 on the table")
+    tools.tap(x, y)
+    tools.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
+    text = tools.js("document.getElementById('measure').textContent")
+    assert "blue-2" in text and "%" in text and "blast" in text
+    time.sleep(0.2)
+    png = base64.b64decode(tools.call("Page.captureScreenshot", format="png")["data"])
+    out.write_bytes(png)
+    return png
+
+
+def _keep(name: str, png: bytes) -> None:
+    folder = os.environ.get("BOTTISOTA_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / name).write_bytes(png)
+
+
+def test_phone_size_390x844(served, browser, tmp_path):
+    hub, port = served
+    png = play_a_seat(browser, port, (390, 844), True, tmp_path / "phone.png")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    assert distinct_colours(png) > 40            # a drawn table, not an empty page
+    assert hub.desks["red"].measure["target"] == "blue-2"
+    _keep("phone.png", png)
+
+
+def test_tablet_size(served, browser, tmp_path):
+    hub, port = served
+    png = play_a_seat(browser, port, (1180, 820), True, tmp_path / "tablet.png")
+    assert len(png) > 20_000 and distinct_colours(png) > 40
+    _keep("tablet.png", png)
