@@ -275,7 +275,8 @@ def test_commit_needs_phones_commit_except_for_the_table(shooting_game):
 def test_physical_dice_are_typed_on_the_phone(shooting_game):
     game = shooting_game
     hub = Hub(game, dict(TOKENS), commit=True, physical=True)
-    game.state.dice.ask = hub.ask             # the game's physical dice come from the phones
+    table_prompt = lambda purpose: pytest.fail("the table was asked for a phone's die")  # noqa: E731
+    game.state.dice.ask = table_prompt        # a physical-dice game: the table's own prompt
     c = TestClient(make_app(hub))
     shot = {"bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-2"}]}
     before = state_digest(game.state)
@@ -293,6 +294,7 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
         assert reply["type"] == "done"
     rolls = game.history[-1].rolls
     assert [r.value for r in rolls] == typed and typed          # D8: the typed dice, in order
+    assert game.state.dice.ask is table_prompt                  # the table asks its own again
 
 
 # --- bad messages -----------------------------------------------------------------------------
@@ -478,3 +480,24 @@ def test_serve_refuses_bad_options_with_one_message(tmp_path, monkeypatch, capsy
     assert "--phones-commit" in capsys.readouterr().err
     assert main(["serve", "no-such-arena"]) == 2
     assert main(["serve", "--players", "red,red"]) == 2
+
+
+def test_start_phones_serves_a_running_game_beside_the_table(tmp_path):
+    from bottisota.web.server import start_phones
+
+    journal = tmp_path / "g.jsonl"
+    game = advance(new_game(str(journal)))
+    phones = start_phones(game, str(journal), host="127.0.0.1", port=0)
+    try:
+        assert [l.seat for l in phones.links] == ["red", "blue"]
+        token = seat_tokens(journal, ["red", "blue"])["red"]
+        assert phones.links[0].url == f"http://127.0.0.1:{phones.running.port}/s/{token}"
+        import urllib.request
+
+        with urllib.request.urlopen(phones.links[0].url, timeout=10) as page:
+            assert page.status == 200 and b"<canvas" in page.read()
+        with phones.hub.lock:                 # the table holds the lock while it acts
+            assert game.act(Pass("red-1")).ok
+        assert phones.hub.poll() and phones.hub.state()["state"]["turn"] == "blue"
+    finally:
+        phones.stop()

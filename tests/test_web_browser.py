@@ -163,6 +163,7 @@ def play_a_seat(tools: DevTools, port: int, size: tuple[int, int], mobile: bool,
     tools.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
     text = tools.js("document.getElementById('measure').textContent")
     assert "blue-2" in text and "%" in text and "blast" in text
+    tools.js("document.getElementById('panel').scrollTop = 0; window.scrollTo(0, 0)")
     time.sleep(0.2)
     png = base64.b64decode(tools.call("Page.captureScreenshot", format="png")["data"])
     out.write_bytes(png)
@@ -190,3 +191,25 @@ def test_tablet_size(served, browser, tmp_path):
     png = play_a_seat(browser, port, (1180, 820), True, tmp_path / "tablet.png")
     assert len(png) > 20_000 and distinct_colours(png) > 40
     _keep("tablet.png", png)
+
+
+def test_the_table_seat_shows_what_a_phone_pushed(served, browser, tmp_path):
+    """A browser as the table (`serve`): red's pre-measure, pushed with "Show on table",
+    is drawn there for everyone."""
+    from bottisota.web.protocol import parse
+
+    hub, port = served
+    red = hub.seats["red"]
+    hub.handle(red, parse(json.dumps({"type": "premeasure", "bot": "red-1", "weapon": "Mortar",
+                                      "target": "blue-2"})))
+    hub.handle(red, parse(json.dumps({"type": "show", "on": True})))
+    browser.call("Emulation.setDeviceMetricsOverride", width=1280, height=800,
+                 deviceScaleFactor=1, mobile=False)
+    browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/s/{TOKENS['table']}")
+    browser.wait("window.bottisota && window.bottisota.ready", "the table's hello")
+    assert browser.js("window.bottisota.hello.table_seat") is True
+    assert browser.js("window.bottisota.shown[0].premeasure.focus") == "blue-2"
+    time.sleep(0.2)
+    png = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+    assert len(png) > 20_000 and distinct_colours(png) > 40
+    _keep("phone-table.png", png)

@@ -320,6 +320,8 @@ class Hub:
             return self.game.act(action)
         game = self.game
         saved, mark = game.state.copy(), game._mark
+        table_ask = game.state.dice.ask        # the table's own prompt stays the table's
+        game.state.dice.ask = self.ask
         self._typed = list(dice)
         try:
             result = game.act(action)
@@ -327,6 +329,7 @@ class Hub:
             game.state, game._mark = saved, mark
             return {"type": "dice", "need": need.purpose, "given": len(dice)}
         finally:
+            game.state.dice.ask = table_ask
             left, self._typed = self._typed or [], None
         if left and result.ok:
             result.events.append({"type": "note", "text": f"{len(left)} typed dice not used"})

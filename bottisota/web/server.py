@@ -12,6 +12,8 @@ import uvicorn
 
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
+from bottisota.web.table_link import public_host, seat_links
+from bottisota.web.tokens import seat_tokens
 
 STARTUP_SECONDS = 10.0
 
@@ -54,3 +56,27 @@ def start_in_thread(hub: Hub, host: str = "127.0.0.1", port: int = 0,
         time.sleep(0.02)
     sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]
     return Running(server, thread, sockets[0].getsockname()[1] if sockets else port)
+
+
+@dataclass
+class Phones:
+    """The phone server beside the table (`play --phones`): the hub (its `lock` is held
+    by the table while it changes the game; `shown()` is what seats pushed to the
+    table), the running server and each seat's link with its QR code."""
+
+    hub: Hub
+    running: Running
+    links: list[Any]
+
+    def stop(self) -> None:
+        self.running.stop()
+
+
+def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
+                 commit: bool = False, physical: bool = False) -> Phones:
+    """Serve a running game to the phones on a background thread: the seats' tokens
+    are those beside the journal (a resumed game keeps its links), else new ones."""
+    tokens = seat_tokens(journal, list(game.state.players))
+    hub = Hub(game, tokens, commit=commit, physical=physical)
+    running = start_in_thread(hub, host, port)
+    return Phones(hub, running, seat_links(tokens, public_host(host), running.port))
