@@ -501,3 +501,22 @@ def test_start_phones_serves_a_running_game_beside_the_table(tmp_path):
         assert phones.hub.poll() and phones.hub.state()["state"]["turn"] == "blue"
     finally:
         phones.stop()
+
+
+def test_after_a_commit_every_seat_gets_its_work_measured_again(shooting_game):
+    game = shooting_game
+    hub, c = client(game, commit=True)
+    with c.websocket_connect("/ws/" + TOKENS["blue"]) as blue:
+        blue.receive_json()
+        blue.send_json({"type": "plan", "id": 1, "bot": "blue-2", "steps": [{"forward": 2}]})
+        assert answer(blue, 1)["plan"]["refusal"]["rule"] == "D18"       # red's turn yet
+        with c.websocket_connect("/ws/" + TOKENS["red"]) as red:
+            red.receive_json()
+            red.send_json({"type": "commit", "id": 2, "action": {"bot": "red-1", "pass": True}})
+            assert answer(red, 2)["type"] == "done"
+        got = {}
+        while "plan" not in got:
+            m = blue.receive_json()
+            got[m["type"]] = m
+        assert got["state"]["state"]["turn"] == "blue"
+        assert got["plan"]["plan"]["legal"] and got["plan"]["plan"]["refusal"] is None

@@ -77,6 +77,16 @@ class DevTools:
         self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
         self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
+    def drag(self, a: tuple[float, float], b: tuple[float, float], steps: int = 8) -> None:
+        self.call("Input.dispatchTouchEvent", type="touchStart",
+                  touchPoints=[{"x": a[0], "y": a[1]}])
+        for i in range(1, steps + 1):
+            x = a[0] + (b[0] - a[0]) * i / steps
+            y = a[1] + (b[1] - a[1]) * i / steps
+            self.call("Input.dispatchTouchEvent", type="touchMove", touchPoints=[{"x": x, "y": y}])
+            time.sleep(0.03)
+        self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     def tap_selector(self, selector: str) -> None:
         box = self.wait(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
                         f" if (!e || e.offsetParent === null) return null; e.scrollIntoView();"
@@ -154,6 +164,15 @@ def play_a_seat(tools: DevTools, port: int, size: tuple[int, int], mobile: bool,
     assert json.loads(steps) == [{"forward": 5}]
     assert tools.js("window.bottisota.planned.refusal.rule") == "D18"   # shoot phase: no move
     assert "5" in tools.js("document.getElementById('planinfo').textContent")
+    # drag the ghost on by about 2 cm along the facing (east): one longer forward step
+    x, y = tools.wait("window.bottisota.screenOfPoint(25, 36)", "the ghost's end")
+    scale = tools.js("window.bottisota.view.scale")
+    tools.drag((x, y), (x + 2 * scale, y))
+    steps = tools.wait("(() => { const p = window.bottisota.planned; return p && p.steps.length"
+                       " && p.steps[0].forward > 6 && JSON.stringify(p.steps); })()",
+                       "the dragged plan")
+    (step,) = json.loads(steps)
+    assert 6.5 <= step["forward"] <= 7.5
     # pre-measure the Mortar, then tap blue-2 as its target
     tools.tap_selector("[data-weapon='Mortar']")
     tools.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
@@ -213,3 +232,37 @@ def test_the_table_seat_shows_what_a_phone_pushed(served, browser, tmp_path):
     png = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
     assert len(png) > 20_000 and distinct_colours(png) > 40
     _keep("phone-table.png", png)
+
+
+def test_the_page_rejoins_by_itself_when_the_server_comes_back(browser, tmp_path):
+    """The server stops (a crash, a restart with --resume): the page says so, and
+    reconnects to the new server on the same link, its pre-measure back."""
+    from bottisota.play.journal import resume
+    from bottisota.web.tokens import seat_tokens
+
+    journal = tmp_path / "game.jsonl"
+    game = advance(new_game(str(journal)))
+    tokens = seat_tokens(journal, ["red", "blue"])
+    first = start_in_thread(Hub(game, tokens), "127.0.0.1", 0)
+    port = first.port
+    browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/s/{tokens['red']}")
+    browser.wait("window.bottisota && window.bottisota.ready", "the seat's hello")
+    x, y = browser.wait("window.bottisota.screenOf('red-1')", "red-1")
+    browser.tap(x, y)
+    browser.tap_selector("[data-weapon='Mortar']")
+    browser.wait("window.bottisota.premeasure", "the pre-measure")
+    first.stop()
+    browser.wait("!document.getElementById('banner').hidden", "the reconnecting banner")
+    assert "reconnecting" in browser.js("document.getElementById('banner').textContent")
+    # a new server resumes the journal with the same tokens, on the same port
+    hub = Hub(resume(journal), seat_tokens(journal, ["red", "blue"]))
+    browser.js("window.bottisota.ready = false")
+    second = start_in_thread(hub, "127.0.0.1", port)
+    try:
+        browser.wait("window.bottisota.ready && document.getElementById('banner').hidden",
+                     "the page back on the new server")
+        browser.wait("window.bottisota.premeasure", "the pre-measure asked again")
+        assert browser.js("window.bottisota.premeasure.weapon") == "Mortar"
+        assert hub.desks["red"].measure["weapon"] == "Mortar"     # the new server has it
+    finally:
+        second.stop()

@@ -140,18 +140,26 @@ class PhoneServer:
                 for reply in answer.replies:
                     await conn.send(reply)
                 if answer.changed:
-                    await self.broadcast()
+                    await self.broadcast(refreshed=answer.moved)
         except WebSocketDisconnect:
             pass
         finally:
             self.connections.discard(conn)
 
-    async def broadcast(self) -> None:
-        """The state (and what is shown on the table) to every connection."""
+    async def broadcast(self, refreshed: bool = False) -> None:
+        """The state (and what is shown on the table) to every connection; after the
+        game changed (`refreshed`), each seat's pre-measure and plan measured again."""
         if not self.connections:
             return
         state = self.hub.state()
-        await asyncio.gather(*(c.send(state) for c in list(self.connections)))
+
+        async def tell(conn: Connection) -> None:
+            await conn.send(state)
+            if refreshed:
+                for answer in self.hub.desk_answers(conn.seat):
+                    await conn.send(answer)
+
+        await asyncio.gather(*(tell(c) for c in list(self.connections)))
 
     def _start_watcher(self) -> None:
         if self._watcher is None or self._watcher.done():
@@ -163,7 +171,7 @@ class PhoneServer:
             await asyncio.sleep(POLL_SECONDS)
             try:
                 if self.hub.poll():
-                    await self.broadcast()
+                    await self.broadcast(refreshed=True)
             except Exception:      # the watcher must outlive any one bad moment
                 log.exception("watching the game failed")
 

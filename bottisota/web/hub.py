@@ -71,6 +71,7 @@ class Answer:
 
     replies: list[dict] = field(default_factory=list)
     changed: bool = False
+    moved: bool = False       # the game itself changed: every desk was measured again
 
 
 class Hub:
@@ -141,6 +142,17 @@ class Hub:
         with self.lock:
             return {"type": "state", "state": snapshot.game_state(self.game, self.version),
                     "shown": self.shown()}
+
+    def desk_answers(self, seat: Seat) -> list[dict]:
+        """The seat's pre-measure and plan as measured again after the game changed."""
+        with self.lock:
+            desk = self.desks[seat.name]
+            out = []
+            if desk.last_measure is not None:
+                out.append({"type": "premeasure", "premeasure": desk.last_measure})
+            if desk.last_plan is not None:
+                out.append({"type": "plan", "plan": desk.last_plan})
+            return out
 
     def shown(self) -> list[dict]:
         """What seats pushed to the table ("Show on table"): the table view reads this."""
@@ -311,7 +323,7 @@ class Hub:
         desk.plan, desk.last_plan = None, None
         self.poll()
         return Answer([{"type": "done", "events": snapshot.events_json(result.events)}],
-                      changed=True)
+                      changed=True, moved=True)
 
     def _act(self, action: Any, dice: list[int]) -> Any:
         """Game.act; with physical dice the typed dice are used in order, and when the

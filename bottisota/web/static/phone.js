@@ -67,11 +67,15 @@
     const seat = $("seat"); seat.textContent = m.table_seat ? "table" : m.seat;
     seat.style.background = m.table_seat ? "#444" : colourOf(m.seat);
     seat.style.color = "#000";
+    // the server's desk wins; a server that restarted (--resume) has none: the page
+    // asks again for what it was showing
     const d = m.desk || {};
-    S.selected = d.selected; S.measureReq = d.measure; S.premeasure = d.premeasure;
-    S.plan = d.plan ? { bot: d.plan.bot, steps: d.plan.steps.slice() } : S.plan;
-    S.planned = d.planned; S.showOn = !!d.shown;
+    planInFlight = false; planDirty = false;
+    S.selected = d.selected || S.selected; S.showOn = !!d.shown;
+    if (d.measure) { S.measureReq = d.measure; S.premeasure = d.premeasure; } else S.premeasure = null;
+    if (d.plan) { S.plan = { bot: d.plan.bot, steps: d.plan.steps.slice() }; S.planned = d.planned; } else S.planned = null;
     if (!S.view) fit();
+    if (S.measureReq && !d.measure) resendMeasure();
     if (S.plan && !d.planned) sendPlan();
     S.ready = true; renderAll();
   }
@@ -361,11 +365,8 @@
   function addStep(kind) {
     const b = selectedBot(); if (!b) return;
     if (!S.plan || S.plan.bot !== b.id) S.plan = { bot: b.id, steps: [] };
-    const st = S.plan.steps, last = st[st.length - 1];
-    const straight = (cm) => { // merge with the last straight step, as the table's planner does
-      if (last && ("forward" in last || "back" in last)) { const cur = ("forward" in last ? last.forward : -last.back) + cm; st.pop();
-        if (Math.abs(cur) > 1e-9) st.push(cur > 0 ? { forward: round2(cur) } : { back: round2(-cur) }); }
-      else st.push(cm > 0 ? { forward: cm } : { back: -cm }); };
+    const st = S.plan.steps;
+    const straight = (cm) => addStraight(st, cm);
     switch (kind) {
       case "fwd1": straight(1); break; case "fwd5": straight(5); break; case "back1": straight(-1); break; case "back5": straight(-5); break;
       case "left15": st.push({ turn: -15 }); break; case "left45": st.push({ turn: -45 }); break;
@@ -376,6 +377,12 @@
     sendPlan(); renderPlan();
   }
   function round2(v) { return Math.round(v * 100) / 100; }
+  function addStraight(st, cm) { // merges with the last straight step, as the table's planner does
+    const last = st[st.length - 1];
+    if (last && ("forward" in last || "back" in last)) { const cur = ("forward" in last ? last.forward : -last.back) + cm; st.pop();
+      if (Math.abs(cur) > 1e-9) st.push(cur > 0 ? { forward: round2(cur) } : { back: round2(-cur) }); }
+    else if (cm) st.push(cm > 0 ? { forward: round2(cm) } : { back: round2(-cm) });
+  }
   document.querySelectorAll("[data-plan]").forEach((b) => b.addEventListener("click", () => addStep(b.dataset.plan)));
   $("show").onclick = () => send({ type: "show", on: !S.showOn });
   $("fit").onclick = () => { S.userMoved = false; fit(); draw(); };
@@ -415,7 +422,7 @@
     if (!pointers.has(ev.pointerId)) return; const pos = local(ev); pointers.delete(ev.pointerId);
     if (!gesture) return;
     if (gesture.kind === "pinch") { if (pointers.size === 0) gesture = null; return; }
-    if (gesture.kind === "drag" && gesture.moved) { if (S.tail) { S.plan.steps.push(S.tail); S.tail = null; sendPlan(); renderPlan(); } gesture = null; return; }
+    if (gesture.kind === "drag" && gesture.moved) { if (S.tail) { addStraight(S.plan.steps, "forward" in S.tail ? S.tail.forward : -S.tail.back); S.tail = null; sendPlan(); renderPlan(); } gesture = null; return; }
     if (!gesture.moved) tap(pos[0], pos[1]); gesture = null;
   }
   canvas.addEventListener("pointerup", endPointer); canvas.addEventListener("pointercancel", endPointer);
