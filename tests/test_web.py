@@ -310,6 +310,10 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     ('{"type": "commit", "action": {"bot": "red-1", "fly": true}}', "action:"),
     ('{"type": "commit", "action": {"bot": "red-1", "pass": true}, "dice": [7]}', "1 to 6"),
     ('{"type": "ping", "extra": 1}', "unknown key 'extra'"),
+    ('{"type": "plan", "bot": "blue-2", "steps": [], "hold_fire": [3]}', "'hold_fire' must be"),
+    ('{"type": "show", "on": "yes"}', "'on' must be true or false"),
+    ('{"type": "select", "bot": ""}', "'bot' must be a name"),
+    ('{"type": "ping", "id": -1}', "'id' must be a whole number"),
 ])
 def test_a_malformed_message_gets_a_clear_error_and_the_connection_stays(shooting_game, raw, words):
     hub, c = client(shooting_game, commit=True)
@@ -520,3 +524,23 @@ def test_after_a_commit_every_seat_gets_its_work_measured_again(shooting_game):
             got[m["type"]] = m
         assert got["state"]["state"]["turn"] == "blue"
         assert got["plan"]["plan"]["legal"] and got["plan"]["plan"]["refusal"] is None
+
+
+def test_select_clear_and_show_off(shooting_game):
+    hub, c = client(shooting_game)
+    with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "select", "id": 1, "bot": "blue-2"})
+        sel = answer(ws, 1)
+        assert sel["bot"]["id"] == "blue-2" and sel["own"] is False
+        ws.send_json({"type": "select", "id": 2, "bot": "ghost-9"})
+        assert answer(ws, 2)["message"] == "there is no bot 'ghost-9' on the table"
+        ws.send_json({"type": "premeasure", "id": 3, "bot": "red-1", "weapon": "Mortar"})
+        answer(ws, 3)
+        ws.send_json({"type": "show", "id": 4, "on": True})
+        answer(ws, 4)
+        assert hub.shown()
+        ws.send_json({"type": "clear", "id": 5})
+        assert answer(ws, 5)["type"] == "cleared"
+        assert hub.shown() == [] and hub.desks["red"].measure is None
+        assert hub.desks["red"].selected == "red-1"

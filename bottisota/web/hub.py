@@ -201,7 +201,7 @@ class Hub:
 
     def _on_select(self, seat: Seat, msg: Message) -> Answer:
         bot = self.game.state.bots.get(msg.bot)
-        if bot is None or bot.removed and bot.id != self.game.state.active:
+        if bot is None or (bot.removed and bot.id != self.game.state.active):
             return Answer([error(f"there is no bot {msg.bot!r} on the table")])
         self.desks[seat.name].selected = bot.id
         return Answer([{"type": "selected", "bot": snapshot.bot_json(bot),

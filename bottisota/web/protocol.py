@@ -136,11 +136,11 @@ def parse(text: str | bytes) -> Message:
                 if not math.isfinite(v) or abs(v) > COORD_LIMIT:
                     raise ProtocolError("a step's number must be finite and within the table")
         hold = d.get("hold_fire", [])
-        if not isinstance(hold, list) or len(hold) > MAX_STEPS:
+        if (not isinstance(hold, list) or len(hold) > MAX_STEPS
+                or not all(isinstance(h, str) and 0 < len(h) <= MAX_NAME for h in hold)):
             raise ProtocolError("'hold_fire' must be a list of bot ids")
-        held = tuple(_name({"h": h}, "h") for h in hold)  # type: ignore[misc]
         return Message(kind, mid, bot=_name(d, "bot"), steps=steps, step_data=raw,
-                       hold_fire=held)  # type: ignore[arg-type]
+                       hold_fire=tuple(hold))
     # commit
     _only(d, ("type", "id", "action", "dice"))
     try:

@@ -305,6 +305,9 @@
     box.hidden = !(b && mine(b)); info.innerHTML = "";
     if (box.hidden) return;
     $("strafes").hidden = !(b.locomotion === "walker" || b.locomotion === "hover");
+    const extra = $("extrasteps"); extra.innerHTML = "";
+    b.weapons.filter((w) => w.kind === "mine" || w.kind === "magnetic_mine").forEach((w) =>
+      extra.appendChild(button(`drop ${w.name}`, () => addStep("mine:" + w.name))));
     const steps = S.plan && S.plan.bot === b.id ? S.plan.steps : [];
     info.appendChild(el("div", "plan: " + (steps.map(stepText).join(", ") || "no steps yet (or drag from the bot)"), "dim"));
     const pl = S.planned; if (!pl || pl.bot !== b.id) return;
@@ -317,7 +320,11 @@
     else if (pl.legal) info.appendChild(el("div", "legal", "ok"));
   }
   function stepText(s) { const k = Object.keys(s)[0], v = s[k];
-    return k === "strafe" ? `strafe ${v.distance} at ${v.bearing}°` : k === "turn" ? `turn ${v > 0 ? "+" : ""}${v}°` : `${k} ${v}`; }
+    if (k === "strafe") return `strafe ${v.distance} at ${v.bearing}°`;
+    if (k === "turn") return `turn ${v > 0 ? "+" : ""}${v}°`;
+    if (k === "loop") return "loop";
+    if (k === "drop_mine") return `drop ${v}`;
+    return `${k} ${v}`; }
   function renderActions() {
     const box = $("actions"); box.innerHTML = ""; if (!S.state || !canAct()) return;
     const active = S.state.active, phase = S.state.phase, p = placingMine();
@@ -339,6 +346,11 @@
       }
       box.appendChild(button("Set overwatch", () => commit({ bot: active, overwatch: true })));
       box.appendChild(button("Pass", () => commit({ bot: active, pass: true })));
+      ["reload", "repair", "rust", "leaflet", "part"].forEach((choice) =>
+        box.appendChild(button(`Service: ${choice}`, () => commit({ bot: active, service: choice }))));
+      box.appendChild(button("Self-destruct…", () => {
+        if (window.confirm(`Self-destruct ${active}? It is destroyed.`)) commit({ bot: active, self_destruct: true });
+      }, "warn"));
     }
   }
   function renderShow() { const b = $("show"); b.setAttribute("aria-pressed", S.showOn ? "true" : "false"); b.textContent = S.showOn ? "Shown on table ✓" : "Show on table"; }
@@ -372,7 +384,10 @@
       case "left15": st.push({ turn: -15 }); break; case "left45": st.push({ turn: -45 }); break;
       case "right15": st.push({ turn: 15 }); break; case "right45": st.push({ turn: 45 }); break;
       case "strafeL": st.push({ strafe: { bearing: 270, distance: 2 } }); break; case "strafeR": st.push({ strafe: { bearing: 90, distance: 2 } }); break;
+      case "loop": st.push({ loop: true }); break;
+      case "liftUp": st.push({ lift: "up" }); break; case "liftDown": st.push({ lift: "down" }); break;
       case "undo": st.pop(); break; case "clear": st.length = 0; break;
+      default: if (kind.startsWith("mine:")) st.push({ drop_mine: kind.slice(5) }); break;
     }
     sendPlan(); renderPlan();
   }
