@@ -544,3 +544,49 @@ def test_select_clear_and_show_off(shooting_game):
         assert answer(ws, 5)["type"] == "cleared"
         assert hub.shown() == [] and hub.desks["red"].measure is None
         assert hub.desks["red"].selected == "red-1"
+
+
+# --- any message at all: a clear error or an answer, never a crash -------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                  max_size=4),
+    max_leaves=12)
+_messages = st.fixed_dictionaries(
+    {"type": st.sampled_from(["ping", "select", "premeasure", "plan", "clear", "show",
+                              "commit", "other"])},
+    optional={"bot": st.sampled_from(["red-1", "blue-2", "nobody", ""]) | _json,
+              "weapon": st.sampled_from(["Mortar", "Pusher", "Tractor beam"]) | _json,
+              "target": st.sampled_from(["red-1", "blue-2"]) | _json,
+              "at": st.lists(st.floats(-100, 100), min_size=2, max_size=2) | _json,
+              "steps": st.lists(st.sampled_from([{"forward": 2}, {"turn": 45}, {"back": 1},
+                                                 {"loop": True}, {"lift": "up"}]), max_size=5)
+              | _json,
+              "action": st.sampled_from([{"bot": "red-1", "pass": True},
+                                         {"bot": "blue-2", "move": [{"forward": 1}]},
+                                         {"bot": "red-1", "shoot": [{"weapon": "Mortar",
+                                                                    "at": [30, 30]}]}]) | _json,
+              "on": _json, "dice": _json, "id": _json})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=st.lists(_messages, min_size=1, max_size=6))
+def test_any_message_gets_an_answer_or_a_clear_error(messages):
+    game = advance(new_game())
+    hub = Hub(game, dict(TOKENS), commit=True)
+    for seat in ("red", "blue", "table"):
+        for m in messages:
+            try:
+                msg = parse(json.dumps(m))
+            except ProtocolError as err:
+                assert str(err) and "Traceback" not in str(err)
+                continue
+            answer = hub.handle(hub.seats[seat], msg)
+            assert answer.replies and all(isinstance(r.get("type"), str) for r in answer.replies)
+            for r in answer.replies:
+                assert r.get("message") != "the referee could not answer that", (m, r)
+            json.dumps(answer.replies)
