@@ -590,3 +590,39 @@ def test_any_message_gets_an_answer_or_a_clear_error(messages):
             for r in answer.replies:
                 assert r.get("message") != "the referee could not answer that", (m, r)
             json.dumps(answer.replies)
+
+
+def test_the_real_server_bounds_frames_and_answers_over_loopback(shooting_game):
+    """uvicorn's own limit: a 9 kB message gets the clear error and the connection
+    stays; a frame over 64 kB is refused by the server (close 1009), never read."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from bottisota.web.server import start_in_thread
+
+    running = start_in_thread(Hub(shooting_game, dict(TOKENS)), "127.0.0.1", 0)
+    url = f"ws://127.0.0.1:{running.port}/ws/{TOKENS['red']}"
+    try:
+        with connect(url) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            ws.send(json.dumps({"type": "ping", "pad": "x" * 9000}))
+            assert "too long" in json.loads(ws.recv(timeout=10))["message"]
+            ws.send(json.dumps({"type": "ping", "id": 1}))
+            assert json.loads(ws.recv(timeout=10))["re"] == 1
+            ws.send("x" * 100_000)
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        with connect(url) as ws:                      # the seat connects again at once
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+    finally:
+        running.stop()
+
+
+def test_the_page_needs_nothing_from_outside():
+    """No CDN, no build step: the page's files name no outside address."""
+    from importlib import resources
+
+    for name in ("phone.html", "phone.js", "phone.css", "join.html"):
+        text = resources.files("bottisota.web").joinpath("static", name).read_text()
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text
