@@ -417,6 +417,8 @@ def test_show_on_table_pushes_the_seats_work_to_every_seat(shooting_game):
         assert pushed["shown"][0]["seat"] == "red"
         assert pushed["shown"][0]["premeasure"]["blast"]["centre"] == "blue-2"
     assert hub.shown()[0]["premeasure"]["weapon"] == "Mortar"    # what the table view reads
+    (seat, measure, move), = hub.shown_work()                     # ... or measures itself
+    assert (seat, measure["weapon"], measure["target"], move) == ("red", "Mortar", "blue-2", None)
 
 
 def test_a_resumed_server_takes_the_same_links(tmp_path):
@@ -550,12 +552,13 @@ def test_select_clear_and_show_off(shooting_game):
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
+def _nested(inner):
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+
+
 _json = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True)
-    | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                  max_size=4),
-    max_leaves=12)
+    | st.text(max_size=12), _nested, max_leaves=12)
 _messages = st.fixed_dictionaries(
     {"type": st.sampled_from(["ping", "select", "premeasure", "plan", "clear", "show",
                               "commit", "other"])},

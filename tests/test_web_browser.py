@@ -266,3 +266,29 @@ def test_the_page_rejoins_by_itself_when_the_server_comes_back(browser, tmp_path
         assert hub.desks["red"].measure["weapon"] == "Mortar"     # the new server has it
     finally:
         second.stop()
+
+
+def test_pinch_zooms_and_a_drag_pans_the_table(served, browser):
+    hub, port = served
+    browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844,
+                 deviceScaleFactor=2, mobile=True)
+    browser.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+    browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/s/{TOKENS['blue']}")
+    browser.wait("window.bottisota && window.bottisota.ready", "the seat's hello")
+    before = browser.js("window.bottisota.view.scale")
+    cx, cy = browser.js("window.bottisota.screenOfPoint(30, 30)")
+    points = lambda d: [{"x": cx - d, "y": cy, "id": 1}, {"x": cx + d, "y": cy, "id": 2}]  # noqa: E731
+    browser.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=points(20))
+    for d in range(30, 90, 10):
+        browser.call("Input.dispatchTouchEvent", type="touchMove", touchPoints=points(d))
+        time.sleep(0.02)
+    browser.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+    after = browser.js("window.bottisota.view.scale")
+    assert after > before * 2.5                      # spread 40 px -> 160 px: about 4x
+    # the table's centre stays under the fingers
+    x, y = browser.js("window.bottisota.screenOfPoint(30, 30)")
+    assert abs(x - cx) < 3 and abs(y - cy) < 3
+    # one finger drags the table (on empty floor, away from every bot)
+    browser.drag((cx, cy + 150), (cx - 60, cy + 150))
+    x2, _y2 = browser.js("window.bottisota.screenOfPoint(30, 30)")
+    assert abs((x2 - x) + 60) < 3

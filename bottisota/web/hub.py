@@ -132,11 +132,15 @@ class Hub:
 
     def _refresh_desks(self) -> None:
         """The game moved on: every desk's pre-measure and plan are measured again."""
-        for desk in self.desks.values():
-            if desk.measure is not None:
-                desk.last_measure = self._measure(desk.measure)
-            if desk.plan is not None:
-                desk.last_plan = self._plan(desk.plan)
+        for name, desk in self.desks.items():
+            try:
+                if desk.measure is not None:
+                    desk.last_measure = self._measure(desk.measure)
+                if desk.plan is not None:
+                    desk.last_plan = self._plan(desk.plan)
+            except Exception:      # one seat's stale work must not stop the others'
+                log.exception("measuring seat %s's work again failed", name)
+                desk.last_measure = desk.last_plan = None
 
     def state(self) -> dict:
         with self.lock:
@@ -162,6 +166,22 @@ class Hub:
                 out.append({"seat": name, "premeasure": desk.last_measure,
                             "plan": desk.last_plan})
         return out
+
+    def shown_work(self) -> list[tuple[str, dict | None, Move | None]]:
+        """What seats pushed to the table, as requests the table view can measure and
+        draw with its own painters: (seat, {bot, weapon, target, at, overwatch} or
+        None, the planned Move or None)."""
+        with self.lock:
+            out = []
+            for name, desk in self.desks.items():
+                if not desk.shown or (desk.measure is None and desk.plan is None):
+                    continue
+                move = None
+                if desk.plan is not None:
+                    move = Move(desk.plan["bot"], steps_from_list(desk.plan["steps"], "steps"),
+                                tuple(desk.plan["hold_fire"]))
+                out.append((name, dict(desk.measure) if desk.measure else None, move))
+            return out
 
     def hello(self, seat: Seat) -> dict:
         """The first message on a connection: the seat, the table, the state and the

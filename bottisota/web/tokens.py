@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bottisota.web.hub import TABLE
 
-TOKEN_BYTES = 16            # 128 bits, url-safe text of 22 characters
+TOKEN_BYTES = 12            # 96 bits, url-safe text of 16 characters (short to type)
 
 
 def tokens_path(journal: str | Path) -> Path:
