@@ -561,7 +561,7 @@ _json = st.recursive(
     | st.text(max_size=12), _nested, max_leaves=12)
 _messages = st.fixed_dictionaries(
     {"type": st.sampled_from(["ping", "select", "premeasure", "plan", "clear", "show",
-                              "commit", "other"])},
+                              "commit", "undo", "redo", "other"])},
     optional={"bot": st.sampled_from(["red-1", "blue-2", "nobody", ""]) | _json,
               "weapon": st.sampled_from(["Mortar", "Pusher", "Tractor beam"]) | _json,
               "target": st.sampled_from(["red-1", "blue-2"]) | _json,
@@ -629,3 +629,22 @@ def test_the_page_needs_nothing_from_outside():
     for name in ("phone.html", "phone.js", "phone.css", "join.html"):
         text = resources.files("bottisota.web").joinpath("static", name).read_text()
         assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_only_the_table_undoes_and_redoes(shooting_game):
+    game = shooting_game
+    hub, c = client(game, commit=True)
+    digest, actions = state_digest(game.state), len(game.history)
+    with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "undo", "id": 1})
+        assert answer(ws, 1)["message"] == "only the table may undo"
+    with c.websocket_connect("/ws/" + TOKENS["table"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "undo", "id": 2})
+        assert answer(ws, 2)["type"] == "done" and len(game.history) == actions - 1
+        ws.send_json({"type": "redo", "id": 3})
+        assert answer(ws, 3)["type"] == "done"
+        ws.send_json({"type": "redo", "id": 4})
+        assert answer(ws, 4)["message"] == "nothing to redo"
+    assert state_digest(game.state) == digest and len(game.history) == actions

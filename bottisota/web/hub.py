@@ -345,6 +345,24 @@ class Hub:
         return Answer([{"type": "done", "events": snapshot.events_json(result.events)}],
                       changed=True, moved=True)
 
+    def _on_undo(self, seat: Seat, msg: Message) -> Answer:
+        return self._history(seat, "undo")
+
+    def _on_redo(self, seat: Seat, msg: Message) -> Answer:
+        return self._history(seat, "redo")
+
+    def _history(self, seat: Seat, which: str) -> Answer:
+        """The table takes back (or makes again) the last action, as the laptop does."""
+        if not seat.is_table:
+            return Answer([error(f"only the table may {which}")])
+        if not getattr(self.game, which)():
+            return Answer([error(f"nothing to {which}")])
+        self.poll()
+        return Answer([{"type": "done", "events": [f"{which}: the last action"
+                                                   + (" taken back" if which == "undo"
+                                                      else " made again")]}],
+                      changed=True, moved=True)
+
     def _act(self, action: Any, dice: list[int]) -> Any:
         """Game.act; with physical dice the typed dice are used in order, and when the
         rules ask for one more the game is put back as it was and the phone is asked."""

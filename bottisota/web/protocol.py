@@ -24,7 +24,7 @@ MAX_DICE = 64               # typed dice sent with one commit
 MAX_NAME = 64               # characters in a bot or weapon name
 COORD_LIMIT = 10_000.0      # cm: any point further out is not on a table
 
-TYPES = ("ping", "select", "premeasure", "plan", "clear", "show", "commit")
+TYPES = ("ping", "select", "premeasure", "plan", "clear", "show", "commit", "undo", "redo")
 
 
 class ProtocolError(ValueError):
@@ -98,7 +98,7 @@ def parse(text: str | bytes) -> Message:
     if mid is not None and (not isinstance(mid, int) or isinstance(mid, bool)
                             or not 0 <= mid < 2 ** 53):
         raise ProtocolError("'id' must be a whole number")
-    if kind in ("ping", "clear"):
+    if kind in ("ping", "clear", "undo", "redo"):
         _only(d, ("type", "id"))
         return Message(kind, mid)
     if kind == "select":

@@ -326,7 +326,9 @@
     if (k === "drop_mine") return `drop ${v}`;
     return `${k} ${v}`; }
   function renderActions() {
-    const box = $("actions"); box.innerHTML = ""; if (!S.state || !canAct()) return;
+    const box = $("actions"); box.innerHTML = "";
+    if (S.hello && S.hello.table_seat) { box.appendChild(button("Undo", () => send({ type: "undo" }))); box.appendChild(button("Redo", () => send({ type: "redo" }))); }
+    if (!S.state || !canAct()) return;
     const active = S.state.active, phase = S.state.phase, p = placingMine();
     if (p) {
       box.appendChild(button("⟲ facing", () => { S.placeFacing = (S.placeFacing + 315) % 360; draw(); }));
