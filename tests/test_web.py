@@ -648,3 +648,45 @@ def test_only_the_table_undoes_and_redoes(shooting_game):
         ws.send_json({"type": "redo", "id": 4})
         assert answer(ws, 4)["message"] == "nothing to redo"
     assert state_digest(game.state) == digest and len(game.history) == actions
+
+
+def test_a_game_played_from_the_phones_alone_replays_from_its_journal(tmp_path):
+    """Two phones with --phones-commit play three rounds: place, move, shoot or pass,
+    each on its own turn; the journal replays to the same state (D8, the one truth)."""
+    from bottisota.play.journal import load
+
+    journal = tmp_path / "phones.jsonl"
+    game = new_game(str(journal))
+    hub = Hub(game, dict(TOKENS), commit=True)
+    c = TestClient(make_app(hub))
+    with c.websocket_connect("/ws/" + TOKENS["red"]) as red, \
+            c.websocket_connect("/ws/" + TOKENS["blue"]) as blue:
+        phones = {"red": red, "blue": blue}
+        for ws in phones.values():
+            ws.receive_json()
+        mid = 0
+        while game.state.round <= 3 and not game.state.over:
+            seat, bot, due = game.whose_turn(), game.active_bot(), game.expected()
+            if due == "place":
+                x, y, f = SPOTS[seat]
+                action = {"bot": bot.id, "place": [x, y, f]}
+            elif due == "move":
+                action = {"bot": bot.id, "move": [{"forward": bot.stats.min_move}]
+                          if bot.stats.min_move else []}
+            else:
+                pm = premeasure(game.state, bot.id, bot.stats.weapons[0].name)
+                action = ({"bot": bot.id, "shoot": [{"weapon": pm.weapon,
+                                                      "target": pm.can_hit()[0]}]}
+                          if pm.can_hit() and game.legal(Pass(bot.id)) is None
+                          and game.state.round > 1 else {"bot": bot.id, "pass": True})
+            mid += 1
+            phones[seat].send_json({"type": "commit", "id": mid, "action": action})
+            reply = answer(phones[seat], mid)
+            if reply["type"] == "refused":          # the core's word, e.g. no sight: pass
+                mid += 1
+                phones[seat].send_json({"type": "commit", "id": mid,
+                                        "action": {"bot": bot.id, "pass": True}})
+                reply = answer(phones[seat], mid)
+            assert reply["type"] == "done", reply
+    assert game.state.round > 3 or game.state.over
+    assert state_digest(load(journal).state) == state_digest(game.state)
