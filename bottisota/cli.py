@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
     "replay": ("bottisota.commands.replay", "main", "rebuild a game from its journal"),
     "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
+    "serve": ("bottisota.commands.serve", "main", "serve the game to phones, with no window"),
 }
 
 

@@ -1,0 +1,116 @@
+"""`bottisota serve [ARENA] [--host H] [--port P]`: the game served to phones, with no
+pygame window (a browser on the laptop, opened with the table's link, is the table).
+
+Each seat's link is printed first. Plain `serve` listens on this machine only
+(127.0.0.1); `--host 0.0.0.0` (or a LAN address) lets phones on the network join.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from bottisota.core.errors import InputError, Problem
+from bottisota.engine.game import Game
+from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
+from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+from bottisota.play.journal import journal_game, new_journal_path, resume
+from bottisota.web.hub import Hub
+from bottisota.web.server import serve_forever
+from bottisota.web.table_link import public_host, seat_links
+from bottisota.web.tokens import seat_tokens
+
+DEFAULT_PORT = 8765
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("arena", nargs="?", help="arena file or bundled arena name (default: warehouse)")
+    p.add_argument("--players", default="red,blue", help="seat names in order (default red,blue)")
+    p.add_argument("--seed", type=int, help="dice seed (default: a fresh one, journaled)")
+    p.add_argument("--physical-dice", action="store_true",
+                   help="players type their physical dice on the phone (needs --phones-commit)")
+    p.add_argument("--phones-commit", action="store_true",
+                   help="let each seat commit its own actions on its own turn from its phone")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; "
+                        "0.0.0.0 for the local network)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--resume", metavar="GAME.jsonl",
+                   help="go on with a journaled game; phones rejoin with the same links")
+
+
+def _journal_dir() -> Path:
+    """Where saved games go (the same place as `play`'s)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bottisota" / "games"
+
+
+def _arena_file(name: str | None) -> Path:
+    name = name or DEFAULT_ARENA
+    for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
+        if c.is_file():
+            return c
+    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+
+
+def _players(text: str) -> list[str]:
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if not players or len(set(players)) != len(players) or "table" in players:
+        raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names "
+                                  "(not 'table'), e.g. red,blue")])
+    return players
+
+
+def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
+    """The game (new or resumed), its hub and journal path."""
+    if args.physical_dice and not args.phones_commit:
+        raise InputError([Problem("--physical-dice", 0, 0, "", "phones type the dice only when "
+                                  "they commit: add --phones-commit")])
+    if args.physical_dice and not args.resume:
+        # the starting player and the first draw are rolled before any phone has joined
+        raise InputError([Problem("--physical-dice", 0, 0, "", "a served game rolls its start "
+                                  "before any phone joins: start it at the table with "
+                                  "`bottisota play --physical-dice`, then serve it with "
+                                  "--resume GAME.jsonl --physical-dice --phones-commit")])
+    if not 0 <= args.port <= 65535:
+        raise InputError([Problem("--port", 0, 0, "", f"expected 0 to 65535, not {args.port}")])
+    holder: dict[str, Hub] = {}
+
+    def ask(purpose: str) -> int:
+        return holder["hub"].ask(purpose)
+
+    if args.resume:
+        journal = str(args.resume)
+        game = resume(journal, ask if args.physical_dice else None)
+    else:
+        players = _players(args.players)
+        rules = bundled_rules()
+        arena = load_arena(_arena_file(args.arena), rules)
+        cards, mods = load_catalogue()
+        folder = _journal_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        game = Game.new(arena, rules, cards, mods, players, seed=args.seed)
+        journal = str(new_journal_path(folder))
+        journal_game(game, journal)
+    tokens = seat_tokens(journal, list(game.state.players))
+    hub = Hub(game, tokens, commit=args.phones_commit, physical=args.physical_dice)
+    holder["hub"] = hub
+    return game, hub, journal
+
+
+def main(args: argparse.Namespace) -> int:
+    game, hub, journal = build(args)
+    links = seat_links(hub_tokens(hub), public_host(args.host), args.port, table=True)
+    for link in links:
+        print(f"{link.seat}: {link.url}", flush=True)
+    print(f"journal: {journal}", flush=True)
+    if args.host in ("127.0.0.1", "localhost", "::1"):
+        print("listening on this machine only; --host 0.0.0.0 lets phones on the network join",
+              flush=True)
+    serve_forever(hub, args.host, args.port)
+    return 0
+
+
+def hub_tokens(hub: Hub) -> dict[str, str]:
+    return {name: seat.token for name, seat in hub.seats.items()}

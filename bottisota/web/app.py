@@ -1,0 +1,181 @@
+"""The web application (Starlette): the join page, each seat's page and its
+websocket.
+
+- `GET /` is the join page: it says to scan a seat's QR code; it holds nothing
+  of the game.
+- `GET /s/TOKEN` is a seat's page (HTML with its script and style inline, from
+  `bottisota/web/static/`, no build step, no CDN); an unknown token gets the
+  join page with 404.
+- `WS /ws/TOKEN` is the seat's connection: the server says `hello` (the table,
+  the state and the seat's desk as it was left), then answers each message
+  (`protocol`) and pushes `state` to every seat whenever the game or what is
+  shown on the table changes.
+
+Every message is size- and rate-limited; a bad one gets an `error` and the
+connection stays. No path, journal or traceback is ever sent: errors are plain
+sentences, and the server's own log keeps the details.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from bottisota.web.hub import Hub, Seat, error
+from bottisota.web.protocol import ProtocolError, RateLimit, parse
+
+log = logging.getLogger("bottisota.web")
+
+POLL_SECONDS = 0.2          # how often the game is checked for changes made at the table
+RATE = 60.0                 # messages per second a connection may send (burst as many)
+WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
+
+
+def _static(name: str) -> str:
+    return resources.files("bottisota.web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _headers(nonce: str | None = None) -> dict[str, str]:
+    csp = "default-src 'none'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; " \
+          "form-action 'none'; frame-ancestors 'none'"
+    if nonce:
+        csp += f"; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'"
+    return {"Content-Security-Policy": csp, "Referrer-Policy": "no-referrer",
+            "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+class Connection:
+    """One open websocket of a seat."""
+
+    def __init__(self, ws: WebSocket, seat: Seat) -> None:
+        self.ws, self.seat = ws, seat
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, data: dict) -> bool:
+        if self.ws.application_state != WebSocketState.CONNECTED:
+            return False
+        try:
+            async with self.send_lock:
+                await self.ws.send_text(json.dumps(data, separators=(",", ":")))
+            return True
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return False
+
+
+class PhoneServer:
+    """The hub served over HTTP and websockets (`app` is the ASGI application)."""
+
+    def __init__(self, hub: Hub, rate: float = RATE) -> None:
+        self.hub = hub
+        self.rate = rate
+        self.connections: set[Connection] = set()
+        self._watcher: asyncio.Task | None = None
+        self.app = Starlette(routes=[
+            Route("/", self.join),
+            Route("/s/{token}", self.seat_page),
+            WebSocketRoute("/ws/{token}", self.socket),
+        ])
+
+    # --- pages ----------------------------------------------------------------------
+
+    def _join(self, status: int = 200) -> Response:
+        nonce = secrets.token_urlsafe(12)
+        html = _static("join.html").replace("{{nonce}}", nonce)
+        return HTMLResponse(html, status_code=status, headers=_headers(nonce))
+
+    async def join(self, request: Request) -> Response:
+        return self._join()
+
+    async def seat_page(self, request: Request) -> Response:
+        if self.hub.seat_for(request.path_params["token"]) is None:
+            return self._join(404)
+        nonce = secrets.token_urlsafe(12)
+        html = (_static("phone.html").replace("{{style}}", _static("phone.css"))
+                .replace("{{script}}", _static("phone.js")).replace("{{nonce}}", nonce))
+        return HTMLResponse(html, headers=_headers(nonce))
+
+    # --- the seat's connection ------------------------------------------------------------
+
+    async def socket(self, ws: WebSocket) -> None:
+        seat = self.hub.seat_for(ws.path_params["token"])
+        if seat is None:
+            await ws.close(code=4403)       # refused before the handshake completes
+            return
+        await ws.accept()
+        conn = Connection(ws, seat)
+        self.connections.add(conn)
+        self._start_watcher()
+        limit = RateLimit(self.rate, self.rate)
+        told = -1
+        try:
+            await conn.send(self.hub.hello(seat))
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                if not limit.allow():
+                    if told < 0 or limit.dropped - told >= 100:
+                        told = limit.dropped
+                        await conn.send(error(f"too many messages: at most {self.rate:g} a "
+                                              f"second; {limit.dropped} dropped unread"))
+                    continue
+                try:
+                    msg = parse(raw)
+                except ProtocolError as err:
+                    await conn.send(error(str(err)))
+                    continue
+                answer = self.hub.handle(seat, msg)
+                for reply in answer.replies:
+                    await conn.send(reply)
+                if answer.changed:
+                    await self.broadcast(refreshed=answer.moved)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections.discard(conn)
+
+    async def broadcast(self, refreshed: bool = False) -> None:
+        """The state (and what is shown on the table) to every connection; after the
+        game changed (`refreshed`), each seat's pre-measure and plan measured again."""
+        if not self.connections:
+            return
+        state = self.hub.state()
+
+        async def tell(conn: Connection) -> None:
+            await conn.send(state)
+            if refreshed:
+                for answer in self.hub.desk_answers(conn.seat):
+                    await conn.send(answer)
+
+        await asyncio.gather(*(tell(c) for c in list(self.connections)))
+
+    def _start_watcher(self) -> None:
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _watch(self) -> None:
+        """Tell every seat when the game changed at the table (the view acts too)."""
+        while self.connections:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                if self.hub.poll():
+                    await self.broadcast(refreshed=True)
+            except Exception:      # the watcher must outlive any one bad moment
+                log.exception("watching the game failed")
+
+
+def make_app(hub: Hub, rate: float = RATE) -> Any:
+    """The ASGI application for a hub (tests use it with Starlette's TestClient)."""
+    return PhoneServer(hub, rate).app

@@ -1,0 +1,390 @@
+"""The game and its seats, as the phones see them (no web framework here).
+
+`Hub` holds the running `Game`, one `Seat` per player (plus the table's own
+seat, which acts for whoever's turn it is, like the laptop) and a `Desk` per
+seat: what that seat last selected, pre-measured and planned, and whether it
+asked to show it on the table. Desks live by seat, not by connection, so a
+phone that drops and reconnects picks up where it was.
+
+Every answer is the core's: `premeasure` (engine.shooting), `Game.preview`
+for a planned move and its overwatch offers, `Game.act` for a commit. The
+hub only checks who may do what: a player's seat plans and acts for its own
+bots only, and commits only on its own turn when the group allows phones to
+commit (`--phones-commit`). All calls hold `lock`, which the table view holds
+too while it changes the game.
+"""
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from bottisota.core.actions import Move, Refusal
+from bottisota.engine.movement.moves import preview_move
+from bottisota.formats.codec import steps_from_list
+from bottisota.engine.shooting.premeasure import premeasure
+from bottisota.web import snapshot
+from bottisota.web.protocol import Message
+
+log = logging.getLogger("bottisota.web")
+
+TABLE = "table"          # the table's own seat (the laptop, or a browser as the table)
+
+
+class NeedDie(Exception):
+    """Physical dice: the phone has not typed the die the rules now ask for."""
+
+    def __init__(self, purpose: str) -> None:
+        super().__init__(purpose)
+        self.purpose = purpose
+
+
+@dataclass
+class Seat:
+    name: str                 # a player, or TABLE
+    token: str
+
+    @property
+    def is_table(self) -> bool:
+        return self.name == TABLE
+
+
+@dataclass
+class Desk:
+    """One seat's private work: the selected bot, the last pre-measure asked for,
+    the planned move, and whether it is shown on the table."""
+
+    selected: str | None = None
+    measure: dict | None = None       # {bot, weapon, target, at, overwatch}
+    plan: dict | None = None          # {bot, steps (format dicts), hold_fire}
+    shown: bool = False
+    last_measure: dict | None = None  # the JSON answers, for the table and reconnects
+    last_plan: dict | None = None
+
+
+@dataclass
+class Answer:
+    """What the hub answers a message: replies for the sender and whether the game
+    (or what is shown on the table) changed, so every seat must be told."""
+
+    replies: list[dict] = field(default_factory=list)
+    changed: bool = False
+    moved: bool = False       # the game itself changed: every desk was measured again
+
+
+class Hub:
+    """The game served to the seats (see the module doc)."""
+
+    def __init__(self, game: Any, tokens: dict[str, str], commit: bool = False,
+                 physical: bool = False) -> None:
+        self.game = game
+        self.seats = {name: Seat(name, tok) for name, tok in tokens.items()}
+        self.desks: dict[str, Desk] = {name: Desk() for name in tokens}
+        self.commit = commit
+        self.physical = physical
+        self.lock = threading.RLock()
+        self.version = 0
+        self._mark = self._game_mark()
+        self._typed: list[int] | None = None      # physical dice typed for the current commit
+
+    # --- seats ----------------------------------------------------------------------
+
+    def seat_for(self, token: str | None) -> Seat | None:
+        """The seat whose link carries this token (compared in constant time)."""
+        if not token or len(token) > 128:
+            return None
+        found = None
+        for seat in self.seats.values():
+            if hmac.compare_digest(seat.token.encode(), token.encode()):
+                found = seat
+        return found
+
+    def can_commit(self, seat: Seat) -> bool:
+        return seat.is_table or self.commit
+
+    # --- physical dice ----------------------------------------------------------------
+
+    def ask(self, purpose: str) -> int:
+        """The game's physical dice: the next die the phone typed, or NeedDie."""
+        if self._typed:
+            return self._typed.pop(0)
+        raise NeedDie(purpose)
+
+    # --- what changed -------------------------------------------------------------------
+
+    def _game_mark(self) -> tuple:
+        g = self.game
+        return (id(g.state), len(g.history), g.state.dice.used, g.state.round,
+                g.state.active, g.state.phase, g.state.over)
+
+    def poll(self) -> bool:
+        """True (once) when the game changed since last asked (the table view acts too)."""
+        with self.lock:
+            mark = self._game_mark()
+            if mark == self._mark:
+                return False
+            self._mark = mark
+            self.version += 1
+            self._refresh_desks()
+            return True
+
+    def _refresh_desks(self) -> None:
+        """The game moved on: every desk's pre-measure and plan are measured again."""
+        for name, desk in self.desks.items():
+            try:
+                if desk.measure is not None:
+                    desk.last_measure = self._measure(desk.measure)
+                if desk.plan is not None:
+                    desk.last_plan = self._plan(desk.plan)
+            except Exception:      # one seat's stale work must not stop the others'
+                log.exception("measuring seat %s's work again failed", name)
+                desk.last_measure = desk.last_plan = None
+
+    def state(self) -> dict:
+        with self.lock:
+            return {"type": "state", "state": snapshot.game_state(self.game, self.version),
+                    "shown": self.shown()}
+
+    def desk_answers(self, seat: Seat) -> list[dict]:
+        """The seat's pre-measure and plan as measured again after the game changed."""
+        with self.lock:
+            desk = self.desks[seat.name]
+            out = []
+            if desk.last_measure is not None:
+                out.append({"type": "premeasure", "premeasure": desk.last_measure})
+            if desk.last_plan is not None:
+                out.append({"type": "plan", "plan": desk.last_plan})
+            return out
+
+    def shown(self) -> list[dict]:
+        """What seats pushed to the table ("Show on table"): the table view reads this."""
+        out = []
+        for name, desk in self.desks.items():
+            if desk.shown and (desk.last_measure or desk.last_plan):
+                out.append({"seat": name, "premeasure": desk.last_measure,
+                            "plan": desk.last_plan})
+        return out
+
+    def shown_work(self) -> list[tuple[str, dict | None, Move | None]]:
+        """What seats pushed to the table, as requests the table view can measure and
+        draw with its own painters: (seat, {bot, weapon, target, at, overwatch} or
+        None, the planned Move or None)."""
+        with self.lock:
+            out = []
+            for name, desk in self.desks.items():
+                if not desk.shown or (desk.measure is None and desk.plan is None):
+                    continue
+                move = None
+                if desk.plan is not None:
+                    move = Move(desk.plan["bot"], steps_from_list(desk.plan["steps"], "steps"),
+                                tuple(desk.plan["hold_fire"]))
+                out.append((name, dict(desk.measure) if desk.measure else None, move))
+            return out
+
+    def hello(self, seat: Seat) -> dict:
+        """The first message on a connection: the seat, the table, the state and the
+        seat's desk as it was left."""
+        with self.lock:
+            desk = self.desks[seat.name]
+            return {
+                "type": "hello", "seat": seat.name, "table_seat": seat.is_table,
+                "players": list(self.game.state.players),
+                "can_commit": self.can_commit(seat), "physical_dice": self.physical,
+                "table": snapshot.table(self.game.state),
+                "state": snapshot.game_state(self.game, self.version),
+                "shown": self.shown(),
+                "desk": {"selected": desk.selected, "measure": desk.measure,
+                         "plan": desk.plan, "shown": desk.shown,
+                         "premeasure": desk.last_measure, "planned": desk.last_plan},
+            }
+
+    # --- messages -------------------------------------------------------------------------
+
+    def handle(self, seat: Seat, msg: Message) -> Answer:
+        """Answer one checked message from a seat."""
+        with self.lock:
+            handler: Callable[[Seat, Message], Answer] = getattr(self, f"_on_{msg.type}")
+            try:
+                answer = handler(seat, msg)
+            except Exception:      # never a traceback to a phone; the table's log has it
+                log.exception("message %s from seat %s failed", msg.type, seat.name)
+                answer = Answer([error("the referee could not answer that")])
+            for reply in answer.replies:
+                if msg.id is not None:
+                    reply["re"] = msg.id
+            return answer
+
+    def _on_ping(self, seat: Seat, msg: Message) -> Answer:
+        return Answer([{"type": "pong", "version": self.version}])
+
+    def _on_select(self, seat: Seat, msg: Message) -> Answer:
+        bot = self.game.state.bots.get(msg.bot)
+        if bot is None or (bot.removed and bot.id != self.game.state.active):
+            return Answer([error(f"there is no bot {msg.bot!r} on the table")])
+        self.desks[seat.name].selected = bot.id
+        return Answer([{"type": "selected", "bot": snapshot.bot_json(bot),
+                        "own": seat.is_table or bot.player == seat.name}])
+
+    def _on_clear(self, seat: Seat, msg: Message) -> Answer:
+        desk = self.desks[seat.name]
+        was_shown = desk.shown
+        self.desks[seat.name] = Desk(selected=desk.selected)
+        return Answer([{"type": "cleared"}], changed=was_shown)
+
+    def _on_show(self, seat: Seat, msg: Message) -> Answer:
+        desk = self.desks[seat.name]
+        desk.shown = msg.on
+        return Answer([{"type": "shown", "on": msg.on}], changed=True)
+
+    def _on_premeasure(self, seat: Seat, msg: Message) -> Answer:
+        request = {"bot": msg.bot, "weapon": msg.weapon, "target": msg.target,
+                   "at": list(msg.at) if msg.at else None, "overwatch": msg.overwatch}
+        why = self._measure_refusal(request)
+        if why:
+            return Answer([error(why)])
+        desk = self.desks[seat.name]
+        desk.measure, desk.selected = request, msg.bot
+        desk.last_measure = self._measure(request)
+        return Answer([{"type": "premeasure", "premeasure": desk.last_measure}],
+                      changed=desk.shown)
+
+    def _measure_refusal(self, req: dict) -> str | None:
+        state = self.game.state
+        bot = state.bots.get(req["bot"])
+        if bot is None or not bot.on_table:
+            return f"there is no bot {req['bot']!r} on the table"
+        if bot.stats.weapon(req["weapon"]) is None:
+            names = ", ".join(w.name for w in bot.stats.weapons) or "none"
+            return f"{bot.id} has no weapon {req['weapon']!r} (its weapons: {names})"
+        target = req.get("target")
+        if target is not None:
+            other = state.bots.get(target)
+            if other is None or not other.on_table or other.id == bot.id:
+                return f"{target!r} is not another bot on the table"
+        return None
+
+    def _measure(self, req: dict) -> dict | None:
+        if self._measure_refusal(req):
+            return None
+        state = self.game.state
+        aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
+        pm = premeasure(state, req["bot"], req["weapon"], aim, req.get("overwatch", False))
+        return snapshot.premeasure_json(pm, state, focus=req.get("target"))
+
+    def _on_plan(self, seat: Seat, msg: Message) -> Answer:
+        bot = self.game.state.bots.get(msg.bot)
+        if bot is None or not bot.on_table:
+            return Answer([error(f"there is no bot {msg.bot!r} on the table")])
+        if not seat.is_table and bot.player != seat.name:
+            return Answer([error(f"seat {seat.name} plans only its own bots; "
+                                 f"{bot.id} is {bot.player}'s")])
+        desk = self.desks[seat.name]
+        desk.plan = {"bot": bot.id, "steps": list(msg.step_data),
+                     "hold_fire": list(msg.hold_fire)}
+        desk.selected = bot.id
+        desk.last_plan = self._plan(desk.plan, Move(bot.id, msg.steps, msg.hold_fire))
+        return Answer([{"type": "plan", "plan": desk.last_plan}], changed=desk.shown)
+
+    def _plan(self, plan: dict, move: Move | None = None) -> dict | None:
+        """The core's preview of a planned move (and, when a step is refused, of the
+        legal steps before it)."""
+        if move is None:
+            bot = self.game.state.bots.get(plan["bot"])
+            if bot is None or not bot.on_table:
+                return None
+            move = Move(plan["bot"], steps_from_list(plan["steps"], "steps"),
+                        tuple(plan["hold_fire"]))
+        pv = self.game.preview(move)
+        prefix = None
+        ref = pv.refusal
+        if pv.move is None and ref is not None and ref.rule == "D18":
+            # off its turn: the path's own refusal says more than "not your turn"
+            found = preview_move(self.game.state, move)
+            if isinstance(found, Refusal):
+                ref = found
+        if pv.move is None and ref is not None and ref.step is not None and ref.step > 0:
+            pre = self.game.preview(Move(move.bot, move.steps[:ref.step], move.hold_fire))
+            prefix = pre.move
+            offers = list(pre.overwatch) if prefix is not None else []
+        else:
+            offers = list(pv.overwatch)
+        return snapshot.plan_json(move.bot, list(plan["steps"]), pv.move, ref, prefix, offers)
+
+    def _on_commit(self, seat: Seat, msg: Message) -> Answer:
+        game = self.game
+        if not self.can_commit(seat):
+            return Answer([error("phones may pre-measure and plan here; actions are made at "
+                                 "the table (start the referee with --phones-commit to act "
+                                 "from phones)")])
+        action = msg.action
+        bot = game.state.bots.get(action.bot)
+        if bot is None:
+            return Answer([error(f"there is no bot {action.bot!r}")])
+        if not seat.is_table and bot.player != seat.name:
+            return Answer([error(f"seat {seat.name} acts only for its own bots; "
+                                 f"{bot.id} is {bot.player}'s")])
+        turn = game.whose_turn()
+        if not seat.is_table and turn != seat.name:
+            return Answer([error(f"it is {turn}'s turn, not {seat.name}'s"
+                                 if turn else "the game is over")])
+        if msg.dice and not self.physical:
+            return Answer([error("this game rolls its own dice: send no 'dice'")])
+        refusal = game.legal(action)
+        if refusal is not None:
+            return Answer([{"type": "refused", "refusal": snapshot.refusal_json(refusal)}])
+        result = self._act(action, list(msg.dice))
+        if isinstance(result, dict):
+            return Answer([result])
+        if result.refusal is not None:
+            return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])
+        desk = self.desks[seat.name]
+        desk.plan, desk.last_plan = None, None
+        self.poll()
+        return Answer([{"type": "done", "events": snapshot.events_json(result.events)}],
+                      changed=True, moved=True)
+
+    def _on_undo(self, seat: Seat, msg: Message) -> Answer:
+        return self._history(seat, "undo")
+
+    def _on_redo(self, seat: Seat, msg: Message) -> Answer:
+        return self._history(seat, "redo")
+
+    def _history(self, seat: Seat, which: str) -> Answer:
+        """The table takes back (or makes again) the last action, as the laptop does."""
+        if not seat.is_table:
+            return Answer([error(f"only the table may {which}")])
+        if not getattr(self.game, which)():
+            return Answer([error(f"nothing to {which}")])
+        self.poll()
+        return Answer([{"type": "done", "events": [f"{which}: the last action"
+                                                   + (" taken back" if which == "undo"
+                                                      else " made again")]}],
+                      changed=True, moved=True)
+
+    def _act(self, action: Any, dice: list[int]) -> Any:
+        """Game.act; with physical dice the typed dice are used in order, and when the
+        rules ask for one more the game is put back as it was and the phone is asked."""
+        if not self.physical:
+            return self.game.act(action)
+        game = self.game
+        saved, mark = game.state.copy(), game._mark
+        table_ask = game.state.dice.ask        # the table's own prompt stays the table's
+        game.state.dice.ask = self.ask
+        self._typed = list(dice)
+        try:
+            result = game.act(action)
+        except NeedDie as need:
+            game.state, game._mark = saved, mark
+            return {"type": "dice", "need": need.purpose, "given": len(dice)}
+        finally:
+            game.state.dice.ask = table_ask
+            left, self._typed = self._typed or [], None
+        if left and result.ok:
+            result.events.append({"type": "note", "text": f"{len(left)} typed dice not used"})
+        return result
+
+
+def error(message: str) -> dict:
+    return {"type": "error", "message": message}

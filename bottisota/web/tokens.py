@@ -1,0 +1,58 @@
+"""Seat tokens: the random part of each seat's link, kept beside the journal so a
+server restarted with `--resume` gives the phones the same links."""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from bottisota.web.hub import TABLE
+
+TOKEN_BYTES = 12            # 96 bits, url-safe text of 16 characters (short to type)
+
+
+def tokens_path(journal: str | Path) -> Path:
+    """`game-1.jsonl` -> `game-1.seats.json` (beside it)."""
+    p = Path(journal)
+    return p.with_name(p.stem + ".seats.json")
+
+
+def new_tokens(players: list[str]) -> dict[str, str]:
+    """A fresh random token for every player's seat and for the table."""
+    return {name: secrets.token_urlsafe(TOKEN_BYTES) for name in [*players, TABLE]}
+
+
+def save_tokens(path: Path, tokens: dict[str, str]) -> None:
+    """Written readable by the owner only (the tokens are the seats' keys)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"seats": tokens}, fh)
+
+
+def load_tokens(path: Path, players: list[str]) -> dict[str, str] | None:
+    """The saved tokens when they are there and cover every seat, else None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    seats = data.get("seats") if isinstance(data, dict) else None
+    if not isinstance(seats, dict):
+        return None
+    want = [*players, TABLE]
+    if not all(isinstance(seats.get(n), str) and seats[n] for n in want):
+        return None
+    return {n: seats[n] for n in want}
+
+
+def seat_tokens(journal: str | Path | None, players: list[str]) -> dict[str, str]:
+    """The seats' tokens for a game: those saved beside its journal (a resumed game),
+    else new ones, saved there when there is a journal."""
+    if journal is not None:
+        found = load_tokens(tokens_path(journal), players)
+        if found is not None:
+            return found
+    tokens = new_tokens(players)
+    if journal is not None:
+        save_tokens(tokens_path(journal), tokens)
+    return tokens
