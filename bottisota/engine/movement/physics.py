@@ -14,8 +14,9 @@ from shapely.geometry import Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
-from bottisota.engine.movement.geometry import (EPS, bearing, disc_contact, doors_reached,
-                                           heading_vector, on_table, parts_of, point_at, table_run)
+from bottisota.engine.movement.geometry import (EPS, bearing, bot_collision, disc_contact, doors_reached,
+                                           heading_vector, on_table, parts_of, point_at, table_run,
+                                           wall_collision)
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
@@ -270,11 +271,12 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     if edge < length - EPS:
         stops.append((edge, 2, "edge", None))
     if length > EPS:
-        contact = index.first_contact(a, b, r, doors=False)
+        tol = state.rules.contact_tolerance
+        contact = wall_collision(index, a, b, r, tol)
         if contact is not None:
             stops.append((contact.distance, 0, "wall", contact.feature))
         for other in ctx.blockers(bot, pose.z):
-            s = disc_contact(a, d, length, other.pos, r + other.radius)
+            s = bot_collision(a, d, length, other.pos, r + other.radius, tol)
             if s is not None:
                 stops.append((s, 1, "bot", other))
         if bot.stats.is_ground:

@@ -10,7 +10,8 @@ from bottisota.core.arena import Feature
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, discs_overlap,
                                            doors_reached, heading_vector, norm_facing, parts_of,
-                                           point_at, table_run, touching_door)
+                                           point_at, table_run, touching_door,
+                                           wall_collision)
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.state import Bot, GameState
 
@@ -212,7 +213,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     ahead = point_at(a, d, space)
     if table_run(a, d, space, r, state.arena.size) < space - 1e-6:
         return "the table ends"
-    contact = index.first_contact(a, ahead, r, doors=False)
+    contact = wall_collision(index, a, ahead, r, state.rules.contact_tolerance)
     if contact is not None:
         return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
     tol = state.rules.contact_tolerance
@@ -258,10 +259,12 @@ def teleporter_centre(feature: Feature) -> tuple[float, float]:
 
 
 def overlaps_bot(state: GameState, bot: Bot, x: float, y: float) -> Bot | None:
-    """Another bot on the table whose base the bot's base would overlap there."""
+    """Another bot on the table whose base the bot's base would overlap there beyond
+    the contact tolerance (D4: touching is no overlap)."""
     for other in state.bots.values():
         if other.on_table and other.id != bot.id and \
-                discs_overlap(x, y, bot.radius, other.x, other.y, other.radius) and \
+                discs_overlap(x, y, bot.radius, other.x, other.y, other.radius,
+                              state.rules.contact_tolerance) and \
                 abs(other.z - state.index.floor_z(x, y)) < max(other.card.height, bot.card.height):
             return other
     return None

@@ -21,10 +21,10 @@ from bottisota.core.actions import (Back, DropMine, Forward, Lift, Loop, Move, R
                                      Step, Strafe, Turn)
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
-from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, disc_contact, doors_reached,
+from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, bot_collision, doors_reached,
                                            heading_vector, norm_facing, parts_of, point_at,
                                            contains_point, runs_inside, table_run,
-                                           touching_door)
+                                           touching_door, wall_collision)
 from bottisota.engine.movement.physics import Ctx, Pose, collision, fall, mine_touches, pit, xy2
 from bottisota.engine.movement.result import MoveResult, PathPoint, Piece
 from bottisota.engine.movement.steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
@@ -231,12 +231,13 @@ class Walk:
         refusals: list[tuple[float, str, str]] = []
         climbs: list[tuple[float, float]] = []
         if cm > EPS:
-            contact = index.first_contact(a, b, r, doors=False)
+            tol = state.rules.contact_tolerance
+            contact = wall_collision(index, a, b, r, tol)
             if contact is not None:
                 stops.append((contact.distance, 0, "wall", contact.feature))
             if ground:
                 for other in self.ctx.blockers(bot, pose.z):
-                    s = disc_contact(a, d, cm, other.pos, r + other.radius)
+                    s = bot_collision(a, d, cm, other.pos, r + other.radius, tol)
                     if s is not None:
                         stops.append((s, 1, "bot", other))
                 entry = index.first_entry(a, b, ["pit"])
