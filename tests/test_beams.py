@@ -234,7 +234,7 @@ def test_a_bot_pushed_off_a_platform_falls_and_the_kill_is_the_shooters():  # R3
     fall = next(e for e in events if e["type"] == "fall")
     assert (fall["drop"], fall["damage"]) == (5.0, 4)
     assert b.destroyed and b.damage == 7
-    assert (b.x, b.y, b.z) == pytest.approx((35.0, 50.0, 0.0), abs=0.01)
+    assert (b.x, b.y, b.z) == pytest.approx((36.0, 50.0, 0.0), abs=0.01)   # clear of the cliff
     killed = next(e for e in events if e["type"] == "destroyed")
     assert (killed["cause"], killed["by"]) == ("fall", "a")
     assert state.scores == {"red": 5}
