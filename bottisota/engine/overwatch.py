@@ -116,9 +116,10 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
     if length < 1e-9:
         return None
     step = max(state.rules.overwatch_point_tolerance, 1e-3) / length
-    prev, t = t0, t0
-    while t < t1:
-        t = min(t1, t + step)
+    ticks = [t0 + k * step for k in range(1, int((t1 - t0) / step) + 1)] + [t1]
+    ticks = sorted(set(ticks) | set(_critical(state, watcher, mover, a, b, t0, t1)))
+    prev = t0
+    for t in ticks:
         if can(t):
             lo, hi = prev, t
             for _ in range(REFINE_STEPS):
@@ -131,6 +132,50 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
             return inside if can(inside) else hi
         prev = t
     return None
+
+
+def _critical(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: PathPoint,
+              t0: float, t1: float) -> list[float]:
+    """The middles of the narrow stretches of a..b between points where what the
+    watcher can see or reach may change: where the rays from the watcher through
+    the corners of features, past the sides of other bots and along its nose
+    arc's edges cross the path. Checked besides the regular scan, so that a legal
+    window narrower than the overwatch point tolerance is not stepped over (R23,
+    docs/decisions.md)."""
+    wx, wy = watcher.x, watcher.y
+    dx, dy = b.x - a.x, b.y - a.y
+    rays: list[tuple[float, float]] = []
+    reach = _reach(state, watcher) + watcher.radius + mover.radius
+    for feature in state.arena.features:
+        minx, miny, maxx, maxy = feature.shape.bounds
+        if maxx < wx - reach or minx > wx + reach or maxy < wy - reach or miny > wy + reach:
+            continue
+        for part in getattr(feature.shape, "geoms", [feature.shape]):
+            ring = getattr(part, "exterior", part)
+            rays += [(x - wx, y - wy) for x, y in ring.coords]
+    for other in state.live_bots():
+        if other.id in (watcher.id, mover.id):
+            continue
+        ox, oy = other.x - wx, other.y - wy
+        n = math.hypot(ox, oy)
+        if n > 1e-9:
+            px, py = -oy / n * other.radius, ox / n * other.radius
+            rays += [(ox + px, oy + py), (ox - px, oy - py)]
+    half = state.rules.nose_arc / 2.0
+    for edge in (watcher.facing - half, watcher.facing + half):
+        rays.append((math.sin(math.radians(edge)), math.cos(math.radians(edge))))
+    found = []
+    for rx, ry in rays:
+        den = dx * ry - dy * rx
+        if abs(den) < 1e-12:
+            continue
+        t = ((wx - a.x) * ry - (wy - a.y) * rx) / den
+        if t0 < t < t1:
+            found.append(t)
+    found.sort()
+    step = max(state.rules.overwatch_point_tolerance, 1e-3) / max(math.hypot(dx, dy), 1e-9)
+    edges = [t0] + found + [t1]
+    return [(p + q) / 2 for p, q in zip(edges, edges[1:]) if q - p < step]   # narrow gaps only
 
 
 def fire_overwatch(state: GameState, watcher_id: str, mover_id: str, after_move: bool = False

@@ -74,7 +74,7 @@ def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: H
 def _setup_problems(state: GameState, bot: Bot, raw: Mapping, marks: Marks,
                     where: str) -> list[Problem]:
     """A bot is set up as in a game (R6, D4, D7, D25, D26): wholly on the table,
-    in no wall, pit or cliff's foot, overlapping no bot placed before it, its
+    in no wall, a ground bot in no pit, overlapping no bot placed before it, its
     damage below its structure and its rust and leaflets within their caps."""
     problems = []
     why = check_place(state, bot, bot.x, bot.y, doors=False)

@@ -15,7 +15,6 @@ is) and `phase`:
 from __future__ import annotations
 
 from bottisota.engine.events import Event, apply_event, reducer
-from bottisota.engine.movement.physics import under_higher_floor
 from bottisota.engine.state import Bot, GameState
 
 PLACE, MOVE, SHOOT, DONE, OVER = "place", "move", "shoot", "done", "over"
@@ -124,8 +123,8 @@ def turn_event(state: GameState, bot: Bot, phase: str, moved: float = 0.0) -> Ev
 def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = True) -> str | None:
     """Why the bot may not be placed with its centre at (x, y) (R6, R55), or None:
     it must lie on the table, overlap no wall (no closed door unless `doors` is
-    False: a bot set up in a doorway holds it open, R47), no other base on its
-    level and no higher floor (D4), and a ground bot may not stand in a pit (R36)."""
+    False: a bot set up in a doorway holds it open, R47) and no other base on its
+    level (D4), and a ground bot may not stand in a pit (R36)."""
     index = state.index
     r = bot.radius
     tol = state.rules.contact_tolerance
@@ -135,8 +134,6 @@ def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = Tr
     if wall is not None:
         return f"the base would overlap {wall.label}"
     z = index.floor_z(x, y)
-    if under_higher_floor(state, x, y, r, z):
-        return f"the base at ({x:.2f}, {y:.2f}) would reach under a higher floor (a cliff's foot)"
     for other in state.others(bot.id):
         if not other.on_table or abs(other.z - z) >= max(other.card.height, bot.card.height):
             continue
