@@ -8,16 +8,19 @@ import math
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bottisota.core.actions import Forward, Move, Service, Turn
+from bottisota.core.actions import Forward, Move, Service, Shoot, ShotOrder
+from bottisota.core.errors import InputError
 from bottisota.engine.events import apply_event
 from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import commit_move, fling, preview_move
 from bottisota.engine.movement.physics import under_higher_floor
+from bottisota.engine.overwatch import OverwatchInterrupt
 from bottisota.engine.random_play import play_random_game
 from bottisota.engine.services import check_service
+from bottisota.engine.shooting.shots import resolve_shoot
 from bottisota.engine.turns import winners
 from bottisota.formats.loading import arena_from_dict, bundled_rules, load_catalogue
 from tests.builders import arena, bot, card, state
@@ -188,3 +191,93 @@ def test_a_game_ends_at_its_round_limit_with_the_winners_named(seed):  # D24
     assert game.state.over
     assert over and over[0]["winners"] == winners(game.state)
     assert "D24" in over[0]["reason"]
+
+
+# --- R23 R25: melee on overwatch ------------------------------------------------------------
+
+CLAWS = {"name": "Claws", "kind": "melee", "mount": "turret", "range": 1, "to_hit": 2, "hits": 1}
+
+
+@FEW
+@given(heading=st.floats(0, 359), miss=st.floats(-1.5, 1.5))
+def test_a_melee_watcher_strikes_where_contact_begins(heading, miss):  # R23 R25 D4
+    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+    # the mover passes the watcher at (40, 30) with its centre `2 + miss` from the watcher's
+    side = 2.0 + miss
+    start = (40.0 - 8 * dx + dy * side, 30.0 - 8 * dy - dx * side)
+    s = state(arena(size=(80, 60)),
+              bot("w", "red", (40, 30), 0, card(weapons=[CLAWS]), overwatch=True),
+              bot("m", "blue", start, heading, card(locomotion="hover", move=20)),
+              dice=[6, 6] + [6] * 20)
+    r = commit_move(s, Move("m", (Forward(16),)), OverwatchInterrupt())
+    fired = [e for e in r.events if e["type"] == "overwatch_fire"]
+    if side > 2.0 + TOL + 1e-6:                 # never in contact
+        assert not fired
+    elif side >= 2.0 - TOL:                     # touching on the way: struck where contact begins
+        assert len(fired) == 1
+        x, y = fired[0]["at"]
+        assert math.hypot(x - 40, y - 30) == pytest.approx(2.0 + TOL, abs=0.01)
+
+
+@pytest.mark.parametrize("facing", [0, 90, 200, 315])
+def test_a_mover_starting_in_contact_is_struck_where_it_starts(facing):  # R23 R25
+    dx, dy = math.sin(math.radians(facing)), math.cos(math.radians(facing))
+    start = (40 + 2.02 * dx, 30 + 2.02 * dy)           # touching, within D4; walks straight away
+    s = state(arena(size=(80, 60)),
+              bot("w", "red", (40, 30), 0, card(weapons=[CLAWS]), overwatch=True),
+              bot("m", "blue", start, facing, card(move=20)), dice=[6, 1])
+    r = commit_move(s, Move("m", (Forward(6),)), OverwatchInterrupt())
+    fired = [e for e in r.events if e["type"] == "overwatch_fire"]
+    assert len(fired) == 1 and fired[0]["at"] == pytest.approx(list(start), abs=1e-3)
+    assert s.bots["m"].damage == 1
+
+
+# --- R26 R27 D32: explosive rockets and missiles --------------------------------------------
+
+@FEW
+@given(kind=st.sampled_from(["rocket", "missile"]),
+       spots=st.lists(st.tuples(st.floats(16, 70), st.floats(20, 40)), min_size=1, max_size=4),
+       rolls=st.lists(st.integers(1, 6), min_size=30, max_size=30))
+def test_an_explosive_flight_explodes_only_on_the_bot_it_hits(kind, spots, rolls):  # R26 R27 D32
+    weapon = {"name": "Boom", "kind": kind, "mount": "turret", "range": 60, "to_hit": 4,
+              "hits": 1, "explosive": True}
+    bots = [bot("s", "red", (8, 30), 90, card(weapons=[weapon]))]
+    bots += [bot(f"t{i}", f"p{i}", xy, 0) for i, xy in enumerate(spots)]
+    try:
+        s = state(arena(size=(80, 60)), *bots, dice=rolls + [6] * 60)
+    except InputError:
+        assume(False)
+    result = resolve_shoot(s, Shoot("s", (ShotOrder("Boom", "t0"),)))
+    if not isinstance(result, list):
+        return                                     # no sight of t0: nothing flies
+    blasts = [e for e in result if e["type"] == "blast"]
+    k = next((i for i, e in enumerate(result) if e["type"] == "blast"), len(result))
+    flight = [e for e in result[:k] if e["type"] == "to_hit"]     # the target, then the path
+    struck = [e["target"] for e in flight if e["hit"]]
+    assert len(blasts) <= 1
+    assert bool(blasts) == bool(struck)            # no hit, no explosion (D32)
+    if blasts:
+        centre = struck[0]                         # the one bot it hit, centred there
+        assert len(struck) == 1 and flight[-1]["target"] == centre
+        assert (blasts[0]["x"], blasts[0]["y"]) == pytest.approx(
+            (round(s.bots[centre].x, 4), round(s.bots[centre].y, 4)), abs=1e-4)
+        assert centre not in blasts[0]["members"]  # its roll was the hit itself
+
+
+# --- R11 D4: a flier may rest touching ---------------------------------------------------
+
+@FEW
+@given(angle=st.floats(0, 359), inside=st.floats(0.0, 1.0))
+def test_a_flier_may_end_or_stay_touching_a_bot(angle, inside):  # R11 D4
+    dx, dy = math.sin(math.radians(angle)), math.cos(math.radians(angle))
+    gap = 2.0 - inside * TOL
+    spot = (40 + dx * gap, 30 + dy * gap)
+    s = state(arena(size=(80, 60)), bot("o", "blue", (40, 30), 0),
+              bot("f", "red", spot, 0, card(locomotion="hover", move=10)))
+    r = commit_move(s, Move("f", ()))
+    assert not hasattr(r, "rule"), r
+    s2 = state(arena(size=(80, 60)), bot("o", "blue", (40, 30), 0),
+               bot("f", "red", (40 + dx * 8, 30 + dy * 8), (angle + 180) % 360,
+                   card(locomotion="hover", move=10)))
+    r2 = commit_move(s2, Move("f", (Forward(8 - gap),)))
+    assert not hasattr(r2, "rule"), r2
