@@ -118,7 +118,7 @@ def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R3
         assert not index.features_at(m.x, m.y, ["pit"])
         assert m.z <= before[0][0][2] + s.rules.step_height + 1e-6    # never up a cliff
     assert abs(index.floor_z(m.x, m.y) - m.z) < 1e-3                  # falls end on the floor
-    if m.stats.is_ground:                                             # ... clear of the cliff
+    if m.stats.is_ground and result.ended == "fall":                  # ... clear of the cliff
         assert not under_higher_floor(s, m.x, m.y, m.radius, m.z)
     if not isinstance(preview, Refusal) and preview.teleport_candidates == []:
         assert len(preview.path) <= len(result.path)
@@ -170,10 +170,12 @@ def test_falls_knock_backs_and_carries_leave_no_overlap(case):  # R39 R40 R44 D4
         assert snapshot(s) == before
         return
     live = s.live_bots()
+    fallen = {e["bot"] for e in result.events if e["type"] == "fall"}
     for i, p in enumerate(live):
         assert compile_arena(a, bundled_rules()).disc_blocked(p.x, p.y, p.radius, doors=False) is None
         assert not compile_arena(a, bundled_rules()).features_at(p.x, p.y, ["pit"])
-        assert not under_higher_floor(s, p.x, p.y, p.radius, p.z)
+        if p.id in fallen:                       # a fall ends clear of the cliff (R39)
+            assert not under_higher_floor(s, p.x, p.y, p.radius, p.z)
         for q in live[i + 1:]:
             if abs(p.z - q.z) < 2:
                 assert math.hypot(p.x - q.x, p.y - q.y) >= p.radius + q.radius - TOUCH, (p.id, q.id)
