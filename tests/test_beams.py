@@ -51,9 +51,9 @@ def test_push_goes_straight_away_from_the_shooter_and_pull_toward_it():  # R29
     a, b = shooter(), bot("b", 26.0, 58.0, "blue")       # 10 cm away at facing 36.87
     assert fling_plan(a, b, "push", 5.0) == pytest.approx((36.8699, 5.0), abs=1e-3)
     assert fling_plan(a, b, "pull", 5.0) == pytest.approx((216.8699, 5.0), abs=1e-3)
-    heading, distance = fling_plan(a, b, "pull", 12.0)   # stops at base contact: 8 cm
+    heading, distance = fling_plan(a, b, "pull", 12.0)   # the full strength: R29 exempts no bot
     assert heading == pytest.approx(216.8699, abs=1e-3)
-    assert distance == pytest.approx(8.0, abs=0.01)
+    assert distance == pytest.approx(12.0)
 
 
 # --- single beams (R29) --------------------------------------------------------------
@@ -78,15 +78,33 @@ def test_a_pull_brings_the_target_toward_the_shooter():  # R29
     assert b.damage == 0 and state.dice.used == 2
 
 
-def test_a_pull_stops_at_base_contact_with_the_shooter_without_a_collision():  # R29 D4
-    a, b = shooter(), bot("b", 20.0, 36.0, "blue")       # 14 cm below a
-    state = game(a, b, dice=[6, 5])                      # to-hit, armour: no collision dice
+@pytest.mark.parametrize("start", [(20.0, 37.0), (30.0, 50.0), (26.0, 58.0), (12.0, 44.0)])
+def test_a_pull_stronger_than_the_gap_drags_the_target_into_the_shooter(start):  # R29 D9 D10
+    a, b = shooter(), bot("b", *start, "blue")
+    gap = math.hypot(start[0] - 20.0, start[1] - 50.0)
+    # to-hit 6; collision (b first): 1 hit, armour 6 passes; a: 1 hit, armour 6; beam armour 5
+    state = game(a, b, dice=[6, 1, 6, 1, 6, 5])
     events = resolve_beams(state, a, [(BIG_PULL, b)])
-    assert (b.x, b.y) == pytest.approx((20.0, 48.0), abs=0.01)
+    assert "collision" in types(events)
+    collision = next(e for e in events if e["type"] == "collision")
+    assert (collision["bot"], collision["with"]) == ("b", "a")
+    assert math.hypot(b.x - 20.0, b.y - 50.0) == pytest.approx(2.0, abs=1e-6)   # at contact
+    ux, uy = (start[0] - 20.0) / gap, (start[1] - 50.0) / gap
+    assert (b.x, b.y) == pytest.approx((20.0 + 2 * ux, 50.0 + 2 * uy), abs=1e-6)
+    assert (a.x, a.y) == (20.0, 50.0)                    # the shooter is not moved (D11)
+    assert state.dice.used == 6                           # the collision test was rolled
+
+
+@pytest.mark.parametrize("extra", [0.0, 0.03, 0.05])
+def test_a_pull_that_only_reaches_contact_is_no_collision(extra):  # R29 D4
+    a, b = shooter(), bot("b", 20.0, 36.0, "blue")       # 14 cm below a: 12 cm of gap
+    just = Weapon(name="Just", kind="pull", mount="turret", range=30, to_hit=4, hits=1,
+                  strength=12.0 + extra)
+    state = game(a, b, dice=[6, 5])                      # to-hit, armour: no collision dice
+    events = resolve_beams(state, a, [(just, b)])
     assert "collision" not in types(events)
-    assert (a.damage, b.damage) == (0, 0)
-    assert (a.x, a.y) == (20.0, 50.0)
-    assert state.dice.used == 2
+    assert (b.x, b.y) == pytest.approx((20.0, 48.0 + extra), abs=1e-6)
+    assert (a.damage, b.damage) == (0, 0) and state.dice.used == 2
 
 
 def test_a_beam_that_misses_moves_nothing():  # R29
@@ -216,7 +234,7 @@ def test_a_bot_pushed_off_a_platform_falls_and_the_kill_is_the_shooters():  # R3
     fall = next(e for e in events if e["type"] == "fall")
     assert (fall["drop"], fall["damage"]) == (5.0, 4)
     assert b.destroyed and b.damage == 7
-    assert (b.x, b.y, b.z) == pytest.approx((35.0, 50.0, 0.0), abs=0.01)
+    assert (b.x, b.y, b.z) == pytest.approx((36.0, 50.0, 0.0), abs=0.01)   # clear of the cliff
     killed = next(e for e in events if e["type"] == "destroyed")
     assert (killed["cause"], killed["by"]) == ("fall", "a")
     assert state.scores == {"red": 5}

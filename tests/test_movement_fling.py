@@ -47,7 +47,8 @@ def test_flung_off_a_cliff_falls():  # R39 D22
     s = state(arena({"type": "platform", "rect": [0, 0, 20, 60], "height": 5}),
               bot("a", "red", (15, 30), 0), bot("p", "blue", (70, 5)), dice=[1])
     fling(s, "a", 90, 10, by="p")
-    assert pose(s) == (20.0, 30.0, 0.0, 0.0) and s.bots["a"].damage == 4
+    # it comes to rest just clear of the cliff (docs/decisions.md R39), base off the platform
+    assert pose(s) == (21.0, 30.0, 0.0, 0.0) and s.bots["a"].damage == 4
 
 
 def test_table_edge_stops_a_flung_bot_without_a_test():  # R29
@@ -145,7 +146,7 @@ def test_preview_fling_reports_a_fall_and_a_pit_without_dice():  # R36 R39
               bot("a", "red", (15, 30), 0), bot("c", "blue", (22, 10), 0), dice=[])
     f = preview_fling(s, "a", 90, 10)
     assert f.stopped_by == "fall" and f.fall["damage_range"] == [0, 4]
-    assert (round(f.x, 2), round(f.y, 2), f.z) == (20.0, 30.0, 0.0)
+    assert (round(f.x, 2), round(f.y, 2), f.z) == (21.0, 30.0, 0.0)   # clear of the cliff
     f = preview_fling(s, "c", 90, 10)
     assert f.stopped_by == "pit" and f.pit == "pit #1" and round(f.x, 2) == 27.0
     assert s.dice.used == 0 and s.bots["c"].x == 22

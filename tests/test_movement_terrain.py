@@ -151,7 +151,7 @@ def test_flier_climbs_a_cliff_paying_its_height_and_floats_down_free():  # R37 R
 def test_ground_bot_falls_off_a_cliff_drop_minus_d6():  # R39 D16
     s = state(arena(PLATFORM), bot("a", "red", (30, 30), 90, WALKER), dice=[1])
     r = go(s, Forward(12), Forward(1))
-    assert pose(s) == (40.0, 30.0, 0.0, 90.0)
+    assert pose(s) == (41.0, 30.0, 0.0, 90.0)            # at rest just clear of the cliff
     assert s.bots["a"].damage == 3 and r.ended == "fall" and r.dropped_steps == [1]
     assert r.spent == pytest.approx(10.0)
 
@@ -160,15 +160,15 @@ def test_fall_preview_gives_the_damage_range():  # R39
     s = state(arena({**PLATFORM, "height": 5}), bot("a", "red", (30, 30), 90, WALKER))
     r = preview_move(s, Move("a", (Forward(12),)))
     fall = next(e for e in r.events if e["type"] == "fall")
-    assert fall["damage_range"] == [0, 4] and fall["at"] == [40.0, 30.0]
+    assert fall["damage_range"] == [0, 4] and fall["at"] == [41.0, 30.0]
 
 
 def test_faller_lands_on_a_bot_below_and_knocks_it_back():  # R40
     s = state(arena(PLATFORM), bot("a", "red", (30, 30), 90, WALKER),
               bot("b", "blue", (41.5, 30), 0, card(armour=4)), dice=[1, 6, 5, 1])
     r = go(s, Forward(12))
-    assert pose(s) == (40.0, 30.0, 0.0, 90.0)
-    assert pose(s, "b") == (42.0, 30.0, 0.0, 0.0)
+    assert pose(s) == (41.0, 30.0, 0.0, 90.0)            # just clear of the cliff, on b
+    assert pose(s, "b") == (43.0, 30.0, 0.0, 0.0)        # knocked back until clear
     assert s.bots["a"].damage == 3
     assert s.bots["b"].damage == 1                       # 6 ok, 5-1 ok, 1 fails
     assert [e["mod"] for e in r.events if e["type"] == "armour_test"] == [-1, -1, -1]
@@ -381,8 +381,10 @@ def test_faller_that_cannot_knock_the_bot_clear_rests_beside_it():  # R40 D4
     r = go(s, Forward(10))
     a, b = s.bots["a"], s.bots["b"]
     assert pose(s, "b")[:2] == (21.5, 30.0)
-    assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= 4 - 1e-3
-    assert a.z == 0 and abs(a.y - 30) == pytest.approx(1.3229, abs=0.01)
+    assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= 4 - 1e-9
+    # the nearest spot at the cliff's foot, base off the platform (x >= 21), clear of b (R40, D4)
+    assert a.z == 0 and a.x >= 21.0 - 1e-9 and abs(a.y - 30) == pytest.approx(1.95, abs=0.01)
+    assert s.index.disc_blocked(a.x, a.y, 1.0, doors=False) is None
     assert "landed_beside" in types(r) and (p.x, p.y) == (r.x, r.y)
 
 

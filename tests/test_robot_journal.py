@@ -256,7 +256,7 @@ def test_reload_refuses_and_keeps_the_old_game_when_an_action_no_longer_holds(
         catalogue, tmp_path):
     game = reload_game(catalogue, tmp_path)
     old_arena, before, history = game.state.arena, snapshot(game), list(game.history)
-    blocked = arena({"type": "wall", "rect": [10, 34, 10, 1]}, size=(80, 60))  # blue's path
+    blocked = arena({"type": "wall", "rect": [10, 33.5, 10, 1]}, size=(80, 60))  # blue's path (D4: 0.5 cm deep)
     refusal = game.reload(blocked, game.state.cards, game.state.mods)
     assert refusal is not None and refusal.rule == "R7"
     assert refusal.message.startswith("action 2 (blue-1 moves: forward 3) no longer holds: "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+from bottisota.core.errors import InputError
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
@@ -57,6 +58,10 @@ def layouts(draw):
     bots = [B.bot(f"b{i}", f"p{i}", spot, draw(facing),
                   B.card(weapons=WEAPONS) if i == 0 else B.card())
             for i, spot in enumerate(spots)]
+    try:                        # set up as in a game: no base under a higher floor (R6)
+        B.state(arena, *bots)
+    except InputError:
+        assume(False)
     return arena, bots
 
 
@@ -124,7 +129,10 @@ def test_spray_members_are_the_bots_within_reach_of_the_segment(discs, sx, sy, e
     bots = [B.bot("s", "s", (sx, sy), 0, B.card(weapons=[B.weapon("Spray", kind="spray")]))]
     for i, (x, y, r) in enumerate(discs):
         bots.append(B.bot(f"m{i}", f"m{i}", (x, y), 0, B.card(base=2 * r)))
-    state = B.state(B.arena(), *bots)
+    state = B.state(B.arena(), bots[0])
+    for one in bots[1:]:        # overlapping discs are fine here: set each up on its own
+        placed = B.state(B.arena(), one).bots[one["id"]]
+        state.bots[placed.id] = placed
     shooter = state.bots["s"]
     line = LineString([(sx, sy), (ex, ey)]) if (sx, sy) != (ex, ey) else Point(sx, sy)
     tol = state.rules.contact_tolerance

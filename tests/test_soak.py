@@ -1,8 +1,11 @@
 """Soak: 500 seeded random games finish, and every invariant holds after every action.
 
-Invariants: no live base overlaps a wall or another base at rest (D4), no
-ground bot rests in a pit (R36), movement spent never exceeds the movement
-allowed, damage stays below structure for live bots (D7), and scores equal
+Invariants, checked after every action of every game (fixed seeds): every
+live base wholly on the table, overlapping no wall and no other standing base
+on its level beyond the contact tolerance (D4), on the floor under its centre;
+no ground bot rests in a pit (R36), nor after a fall with its base under a
+higher floor (R39);
+movement spent never exceeds the movement allowed, damage stays below structure for live bots (D7), and scores equal
 the kills (D22) and goals (D23) read from the events.
 """
 import math
@@ -13,6 +16,7 @@ from bottisota.formats.content import arenas_dir
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.loading import arena_from_dict, load_arena, load_catalogue
 from bottisota.engine.game import Game
+from bottisota.engine.movement.physics import under_higher_floor
 from bottisota.engine.random_play import play_random_game
 
 GAMES = 500
@@ -47,24 +51,31 @@ class Tally:
                     self.points[killer.player] += state.rules.kill_points
 
 
-def check_invariants(game: Game, tally: Tally, action) -> None:
+def check_invariants(game: Game, tally: Tally, action, events=()) -> None:
     s = game.state
+    fallen = {e["bot"] for e in events if e["type"] == "fall" and "drop" in e}
     index = s.index
     live = s.live_bots()
     for b in live:
         where = f"after {action}: {b.id} at ({b.x:.3f}, {b.y:.3f})"
+        assert index.inside_table(b.x, b.y, b.radius), f"{where} is off the table"
         assert index.disc_blocked(b.x, b.y, b.radius - s.rules.contact_tolerance,
                                   doors=False) is None, f"{where} overlaps a wall"
+        assert abs(index.floor_z(b.x, b.y) - b.z) < 1e-3, f"{where} floats at z {b.z}"
         if b.card.is_ground:
             assert not index.features_at(b.x, b.y, ["pit"]), f"{where} rests in a pit"
+            if b.id in fallen:
+                assert not under_higher_floor(s, b.x, b.y, b.radius, b.z), \
+                    f"{where} fell and rests with its base under a higher floor"
         assert b.moved <= b.stats.move + EPS, f"{where} moved {b.moved} of {b.stats.move}"
         assert b.damage < b.stats.structure, f"{where} damage {b.damage} not below structure"
-    if s.phase != "move":        # at rest: not while a bot is between phases of its move
-        for i, a in enumerate(live):
-            for b in live[i + 1:]:
-                gap = math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
-                assert gap >= -s.rules.contact_tolerance - EPS, \
-                    f"after {action}: {a.id} and {b.id} overlap by {-gap:.3f}"
+    for i, a in enumerate(live):          # D4: standing bots at one level never overlap
+        for b in live[i + 1:]:
+            if a.z >= b.z + b.card.height or b.z >= a.z + a.card.height:
+                continue                      # one stands clear above the other
+            gap = math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
+            assert gap >= -s.rules.contact_tolerance - EPS, \
+                f"after {action}: {a.id} and {b.id} overlap by {-gap:.3f}"
     assert s.scores == tally.points, f"after {action}: scores {s.scores} vs {tally.points}"
     assert sum(s.kills.values()) * s.rules.kill_points <= sum(s.scores.values())
 
@@ -79,7 +90,7 @@ def play(seed: int, arena, cards, mods, seen: dict) -> int:
 
     def after(g, action, result):
         tally.add(g.state, result.events)
-        check_invariants(g, tally, action)
+        check_invariants(g, tally, action, result.events)
 
     n = play_random_game(game, rng, max_actions=500, after=after)
     assert game.state.over, f"seed {seed}: the game did not end"

@@ -12,8 +12,11 @@ still fire (R24) before the mover's mines and shots.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable
+
+import numpy as np
 
 from bottisota.engine.shooting import shots as shooting
 from bottisota.core.actions import Shoot, ShotOrder
@@ -116,9 +119,10 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
     if length < 1e-9:
         return None
     step = max(state.rules.overwatch_point_tolerance, 1e-3) / length
-    prev, t = t0, t0
-    while t < t1:
-        t = min(t1, t + step)
+    ticks = [t0 + k * step for k in range(1, int((t1 - t0) / step) + 1)] + [t1]
+    ticks = sorted(set(ticks) | set(_critical(state, watcher, mover, a, b, t0, t1)))
+    prev = t0
+    for t in ticks:
         if can(t):
             lo, hi = prev, t
             for _ in range(REFINE_STEPS):
@@ -131,6 +135,61 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
             return inside if can(inside) else hi
         prev = t
     return None
+
+
+_CORNERS: "weakref.WeakKeyDictionary[object, np.ndarray]" = weakref.WeakKeyDictionary()
+
+
+def _corners(arena) -> np.ndarray:
+    """Every corner of every feature shape of the arena, as rows (x, y); once per arena."""
+    found = _CORNERS.get(arena)
+    if found is None:
+        rows = []
+        for feature in arena.features:
+            for part in getattr(feature.shape, "geoms", [feature.shape]):
+                ring = getattr(part, "exterior", part)
+                rows += list(ring.coords)
+        found = np.array(rows, dtype=float).reshape(-1, 2)
+        _CORNERS[arena] = found
+    return found
+
+
+def _critical(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: PathPoint,
+              t0: float, t1: float) -> list[float]:
+    """The middles of the narrow stretches of a..b between points where what the
+    watcher can see or reach may change: where the rays from the watcher through
+    the corners of features, past the sides of other bots and along its nose
+    arc's edges cross the path. Checked besides the regular scan, so that a legal
+    window narrower than the overwatch point tolerance is not stepped over (R23,
+    docs/decisions.md)."""
+    wx, wy = watcher.x, watcher.y
+    dx, dy = b.x - a.x, b.y - a.y
+    reach = _reach(state, watcher) + watcher.radius + mover.radius
+    corners = _corners(state.arena) - (wx, wy)
+    near = corners[(np.abs(corners[:, 0]) <= reach) & (np.abs(corners[:, 1]) <= reach)]
+    extra = []
+    for other in state.live_bots():
+        if other.id in (watcher.id, mover.id):
+            continue
+        ox, oy = other.x - wx, other.y - wy
+        n = math.hypot(ox, oy)
+        if 1e-9 < n <= reach + other.radius:
+            px, py = -oy / n * other.radius, ox / n * other.radius
+            extra += [(ox + px, oy + py), (ox - px, oy - py)]
+    half = state.rules.nose_arc / 2.0
+    for edge in (watcher.facing - half, watcher.facing + half):
+        extra.append((math.sin(math.radians(edge)), math.cos(math.radians(edge))))
+    rays = np.vstack([near, np.array(extra, dtype=float).reshape(-1, 2)])
+    rx, ry = rays[:, 0], rays[:, 1]
+    den = dx * ry - dy * rx
+    ok = np.abs(den) > 1e-12
+    t = ((wx - a.x) * ry[ok] - (wy - a.y) * rx[ok]) / den[ok]
+    found = np.sort(t[(t > t0) & (t < t1)])
+    step = max(state.rules.overwatch_point_tolerance, 1e-3) / max(math.hypot(dx, dy), 1e-9)
+    edges = np.concatenate([[t0], found, [t1]])
+    gaps = np.diff(edges)
+    narrow = (gaps < step) & (gaps > 0.0)
+    return ((edges[:-1] + edges[1:]) / 2.0)[narrow].tolist()   # narrow gaps only
 
 
 def fire_overwatch(state: GameState, watcher_id: str, mover_id: str, after_move: bool = False

@@ -20,6 +20,7 @@ from bottisota.formats.loading import card_from_dict, load_catalogue, validate
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join
 from bottisota.engine.state import Bot, GameState, Goal
+from bottisota.engine.turns import check_place
 
 DiceSource = Dice | Iterable[int] | int | None
 
@@ -68,6 +69,28 @@ def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: H
     problems.append(marks.problem(path, f"no bot card has the id '{card}'"
                                   + did_you_mean(card, list(cards))))
     return None
+
+
+def _setup_problems(state: GameState, bot: Bot, raw: Mapping, marks: Marks,
+                    where: str) -> list[Problem]:
+    """A bot is set up as in a game (R6, D4, D7, D25, D26): wholly on the table,
+    in no wall, a ground bot in no pit, overlapping no bot placed before it, its
+    damage below its structure and its rust and leaflets within their caps."""
+    problems = []
+    why = check_place(state, bot, bot.x, bot.y, doors=False)
+    if why is not None:
+        problems.append(marks.problem(join(where, "at"), f"{bot.id} cannot be set up there: {why}"))
+    structure = bot.stats.structure
+    if bot.damage >= structure:
+        problems.append(marks.problem(join(where, "damage"), f"{bot.id} has damage {bot.damage} but "
+                                      f"structure {structure}: it would be destroyed already (D7)"))
+    for key, cap, rule in (("rust", state.rules.rust_max, "D25"),
+                           ("leaflet", state.rules.leaflet_max, "D26")):
+        value = getattr(bot, key)
+        if value > cap:
+            problems.append(marks.problem(join(join(where, "status"), key),
+                                          f"{bot.id}'s {key} is {value}; at most {cap} ({rule})"))
+    return problems
 
 
 def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping] = (),
@@ -136,6 +159,7 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
             rust=b["status"].get("rust", 0), leaflet=b["status"].get("leaflet", 0),
             moved=b["moved"], parts=[m.id for m in parts], ammo=ammo, new=b["new"],
             card_stats=stats)
+        problems.extend(_setup_problems(state, state.bots[b["id"]], b, marks, where))
         if b["player"] not in state.players:
             state.players.append(b["player"])
     if problems:

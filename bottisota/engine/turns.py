@@ -59,20 +59,25 @@ def turn_event(state: GameState, bot: Bot, phase: str, moved: float = 0.0) -> Ev
                                "round": state.round, "phase": phase, "moved": moved})
 
 
-def check_place(state: GameState, bot: Bot, x: float, y: float) -> str | None:
+def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = True) -> str | None:
     """Why the bot may not be placed with its centre at (x, y) (R6, R55), or None:
-    it must lie on the table, overlap no wall, door or other base (D4), and a
-    ground bot may not stand in a pit (R36)."""
+    it must lie on the table, overlap no wall (no closed door unless `doors` is
+    False: a bot set up in a doorway holds it open, R47) and no other base on its
+    level (D4), and a ground bot may not stand in a pit (R36)."""
     index = state.index
     r = bot.radius
+    tol = state.rules.contact_tolerance
     if not index.inside_table(x, y, r):
         return f"({x:.2f}, {y:.2f}) is not wholly on the table"
-    wall = index.disc_blocked(x, y, r, doors=True, tolerance=state.rules.contact_tolerance)
+    wall = index.disc_blocked(x, y, r, doors=doors, tolerance=tol)
     if wall is not None:
         return f"the base would overlap {wall.label}"
+    z = index.floor_z(x, y)
     for other in state.others(bot.id):
+        if not other.on_table or abs(other.z - z) >= max(other.card.height, bot.card.height):
+            continue
         gap = ((other.x - x) ** 2 + (other.y - y) ** 2) ** 0.5 - (r + other.radius)
-        if gap < -state.rules.contact_tolerance:
+        if gap < -tol - 1e-9:
             return f"the base would overlap {other.id}'s"
     if bot.card.is_ground and index.features_at(x, y, ["pit"]):
         return f"a ground bot may not stand in a pit at ({x:.2f}, {y:.2f})"

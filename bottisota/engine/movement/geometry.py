@@ -4,6 +4,7 @@ and the parts of a segment that lie on stairs. Lengths in cm, facings as D2.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from dataclasses import dataclass, field
@@ -14,8 +15,11 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.compass import heading as bearing, off_angle as angle_between
+from bottisota.geometry.arena_index import ArenaIndex, Contact
+from bottisota.geometry.sweep import first_touch, polygon_edges
 
 EPS = 1e-9                      # float noise, cm; not a rule number
+CONTACT_NOISE = 1e-7            # cm: an overlap of exactly the tolerance is still touching (D4)
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
 
 
@@ -53,9 +57,56 @@ def disc_contact(a: Sequence[float], d: Sequence[float], length: float,
     return s if s <= length + EPS else None
 
 
-def discs_overlap(ax: float, ay: float, ar: float, bx: float, by: float, br: float) -> bool:
-    """Two bases overlap (more than touching)."""
-    return math.hypot(ax - bx, ay - by) < ar + br - 1e-6
+def bot_collision(a: Sequence[float], d: Sequence[float], length: float,
+                  c: Sequence[float], reach: float, tolerance: float) -> float | None:
+    """Where a disc moving from a along the unit d collides with a disc at c (sum of
+    radii `reach`), or None (D4, D9): only a sweep that would overlap it beyond the
+    contact tolerance collides, and then it stops where the bases first touch.
+    Passing or sliding within the tolerance is free."""
+    deep = disc_contact(a, d, length, c, reach - tolerance - CONTACT_NOISE)
+    if deep is None:
+        return None
+    touch = disc_contact(a, d, length, c, reach)
+    return deep if touch is None else min(touch, deep)
+
+
+def wall_collision(index: "ArenaIndex", a: Sequence[float], b: Sequence[float], r: float,
+                   tolerance: float) -> "Contact | None":
+    """Where a disc of radius r swept from a to b collides with a wall, or None
+    (D4, D9, D29): only a sweep that would overlap a wall beyond the contact
+    tolerance collides, and the disc stops where its base first touches that
+    wall. Grazing a corner, a seam between two abutting wall pieces or a free
+    end within the tolerance is free."""
+    deep = index.first_contact(a, b, max(0.0, r - tolerance - CONTACT_NOISE), doors=False)
+    if deep is None:
+        return None
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length <= EPS or deep.distance <= EPS:
+        return deep
+    t, _ = first_touch((float(a[0]), float(a[1])), (b[0] - a[0], b[1] - a[1]), r,
+                       edges_of(deep.feature.shape))
+    if not math.isfinite(t) or t * length >= deep.distance:
+        return deep
+    point = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+    return dataclasses.replace(deep, t=t, distance=t * length, point=point)
+
+
+_EDGES: dict[int, tuple[BaseGeometry, object]] = {}
+
+
+def edges_of(shape: BaseGeometry):
+    """The polygon edges of a feature's shape, computed once."""
+    entry = _EDGES.get(id(shape))
+    if entry is None or entry[0] is not shape:
+        entry = (shape, polygon_edges(shape))
+        _EDGES[id(shape)] = entry
+    return entry[1]
+
+
+def discs_overlap(ax: float, ay: float, ar: float, bx: float, by: float, br: float,
+                  tolerance: float = 0.0) -> bool:
+    """Two bases overlap: closer than touching by more than `tolerance` (D4)."""
+    return math.hypot(ax - bx, ay - by) < ar + br - tolerance - 1e-6
 
 
 def table_run(a: Sequence[float], d: Sequence[float], length: float, r: float,

@@ -14,15 +14,22 @@ from shapely.geometry import Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
-from bottisota.engine.movement.geometry import (EPS, bearing, disc_contact, doors_reached,
-                                           heading_vector, on_table, parts_of, point_at, table_run)
+from bottisota.engine.movement.geometry import (EPS, bearing, bot_collision, disc_contact, doors_reached,
+                                           heading_vector, may_meet, on_table, parts_of, point_at,
+                                           table_run,
+                                           wall_collision)
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.mines import mine_strike
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
-LANDING_ANGLE = 0.5             # degrees between trial spots around a bot a faller cannot land on
+LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
+LANDING_RING = 0.05             # cm between rings of trial spots around where it fell
+LANDING_SEARCH = 8.0            # cm: the farthest trial ring
+LANDING_STEP = 0.05             # cm between trial points straight on past the edge
+UNDER_RAYS = 32                 # rays from a base's centre searched for a cliff edge under it
+LANDING_REACH = 4.0             # radii: how far straight on a faller may come to rest
 
 
 @dataclass
@@ -122,14 +129,26 @@ def fall_damage_range(drop: float) -> list[int]:
 
 
 def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
-         result: FlingResult | None = None) -> None:
-    """A ground bot falls `drop` cm where it stands (R39): drop - d6 damage (whole
-    points, rounded down, at least 0), no armour test. If its base lands on a bot
-    below, that bot is knocked back until clear and takes the same damage with an
-    armour test at `fall_armour_mod_below` against each point (R40)."""
+         result: FlingResult | None = None, heading: float | None = None) -> None:
+    """A ground bot falls off an edge it has just crossed (R39). It first comes to
+    rest clear of the cliff (`landing_spot`, docs/decisions.md R39): no fall ends
+    under a higher floor. It takes drop - d6 damage (whole points, rounded down,
+    at least 0), no armour test; the drop is measured to where it lands. If its
+    base lands on a bot below, that bot is knocked back until clear and takes the
+    same damage with an armour test at `fall_armour_mod_below` against each point
+    (R40); a faller that still overlaps a bot then (a wall behind the bot below)
+    rests at the nearest free spot beside it."""
     rules = ctx.state.rules
+    top = pose.z + drop
+    spot = landing_spot(ctx, bot, pose, heading)
+    if spot is not None and (abs(spot[0] - pose.x) > EPS or abs(spot[1] - pose.y) > EPS):
+        pose.x, pose.y = spot
+        pose.z = ctx.state.index.floor_z(*spot)
+        ctx.place(bot, pose, forced=True)
+    drop = max(0.0, top - pose.z)
+    tol = rules.contact_tolerance
     below = [o for o in ctx.blockers(bot, pose.z)
-             if math.hypot(o.x - pose.x, o.y - pose.y) < o.radius + bot.radius - 1e-6]
+             if math.hypot(o.x - pose.x, o.y - pose.y) < o.radius + bot.radius - tol - 1e-9]
     below.sort(key=lambda o: (math.hypot(o.x - pose.x, o.y - pose.y), o.id))
     event: Event = {"type": "fall", "bot": bot.id, "at": xy2(pose.x, pose.y), "drop": r2(drop),
                     "lands_on": [o.id for o in below]}
@@ -146,6 +165,9 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
                        "lands_on": [o.id for o in below]}
     if ctx.live:
         ctx.events.extend(deal_damage(ctx.state, bot, damage, "fall", by))
+    if ctx.state.index.features_at(pose.x, pose.y, ["pit"]) and not (ctx.live and bot.destroyed):
+        feature = ctx.state.index.features_at(pose.x, pose.y, ["pit"])[0]
+        pit(ctx, bot, pose, feature.label, by)
     landed: dict[str, Pose] = {}
     for other in below:
         dist = math.hypot(other.x - pose.x, other.y - pose.y)
@@ -162,12 +184,109 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
         _slide_off(ctx, bot, pose, landed)
 
 
-def _overlapping(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> bool:
-    """The base at `pose` overlaps another bot's (at its `moved` pose when given)."""
+def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
+                       strict: bool = False) -> bool:
+    """Part of a base at (x, y) on floor z lies under a floor higher by more than a
+    step (D16) beyond the contact tolerance (D4; at all when `strict`): across a
+    real edge (a cliff's foot) it may not rest in. A floor reached without an edge
+    (along stairs, a ramp or an escalator) does not count."""
+    rules = state.rules
+    reach = r - (0.0 if strict else rules.contact_tolerance) - 1e-9
+    if reach <= 0.0:
+        return False
+    index = state.index
+    point = Point(x, y)
+    if not any(surface.top > z + rules.step_height + EPS
+               and may_meet(surface.region, (x, y), (x, y), reach)
+               and surface.region.distance(point) < reach
+               for surface in index.floors):
+        return False
+    for k in range(UNDER_RAYS):
+        dx, dy = heading_vector(k * 360.0 / UNDER_RAYS)
+        if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + EPS:
+            return True                   # the centre is on the edge, the higher floor this way
+        rim = (x + dx * reach, y + dy * reach)
+        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)):
+            return True
+    return False
+
+
+def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:
+    """A base may come to rest at (x, y) on floor z: on the table, no wall and no
+    higher floor under any of it (bots are not looked at)."""
+    state = ctx.state
+    r = bot.radius
+    if not on_table(x, y, r, state.arena.size):
+        return False
+    if abs(state.index.floor_z(x, y) - z) > state.rules.step_height + EPS:
+        return False
+    if state.index.disc_blocked(x, y, r, doors=False, tolerance=1e-9):
+        return False
+    return not under_higher_floor(state, x, y, r, z, strict=True)
+
+
+def landing_spot(ctx: Ctx, bot: Bot, pose: Pose, heading: float | None) -> tuple[float, float] | None:
+    """Where a faller whose centre has just crossed an edge comes to rest
+    (docs/decisions.md R39): straight on along its line of travel to the first
+    point where its whole base is off the higher floor, when the way there is
+    free of walls and the table; else the nearest spot at the cliff's foot where
+    its base rests clear. None when it already rests clear (or nothing is found)."""
+    z = pose.z
+    if not under_higher_floor(ctx.state, pose.x, pose.y, bot.radius, z):
+        return None
+    if heading is not None:
+        d = heading_vector(heading)
+        limit = LANDING_REACH * bot.radius
+        k = 1
+        while k * LANDING_STEP <= limit + EPS:
+            s = k * LANDING_STEP
+            x, y = point_at(pose.xy, d, s)
+            if not under_higher_floor(ctx.state, x, y, bot.radius, z, strict=True):
+                lo, hi = s - LANDING_STEP, s
+                for _ in range(30):
+                    mid = (lo + hi) / 2.0
+                    if under_higher_floor(ctx.state, *point_at(pose.xy, d, mid), bot.radius, z,
+                                          strict=True):
+                        lo = mid
+                    else:
+                        hi = mid
+                x, y = point_at(pose.xy, d, hi)
+                tol = ctx.state.rules.contact_tolerance
+                clear = wall_collision(ctx.state.index, pose.xy, (x, y), bot.radius, tol) is None
+                if clear and _rest_ok(ctx, bot, x, y, z):
+                    return (x, y)
+                break
+            k += 1
+    return nearest_rest(ctx, bot, pose.x, pose.y, z, {})
+
+
+def nearest_rest(ctx: Ctx, bot: Bot, x0: float, y0: float, z: float,
+                 moved: dict[str, "Pose"]) -> tuple[float, float] | None:
+    """The nearest spot to (x0, y0) on floor z where the base rests clear of walls,
+    the table's end, higher floors and other bots (at their `moved` poses when
+    given), touching at most: rings every LANDING_RING cm, every LANDING_ANGLE degrees."""
+    rings = int(LANDING_SEARCH / LANDING_RING) + 1
+    for k in range(rings + 1):
+        rad = k * LANDING_RING
+        count = 1 if k == 0 else max(8, int(360.0 / LANDING_ANGLE))
+        for j in range(count):
+            dx, dy = heading_vector(j * 360.0 / count)
+            x, y = x0 + dx * rad, y0 + dy * rad
+            if _rest_ok(ctx, bot, x, y, z) and \
+                    not _overlapping(ctx, bot, Pose(x, y, z, 0.0), moved, strict=True):
+                return (x, y)
+    return None
+
+
+def _overlapping(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose],
+                 strict: bool = False) -> bool:
+    """The base at `pose` overlaps another bot's (at its `moved` pose when given)
+    beyond the contact tolerance (D4; at all when `strict`)."""
+    tol = 0.0 if strict else ctx.state.rules.contact_tolerance
     for other in ctx.blockers(bot, pose.z):
         at = moved.get(other.id) or Pose.of(other)
         if (not ctx.live or not other.destroyed) and \
-                math.hypot(at.x - pose.x, at.y - pose.y) < other.radius + bot.radius - 1e-6:
+                math.hypot(at.x - pose.x, at.y - pose.y) < other.radius + bot.radius - tol - 1e-9:
             return True
     return False
 
@@ -175,32 +294,14 @@ def _overlapping(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> bool
 def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
     """A faller whose landing bot could not be knocked clear (a wall behind it) comes
     to rest at the nearest free spot at the foot of the cliff (D4: bases never rest
-    overlapping): tried around each bot it overlaps, touching it, every
-    LANDING_ANGLE degrees, nearest to where it fell first."""
-    index = ctx.state.index
-    r = bot.radius
-    spots = []
-    for other in ctx.blockers(bot, pose.z):
-        at = moved.get(other.id) or Pose.of(other)
-        reach = other.radius + r + 1e-4
-        if math.hypot(at.x - pose.x, at.y - pose.y) >= reach:
-            continue
-        for k in range(int(360 / LANDING_ANGLE)):
-            dx, dy = heading_vector(k * LANDING_ANGLE)
-            spots.append((at.x + dx * reach, at.y + dy * reach))
-    spots.sort(key=lambda p: (math.hypot(p[0] - pose.x, p[1] - pose.y), p))
-    for x, y in spots:
-        if abs(index.floor_z(x, y) - pose.z) > EPS:
-            continue
-        if not on_table(x, y, r, ctx.state.arena.size) or index.disc_blocked(
-                x, y, r, doors=False, tolerance=ctx.state.rules.contact_tolerance):
-            continue
-        if _overlapping(ctx, bot, Pose(x, y, pose.z, pose.facing), moved):
-            continue
-        ctx.emit({"type": "landed_beside", "bot": bot.id, "at": xy2(x, y)})
-        pose.x, pose.y = x, y
-        ctx.place(bot, pose, forced=True)
+    overlapping)."""
+    spot = nearest_rest(ctx, bot, pose.x, pose.y, pose.z, moved)
+    if spot is None:
         return
+    x, y = spot
+    ctx.emit({"type": "landed_beside", "bot": bot.id, "at": xy2(x, y)})
+    pose.x, pose.y = x, y
+    ctx.place(bot, pose, forced=True)
 
 
 # --- mines on the way ---------------------------------------------------------------
@@ -270,11 +371,12 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     if edge < length - EPS:
         stops.append((edge, 2, "edge", None))
     if length > EPS:
-        contact = index.first_contact(a, b, r, doors=False)
+        tol = state.rules.contact_tolerance
+        contact = wall_collision(index, a, b, r, tol)
         if contact is not None:
             stops.append((contact.distance, 0, "wall", contact.feature))
         for other in ctx.blockers(bot, pose.z):
-            s = disc_contact(a, d, length, other.pos, r + other.radius)
+            s = bot_collision(a, d, length, other.pos, r + other.radius, tol)
             if s is not None:
                 stops.append((s, 1, "bot", other))
         if bot.stats.is_ground:
@@ -328,7 +430,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
             result.pit = what.label
         pit(ctx, bot, pose, what.label, by)
     elif kind == "fall":
-        fall(ctx, bot, pose, what.drop, by, result)
+        fall(ctx, bot, pose, what.drop, by, result, heading)
     return kind
 
 

@@ -10,7 +10,8 @@ from bottisota.core.arena import Feature
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, discs_overlap,
                                            doors_reached, heading_vector, norm_facing, parts_of,
-                                           point_at, table_run, touching_door)
+                                           point_at, table_run, touching_door,
+                                           wall_collision)
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.state import Bot, GameState
 
@@ -71,7 +72,9 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
     legs = _belt_legs(feature)
     if not legs:
         return None
-    _slide_onto_belt(ctx, bot, pose, feature, legs, s, speed)
+    stopped = _slide_onto_belt(ctx, bot, pose, feature, legs, s, speed)
+    if stopped is not None:        # the slide itself met something: the carry ends there
+        return stopped
     ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
               "distance": r2(speed)})
     return _ride(ctx, bot, pose, legs, s, speed)
@@ -111,30 +114,39 @@ def _leg_at(legs, s: float):
 
 
 def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs, s: float,
-                     speed: float) -> None:
+                     speed: float) -> str | None:
     """R45: a bot partly off the belt whose carry would hit an obstacle slides
-    sideways onto the belt and faces along (or against) the travel."""
+    sideways onto the belt and faces along (or against) the travel. The slide is
+    a forced move like any other (D9): what stops it is answered, and the carry
+    then ends there."""
     r = bot.radius
     if feature.shape.contains(Point(pose.x, pose.y).buffer(r)):
-        return
+        return None
     trial = Ctx(ctx.state, live=False)
     probe = Pose(pose.x, pose.y, pose.z, pose.facing)
     if _ride(trial, bot, probe, legs, s, speed) not in ("wall", "bot", "cliff"):
-        return
+        return None
     (p, d, _), along = _leg_at(legs, s)
     centre = point_at(p, d, along)
     off = (pose.x - centre[0], pose.y - centre[1])
     side = off[0] * -d[1] + off[1] * d[0]          # signed offset to the left of travel
     room = max(0.0, (feature.width or 0.0) / 2.0 - r)
     side = max(-room, min(room, side))
-    pose.x, pose.y = centre[0] - d[1] * side, centre[1] + d[0] * side
+    to = (centre[0] - d[1] * side, centre[1] + d[0] * side)
     travel = bearing(d[0], d[1])
     along_facing = travel if angle_between(pose.facing, travel) <= 90.0 else travel + 180.0
-    pose.facing = norm_facing(along_facing)
-    pose.z = ctx.state.index.floor_z(pose.x, pose.y)
     ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "slide": True,
-              "to": xy2(pose.x, pose.y), "facing": round(pose.facing, 4)})
+              "to": xy2(*to), "facing": round(norm_facing(along_facing), 4)})
+    gap = math.hypot(to[0] - pose.x, to[1] - pose.y)
+    stopped = None
+    if gap > EPS:           # the slide is a move too: it meets bots and walls on the way (D9)
+        stopped = forced_line(ctx, bot, pose, bearing(to[0] - pose.x, to[1] - pose.y), gap,
+                              None, None)
+    if ctx.live and bot.destroyed:
+        return stopped or "destroyed"
+    pose.facing = norm_facing(along_facing)
     ctx.place(bot, pose, forced=True)
+    return stopped
 
 
 # --- lifts ------------------------------------------------------------------------
@@ -212,7 +224,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     ahead = point_at(a, d, space)
     if table_run(a, d, space, r, state.arena.size) < space - 1e-6:
         return "the table ends"
-    contact = index.first_contact(a, ahead, r, doors=False)
+    contact = wall_collision(index, a, ahead, r, state.rules.contact_tolerance)
     if contact is not None:
         return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
     tol = state.rules.contact_tolerance
@@ -258,10 +270,12 @@ def teleporter_centre(feature: Feature) -> tuple[float, float]:
 
 
 def overlaps_bot(state: GameState, bot: Bot, x: float, y: float) -> Bot | None:
-    """Another bot on the table whose base the bot's base would overlap there."""
+    """Another bot on the table whose base the bot's base would overlap there beyond
+    the contact tolerance (D4: touching is no overlap)."""
     for other in state.bots.values():
         if other.on_table and other.id != bot.id and \
-                discs_overlap(x, y, bot.radius, other.x, other.y, other.radius) and \
+                discs_overlap(x, y, bot.radius, other.x, other.y, other.radius,
+                              state.rules.contact_tolerance) and \
                 abs(other.z - state.index.floor_z(x, y)) < max(other.card.height, bot.card.height):
             return other
     return None

@@ -21,10 +21,10 @@ from bottisota.core.actions import (Back, DropMine, Forward, Lift, Loop, Move, R
                                      Step, Strafe, Turn)
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
-from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, disc_contact, doors_reached,
+from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, bot_collision, doors_reached,
                                            heading_vector, norm_facing, parts_of, point_at,
                                            contains_point, runs_inside, table_run,
-                                           touching_door)
+                                           touching_door, wall_collision)
 from bottisota.engine.movement.physics import Ctx, Pose, collision, fall, mine_touches, pit, xy2
 from bottisota.engine.movement.result import MoveResult, PathPoint, Piece
 from bottisota.engine.movement.steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
@@ -91,6 +91,8 @@ class Walk:
         self.open_doors = {d.index for d in self.parts.doors
                            if touching_door(d, bot.x, bot.y, bot.radius, tol)}
         self.mines_seen: set[str] = set()
+        self.held_z = self.pose.z          # a flier's held height (R41): the highest floor so far
+        self.held_after = self.pose.z
 
     # --- helpers --------------------------------------------------------------
 
@@ -215,7 +217,9 @@ class Walk:
             stairs = self._stairs_length(heading, run) if self.loco == "walker" else 0.0
             cost = (run - stairs) * multiplier + stairs * multiplier * self.rules.walker_stairs_cost + climb
             self._charge(cost, i)
-            if self._walk_piece(i, kind, heading, run, cost, stop, what, stairs, climb):
+            done = self._walk_piece(i, kind, heading, run, cost, stop, what, stairs, climb)
+            self.held_z = max(self.held_after, self.pose.z)
+            if done:
                 return
             left -= run
             if stop != "teleport" or left <= EPS:      # a teleporter with no free exit
@@ -232,14 +236,15 @@ class Walk:
         b = point_at(a, d, cm)
         stops: list[tuple[float, int, str, object]] = []
         refusals: list[tuple[float, str, str]] = []
-        climbs: list[tuple[float, float]] = []
+        climbs: list[tuple[float, float, float]] = []
         if cm > EPS:
-            contact = index.first_contact(a, b, r, doors=False)
+            tol = state.rules.contact_tolerance
+            contact = wall_collision(index, a, b, r, tol)
             if contact is not None:
                 stops.append((contact.distance, 0, "wall", contact.feature))
             if ground:
                 for other in self.ctx.blockers(bot, pose.z):
-                    s = disc_contact(a, d, cm, other.pos, r + other.radius)
+                    s = bot_collision(a, d, cm, other.pos, r + other.radius, tol)
                     if s is not None:
                         stops.append((s, 1, "bot", other))
                 entry = index.first_entry(a, b, ["pit"])
@@ -261,7 +266,7 @@ class Walk:
                                          f"only flying bots go up a cliff; D29 refuses the step ({label} at "
                                          f"{_at(*crossing.point)}, {crossing.z_after - crossing.z_before:g} cm up)"))
                     else:
-                        climbs.append((crossing.distance, crossing.z_after - crossing.z_before))
+                        climbs.append((crossing.distance, crossing.z_before, crossing.z_after))
                 elif ground:
                     stops.append((crossing.distance, 4, "fall", crossing))
             if self.loco in ("wheeled", "tracked"):
@@ -291,8 +296,22 @@ class Walk:
             if stop == "bot" and bot.new:
                 self._refuse("R56", f"a new bot may not push other bots on its first move: "
                              f"{bot.id} would hit {hit} at {where}", i, point_at(a, d, run))
-        climb = sum(h for s, h in climbs if s <= run + EPS)
+        climb, self.held_after = self._net_climb(climbs, run)
         return run, stop, what, climb
+
+    def _net_climb(self, climbs: list[tuple[float, float, float]], run: float) -> tuple[float, float]:
+        """What a flier's climbs up to `run` cost (R37) and the height it holds after
+        them: over lower floor it keeps the highest floor it has been on in this
+        move, so climbing back up to that height is free; only the climb above it
+        is paid (R41, docs/decisions.md)."""
+        held = self.held_z
+        cost = 0.0
+        for s, z_before, z_after in sorted(climbs):
+            if s > run + EPS:
+                break
+            cost += max(0.0, z_after - max(z_before, held))
+            held = max(held, z_after)
+        return cost, held
 
     def _stairs_length(self, heading: float, run: float) -> float:
         """Length of the piece with the centre on stairs or an escalator (R42, R46)."""
@@ -346,7 +365,7 @@ class Walk:
             self.ended = "pit"
             return True
         if stop == "fall":
-            fall(self.ctx, self.bot, self.pose, what.drop, None)
+            fall(self.ctx, self.bot, self.pose, what.drop, None, heading=heading)
             if (self.pose.x, self.pose.y) != (self.path[-1].x, self.path[-1].y):
                 self.path.append(self._point())          # came to rest beside the bot below
             self.ended = "fall"

@@ -2,8 +2,8 @@
 
 A beam that hits flings its target straight away from the shooter (push) or
 toward it (pull) by the weapon's `strength`, whatever its armour tests, which
-are rolled only after the movement and its collisions (R29). A pull stops at
-base contact with the shooter. If the same shooter both pulls and pushes the
+are rolled only after the movement and its collisions (R29). A pull stronger
+than the gap drags the target into the shooter: a collision like any other. If the same shooter both pulls and pushes the
 same target and both hit, the target takes rules.pull_push_hits extra hits at
 rules.pull_push_armour_mod and moves only by the difference of the strengths
 (R30). Kills by pits, falls and collisions on the way are the shooter's (D22):
@@ -26,10 +26,6 @@ from bottisota.engine.state import Bot, GameState
 from bottisota.core.compass import bearing
 
 PUSH, PULL = "push", "pull"
-# A pulled bot stops this far short of the shooter's base, so that stopping at
-# contact is not read as a collision with it. Float noise, well inside D4's
-# contact tolerance; not a rule number.
-PULL_STOP_MARGIN = 1e-3
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +38,13 @@ class BeamHit:
 
 def fling_plan(shooter: Bot, target: Bot, kind: str, strength: float) -> tuple[float, float]:
     """(heading, distance) the target is thrown: away from the shooter's centre
-    (push) or toward it, stopping at base contact with the shooter (pull) (R29)."""
+    (push) or toward it (pull), the full strength either way (R29). A pull
+    stronger than the gap drags the target into the shooter: the fling stops at
+    base contact and that is a collision like any other (R29 exempts no bot,
+    D9, D10); a pull that only reaches contact (D4) is none."""
     if kind == PUSH:
         return bearing(shooter.pos, target.pos), max(0.0, strength)
-    gap = shooter.distance_to(target) - shooter.radius - target.radius - PULL_STOP_MARGIN
-    return bearing(target.pos, shooter.pos), max(0.0, min(strength, gap))
+    return bearing(target.pos, shooter.pos), max(0.0, strength)
 
 
 def resolve_beams(state: GameState, shooter: Bot,

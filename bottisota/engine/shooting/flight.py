@@ -14,6 +14,9 @@ rules.missile_front_arc, measured from the point where it passed the bot it
 missed, along its heading there (D31); equally near bots: the lesser turn,
 else `state.dice.pick`; none in front: straight on. At the end of its range it
 deactivates without exploding (R27). Flight length counts along the path.
+
+An explosive rocket or missile explodes only where it hits a bot, centred on
+that bot (D32); one that hits nothing is removed without exploding.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import numpy as np
 
 from bottisota.core.cards import Weapon
 from bottisota.engine.shooting.attack import attack
+from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.geometry import (
     ahead, at_flight_height, bearing, flight_barrier, flight_height, open_doors,
@@ -31,6 +35,7 @@ from bottisota.engine.shooting.geometry import (
 )
 from bottisota.engine.state import Bot, GameState
 
+FLYING_KINDS = ("rocket", "missile")
 LENGTH_EPSILON = 1e-6       # cm: shorter legs are no flight at all
 TIE_EPSILON = 1e-6          # cm / degrees: equal distances or turns
 
@@ -139,15 +144,28 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
         along, bid = touched[0]
         nx, ny = ahead(x, y, heading, along)
         events.append(_leg(state, shooter, weapon, (x, y), (nx, ny)))
-        hit, more = attack(state, shooter, weapon, state.bots[bid], by=by,
+        struck = state.bots[bid]
+        hit, more = attack(state, shooter, weapon, struck, by=by,
                            cause=f"{shooter.id}'s {weapon.name} (flying on)")
         events += more
         if hit:
+            if weapon.explosive:
+                events += explode_at(state, shooter, weapon, struck, by=by)
             return events
         rolled.add(bid)
         x, y, remaining = nx, ny, remaining - along
     events.append(_end(state, shooter, weapon, (x, y), None, homing))
     return events
+
+
+def explode_at(state: GameState, shooter: Bot, weapon: Weapon, struck: Bot,
+               by: str | None = None) -> list[Event]:
+    """An explosive rocket or missile that hit `struck` explodes there (R26, R27,
+    R34, D32): the blast marker's centre on that bot's centre; the bot itself
+    already rolled (the attack that hit it), every other bot in the area rolls
+    at the blast's modifiers."""
+    return resolve_blast(state, shooter, weapon, struck.pos, struck.z, struck.id, by=by,
+                         exclude=(struck.id,))
 
 
 def _leg(state: GameState, shooter: Bot, weapon: Weapon, a: tuple[float, float],

@@ -357,7 +357,9 @@ def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
     out: dict = {"aim": aim}
     if weapon.kind == "spray":
         end = _clipped(shooter.pos, aim, limit)
-        out.update(_corridor(state, shooter, end))
+        top = aimed.z + aimed.card.height / 2.0 if aimed is not None \
+            else aim_z + shooter.card.height / 2.0
+        out.update(_corridor(state, shooter, end, (shooter.z + shooter.card.height, top)))
     elif weapon.explosive:
         out["blast"] = _blast(state, shooter, weapon, aim, aim_z, centre_id)
     elif weapon.kind == "missile" and aimed is not None:
@@ -378,12 +380,13 @@ def _clipped(a: tuple[float, float], b: tuple[float, float], limit: float) -> tu
     return ahead(a[0], a[1], bearing(a, b), limit)
 
 
-def _corridor(state: GameState, shooter: Bot, end: tuple[float, float]) -> dict:
+def _corridor(state: GameState, shooter: Bot, end: tuple[float, float],
+              heights: tuple[float, float] | None = None) -> dict:
     """R28: the spray's line, its half width for a standard base (+ D4), and the
-    exact members (each bot by its own radius)."""
+    exact members (each bot by its own radius, the line's height, D15)."""
 
     width = state.rules.base_diameter / 2.0 + state.rules.contact_tolerance
-    members = spray_members(state, shooter, end)
+    members = spray_members(state, shooter, end, heights=heights)
     return {"corridor_line": (shooter.pos, end), "corridor_width": width,
             "corridor_members": tuple(m.bot for m in members)}
 

@@ -15,9 +15,9 @@ from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.events import Event, apply_event
-from bottisota.engine.shooting.flight import fly_on
+from bottisota.engine.shooting.flight import FLYING_KINDS, explode_at, fly_on
 from bottisota.engine.shooting.beams import resolve_beams
-from bottisota.engine.shooting.spray import SprayMember, spray_members
+from bottisota.engine.shooting.spray import SprayMember, spray_heights, spray_members
 from bottisota.engine.shooting.premeasure import Premeasure, premeasure, premeasure_weapons
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.shooting.targeting import (
@@ -87,7 +87,9 @@ def resolve_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> li
 def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> list[Event]:
     """One legal shot of one weapon (ammo, then the dice): guns and melee one
     attack; rockets and missiles fly on after a miss (R26, R27); sprays roll
-    for every bot on the line (R28); explosives blast at the target (R34, D32)."""
+    for every bot on the line (R28); other explosives blast at the target (R34,
+    D32). An explosive rocket or missile explodes only at the bot it hits, the
+    target or one on its flight; that bot's roll was the attack itself (D32)."""
     events: list[Event] = [apply_event(state, {
         "type": "shot", "bot": shooter.id, "weapon": weapon.name, "target": target.id,
         "kind": weapon.kind})]
@@ -98,14 +100,16 @@ def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> lis
         return events
     events += _use_ammo(state, shooter, weapon)
     if weapon.kind == "spray":
-        for member in spray_members(state, shooter, target.pos):
+        for member in spray_members(state, shooter, target.pos, heights=spray_heights(shooter, target)):
             events += attack(state, shooter, weapon, state.bots[member.bot])[1]
-    elif weapon.explosive:
+    elif weapon.explosive and weapon.kind not in FLYING_KINDS:
         events += resolve_blast(state, shooter, weapon, target.pos, target.z, target.id)
     else:
         hit, more = attack(state, shooter, weapon, target)
         events += more
-        if not hit and weapon.kind in ("rocket", "missile"):
+        if hit and weapon.explosive:
+            events += explode_at(state, shooter, weapon, target)
+        elif not hit and weapon.kind in FLYING_KINDS:
             events += fly_on(state, shooter, weapon, target)
     return events
 
