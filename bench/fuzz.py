@@ -205,8 +205,9 @@ def make_case(kind: str, rng: random.Random, folder: Path, workdir: Path) -> Cas
     sub.mkdir(parents=True, exist_ok=True)
     name = f"case-{rng.randrange(10 ** 9)}{seed.suffix}"
     target = sub / name
-    if kind == "scenario":          # a scenario names arenas and cards beside it
-        target = sub / name
+    if seed.name == "rules.yaml":   # a full rules file is known by its name
+        target = sub / name.removesuffix(".yaml") / "rules.yaml"
+        target.parent.mkdir()
     text = seed.read_text(encoding="utf-8")
     if kind == "journal":
         out, how = mutate_journal(text, rng)
@@ -343,8 +344,7 @@ def playable(case: Case, out: Path) -> None:
         play_short(mods=mods, journal=journal)
     elif kind == "rules":
         data, marks = load_yaml(p)
-        rules = (rules_from_dict(data, str(p), marks) if p.name == "rules.yaml" or
-                 (isinstance(data, dict) and len(data) > 30)
+        rules = (rules_from_dict(data, str(p), marks) if p.name == "rules.yaml"
                  else rules_with_overrides(bundled_rules(), data or {}, str(p), marks))
         play_short(rules=rules, journal=journal)
     elif kind == "robot":
@@ -526,6 +526,8 @@ def main(argv: list[str] | None = None) -> int:
                         Path(args.keep).mkdir(parents=True, exist_ok=True)
                         shutil.copy(case.path, Path(args.keep) / f"{kind}-{case.path.name}")
                 case.path.unlink(missing_ok=True)
+                if case.path.name == "rules.yaml":
+                    case.path.parent.rmdir()
                 print(f"\r{kind:9s} {n + 1}/{args.cases}", end="", file=sys.stderr)
             print(file=sys.stderr)
     head = ("kind", "cases", "refused", "(with line)", "playable", *FAULTS, "slowest s",
