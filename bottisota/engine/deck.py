@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from bottisota.core.cards import BotCard, Mod
-from bottisota.engine.events import Event, apply_event, r2, reducer
+from bottisota.engine.events import Event, apply_event, r2
+from bottisota.engine.reducers import refresh_stats, starting_ammo
 from bottisota.engine.state import Bot, GameState
 
 
@@ -25,66 +26,6 @@ def bot_deck(cards: Iterable[BotCard]) -> list[str]:
 def parts_deck(mods: Iterable[Mod]) -> list[str]:
     """A fresh extra-parts deck: every mod with `deck: parts` once (R50)."""
     return [m.id for m in mods if m.deck == "parts"]
-
-
-def starting_ammo(card: BotCard) -> dict[str, int]:
-    """Shots for every weapon that has ammo (R49 reloads to these)."""
-    return {w.name: int(w.ammo) for w in card.weapons if w.ammo is not None}
-
-
-def refresh_stats(state: GameState, bot: Bot) -> None:
-    """Recompute the bot's card as modified by its extra parts."""
-    mods = [state.mods[p] for p in bot.parts if p in state.mods]
-    bot.card_stats = bot.card.with_mods(mods) if mods else None
-
-
-# --- reducers ----------------------------------------------------------------------
-
-@reducer("drawn")
-def _drawn(state: GameState, e: Event) -> None:
-    """{player, card, bot}: a bot card is drawn for the player; the bot waits off the
-    table (removed) until it is placed (R6, R55) and is on its first move (R56)."""
-    card = state.cards[e["card"]]
-    if e["card"] in state.deck:
-        state.deck.remove(e["card"])
-    state.bots[e["bot"]] = Bot(id=e["bot"], player=e["player"], card=card, x=0.0, y=0.0,
-                               removed=True, new=True, ammo=starting_ammo(card))
-    state.next_id += 1
-
-
-@reducer("placed")
-def _placed(state: GameState, e: Event) -> None:
-    """{bot, x, y, z, facing}: the drawn bot is put on the table (R6)."""
-    b = state.bots[e["bot"]]
-    b.x, b.y, b.z, b.facing = e["x"], e["y"], e.get("z", 0.0), e["facing"] % 360.0
-    b.removed = False
-    if e.get("new"):
-        b.new = True
-
-
-@reducer("part_installed")
-def _part_installed(state: GameState, e: Event) -> None:
-    """{bot, part, service}: an extra part from the parts deck, given at a service point (R50, R52)."""
-    b = state.bots[e["bot"]]
-    if e["part"] in state.parts_deck:
-        state.parts_deck.remove(e["part"])
-    b.parts.append(e["part"])
-    b.part_from = e.get("service")
-    refresh_stats(state, b)
-    for w in state.mods[e["part"]].weapons:
-        if w.ammo is not None:
-            b.ammo[w.name] = int(w.ammo)
-
-
-@reducer("parts_returned")
-def _parts_returned(state: GameState, e: Event) -> None:
-    """{bot, parts}: a destroyed bot's extra parts go back to the deck (R50)."""
-    b = state.bots[e["bot"]]
-    for p in e["parts"]:
-        if p in b.parts:
-            b.parts.remove(p)
-        state.parts_deck.append(p)
-    refresh_stats(state, b)
 
 
 # --- drawing -----------------------------------------------------------------------

@@ -3,25 +3,8 @@ from __future__ import annotations
 
 import math
 
-from bottisota.engine.events import Event, apply_event, reducer
+from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState, Goal
-
-
-@reducer("goal_taken")
-def _goal_taken(state: GameState, e: Event) -> None:
-    """{goal, bot, to?}: the marker is collected; it moves to `to` (its next spot,
-    the spots before it used up) or, without `to`, leaves the table (D23)."""
-    g = state.goals[e["goal"]]
-    to = e.get("to")
-    if to is None:
-        g.taken = True
-        g.spots_left = []
-        return
-    while g.spots_left and tuple(g.spots_left[0]) != tuple(to):
-        g.spots_left.pop(0)
-    if g.spots_left:
-        g.spots_left.pop(0)
-    g.x, g.y = float(to[0]), float(to[1])
 
 
 def on_goal(goal: Goal, bot: Bot) -> bool:

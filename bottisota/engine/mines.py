@@ -1,10 +1,10 @@
 """Mines: dropping, activation and strikes (R21, R31-R33, D19, D33).
 
-A mine is a marker on the table (`rules.state.Mine`): a disc the size of the
+A mine is a marker on the table (`engine.state.Mine`): a disc the size of the
 dropping bot's base, or blast-sized for a magnetic mine (D33). It is dropped
 straight under the bot during its movement, inactive; it becomes active at
 the start of its owner's shooting phase (R31, D19) and then strikes the first
-bot that touches it. Every change is an event with a reducer registered here:
+bot that touches it. Every change is an event (its reducer in bottisota.engine.reducers):
 `mine_dropped`, `mine_active`, `mine_moved`, `mine_removed`.
 """
 from __future__ import annotations
@@ -15,48 +15,11 @@ from bottisota.core.cards import Weapon
 from bottisota.core.actions import Refusal
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
-from bottisota.engine.events import Event, apply_event, r2, reducer
+from bottisota.engine.events import Event, apply_event, r2
+from bottisota.engine.reducers import find_mine
 from bottisota.engine.state import Bot, GameState, Mine
 
 MINE_ID_PREFIX = "mine-"
-
-
-# --- reducers ------------------------------------------------------------------------
-
-@reducer("mine_dropped")
-def _mine_dropped(state: GameState, e: Event) -> None:
-    """{mine, bot, owner, player, weapon, x, y, z, r, magnetic}: a new, inactive marker.
-    Takes the next id number, so a replay hands out the same ids."""
-    state.mines.append(Mine(id=e["mine"], owner=e["owner"], player=e["player"],
-                            weapon=e["weapon"], x=e["x"], y=e["y"], z=e["z"], r=e["r"],
-                            magnetic=bool(e["magnetic"]), active=False))
-    state.next_id += 1
-
-
-@reducer("mine_active")
-def _mine_active(state: GameState, e: Event) -> None:
-    """{mine}: the mine is now active (R31)."""
-    _find(state, e["mine"]).active = True
-
-
-@reducer("mine_moved")
-def _mine_moved(state: GameState, e: Event) -> None:
-    """{mine, x, y, z}: a magnetic mine slid to a bot's centre (R32)."""
-    mine = _find(state, e["mine"])
-    mine.x, mine.y, mine.z = e["x"], e["y"], e.get("z", mine.z)
-
-
-@reducer("mine_removed")
-def _mine_removed(state: GameState, e: Event) -> None:
-    """{mine, reason}: the marker leaves the table (it struck)."""
-    state.mines = [m for m in state.mines if m.id != e["mine"]]
-
-
-def _find(state: GameState, mine_id: str) -> Mine:
-    for mine in state.mines:
-        if mine.id == mine_id:
-            return mine
-    raise KeyError(f"no mine {mine_id!r} on the table")
 
 
 # --- dropping ------------------------------------------------------------------------

@@ -16,8 +16,16 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bottisota.core.actions import Move, Pass, Place, Refusal, SelfDestruct, Service, \
-    SetOverwatch, Shoot
+from bottisota.core.actions import (
+    Move,
+    Pass,
+    Place,
+    Refusal,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+)
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.mines import activate_mines
 from bottisota.engine.state import Bot, GameState

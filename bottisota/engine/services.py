@@ -12,18 +12,12 @@ from __future__ import annotations
 from bottisota.core.arena import Feature
 from bottisota.core.actions import Refusal, Service
 from bottisota.engine.deck import draw_part, starting_ammo
-from bottisota.engine.events import Event, apply_event, reducer
+from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.turns import can_set_overwatch_after
 
 CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
 EXTRAS: frozenset[str] = frozenset({"repair", "rust", "leaflet", "part"})
-
-
-@reducer("docked")
-def _docked(state: GameState, e: Event) -> None:
-    """{bot, at}: a flier short of its minimum move docked at a service point (R51, D34)."""
-    state.bots[e["bot"]].docked = True
 
 
 def service_key(feature: Feature) -> str:

@@ -18,6 +18,8 @@ from bottisota.core.house_rules import HouseRules
 from bottisota.geometry.arena_index import ArenaIndex
 from bottisota.geometry.compiled import compile_arena
 
+PLACE, MOVE, SHOOT, DONE, OVER = "place", "move", "shoot", "done", "over"   # turn phases (D18)
+
 
 @dataclass(slots=True)
 class Bot:
@@ -145,7 +147,7 @@ class GameState:
         return [b for b in self.bots.values() if b.on_table and b.id != bot_id]
 
     def player_bot(self, player: str) -> Bot | None:
-        """The player's bot on the table, if any."""
+        """The player's bot on the table, if any (R3: a player has one bot at a time)."""
         for b in self.bots.values():
             if b.player == player and b.on_table:
                 return b

@@ -14,69 +14,9 @@ is) and `phase`:
 """
 from __future__ import annotations
 
-from bottisota.engine.events import Event, apply_event, reducer
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.events import Event, apply_event
+from bottisota.engine.state import DONE, MOVE, OVER, PLACE, SHOOT, Bot, GameState
 
-PLACE, MOVE, SHOOT, DONE, OVER = "place", "move", "shoot", "done", "over"
-
-
-# --- reducers --------------------------------------------------------------------
-
-@reducer("seats")
-def _seats(state: GameState, e: Event) -> None:
-    """{players}: seat order from the starting player (R6, D18)."""
-    state.players = list(e["players"])
-
-
-@reducer("turn")
-def _turn(state: GameState, e: Event) -> None:
-    """{player, bot, round, phase, moved}: this bot's turn begins in this phase."""
-    state.active = e["bot"]
-    state.phase = e["phase"]
-    bot = state.bots.get(e["bot"])
-    if bot is not None:
-        bot.moved = float(e.get("moved", 0.0))
-        bot.docked = False          # R51 it docks again only by stopping short again
-
-
-@reducer("phase")
-def _phase(state: GameState, e: Event) -> None:
-    """{phase}: the active bot's turn goes on in this phase."""
-    state.phase = e["phase"]
-
-
-@reducer("turn_ended")
-def _turn_ended(state: GameState, e: Event) -> None:
-    """{player, bot}: the player has had his turn this round (D18); R56 ends for the bot."""
-    if e["player"] not in state.played:
-        state.played.append(e["player"])
-    bot = state.bots.get(e.get("bot") or "")
-    if bot is not None:
-        bot.new = False
-    state.active = None
-    state.phase = DONE
-
-
-@reducer("round")
-def _round(state: GameState, e: Event) -> None:
-    """{round}: a new round begins (D18)."""
-    state.round = int(e["round"])
-    state.played = []
-
-
-@reducer("player_out")
-def _player_out(state: GameState, e: Event) -> None:
-    """{player, reason}: out of the game for good (R54)."""
-    if e["player"] not in state.out:
-        state.out.append(e["player"])
-
-
-@reducer("game_over")
-def _game_over(state: GameState, e: Event) -> None:
-    """{winners, reason}: the game has ended (D24)."""
-    state.over = True
-    state.phase = OVER
-    state.active = None
 
 
 # --- questions about the flow ------------------------------------------------------
@@ -101,7 +41,8 @@ def standings(state: GameState) -> list[str]:
 
 
 def winners(state: GameState) -> list[str]:
-    """The players who share the best result (D24)."""
+    """The players who share the best result (D24): the aim is destroyed enemy bots and
+    goal points (R1, D22, D23)."""
     ranked = standings(state)
     if not ranked:
         return []

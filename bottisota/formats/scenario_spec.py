@@ -34,7 +34,7 @@ class ScenarioSpec:
     seed: int | None = None
     round: int = 2
     bots: list[dict] = field(default_factory=list)     # formats.md bot mappings, checked
-    actions: list[Any] = field(default_factory=list)   # action values (rules.actions)
+    actions: list[Any] = field(default_factory=list)   # action values (core.actions)
     action_lines: list[int] = field(default_factory=list)  # each action's line in the file
     expect: dict = field(default_factory=dict)
     source: str = "<inline>"

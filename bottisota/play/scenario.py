@@ -26,6 +26,7 @@ from bottisota.engine.events import Event
 from bottisota.engine.game import Game
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.modes import ScenarioMode
+from bottisota.core.compass import off_angle
 
 POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
 FACING_TOLERANCE = 0.1      # degrees
@@ -121,16 +122,11 @@ def bot_report(bot: Bot) -> dict:
             "parts": list(bot.parts), "ammo": dict(bot.ammo)}
 
 
-def _angle_gap(a: float, b: float) -> float:
-    d = (a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
 def _same(key: str, want: Any, got: Any) -> bool:
     if key in ("x", "y", "z", "moved"):
         return isinstance(got, (int, float)) and abs(got - want) <= POSITION_TOLERANCE
     if key == "facing":
-        return isinstance(got, (int, float)) and _angle_gap(got, want) <= FACING_TOLERANCE
+        return isinstance(got, (int, float)) and off_angle(got, want) <= FACING_TOLERANCE
     if isinstance(want, dict) and isinstance(got, dict):
         return all(k in got and _same(k, v, got[k]) for k, v in want.items())
     if isinstance(want, float) or isinstance(got, float):

@@ -122,7 +122,7 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
 
 
 def _where(err: Exception) -> str:
-    """`ValueError: ... (at bottisota/rules/damage.py:43)`: the innermost frame."""
+    """`ValueError: ... (at bottisota/engine/damage.py:43)`: the innermost frame."""
     tb = err.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next

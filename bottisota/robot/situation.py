@@ -11,17 +11,12 @@ from typing import Any
 
 from bottisota.geometry.arena_index import Disc
 from bottisota.engine.state import Bot, GameState
+from bottisota.core.compass import heading, signed_off as angle_off
 
 
 def bearing(ax: float, ay: float, bx: float, by: float) -> float:
-    """Facing (D2: 0 = +y, clockwise) from a to b, degrees in [0, 360)."""
-    return math.degrees(math.atan2(bx - ax, by - ay)) % 360.0
-
-
-def angle_off(facing: float, direction: float) -> float:
-    """Smallest signed difference direction - facing, in (-180, 180]."""
-    d = (direction - facing) % 360.0
-    return d - 360.0 if d > 180.0 else d
+    """Facing (D2) from a to b, degrees in [0, 360)."""
+    return heading(bx - ax, by - ay)
 
 
 def discs(state: GameState, skip: tuple[str, ...] = ()) -> list[Disc]:

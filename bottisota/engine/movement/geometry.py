@@ -13,6 +13,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Arena, Feature
+from bottisota.core.compass import heading as bearing, off_angle as angle_between
 
 EPS = 1e-9                      # float noise, cm; not a rule number
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
@@ -22,17 +23,6 @@ def heading_vector(facing: float) -> tuple[float, float]:
     """Unit vector of a facing (D2: 0 = +y, clockwise)."""
     rad = math.radians(facing)
     return (math.sin(rad), math.cos(rad))
-
-
-def bearing(dx: float, dy: float) -> float:
-    """The facing (D2) of a vector, in [0, 360)."""
-    return math.degrees(math.atan2(dx, dy)) % 360.0
-
-
-def angle_between(a: float, b: float) -> float:
-    """Unsigned difference of two facings, in [0, 180]."""
-    d = (a - b) % 360.0
-    return min(d, 360.0 - d)
 
 
 def norm_facing(f: float) -> float:

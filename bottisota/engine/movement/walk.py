@@ -40,7 +40,7 @@ from bottisota.engine.mines import drop_mine
 
 
 class Interrupt(Protocol):
-    """Fire during a move (overwatch, R23); rules/game.py implements it."""
+    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
 
     def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
         """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""

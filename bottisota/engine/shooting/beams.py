@@ -23,6 +23,7 @@ from bottisota.engine.shooting.attack import special_damage
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.moves import fling
 from bottisota.engine.state import Bot, GameState
+from bottisota.core.compass import bearing
 
 PUSH, PULL = "push", "pull"
 # A pulled bot stops this far short of the shooter's base, so that stopping at
@@ -37,11 +38,6 @@ class BeamHit:
 
     weapon: Weapon
     hits: int
-
-
-def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """The facing (D2) from point a toward point b, in [0, 360)."""
-    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])) % 360.0
 
 
 def fling_plan(shooter: Bot, target: Bot, kind: str, strength: float) -> tuple[float, float]:

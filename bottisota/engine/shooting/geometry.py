@@ -19,6 +19,7 @@ from shapely.geometry import LineString, Point
 from bottisota.geometry.arena_index import Disc
 from bottisota.core.arena import Arena, Feature
 from bottisota.engine.state import Bot, GameState
+from bottisota.core.compass import bearing, off_angle
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,15 +175,6 @@ def segment_distances(a: Sequence[float], b: Sequence[float],
     return np.hypot(xs - px, ys - py), t * math.sqrt(length2)
 
 
-def bearing(a: Sequence[float], b: Sequence[float]) -> float:
-    """The facing (D2: 0 = +y, clockwise) from a toward b, in [0, 360)."""
-    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])) % 360.0
-
-
-def off_angle(facing: float, direction: float) -> float:
-    """How far a direction lies off a facing, degrees in [0, 180]."""
-    d = (direction - facing) % 360.0
-    return min(d, 360.0 - d)
 
 
 def signed_turn(facing: float, direction: float) -> float:
