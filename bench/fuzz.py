@@ -38,9 +38,10 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -87,7 +88,7 @@ def seed_journal(workdir: Path) -> Path:
         play(load_arena(ROOT / "arenas" / "duel.yaml"), bundled_rules(), cards, mods,
              [find_personality("aggressive"), find_personality("sniper")], seed=5,
              round_limit=None, time_limit=0.05, max_actions=10, journal_path=str(path))
-        from bottisota.play.journal_file import open_locked   # written and released
+        from bottisota.play.journal_file import open_locked  # written and released
         open_locked(path).close()
     return path
 
@@ -175,7 +176,7 @@ def mutate_text(text: str, rng: random.Random, yaml_kind: bool) -> str:
     if op == 4 and yaml_kind:
         bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
             f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-            for p, c in zip("abcdefgh", "bcdefghi"))
+            for p, c in zip("abcdefgh", "bcdefghi", strict=True))
         return bomb + text
     if op == 5:
         return ""
@@ -320,7 +321,11 @@ def play_short(arena=None, rules=None, cards=None, mods=None, personality=None,
 def playable(case: Case, out: Path) -> None:
     """Play what was accepted (raises on a fault)."""
     from bottisota.formats.loading import (
-        bundled_rules, cards_from_data, load_arena, mods_from_data, rules_from_dict,
+        bundled_rules,
+        cards_from_data,
+        load_arena,
+        mods_from_data,
+        rules_from_dict,
         rules_with_overrides,
     )
     from bottisota.formats.robot_tables import load_personality
@@ -447,7 +452,7 @@ def run_case(case: Case, folder: Path) -> Result:
             res.outcome = "traceback"
             res.detail = logs[0].read_text(errors="replace")[-1500:] if logs else stderr[-1500:]
         elif code == 2:
-            lines = [l for l in stderr.splitlines() if l.strip()]
+            lines = [line for line in stderr.splitlines() if line.strip()]
             res.outcome, res.detail = "refused", (lines[0][:200] if lines else "")
         elif code == 0 and verdict.get("played"):
             res.outcome = "playable"

@@ -2,7 +2,6 @@
 is limited (size, nesting, number length, NaN); the recorded arena and cards are validated
 as files are; version 1 journals still replay; refusals are one message, exit 2."""
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -11,12 +10,10 @@ import pytest
 
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
-from bottisota.engine.game import Game
-from bottisota.engine.random_play import play_random_game
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play import journal_file
-from bottisota.play.journal import journal_game, load, state_digest
+from bottisota.play.journal import load, state_digest
 from bottisota.robot.match import play
 from tests.test_journal import write_resealed
 
@@ -206,8 +203,8 @@ def test_a_version_1_journal_still_replays(capsys):
 
 
 def test_a_version_1_journal_resumes_in_version_1(tmp_path):
-    from bottisota.play.journal import resume
     from bottisota.engine.random_play import random_action
+    from bottisota.play.journal import resume
 
     path = tmp_path / "old.jsonl"
     path.write_bytes((FIXTURES / "journal-v1.jsonl").read_bytes())

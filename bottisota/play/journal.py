@@ -29,20 +29,31 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.engine.game import Entry, Game
 from bottisota.engine.state import GameState
+from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.play import journal_file as jf
 from bottisota.play.journal_data import (
-    DataError, arena_from_data, arena_from_v1, arena_to_data, card_to_data, cards_from,
-    default, mod_to_data, mods_from, plain, rules_from, rules_to_data,
+    DataError,
+    arena_from_data,
+    arena_from_v1,
+    arena_to_data,
+    card_to_data,
+    cards_from,
+    default,
+    mod_to_data,
+    mods_from,
+    plain,
+    rules_from,
+    rules_to_data,
 )
 
 FORMAT = "bottisota-journal"
@@ -131,7 +142,7 @@ class Journal:
 
     @classmethod
     def create(cls, path: str | Path, game: Game, seed: int | None,
-               rolls: list[Roll]) -> "Journal":
+               rolls: list[Roll]) -> Journal:
         """Start a new journal with the game's header (an existing file is emptied,
         unless another game holds it: then JournalError)."""
         state = game.state
@@ -380,7 +391,7 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Load
         data = jf.parse_line(p, number, content)
         if _replay_line(p, number, game, data):
             actions += 1
-    return Loaded(game, version, number, actions, end, prev)
+    return Loaded(game, int(version or 0), number, actions, end, prev)
 
 
 def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]:

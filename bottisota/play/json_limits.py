@@ -18,7 +18,7 @@ MAX_DEPTH = 64               # nesting of objects and lists
 MAX_NUMBER_CHARS = 40        # characters of one number (a double needs at most 24)
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_LONG_NUMBER = re.compile(r"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
+_LONG_NUMBER = re.compile(r"[-+0-9.eE]{" + str(MAX_NUMBER_CHARS + 1) + ",}")
 _OPEN = np.zeros(256, np.int8)
 _OPEN[[ord("["), ord("{")]] = 1
 _OPEN[[ord("]"), ord("}")]] = -1

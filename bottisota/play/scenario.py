@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bottisota.core.errors import DiceExhausted
-from bottisota.formats.loading import load_catalogue
 from bottisota.core.arena import Arena
+from bottisota.core.compass import off_angle
+from bottisota.core.errors import DiceExhausted
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats import scenario_spec
-from bottisota.formats.scenario_spec import ScenarioSpec
-from bottisota.formats.yaml_source import Marks
-from bottisota.engine.setup import new_state
 from bottisota.engine.events import Event
 from bottisota.engine.game import Game
-from bottisota.engine.state import Bot, GameState
 from bottisota.engine.modes import ScenarioMode
-from bottisota.core.compass import off_angle
+from bottisota.engine.setup import new_state
+from bottisota.engine.state import Bot, GameState
+from bottisota.formats import scenario_spec
+from bottisota.formats.loading import load_catalogue
+from bottisota.formats.scenario_spec import ScenarioSpec
+from bottisota.formats.yaml_source import Marks
 
 POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
 FACING_TOLERANCE = 0.1      # degrees
