@@ -14,9 +14,10 @@ would), so the replay's own checks are reached.
 Each case runs in a forked child (modules already imported; limits: address
 space, wall time) through `bottisota.cli.main`: `check --kind K` (journals:
 `replay`; scenarios: `check` then `scenario run`). A file the command accepts
-must then be playable: an arena renders headless (`render`), and every kind of
-static data plays a short robot game (12 actions) whose journal replays; a
-scenario runs; an accepted journal resumes and takes 3 more actions.
+must then be playable: an arena renders headless (`render`, at its default
+scale), and every kind of static data plays a short robot game (12 actions)
+whose journal replays; a scenario runs; an accepted journal resumes and takes
+3 more actions.
 
 Outcomes: `refused` (exit 2, one message, no traceback), `playable` (accepted,
 and played), and the faults, which must be zero: `traceback` (a traceback
@@ -134,10 +135,22 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
+NUMBERS: list[Callable[[random.Random], Any]] = [
+    lambda r: 0, lambda r: -1, lambda r: -0.5, lambda r: 1e-9, lambda r: 3000,
+    lambda r: 10_000, lambda r: 1e6, lambda r: 1e300, lambda r: 10 ** 400,
+    lambda r: 1_000_000_000, lambda r: r.uniform(-50, 500), lambda r: r.randint(-10, 100),
+]
+
+
 def mutate_data(data: Any, rng: random.Random) -> Any:
-    """One structural change: a value replaced, a key dropped or added, an item repeated."""
+    """One structural change: a value replaced, a key dropped or added, an item repeated;
+    half the time a number replaced by an absurd one (what `check` may accept)."""
     data = copy.deepcopy(data)
     paths = _nodes(data)
+    numbers = [p for p in paths if p and isinstance(_get(data, p), (int, float))
+               and not isinstance(_get(data, p), bool)]
+    if numbers and rng.random() < 0.5:
+        return _set(data, rng.choice(numbers), rng.choice(NUMBERS)(rng))
     path = rng.choice(paths[1:] if len(paths) > 1 else paths)
     op = rng.random()
     parent = _get(data, path[:-1]) if path else None
@@ -334,8 +347,7 @@ def playable(case: Case, out: Path) -> None:
     journal = out / "played.jsonl"
     kind, p = case.kind, case.path
     if kind == "arena":
-        code = _cli(["render", str(p), "-o", str(out / "arena.png"), "--scale", "2",
-                     "--no-legend"])
+        code = _cli(["render", str(p), "-o", str(out / "arena.png")])
         if code != 0:
             raise RuntimeError(f"render refused an accepted arena (exit {code})")
         play_short(arena=load_arena(p, bundled_rules()), journal=journal)

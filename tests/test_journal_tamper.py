@@ -13,7 +13,7 @@ from bottisota.core.errors import JournalError
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play import journal_file
-from bottisota.play.journal import load, state_digest
+from bottisota.play.journal import journal_game, load, state_digest
 from bottisota.robot.match import play
 from tests.test_journal import write_resealed
 
@@ -230,3 +230,18 @@ def test_not_a_journal(tmp_path):
     path.write_text('{"hello": "world"}\n')
     with pytest.raises(JournalError, match="not a Bottisota journal"):
         load(path)
+
+
+def test_what_the_reader_would_refuse_is_never_written(catalogue, duel, tmp_path):
+    from dataclasses import replace
+
+    from bottisota.core.errors import JournalWriteError
+    from bottisota.engine.game import Game
+
+    cards, mods = catalogue
+    huge = {k: (replace(c, structure=10 ** 300) if k == "scout" else c)
+            for k, c in cards.items()}
+    game = Game.new(duel, bundled_rules(), huge, mods, ["red", "blue"], seed=1)
+    with pytest.raises(JournalWriteError, match="a number of 301 characters"):
+        journal_game(game, tmp_path / "huge.jsonl")
+    assert not (tmp_path / "huge.jsonl").exists()

@@ -55,6 +55,7 @@ from bottisota.play.journal_data import (
     rules_from,
     rules_to_data,
 )
+from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
@@ -129,8 +130,9 @@ class Journal:
         self.writer.fh = value
 
     def _write(self, line: dict) -> None:
-        try:
+        try:     # what the reader would refuse is never written
             text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
+            check_json_text(text)
         except (TypeError, ValueError) as err:
             raise JournalWriteError(str(self.path), f"a value cannot be journaled: {err}") \
                 from None
@@ -163,6 +165,7 @@ class Journal:
             journal._write(header)
         except BaseException:
             journal.close()
+            Path(path).unlink(missing_ok=True)   # no headerless journal left behind
             raise
         return journal
 
