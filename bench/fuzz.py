@@ -221,7 +221,7 @@ def make_case(kind: str, rng: random.Random, folder: Path, workdir: Path) -> Cas
     target = sub / name
     if seed.name == "rules.yaml":   # a full rules file is known by its name
         target = sub / name.removesuffix(".yaml") / "rules.yaml"
-        target.parent.mkdir()
+        target.parent.mkdir(exist_ok=True)
     text = seed.read_text(encoding="utf-8")
     if kind == "journal":
         out, how = mutate_journal(text, rng)
@@ -544,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
                         shutil.copy(case.path, Path(args.keep) / f"{kind}-{case.path.name}")
                 case.path.unlink(missing_ok=True)
                 if case.path.name == "rules.yaml":
-                    case.path.parent.rmdir()
+                    shutil.rmtree(case.path.parent, ignore_errors=True)
                 print(f"\r{kind:9s} {n + 1}/{args.cases}", end="", file=sys.stderr)
             print(file=sys.stderr)
     head = ("kind", "cases", "refused", "(with line)", "playable", *FAULTS, "slowest s",

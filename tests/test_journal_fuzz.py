@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bench import fuzz
@@ -32,7 +32,8 @@ def workdir():
 @pytest.mark.parametrize("kind", fuzz.KINDS)
 def test_hostile_files_are_refused_or_playable(kind, workdir):
     @settings(max_examples=CASES_PER_KIND, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck),
+              phases=(Phase.explicit, Phase.generate))    # a case is a forked run: no shrinking
     @given(rng=st.randoms(use_true_random=False))
     def case(rng):
         made = fuzz.make_case(kind, rng, workdir / "cases", workdir)

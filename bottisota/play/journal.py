@@ -312,35 +312,29 @@ def _differs(path: str, line: int, want: list, got: list) -> JournalError:
 def read(path: str | Path, ask: Callable[[str], int] | None = None,
          fh: Any = None) -> Loaded:
     """Rebuild a game from its journal, asserting every line; the game has no journal
-    attached. `fh` is the journal open and locked by the caller (resuming); without
-    it the file is opened to read, and locked only to cut off a torn last line.
+    attached. `fh` is the journal open and locked by the caller (resuming), used to
+    cut off a torn last line; without it the file is locked only for that.
     JournalError names the first bad line."""
     p = str(path)
     size = jf.file_size(p)
-    own = fh is None
-    if own:
-        try:
-            fh = open(p, "rb")
-        except OSError as err:
-            raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") \
-                from None
     try:
-        end = jf.complete_size(fh, size)
+        reader = open(p, "rb")       # buffered, whoever holds the lock
+    except OSError as err:
+        raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") from None
+    with reader:
+        end = jf.complete_size(reader, size)
         tail = None
         if end < size:
-            lines_before = _count_lines(fh, end)
+            lines_before = _count_lines(reader, end)
             tail = jf.Tail(line=lines_before + 1, offset=end, length=size - end)
             if end == 0:
                 raise JournalError(p, 1, "the journal's first line (the header) is incomplete: "
                                    "the game never started")
-        loaded = _replay(p, fh, end, ask)
-        loaded.tail = tail
-        if tail is not None:
-            _cut(p, fh, own, size, tail)
-        return loaded
-    finally:
-        if own:
-            fh.close()
+        loaded = _replay(p, reader, end, ask)
+    loaded.tail = tail
+    if tail is not None:
+        _cut(p, fh, fh is None, size, tail)
+    return loaded
 
 
 def _count_lines(fh: Any, end: int) -> int:

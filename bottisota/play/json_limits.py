@@ -32,22 +32,29 @@ class JsonLimitError(ValueError):
         self.message, self.column = message, column
 
 
+def _blank_strings(text: str) -> str:
+    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+
+
 def check_json_text(text: str, max_depth: int = MAX_DEPTH) -> None:
     """Refuse nesting deeper than `max_depth` and numbers longer than MAX_NUMBER_CHARS,
     in time linear in the text (strings are blanked first, so brackets and digits
-    inside them do not count)."""
-    bare = _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
-    raw = bare.encode("ascii", "replace")      # one byte per character: columns line up
-    if raw:
+    inside them do not count; a text with few brackets and no long digit run is
+    passed at once)."""
+    bare = None
+    if text.count("[") + text.count("{") > max_depth:
+        bare = _blank_strings(text)
+        raw = bare.encode("ascii", "replace")      # one byte per character: columns line up
         depth = np.cumsum(_OPEN[np.frombuffer(raw, np.uint8)], dtype=np.int64)
-        deepest = int(depth.max())
-        if deepest > max_depth:
+        if int(depth.max()) > max_depth:
             column = int(np.argmax(depth > max_depth)) + 1
             raise JsonLimitError(f"nested more than {max_depth} levels deep", column)
-    long = _LONG_NUMBER.search(bare)
-    if long is not None:
-        raise JsonLimitError(f"a number of {len(long.group())} characters (at most "
-                             f"{MAX_NUMBER_CHARS})", long.start() + 1)
+    if _LONG_NUMBER.search(text) is not None:
+        bare = bare if bare is not None else _blank_strings(text)
+        long = _LONG_NUMBER.search(bare)
+        if long is not None:
+            raise JsonLimitError(f"a number of {len(long.group())} characters (at most "
+                                 f"{MAX_NUMBER_CHARS})", long.start() + 1)
 
 
 def _finite(text: str) -> float:
