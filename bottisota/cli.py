@@ -34,7 +34,7 @@ EXIT_BUG = 70               # EX_SOFTWARE
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("bottisota.view.app", "main", "start the referee's table view (the default)"),
     "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
-    "schema": ("bottisota.formats.schema", "main", "write JSON Schemas for the file formats"),
+    "schema": ("bottisota.commands.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
     "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
     "replay": ("bottisota.commands.replay", "main", "rebuild a game from its journal"),

@@ -49,13 +49,13 @@ def test_place_without_facing_faces_zero():  # D2
     ({"bot": "a", "mvoe": []}, "mvoe", "did you mean 'move'?"),
     ({"bot": "a", "move": [{"forwrd": 3}]}, "move[0].forwrd", "did you mean 'forward'?"),
     ({"bot": "a", "move": [{"forward": "far"}]}, "move[0].forward", "expected a number"),
-    ({"bot": "a", "move": [{"forward": 1, "turn": 2}]}, "move[0]", "one key"),
+    ({"bot": "a", "move": [{"forward": 1, "turn": 2}]}, "move[0].turn", "one step per entry"),
     ({"bot": "a", "service": "repiar"}, "service", "did you mean 'repair'?"),
     ({"bot": "a", "overwatch": True, "pass": True}, "pass", "one action per entry"),
     ({"move": []}, "", "missing key 'bot'"),
     ({"bot": "a", "shoot": [{"target": "b"}]}, "shoot[0]", "missing key 'weapon'"),
     ({"bot": "a", "overwatch": True, "hold_fire": ["b"]}, "hold_fire", "unknown key"),
-    ({"bot": "a", "move": [{"lift": "sideways"}]}, "move[0].lift", "up or down"),
+    ({"bot": "a", "move": [{"lift": "sideways"}]}, "move[0].lift", "one of up, down"),
 ])
 def test_bad_actions_name_the_key_path(data, path, text):
     with pytest.raises(ActionFormatError) as err:

@@ -8,6 +8,7 @@ valid, 2 otherwise.
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -18,9 +19,9 @@ from bottisota.formats.loading import (
     arena_from_dict, cards_from_data, mods_from_data, rules_from_dict, rules_with_overrides,
 )
 from bottisota.formats.loading import bundled_rules
+from bottisota.formats.robot_tables import personality_from_data
 from bottisota.play.scenario import scenario_from_dict
 from bottisota.formats.yaml_source import Marks, load_yaml
-from bottisota.formats.robot_tables import validate_file
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")
 _FOLDER_KINDS = {"arenas": "arena", "bots": "card", "mods": "mod", "robots": "robot",
@@ -66,10 +67,15 @@ def kind_of(path: Path, data: Any) -> str | None:
         return "arena"
     if "locomotion" in keys:
         return "card"
+    if keys & {"place", "overwatch"}:
+        return "robot"
     if keys & {"modifies", "deck"}:
         return "mod"
     if keys & set(spec.RULE_FIELDS):
         return "rules"
+    if any(isinstance(k, str) and difflib.get_close_matches(k, list(spec.RULE_FIELDS), n=1,
+                                                            cutoff=0.8) for k in keys):
+        return "rules"          # a partial rules file whose keys are misspelt
     return None
 
 
@@ -80,15 +86,9 @@ def _check_rules(data: Any, file: str, marks: Marks) -> None:
         rules_with_overrides(bundled_rules(), data if data else {}, file, marks)
 
 
-def _check_robot(path: Path) -> str | None:
-    """Validate a robot personality file (the robot package reads its own format)."""
-
-    validate_file(path)
-    return None
-
-
 _CHECKERS: dict[str, Callable[[Any, str, Marks], Any]] = {
     "arena": lambda d, f, m: arena_from_dict(d, f, m),
+    "robot": lambda d, f, m: personality_from_data(d, f, m),
     "card": lambda d, f, m: cards_from_data(d, f, m),
     "mod": lambda d, f, m: mods_from_data(d, f, m),
     "rules": _check_rules,
@@ -96,23 +96,62 @@ _CHECKERS: dict[str, Callable[[Any, str, Marks], Any]] = {
 }
 
 
+_WHAT = {"arena": "arena", "card": "bot card", "mod": "mod", "rules": "house rules",
+         "scenario": "scenario", "robot": "robot personality"}
+
+
 def check_file(path: Path, kind: str | None = None) -> tuple[str, str | None]:
     """Validate one file: (kind, note). Raises InputError with every problem."""
-    if kind == "robot" or kind is None and "robots" in path.parent.parts:
-        return "robot", _check_robot(path)
-    data, marks = load_yaml(path)
+    kind, _values = check_file_values(path, kind)
+    return kind, None
+
+
+def check_file_values(path: Path, kind: str | None = None) -> tuple[str, Any]:
+    """Validate one file: its kind and what it holds (cards, mods, ...); InputError
+    with every problem."""
+    kind = kind or _kind_by_place(path)
+    data, marks = load_yaml(path, _WHAT.get(kind or "", "YAML"))
     kind = kind or kind_of(path, data)
     if kind is None:
         raise InputError([Problem(str(path), 1 if data is not None else 0, 1, "",
                                   "cannot tell what this file is: expected an arena (size, "
                                   "features), a bot card (locomotion), a mod (modifies), "
                                   "house rules or a scenario (arena, bots, actions)")])
-    if kind == "robot":
-        return kind, _check_robot(path)
     if data is None:
         raise InputError([Problem(str(path), 0, 0, "", f"the file is empty; expected a {kind}")])
-    _CHECKERS[kind](data, str(path), marks)
-    return kind, None
+    return kind, _CHECKERS[kind](data, str(path), marks)
+
+
+def _kind_by_place(path: Path) -> str | None:
+    for part in reversed(path.parent.parts):
+        if part in _FOLDER_KINDS:
+            return _FOLDER_KINDS[part]
+    return "rules" if path.name == "rules.yaml" else None
+
+
+class _Ids:
+    """Card and mod ids across every file checked: a second use is an error (the loader
+    would refuse the folder)."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str], str] = {}
+
+    def problems(self, path: Path, kind: str, items: Any) -> list[Problem]:
+        if kind not in ("card", "mod") or not items:
+            return []
+        out = []
+        for i, item in enumerate(items):
+            key = (kind, item.id)
+            if key in self.first:
+                data, marks = load_yaml(path)
+                where = f"[{i}].id" if isinstance(data, list) else "id"
+                line, column = marks.at(where)
+                out.append(Problem(str(path), line, column, where,
+                                   f"the {_WHAT[kind]} id '{item.id}' is used again (first in "
+                                   f"{self.first[key]})"))
+            else:
+                self.first[key] = str(path)
+        return out
 
 
 def main(args: argparse.Namespace) -> int:
@@ -122,15 +161,19 @@ def main(args: argparse.Namespace) -> int:
     bad = len(missing)
     for problem in missing:
         print(problem, file=sys.stderr)
+    ids = _Ids()
     for path in files:
         try:
-            kind, note = check_file(path, getattr(args, "kind", None))
+            kind, values = check_file_values(path, getattr(args, "kind", None))
+            problems = ids.problems(path, kind, values)
+            if problems:
+                raise InputError(problems)
         except InputError as err:
             bad += 1
             print(err, file=sys.stderr)
             continue
         if not quiet:
-            print(f"ok  {path} ({kind}{', ' + note if note else ''})")
+            print(f"ok  {path} ({kind})")
     total = len(files) + len(missing)
     if total == 0:
         print("no YAML files found", file=sys.stderr)

@@ -1,7 +1,8 @@
 """Physical dice typed in at the terminal (D8), for commands run without a window."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bottisota.core.dice import Dice
 

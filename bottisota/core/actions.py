@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-
 # --- movement steps (formats.md) -------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +114,15 @@ class SelfDestruct:
     bot: str
 
 
+SERVICE_CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
+"""What a service point gives (R49, R50, R52): the one list of them."""
+LIFT_DIRECTIONS: tuple[str, ...] = ("up", "down")
+
+
 @dataclass(frozen=True, slots=True)
 class Service:
     bot: str
-    choice: str                     # reload | repair | rust | leaflet | part (R49, R50)
+    choice: str                     # one of SERVICE_CHOICES (R49, R50)
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,7 @@ class BotCard:
                 return w
         return None
 
-    def with_mods(self, mods: "list[Mod] | tuple[Mod, ...]") -> "BotCard":
+    def with_mods(self, mods: list[Mod] | tuple[Mod, ...]) -> BotCard:
         """This card as modified by the given parts (formats.md, mods)."""
         if not mods:
             return self

@@ -8,8 +8,8 @@ d6 rolls too (`pick`), so forced and physical dice can decide them.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from bottisota.core.errors import DiceExhausted
 
@@ -89,7 +89,7 @@ class Dice:
         """The stream's position (for copies); forced/physical dice use `used`."""
         return self._rng.getstate()
 
-    def copied(self) -> "Dice":
+    def copied(self) -> Dice:
         """An independent copy at the same position (for previews that may roll)."""
         twin = Dice(seed=self.seed, forced=self.forced, ask=self.ask)
         twin.rolls = list(self.rolls)

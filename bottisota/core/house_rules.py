@@ -63,7 +63,7 @@ class HouseRules:
     goal_points: int                # D23 default points of a goal marker
     round_limit: int | None         # D24 None: play until one player is left
 
-    def overridden(self, changes: dict[str, Any]) -> "HouseRules":
+    def overridden(self, changes: dict[str, Any]) -> HouseRules:
         """A copy with some values changed (keys checked by the loader)."""
         return replace(self, **changes) if changes else self
 

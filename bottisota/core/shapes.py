@@ -8,7 +8,8 @@ the true circle, with enough segments that every chord stays within
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box

@@ -7,11 +7,10 @@ it when its bot is destroyed (R50).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from bottisota.core.cards import BotCard, Mod
 from bottisota.engine.events import Event, apply_event, r2
-from bottisota.engine.reducers import refresh_stats, starting_ammo
 from bottisota.engine.state import Bot, GameState
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Iterable, Iterator, Protocol
 
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.arena import Arena
@@ -43,7 +43,7 @@ from bottisota.engine.shooting import shots as shooting
 from bottisota.core.actions import (
     Move, Pass, Place, Refusal, SelfDestruct, Service, SetOverwatch, Shoot,
 )
-from bottisota.engine.modes import SHOOTING_PHASE, StrictMode
+from bottisota.engine.modes import StrictMode
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, has_reducer
 from bottisota.engine.goals import collect_goals
@@ -53,10 +53,9 @@ from bottisota.engine.overwatch import Offer, OverwatchInterrupt, offers
 from bottisota.engine.self_destruct import check_self_destruct, self_destruct
 from bottisota.engine.services import check_service, use_service
 from bottisota.engine.setup import goals_of
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
-    DONE, MOVE, OVER, PLACE, SHOOT, can_set_overwatch_after, check_place, next_player,
-    players_in, turn_event, winners,
+    can_set_overwatch_after, check_place, next_player, players_in, turn_event, winners,
 )
 
 Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass

@@ -28,8 +28,8 @@ from bottisota.core.actions import (
 )
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.mines import activate_mines
-from bottisota.engine.state import Bot, GameState
-from bottisota.engine.turns import DONE, MOVE, PLACE, SHOOT, turn_event
+from bottisota.engine.state import DONE, MOVE, PLACE, SHOOT, Bot, GameState
+from bottisota.engine.turns import turn_event
 
 
 class Game(Protocol):

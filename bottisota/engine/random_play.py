@@ -9,16 +9,36 @@ from __future__ import annotations
 import random
 
 from bottisota.core.actions import (
-    Back, DropMine, Forward, Move, Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
-    ShotOrder, Strafe, Turn,
+    Back,
+    DropMine,
+    Forward,
+    Move,
+    Pass,
+    Place,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+    ShotOrder,
+    Strafe,
+    Turn,
 )
 from bottisota.engine.game import Action, Game
 from bottisota.engine.overwatch import watchers
 from bottisota.engine.services import CHOICES
 from bottisota.engine.shooting.shots import weapons_that_bear
+from bottisota.engine.state import Bot
 
 PLACE_TRIES = 60
 MOVE_TRIES = 6
+
+
+def _active(game: Game) -> Bot:
+    """The bot whose decision is due (random_action checked there is one)."""
+    bot = game.active_bot()
+    if bot is None:
+        raise ValueError("no bot is active: no action is due")
+    return bot
 
 
 def random_action(game: Game, rng: random.Random) -> Action:
@@ -35,7 +55,7 @@ def random_action(game: Game, rng: random.Random) -> Action:
 
 
 def _place(game: Game, rng: random.Random) -> Place:
-    bot = game.active_bot()
+    bot = _active(game)
     w, h = game.state.arena.size
     r = bot.radius
     for _ in range(PLACE_TRIES):
@@ -57,7 +77,7 @@ def _place(game: Game, rng: random.Random) -> Place:
 
 
 def _steps(game: Game, rng: random.Random) -> tuple:
-    bot = game.active_bot()
+    bot = _active(game)
     card = bot.stats
     budget = max(0.0, card.move - bot.moved)
     steps: list = []
@@ -84,7 +104,7 @@ def _steps(game: Game, rng: random.Random) -> tuple:
 
 
 def _move(game: Game, rng: random.Random) -> Move:
-    bot = game.active_bot()
+    bot = _active(game)
     holders = [w.id for w in watchers(game.state, bot) if rng.random() < 0.3]
     for _ in range(MOVE_TRIES):
         action = Move(bot.id, _steps(game, rng), tuple(holders))
@@ -95,13 +115,13 @@ def _move(game: Game, rng: random.Random) -> Move:
 
 def _shooting_phase(game: Game, rng: random.Random) -> Action:
     state = game.state
-    bot = game.active_bot()
+    bot = _active(game)
     options: list[Action] = []
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     if enemies and state.round > 1 and not bot.new:
         target = rng.choice(enemies)
         names = weapons_that_bear(state, bot.id, target.id)
-        names = [n for n in names if not bot.stats.weapon(n).is_mine]
+        names = [n for n in names if not getattr(bot.stats.weapon(n), "is_mine", True)]
         if names:
             chosen = rng.sample(names, rng.randint(1, len(names)))
             options.append(Shoot(bot.id, tuple(ShotOrder(n, target.id) for n in chosen)))

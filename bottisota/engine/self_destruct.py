@@ -4,11 +4,11 @@ first move (R56). Nobody scores for it, nor for the kills it causes.
 """
 from __future__ import annotations
 
-from bottisota.core.cards import Weapon
 from bottisota.core.actions import Refusal
-from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.core.cards import Weapon
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, apply_event
+from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.state import GameState
 
 CAUSE = "self-destruct"

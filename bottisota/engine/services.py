@@ -9,14 +9,15 @@ a part is not given by the service point that gave the bot its last one (R52).
 """
 from __future__ import annotations
 
+from bottisota.core.actions import SERVICE_CHOICES, Refusal, Service
 from bottisota.core.arena import Feature
-from bottisota.core.actions import Refusal, Service
-from bottisota.engine.deck import draw_part, starting_ammo
+from bottisota.engine.deck import draw_part
 from bottisota.engine.events import Event, apply_event
+from bottisota.engine.reducers import starting_ammo
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.turns import can_set_overwatch_after
 
-CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
+CHOICES: tuple[str, ...] = SERVICE_CHOICES
 EXTRAS: frozenset[str] = frozenset({"repair", "rust", "leaflet", "part"})
 
 

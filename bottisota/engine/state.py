@@ -11,9 +11,9 @@ import copy as _copy
 import math
 from dataclasses import dataclass, field
 
-from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
+from bottisota.core.dice import Dice
 from bottisota.core.house_rules import HouseRules
 from bottisota.geometry.arena_index import ArenaIndex
 from bottisota.geometry.compiled import compile_arena
@@ -63,7 +63,7 @@ class Bot:
     def on_table(self) -> bool:
         return not self.removed and not self.destroyed
 
-    def distance_to(self, other: "Bot") -> float:
+    def distance_to(self, other: Bot) -> float:
         return math.hypot(other.x - self.x, other.y - self.y)
 
 
@@ -126,7 +126,7 @@ class GameState:
         """The arena compiled under this game's house rules (built once, shared by copies)."""
         return compile_arena(self.arena, self.rules)
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """A deep copy of what changes; arena, rules and catalogues are shared."""
         memo = {id(self.arena): self.arena, id(self.rules): self.rules,
                 id(self.cards): self.cards, id(self.mods): self.mods}

@@ -15,9 +15,7 @@ is) and `phase`:
 from __future__ import annotations
 
 from bottisota.engine.events import Event, apply_event
-from bottisota.engine.state import DONE, MOVE, OVER, PLACE, SHOOT, Bot, GameState
-
-
+from bottisota.engine.state import Bot, GameState
 
 # --- questions about the flow ------------------------------------------------------
 

@@ -11,6 +11,7 @@ import math
 from itertools import combinations
 from typing import Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, box
 from shapely.validation import explain_validity
@@ -77,11 +78,14 @@ def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> 
     problems = []
     reach = rules.base_diameter
     step = rules.step_height
+    tree = shapely.STRtree([f.shape for f in features])
     for lift in (f for f in features if f.type == "lift"):
         top = lift.top or 0.0
         if abs(top) <= step:
             continue
-        for f in features:
+        near = sorted(int(k) for k in tree.query(lift.shape, predicate="dwithin",
+                                                 distance=reach + 1e-9))
+        for f in (features[k] for k in near):
             if f.type == "platform" and abs((f.height or 0.0) - top) <= step:
                 pass
             elif f.type in SLOPED_TYPES and min(f.from_z, f.to_z) - step <= top <= max(
@@ -134,28 +138,98 @@ def _point_text(text: str) -> str:
     return f"({x:.2f}, {y:.2f})"
 
 
+REPORTED_PER_KIND = 20   # overlaps of one pair of types listed before the rest are summarised
+_CHUNK = 512             # features queried against the index at a time (bounds memory)
+COUNT_BUDGET = 20_000    # pairs of one pair of types counted for the summary, at most
+
+
 def _overlaps(features: list[Feature], marks: Marks) -> list[Problem]:
-    if len(features) < 2:
-        return []
-    types = {t for pair in MUST_NOT_OVERLAP for t in pair}
-    candidates = [f for f in features if f.type in types]
-    if len(candidates) < 2:
-        return []
-    tree = shapely.STRtree([f.shape for f in candidates])
-    left, right = tree.query([f.shape for f in candidates], predicate="intersects")
-    problems = []
-    for i, j in sorted({(min(a, b), max(a, b)) for a, b in zip(left, right) if a != b}):
-        a, b = candidates[i], candidates[j]
-        if frozenset({a.type, b.type}) not in MUST_NOT_OVERLAP:
+    """Features that must not share a spot and do, found with a spatial index per type:
+    pairs that may overlap (wall on wall) are never even looked at, so the check is
+    near-linear in the number of features; past REPORTED_PER_KIND overlaps of one pair
+    of types the rest are counted and summarised in one line."""
+    by_type: dict[str, list[Feature]] = {}
+    for f in features:
+        by_type.setdefault(f.type, []).append(f)
+    trees = {t: shapely.STRtree([f.shape for f in fs]) for t, fs in by_type.items()}
+    problems: list[tuple[int, int, Problem]] = []
+    for pair in sorted(MUST_NOT_OVERLAP, key=sorted):
+        kinds = sorted(pair)
+        first, second = kinds[0], kinds[-1]
+        if first not in by_type or second not in by_type:
             continue
-        area = a.shape.intersection(b.shape).area
-        if area <= AREA_EPSILON:
+        problems.extend(_overlaps_between(by_type[first], by_type[second], trees[second],
+                                          first == second, marks))
+    return [p for _, _, p in sorted(problems, key=lambda t: (t[0], t[1]))]
+
+
+def _overlaps_between(left: list[Feature], right: list[Feature], tree: shapely.STRtree,
+                      same: bool, marks: Marks) -> list[tuple[int, int, Problem]]:
+    found: list[tuple[Feature, Feature, float]] = []
+    more = counted = 0
+    cut = False
+    shapes = np.array([f.shape for f in left], dtype=object)
+    right_shapes = np.array([f.shape for f in right], dtype=object)
+    shapely.prepare(shapes)
+    for start in range(0, len(left), _CHUNK):
+        i, j = tree.query(shapes[start:start + _CHUNK], predicate="intersects")
+        i = i + start
+        if same:
+            keep = i < j
+            i, j = i[keep], j[keep]
+        if not len(i):
             continue
-        problems.append(marks.problem(
-            f"features[{b.index}]",
-            f"{b.label} overlaps {a.label} (features[{a.index}], line "
-            f"{a.line}) by {area:.2f} cm²: a {b.type} and a {a.type} cannot share a spot"))
-    return problems
+        k = 0
+        while k < len(i) and len(found) < REPORTED_PER_KIND:    # exact areas for those listed
+            area = shapes[i[k]].intersection(right_shapes[j[k]]).area
+            if area > AREA_EPSILON:
+                found.append((left[i[k]], right[j[k]], float(area)))
+            k += 1
+        if k < len(i):       # the rest only counted: interiors meet (not merely touching)
+            rest = slice(k, k + COUNT_BUDGET - counted)
+            more += int(np.count_nonzero(~shapely.touches(shapes[i[rest]], right_shapes[j[rest]])))
+            counted += len(i[rest])
+            if counted >= COUNT_BUDGET:
+                cut = True
+                break
+    out = []
+    for a, b, area in found:
+        early, late = (a, b) if a.index < b.index else (b, a)
+        out.append((late.index, early.index, marks.problem(
+            f"features[{late.index}]",
+            f"{late.label} overlaps {early.label} (features[{early.index}], line "
+            f"{early.line}) by {area:.2f} cm²: a {late.type} and a {early.type} cannot share "
+            "a spot")))
+    if more:
+        last = max(found, key=lambda t: max(t[0].index, t[1].index))
+        where = max(last[0].index, last[1].index)
+        kinds = " and ".join(sorted({found[0][0].type, found[0][1].type}))
+        out.append((where, 1 << 30, marks.problem(
+            f"features[{where}]",
+            f"... and {'at least ' if cut else ''}{more} more overlap{'s' * (more != 1)} like "
+            f"this (between {kinds} features)" + ("; counting stopped" if cut else ""))))
+    return out
+
+
+def _floor_index(features: Sequence[Feature]) -> tuple[list[Feature], shapely.STRtree]:
+    floors = [f for f in features if f.type in FLOOR_TYPES]
+    return floors, shapely.STRtree([f.shape for f in floors])
+
+
+def _floor_z_indexed(floors: list[Feature], tree: shapely.STRtree, x: float, y: float,
+                     skip: Feature | None = None) -> float:
+    """floor_z with the floors' spatial index: the last listed floor covering the point."""
+    p = Point(x, y)
+    best: Feature | None = None
+    for k in tree.query(p, predicate="intersects"):
+        f = floors[int(k)]
+        if f is skip or not f.shape.covers(p):
+            continue
+        if best is None or f.index > best.index:
+            best = f
+    if best is None:
+        return 0.0
+    return (best.height or 0.0) if best.type == "platform" else _slope_z(best, x, y)
 
 
 def floor_z(features: Sequence[Feature], x: float, y: float) -> float:
@@ -203,7 +277,7 @@ def slope_ends(f: Feature) -> tuple[tuple[float, float], tuple[float, float]]:
 def _slope_joins(arena: Arena, features: list[Feature], marks: Marks,
                  step: float) -> list[Problem]:
     problems = []
-    floors = [f for f in features if f.type in FLOOR_TYPES]
+    floors, tree = _floor_index(features)
     for f in features:
         if f.type not in SLOPED_TYPES:
             continue
@@ -213,8 +287,7 @@ def _slope_joins(arena: Arena, features: list[Feature], marks: Marks,
             x, y = point
             if not (0 <= x <= arena.size[0] and 0 <= y <= arena.size[1]):
                 continue
-            others = [g for g in floors if g is not f]
-            z = floor_z(others, x, y)
+            z = _floor_z_indexed(floors, tree, x, y, skip=f)
             if abs(z - (claimed or 0.0)) > step + 1e-9:
                 problems.append(marks.problem(
                     f"features[{f.index}].{key}",

@@ -2,23 +2,24 @@
 
 `action_from_dict(action_to_dict(a)) == a` for every action. A mapping that
 is not a valid action raises `ActionFormatError` naming the key path inside
-the action (`move[2].forward`) and what was expected.
+the action (`move[2].forward`) and what was expected: actions are checked
+against their one declaration, `spec.ACTION` (the scenario files and the JSON
+Schema use the same one).
 """
 from __future__ import annotations
 
-import difflib
-from typing import Any, Sequence
+from typing import Any
 
 from bottisota.core.actions import (
     Back, DropMine, Forward, Lift, Loop, Move, Pass, Place, SelfDestruct, Service, SetOverwatch,
     Shoot, ShotOrder, Step, Strafe, Turn,
 )
+from bottisota.formats import spec
+from bottisota.formats.spec_types import INVALID, Context, SpecType
+from bottisota.formats.yaml_source import Marks
 
-ACTION_KEYS: tuple[str, ...] = ("move", "shoot", "overwatch", "self_destruct", "service",
-                                "place", "pass")
-STEP_KEYS: tuple[str, ...] = ("forward", "back", "turn", "strafe", "loop", "lift", "drop_mine")
-SERVICE_CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
-LIFT_DIRECTIONS: tuple[str, ...] = ("up", "down")
+ACTION_KEYS: tuple[str, ...] = spec.ACTION_KEYS
+STEP_KEYS: tuple[str, ...] = spec.STEP_KEYS
 
 Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
 
@@ -31,143 +32,73 @@ class ActionFormatError(ValueError):
         self.path, self.message = path, message
 
 
-def _hint(word: object, choices: Sequence[str]) -> str:
-    if not isinstance(word, str):
-        return ""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" — did you mean '{close[0]}'?" if close else ""
+def _checked(kind: SpecType, value: Any, path: str = "") -> Any:
+    """The value checked against its declaration; ActionFormatError for its first problem."""
+    ctx = Context(Marks("<action>"))
+    clean = kind.check(value, path, ctx)
+    if ctx.problems or clean is INVALID:
+        first = ctx.problems[0] if ctx.problems else None
+        raise ActionFormatError(first.path if first else path,
+                                first.message if first else "not valid")
+    return clean
 
 
-def _number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise ActionFormatError(path, f"expected a number, got {value!r}")
-    return float(value)
+def step_from_clean(d: dict) -> Step:
+    """A checked step mapping (spec.STEP) -> a step value."""
+    (key, value), = d.items()
+    if key == "forward":
+        return Forward(float(value))
+    if key == "back":
+        return Back(float(value))
+    if key == "turn":
+        return Turn(float(value))
+    if key == "strafe":
+        return Strafe(float(value["bearing"]), float(value["distance"]))
+    if key == "loop":
+        return Loop()
+    if key == "lift":
+        return Lift(value)
+    return DropMine(value)
 
 
-def _text(value: Any, path: str) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:g}" if isinstance(value, float) else str(value)
-    if not isinstance(value, str) or not value.strip():
-        raise ActionFormatError(path, f"expected a name, got {value!r}")
-    return value
-
-
-def _true(value: Any, path: str) -> None:
-    if value is not True:
-        raise ActionFormatError(path, f"expected true, got {value!r}")
-
-
-def _point(value: Any, path: str, sizes: tuple[int, ...] = (2,)) -> list[float]:
-    if not isinstance(value, list) or len(value) not in sizes:
-        want = " or ".join(str(n) for n in sizes)
-        raise ActionFormatError(path, f"expected a list of {want} numbers, got {value!r}")
-    return [_number(v, f"{path}[{i}]") for i, v in enumerate(value)]
-
-
-def _only(d: dict, allowed: Sequence[str], path: str) -> None:
-    for key in d:
-        if key not in allowed:
-            sub = f"{path}.{key}" if path else str(key)
-            raise ActionFormatError(sub, f"unknown key '{key}'" + _hint(key, allowed))
+def action_from_clean(d: dict) -> Action:
+    """A checked action mapping (spec.ACTION) -> an action value."""
+    bot = d["bot"]
+    kind = next(k for k in spec.ACTION_KEYS if k in d)
+    value = d[kind]
+    if kind == "move":
+        return Move(bot, tuple(step_from_clean(s) for s in value), tuple(d.get("hold_fire") or ()))
+    if kind == "shoot":
+        shots = value if isinstance(value, list) else [value]
+        return Shoot(bot, tuple(ShotOrder(s["weapon"], s.get("target"),
+                                          tuple(s["at"]) if s.get("at") is not None else None)
+                                for s in shots))
+    if kind == "overwatch":
+        return SetOverwatch(bot)
+    if kind == "self_destruct":
+        return SelfDestruct(bot)
+    if kind == "pass":
+        return Pass(bot)
+    if kind == "service":
+        return Service(bot, value)
+    x, y, *rest = value
+    return Place(bot, x, y, rest[0] if rest else 0.0)
 
 
 def step_from_dict(d: Any, path: str = "") -> Step:
     """One movement step mapping (formats.md) -> a step value."""
-    if not isinstance(d, dict) or len(d) != 1:
-        raise ActionFormatError(path, "a step is a mapping with one key: "
-                                      + ", ".join(STEP_KEYS))
-    (key, value), = d.items()
-    sub = f"{path}.{key}"
-    if key == "forward":
-        return Forward(_number(value, sub))
-    if key == "back":
-        return Back(_number(value, sub))
-    if key == "turn":
-        return Turn(_number(value, sub))
-    if key == "strafe":
-        if not isinstance(value, dict):
-            raise ActionFormatError(sub, "expected {bearing: deg, distance: cm}")
-        _only(value, ("bearing", "distance"), sub)
-        for need in ("bearing", "distance"):
-            if need not in value:
-                raise ActionFormatError(sub, f"missing key '{need}'")
-        return Strafe(_number(value["bearing"], f"{sub}.bearing"),
-                      _number(value["distance"], f"{sub}.distance"))
-    if key == "loop":
-        _true(value, sub)
-        return Loop()
-    if key == "lift":
-        if value not in LIFT_DIRECTIONS:
-            raise ActionFormatError(sub, f"expected up or down, got {value!r}")
-        return Lift(value)
-    if key == "drop_mine":
-        return DropMine(_text(value, sub))
-    raise ActionFormatError(sub, f"unknown step '{key}'" + _hint(key, STEP_KEYS)
-                            + " (steps: " + ", ".join(STEP_KEYS) + ")")
+    return step_from_clean(_checked(spec.STEP, d, path))
 
 
 def steps_from_list(items: Any, path: str = "move") -> tuple[Step, ...]:
     """A list of step mappings -> steps."""
-    if not isinstance(items, list):
-        raise ActionFormatError(path, "expected a list of steps")
-    return tuple(step_from_dict(s, f"{path}[{i}]") for i, s in enumerate(items))
-
-
-def _shot(d: Any, path: str) -> ShotOrder:
-    if not isinstance(d, dict):
-        raise ActionFormatError(path, "expected {weapon: NAME, target: BOT} or {weapon, at: [x, y]}")
-    _only(d, ("weapon", "target", "at"), path)
-    if "weapon" not in d:
-        raise ActionFormatError(path, "missing key 'weapon'")
-    target = _text(d["target"], f"{path}.target") if d.get("target") is not None else None
-    at = tuple(_point(d["at"], f"{path}.at")) if d.get("at") is not None else None
-    return ShotOrder(_text(d["weapon"], f"{path}.weapon"), target, at)  # type: ignore[arg-type]
+    return tuple(step_from_clean(s) for s in _checked(spec.ACTION.variants["move"].type, items,
+                                                      path))
 
 
 def action_from_dict(d: Any) -> Action:
     """A scenario/journal action mapping -> an action value (ActionFormatError if not one)."""
-    if not isinstance(d, dict):
-        raise ActionFormatError("", "an action is a mapping: {bot: id, move: [...]} and so on")
-    if "bot" not in d:
-        raise ActionFormatError("", "missing key 'bot'")
-    bot = _text(d["bot"], "bot")
-    kinds = [k for k in ACTION_KEYS if k in d]
-    if not kinds:
-        extra = [k for k in d if k not in ("bot", "hold_fire")]
-        hint = _hint(extra[0], ACTION_KEYS) if extra else ""
-        raise ActionFormatError(str(extra[0]) if extra else "",
-                                "an action needs one of " + ", ".join(ACTION_KEYS) + hint)
-    if len(kinds) > 1:
-        raise ActionFormatError(kinds[1], f"one action per entry: both '{kinds[0]}' and "
-                                          f"'{kinds[1]}' are given")
-    kind = kinds[0]
-    _only(d, ("bot", kind, "hold_fire") if kind == "move" else ("bot", kind), "")
-    value = d[kind]
-    if kind == "move":
-        hold = d.get("hold_fire") or []
-        if not isinstance(hold, list):
-            raise ActionFormatError("hold_fire", "expected a list of bot ids")
-        return Move(bot, steps_from_list(value, "move"),
-                    tuple(_text(h, f"hold_fire[{i}]") for i, h in enumerate(hold)))
-    if kind == "shoot":
-        items = value if isinstance(value, list) else [value]
-        return Shoot(bot, tuple(_shot(s, f"shoot[{i}]") for i, s in enumerate(items)))
-    if kind == "overwatch":
-        _true(value, kind)
-        return SetOverwatch(bot)
-    if kind == "self_destruct":
-        _true(value, kind)
-        return SelfDestruct(bot)
-    if kind == "pass":
-        _true(value, kind)
-        return Pass(bot)
-    if kind == "service":
-        if value not in SERVICE_CHOICES:
-            raise ActionFormatError(kind, "expected one of " + ", ".join(SERVICE_CHOICES)
-                                    + f", got {value!r}" + _hint(value, SERVICE_CHOICES))
-        return Service(bot, value)
-    x, y, *rest = _point(value, "place", (2, 3))
-    return Place(bot, x, y, rest[0] if rest else 0.0)
+    return action_from_clean(_checked(spec.ACTION, d))
 
 
 def _num(v: float) -> float | int:

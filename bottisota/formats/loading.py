@@ -1,6 +1,6 @@
 """YAML files and plain mappings -> validated values (Arena, BotCard, Mod, HouseRules).
 
-Every function checks its input completely against formats_spec.py first and
+Every function checks its input completely against spec.py first and
 raises `InputError` with every problem found (file, line, column, key path,
 what was expected); nothing half-built escapes.
 """
@@ -37,6 +37,29 @@ def _marks(marks: Marks | None, source: str) -> Marks:
     return marks if marks is not None else Marks(source)
 
 
+def file_kind_problem(data: Any, source: str, what: str, keys: tuple[str, ...],
+                      lists: bool = False) -> Problem | None:
+    """A problem when the data cannot be a file of this kind at all (not a mapping, or
+    none of its keys): "not an arena file", quoting nothing of the file."""
+    sample = data[0] if lists and isinstance(data, list) and data else data
+    article = "an" if what[:1] in "aeiou" else "a"
+    if not isinstance(sample, dict):
+        shape = "a mapping" + (" or a list of them" if lists else "")
+        return Problem(source, 1, 1, "", f"not {article} {what} file: expected {shape} with "
+                       + ", ".join(keys))
+    if not any(k in sample for k in keys):
+        return Problem(source, 1, 1, "", f"not {article} {what} file: it has none of the keys "
+                       + ", ".join(keys))
+    return None
+
+
+def _refuse_other_files(data: Any, source: str, what: str, keys: tuple[str, ...],
+                        lists: bool = False) -> None:
+    problem = file_kind_problem(data, source, what, keys, lists)
+    if problem is not None:
+        raise InputError([problem])
+
+
 # --- arenas ------------------------------------------------------------------------------
 
 def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,
@@ -46,6 +69,7 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     When some keys are wrong, the geometry of the features that are right is
     still checked, so one run lists every problem of the file."""
     marks = _marks(marks, source)
+    _refuse_other_files(data, source, "arena", ("size", "features"))
     ctx = Context(marks)
     clean = spec.ARENA.check(data, "", ctx)
     if clean is INVALID:
@@ -98,7 +122,7 @@ def _feature(index: int, data: dict, marks: Marks) -> Feature:
 
 def load_arena(path: str | Path, rules: HouseRules | None = None) -> Arena:
     """Read and validate an arena file."""
-    data, marks = load_yaml(path)
+    data, marks = load_yaml(path, "arena")
     return arena_from_dict(data, str(path), marks, rules)
 
 
@@ -106,13 +130,20 @@ def load_arena(path: str | Path, rules: HouseRules | None = None) -> Arena:
 
 def rules_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None) -> HouseRules:
     """A complete house rules mapping (every key) -> HouseRules."""
+    _refuse_other_files(data, source, "house rules", tuple(spec.RULE_FIELDS)[:4] + ("...",))
     clean = validate(data, spec.RULES, _marks(marks, source))
     return HouseRules(**clean)
 
 
-def load_rules(path: str | Path) -> HouseRules:
-    """Read a complete house rules file (every key of cards/rules.yaml)."""
-    data, marks = load_yaml(path)
+def load_rules(path: str | Path, base: HouseRules | None = None) -> HouseRules:
+    """Read a house rules file: complete (every key of cards/rules.yaml), or, with
+    `base`, a partial file whose keys override the base's values."""
+    data, marks = load_yaml(path, "house rules")
+    if base is not None:
+        if data is not None and not isinstance(data, dict):
+            raise InputError([Problem(str(path), 1, 1, "", "not a house rules file: expected "
+                                      "a mapping of rule names to values")])
+        return rules_with_overrides(base, data or {}, str(path), marks)
     return rules_from_dict(data, str(path), marks)
 
 
@@ -162,12 +193,14 @@ def card_from_dict(data: Any, source: str = "<inline>", inline: bool = False,
 def cards_from_data(data: Any, source: str, marks: Marks | None = None,
                     rules: HouseRules | None = None) -> list[BotCard]:
     """A card file's content (one card or a list) -> cards."""
+    _refuse_other_files(data, source, "bot card", ("id", "locomotion", "move", "weapons"), True)
     clean = validate(data, spec.CARD_FILE, _marks(marks, source))
     return [_card(c, rules) for c in (clean if isinstance(clean, list) else [clean])]
 
 
 def mods_from_data(data: Any, source: str, marks: Marks | None = None) -> list[Mod]:
     """A mod file's content (one mod or a list) -> mods."""
+    _refuse_other_files(data, source, "mod", ("id", "modifies", "deck", "weapons"), True)
     clean = validate(data, spec.MOD_FILE, _marks(marks, source))
     return [Mod(id=m["id"], name=m["name"], deck=m["deck"], modifies=dict(m["modifies"]),
                 weapons=tuple(_weapon(w) for w in m["weapons"]))
@@ -180,22 +213,23 @@ def _yaml_files(path: Path) -> list[Path]:
     return [path]
 
 
-def _collect(path: str | Path, build) -> dict:
+def _collect(path: str | Path, build, what: str = "YAML") -> dict:
     """Load every file of a folder (or one file); all files' problems together."""
     out: dict = {}
     where: dict[str, str] = {}
     problems: list[Problem] = []
     for file in _yaml_files(Path(path)):
         try:
-            data, marks = load_yaml(file)
+            data, marks = load_yaml(file, what)
             items = build(data, str(file), marks)
         except InputError as err:
             problems.extend(err.problems)
             continue
         for i, item in enumerate(items):
             if item.id in out:
-                line = marks.at(f"[{i}].id" if isinstance(data, list) else "id")[0]
-                problems.append(Problem(str(file), line, 0, "id",
+                key = f"[{i}].id" if isinstance(data, list) else "id"
+                line, column = marks.at(key)
+                problems.append(Problem(str(file), line, column, key,
                                         f"the id '{item.id}' is used again (first in "
                                         f"{where[item.id]})"))
                 continue
@@ -208,12 +242,12 @@ def _collect(path: str | Path, build) -> dict:
 
 def load_cards(path: str | Path, rules: HouseRules | None = None) -> dict[str, BotCard]:
     """Bot cards by id from a file (one card or a list) or a folder of them."""
-    return _collect(path, lambda d, f, m: cards_from_data(d, f, m, rules))
+    return _collect(path, lambda d, f, m: cards_from_data(d, f, m, rules), "bot card")
 
 
 def load_mods(path: str | Path) -> dict[str, Mod]:
     """Mods by id from a file (one or a list) or a folder of them."""
-    return _collect(path, mods_from_data)
+    return _collect(path, mods_from_data, "mod")
 
 
 _catalogue: tuple[dict[str, BotCard], dict[str, Mod]] | None = None

@@ -3,8 +3,10 @@
 A personality has three sections, each a list of rules read top to bottom:
 the first rule whose `when` conditions all hold is rolled on (d6 or 2d6) and
 the row the die picks is the robot's intention. The format is documented in
-the comment block at the top of every bundled file; `validate_file` checks a
-file against it and raises `InputError` naming file, line and key.
+the comment block at the top of every bundled file and declared once below
+(ROBOT_TABLE, with the spec vocabulary: the same checks, messages and JSON
+Schema as every other format); files are read by the one limited YAML reader.
+`validate_file` checks a file and raises `InputError` naming file, line and key.
 """
 from __future__ import annotations
 
@@ -14,9 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
-from bottisota.formats.marked_yaml import Marked, read_marked
 from bottisota.formats.content import cards_dir
+from bottisota.formats.spec_types import (
+    INVALID, Bool, Choice, Context, Enum, F, MapOf, Null, Num, Record, Seq, SpecType, Text, shown,
+)
+from bottisota.formats.yaml_source import Marks, join, load_yaml
 
 # --- the vocabulary -----------------------------------------------------------------
 
@@ -26,7 +32,7 @@ MOVES: tuple[str, ...] = (
 THENS: tuple[str, ...] = ("fire", "overwatch", "service", "self_destruct", "pass")
 WEAPON_CHOICES: tuple[str, ...] = ("all", "nose", "turret", "longest", "strongest")
 TARGETS: tuple[str, ...] = ("nearest", "weakest", "most_damaged", "leader", "furthest")
-SERVICES: tuple[str, ...] = ("best", "reload", "repair", "rust", "leaflet", "part")
+SERVICES: tuple[str, ...] = ("best", *SERVICE_CHOICES)
 PLACES: tuple[str, ...] = (
     "near_enemy", "far_from_enemies", "near_goal", "near_service", "centre", "cover",
 )
@@ -141,197 +147,215 @@ def describe(when: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-class _Reader:
-    def __init__(self, marked: Marked) -> None:
-        self.m = marked
-        self.problems: list[Problem] = []
+# --- the format, declared with the one spec vocabulary --------------------------------
 
-    def bad(self, path: str, message: str) -> None:
-        self.problems.append(self.m.problem(path, message))
+class DiceResults(SpecType):
+    """A table key: one die result (`4`) or a span (`1-3`); read as (low, high, text)."""
 
-    # conditions
-    def when(self, value: Any, path: str) -> dict[str, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.bad(path, "expected a mapping of conditions, e.g. {range: [0, 10], in_arc: true}")
-            return {}
-        out: dict[str, Any] = {}
-        for key, v in value.items():
-            p = f"{path}.{key}"
-            kind = CONDITIONS.get(key)
-            if kind is None:
-                self.bad(p, f"unknown condition {key!r}; known: {', '.join(CONDITIONS)}")
-            elif kind == "bool":
-                if isinstance(v, bool):
-                    out[key] = v
-                else:
-                    self.bad(p, "expected true or false")
-            elif kind == "span":
-                if (isinstance(v, list) and len(v) == 2 and _is_num(v[0])
-                        and (v[1] is None or _is_num(v[1])) and (v[1] is None or v[1] > v[0])
-                        and v[0] >= 0):
-                    out[key] = (float(v[0]), None if v[1] is None else float(v[1]))
-                else:
-                    self.bad(p, "expected [min, max] with 0 <= min < max (max may be null)")
-            elif kind == "cm":
-                if _is_num(v) and v > 0:
-                    out[key] = float(v)
-                else:
-                    self.bad(p, "expected a distance in cm, more than 0")
-            else:
-                names = LOCOMOTIONS if kind == "locomotions" else WEAPON_KINDS
-                items = [v] if isinstance(v, str) else v
-                if isinstance(items, list) and items and all(i in names for i in items):
-                    out[key] = tuple(items)
-                else:
-                    self.bad(p, f"expected one or a list of: {', '.join(names)}")
-        return out
+    doc = "a die result or a span of them, e.g. 4 or 1-3"
 
-    # tables
-    def table(self, value: Any, path: str, dice: str, row) -> dict[int, Any]:
-        lo, hi = DICE[dice]
-        if not isinstance(value, dict) or not value:
-            self.bad(path, f"expected a table from {dice} results to choices, "
-                           "e.g. {1-3: ..., 4-6: ...}")
-            return {}
-        out: dict[int, Any] = {}
-        for key, v in value.items():
-            p = f"{path}.{key}"
-            span = _results(key)
-            if span is None:
-                self.bad(p, f"expected a {dice} result or span like 1-3, not {key!r}")
-                continue
-            a, b = span
-            if a < lo or b > hi or a > b:
-                self.bad(p, f"{key} is outside the {dice} results {lo}-{hi}")
-                continue
-            choice = row(v, p)
-            for n in range(a, b + 1):
-                if n in out:
-                    self.bad(p, f"result {n} is given twice")
-                out[n] = choice
-        missing = [n for n in range(lo, hi + 1) if n not in out]
-        if missing and not any(pr.path.startswith(path) for pr in self.problems):
-            self.bad(path, f"results {', '.join(map(str, missing))} have no row; every {dice} "
-                           "result needs one")
-        return out
+    def expected(self) -> str:
+        return "a die result or a span like 1-3"
 
-    def word(self, words: tuple[str, ...], what: str):
-        def row(value: Any, path: str) -> str:
-            if value not in words:
-                self.bad(path, f"unknown {what} {value!r}; known: {', '.join(words)}")
-            return value
-        return row
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, str)
 
-    def intention(self, value: Any, path: str) -> Intention:
-        if isinstance(value, str):
-            value = {"move": value}
-        if not isinstance(value, dict):
-            self.bad(path, "expected an intention, e.g. {move: close_in, then: fire}")
-            return Intention()
-        for key in value:
-            if key not in TURN_KEYS:
-                self.bad(f"{path}.{key}", f"unknown key {key!r}; known: {', '.join(TURN_KEYS)}")
-        kw: dict[str, Any] = {}
-        for key, words in (("move", MOVES), ("then", THENS), ("weapons", WEAPON_CHOICES),
-                           ("target", TARGETS), ("service", SERVICES)):
-            if key in value:
-                if value[key] in words:
-                    kw[key] = value[key]
-                else:
-                    self.bad(f"{path}.{key}",
-                             f"unknown {key} {value[key]!r}; known: {', '.join(words)}")
-        if "range" in value:
-            if _is_num(value["range"]) and value["range"] > 0:
-                kw["range"] = float(value["range"])
-            else:
-                self.bad(f"{path}.range", "expected a distance in cm, more than 0")
-        if "mine" in value:
-            if isinstance(value["mine"], bool):
-                kw["mine"] = value["mine"]
-            else:
-                self.bad(f"{path}.mine", "expected true or false")
-        if "say" in value:
-            kw["say"] = str(value["say"])
-        return Intention(**kw)
+    def check(self, value: Any, path: str, ctx: Context) -> Any:
+        span = _results(value)
+        if span is None:
+            ctx.error(path, f"expected a die result or span like 1-3, not {shown(value)}",
+                      key=True)
+            return INVALID
+        return (span[0], span[1], str(value))
 
-    def rules(self, value: Any, path: str, row, need_fallback: bool = True) -> tuple[Rule, ...]:
-        if isinstance(value, dict):
-            value = [value]
-        if not isinstance(value, list) or not value:
-            self.bad(path, "expected a list of rules, each {when: ..., dice: d6, table: {...}}")
-            return ()
-        out = []
-        for i, item in enumerate(value):
-            p = f"{path}[{i}]"
-            if not isinstance(item, dict):
-                self.bad(p, "expected a rule {when: ..., dice: d6, table: {...}}")
-                continue
-            for key in item:
-                if key not in ("when", "dice", "table", "label"):
-                    self.bad(f"{p}.{key}", f"unknown key {key!r}; known: when, dice, table, label")
-            dice = item.get("dice", "d6")
-            if dice not in DICE:
-                self.bad(f"{p}.dice", f"expected one of {', '.join(DICE)}, not {dice!r}")
-                dice = "d6"
-            when = self.when(item.get("when"), f"{p}.when")
-            table = self.table(item.get("table"), f"{p}.table", dice, row)
-            label = str(item.get("label") or describe(when))
-            out.append(Rule(when, dice, table, label, self.m.where(p).line))
-        if need_fallback and out and out[-1].when:
-            self.bad(f"{path}[{len(value) - 1}]",
-                     "the last rule needs no `when`: it is the fallback for every other situation")
-        return tuple(out)
+    def schema(self) -> dict:
+        return {"type": "string", "pattern": r"^\s*[0-9]+\s*((-|–|\.\.)\s*[0-9]+\s*)?$",
+                "description": self.doc}
 
 
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+def _span(data: dict, path: str, ctx: Context) -> None:
+    for key, kind in CONDITIONS.items():
+        if kind == "span" and key in data:
+            lo, hi = data[key]
+            if lo is None or hi is not None and hi <= lo:
+                ctx.error(join(path, key), "expected [min, max] with 0 <= min < max "
+                                           "(max may be null)")
 
+
+def _names(words: tuple[str, ...], noun: str) -> Choice:
+    return Choice((Enum(words, noun=noun), Seq(Enum(words, noun=noun), min_items=1,
+                                               max_items=len(words))),
+                  what="one or a list of: " + ", ".join(words))
+
+
+_SPAN = Seq(Choice((Num(minimum=0, maximum=100_000), Null()), what="a number or null"),
+            length=2, what="[min, max] with 0 <= min < max (max may be null)")
+_CM = Num(positive=True, maximum=100_000, doc="cm")
+_CONDITION_TYPES: dict[str, SpecType] = {
+    "bool": Bool(), "span": _SPAN, "cm": _CM,
+    "locomotions": _names(LOCOMOTIONS, "locomotion"), "kinds": _names(WEAPON_KINDS, "kind"),
+}
+_CONDITION_DOCS = {
+    "first_round": "R7 nobody may shoot in the first round",
+    "new_bot": "R56 on its first move",
+    "range": "[min, max] cm to the nearest enemy (or the mover, for overwatch)",
+    "in_arc": "that enemy is in the front arc (R19)",
+    "in_sight": "some enemy is in sight (R22)",
+    "in_reach": "some weapon can fire at some enemy now",
+    "damage_left": "[min, max] structure minus damage, points",
+    "damaged": "it has taken damage",
+    "ammo_out": "some weapon with ammo has none left (R49)",
+    "watched": "an enemy on overwatch covers this bot (R23)",
+    "goal_within": "a goal marker within this many cm",
+    "service_within": "a service point within this many cm",
+    "on_service": "the bot stands on a service point (R49)",
+    "enemies": "[min, max] enemy bots on the table",
+    "locomotion": "its locomotion is one of these",
+    "has": "it carries a weapon of one of these kinds",
+}
+CONDITIONS_SPEC = Record("conditions", {
+    key: F(_CONDITION_TYPES[kind], doc=_CONDITION_DOCS[key]) for key, kind in CONDITIONS.items()
+}, rules=(_span,), defaults=False, meta=False, doc="all must hold for the rule to be rolled on")
+
+INTENTION = Record("intention", {
+    "move": F(Enum(MOVES, noun="move"), doc="how to move: " + ", ".join(MOVES)),
+    "range": F(Num(positive=True, maximum=100_000), doc="keep_range: preferred distance, cm"),
+    "then": F(Enum(THENS, noun="then"), doc="the shooting phase: " + ", ".join(THENS)),
+    "weapons": F(Enum(WEAPON_CHOICES, noun="weapons"), doc="which weapons fire"),
+    "target": F(Enum(TARGETS, noun="target"), doc="whom to fire at"),
+    "mine": F(Bool(), doc="drop a mine on the way"),
+    "service": F(Enum(SERVICES, noun="service"), doc="what to take at a service point"),
+    "say": F(Text(max_length=500), doc="what the robot says instead of its intention"),
+}, defaults=False, meta=False, doc="how to move, then what to do in the shooting phase")
+
+
+def _rule(row: SpecType, what: str) -> Record:
+    return Record("rule", {
+        "when": F(Choice((CONDITIONS_SPEC, Null()), what="a mapping of conditions or null"),
+                  doc="conditions, all must hold; none: the fallback"),
+        "dice": F(Enum(tuple(DICE), noun="dice"), default="d6", doc="d6 or 2d6"),
+        "table": F(MapOf(row, keys=DiceResults(), max_items=11), required=True,
+                   doc=f"die results to {what}, e.g. {{1-3: ..., 4-6: ...}}"),
+        "label": F(Text(max_length=500), doc="how the rule is named in messages"),
+    }, rules=(_table_covers,), meta=False, doc=f"a rule: when, dice and a table of {what}")
+
+
+def _table_covers(data: dict, path: str, ctx: Context) -> None:
+    """Every result of the die has one row, and no row is outside the die."""
+    lo, hi = DICE[data["dice"]]
+    table = join(path, "table")
+    seen: set[int] = set()
+    bad = False
+    for a, b, text in data["table"]:
+        if a < lo or b > hi or a > b:
+            ctx.error(join(table, text), f"{text} is outside the {data['dice']} results {lo}-{hi}")
+            bad = True
+            continue
+        for n in range(a, b + 1):
+            if n in seen:
+                ctx.error(join(table, text), f"result {n} is given twice")
+                bad = True
+            seen.add(n)
+    missing = [n for n in range(lo, hi + 1) if n not in seen]
+    if missing and not bad:
+        ctx.error(table, f"results {', '.join(map(str, missing))} have no row; every "
+                         f"{data['dice']} result needs one")
+
+
+def _rules(row: SpecType, what: str) -> Choice:
+    rule = _rule(row, what)
+    return Choice((Seq(rule, min_items=1, max_items=100), rule),
+                  what="a list of rules, each {when: ..., dice: d6, table: {...}}")
+
+
+SECTIONS: dict[str, Choice] = {
+    "place": _rules(Enum(PLACES, noun="placement"), "placements"),
+    "turn": _rules(Choice((Enum(MOVES, noun="move"), INTENTION),
+                          what="a move or an intention {move: ..., then: ...}"), "intentions"),
+    "overwatch": _rules(Enum(WATCH, noun="answer"), "answers (fire or hold)"),
+}
+
+
+def _fallbacks(data: dict, path: str, ctx: Context) -> None:
+    for key in SECTIONS:
+        rules = data[key] if isinstance(data[key], list) else [data[key]]
+        if rules and rules[-1].get("when"):
+            where = f"{key}[{len(rules) - 1}]" if isinstance(data[key], list) else key
+            ctx.error(where, "the last rule needs no `when`: it is the fallback for every "
+                             "other situation")
+
+
+ROBOT_TABLE = Record("robot personality", {
+    "name": F(Text(), required=True, doc="the personality's name"),
+    "about": F(Text(max_length=10_000), doc="what it does, in a sentence or two"),
+    "place": F(SECTIONS["place"], required=True, doc="where to place a drawn bot"),
+    "turn": F(SECTIONS["turn"], required=True, doc="what to do on its turn"),
+    "overwatch": F(SECTIONS["overwatch"], required=True,
+                   doc="whether a watcher fires at a mover"),
+}, rules=(_fallbacks,), doc="A robot personality: placement, turn and overwatch tables")
+
+
+# --- reading -----------------------------------------------------------------------------
 
 def _results(key: Any) -> tuple[int, int] | None:
-    if isinstance(key, int) and not isinstance(key, bool):
-        return key, key
-    if isinstance(key, str):
-        if key.strip().isdigit():
-            return int(key), int(key)
-        m = _RANGE_KEY.match(key)
-        if m:
-            return int(m.group(1)), int(m.group(2))
-    return None
+    """`4` -> (4, 4); `1-3` -> (1, 3); anything else None."""
+    if not isinstance(key, str) or len(key) > 20:
+        return None
+    if key.strip().isdigit():
+        return int(key), int(key)
+    m = _RANGE_KEY.match(key)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+def _rows(clean: Any, path: str, marks: Marks, row) -> tuple[Rule, ...]:
+    rules = clean if isinstance(clean, list) else [clean]
+    out = []
+    for i, rule in enumerate(rules):
+        where = join(path, i) if isinstance(clean, list) else path
+        when = dict(rule.get("when") or {})
+        for key, kind in CONDITIONS.items():
+            if key in when and kind == "span":
+                lo, hi = when[key]
+                when[key] = (float(lo), None if hi is None else float(hi))
+            elif key in when and kind in ("locomotions", "kinds"):
+                v = when[key]
+                when[key] = (v,) if isinstance(v, str) else tuple(v)
+        table: dict[int, Any] = {}
+        for (a, b, _text), value in rule["table"].items():
+            choice = row(value)
+            for n in range(a, b + 1):
+                table[n] = choice
+        label = rule.get("label") or describe(when)
+        out.append(Rule(when, rule["dice"], table, label, marks.at(where)[0]))
+    return tuple(out)
 
 
-def parse(marked: Marked) -> Personality:
-    """A Personality from a read file; raises InputError listing every problem."""
-    r = _Reader(marked)
-    data = marked.value
+def _intention(value: Any) -> Intention:
+    if isinstance(value, str):
+        return Intention(move=value)
+    return Intention(**value)
+
+
+def personality_from_data(data: Any, source: str, marks: Marks) -> Personality:
+    """A Personality from a read file's data; raises InputError listing every problem."""
     if not isinstance(data, dict):
-        raise InputError([marked.problem("", "expected a robot personality: a mapping with "
-                                             "name, place, turn and overwatch")])
-    for key in data:
-        if key not in ("name", "about", "place", "turn", "overwatch"):
-            r.bad(str(key), f"unknown key {key!r}; known: name, about, place, turn, overwatch")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        r.bad("name", "expected the personality's name (text)")
-        name = Path(marked.file).stem
-    for key in ("place", "turn", "overwatch"):
-        if key not in data:
-            r.bad("", f"missing key {key!r}")
-    place = r.rules(data.get("place", []), "place", r.word(PLACES, "placement")) \
-        if "place" in data else ()
-    turn = r.rules(data.get("turn", []), "turn", r.intention) if "turn" in data else ()
-    watch = r.rules(data.get("overwatch", []), "overwatch", r.word(WATCH, "answer")) \
-        if "overwatch" in data else ()
-    if r.problems:
-        raise InputError(r.problems)
-    return Personality(name=name, about=str(data.get("about") or ""), place=place, turn=turn,
-                       overwatch=watch, source=marked.file)
+        raise InputError([Problem(source, 1, 1, "", "not a robot personality file: expected a "
+                                  "mapping with name, place, turn and overwatch")])
+    ctx = Context(marks)
+    clean = ROBOT_TABLE.check(data, "", ctx)
+    if ctx.problems or clean is INVALID:
+        raise InputError(ctx.problems or [marks.problem("", "invalid")])
+    return Personality(
+        name=clean["name"], about=clean.get("about") or "",
+        place=_rows(clean["place"], "place", marks, str),
+        turn=_rows(clean["turn"], "turn", marks, _intention),
+        overwatch=_rows(clean["overwatch"], "overwatch", marks, str),
+        source=source)
 
 
 def load_personality(path: str | Path) -> Personality:
     """Read and check one personality file (raises InputError)."""
-    return parse(read_marked(path))
+    data, marks = load_yaml(path, "robot personality")
+    return personality_from_data(data, str(path), marks)
 
 
 def validate_file(path: str | Path) -> None:
@@ -340,7 +364,6 @@ def validate_file(path: str | Path) -> None:
 
 
 def robots_dir() -> Path:
-
     return cards_dir() / "robots"
 
 

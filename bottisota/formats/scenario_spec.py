@@ -17,8 +17,8 @@ from bottisota.formats import spec
 from bottisota.core.arena import Arena
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.loading import bundled_rules
-from bottisota.formats.codec import ActionFormatError, action_from_dict
 from bottisota.formats.loading import arena_from_dict, load_arena, rules_with_overrides, validate
+from bottisota.formats.codec import action_from_clean
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text
 
@@ -60,9 +60,9 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
         if isinstance(clean["arena"], str):
             folder = base_dir if base_dir is not None else Path(source).parent
             path = folder / clean["arena"]
-            if not path.is_file():
-                problems.append(marks.problem("arena", f"no arena file '{clean['arena']}' "
-                                              f"(looked for {path.name} beside the scenario)"))
+            if not _is_file(path):
+                problems.append(marks.problem("arena", f"no arena file '{_clip(clean['arena'])}' "
+                                              "(paths are relative to the scenario's folder)"))
             else:
                 arena = load_arena(path, rules)
         else:
@@ -76,12 +76,7 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
     actions, lines = [], []
     for i, raw in enumerate(clean["actions"]):
         where = join("actions", i)
-        try:
-            action = action_from_dict(raw)
-        except ActionFormatError as err:
-            sub = f"{where}.{err.path}" if err.path else where
-            problems.append(marks.problem(sub, err.message))
-            continue
+        action = action_from_clean(raw)
         if action.bot not in bot_ids and not isinstance(action, Place):
             problems.append(marks.problem(join(where, "bot"), f"no bot has the id '{action.bot}'"
                                           + did_you_mean(action.bot, bot_ids)))
@@ -104,6 +99,17 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
                         seed=clean.get("seed"), round=clean["round"], bots=clean["bots"],
                         actions=actions, action_lines=lines, expect=clean["expect"],
                         source=source)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):     # a name too long, a NUL in it
+        return False
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _prefixed_source(arena: Arena, source: str) -> Arena:

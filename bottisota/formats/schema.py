@@ -1,15 +1,18 @@
-"""`bottisota schema [-o DIR]`: JSON Schemas (draft 2020-12) of the file formats.
+"""JSON Schemas (draft 2020-12) of the file formats, generated from their declarations.
 
-Written from the same descriptions the validator uses (formats_spec.py), so
-editors (yaml-language-server) complete keys and flag mistakes as you type.
-Point a file at its schema with a first line such as
+Written from the same declarations the validator uses (spec.py), so editors
+(yaml-language-server) complete keys and flag mistakes as you type: each
+property has a description, records are closed (`additionalProperties:
+false`, so an unknown key is named), features are told apart by `type` with
+if/then and actions by the key they hold. Point a file at its schema with a
+first line such as
 `# yaml-language-server: $schema=../assets/schema/arena.schema.json`.
 The geometry checks (shapes on the table, overlaps, slopes that join) and
 cross-file checks (card ids) are only in `bottisota check`.
+`bottisota schema -o DIR` (bottisota.commands.schema) writes them.
 """
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -22,6 +25,7 @@ FILE_NAMES: dict[str, str] = {
     "mod": "mod.schema.json",
     "rules": "rules.schema.json",
     "scenario": "scenario.schema.json",
+    "robot": "robot.schema.json",
 }
 TITLES: dict[str, str] = {
     "arena": "Bottisota arena",
@@ -29,13 +33,19 @@ TITLES: dict[str, str] = {
     "mod": "Bottisota mod or extra part (one or a list)",
     "rules": "Bottisota house rules",
     "scenario": "Bottisota scenario",
+    "robot": "Bottisota robot personality",
 }
 
 
 def schema_of(kind: str) -> dict:
-    """The JSON Schema of one format ('arena', 'card', 'mod', 'rules', 'scenario')."""
+    """The JSON Schema of one format ('arena', 'card', 'mod', 'rules', 'scenario', 'robot')."""
     body = FORMATS[kind].schema()
     return {"$schema": DRAFT, "title": TITLES[kind], **body}
+
+
+def schema_text(kind: str) -> str:
+    """The schema as written to its file."""
+    return json.dumps(schema_of(kind), indent=2, ensure_ascii=False) + "\n"
 
 
 def write_schemas(folder: str | Path) -> list[Path]:
@@ -45,19 +55,6 @@ def write_schemas(folder: str | Path) -> list[Path]:
     written = []
     for kind, name in FILE_NAMES.items():
         path = folder / name
-        path.write_text(json.dumps(schema_of(kind), indent=2, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        path.write_text(schema_text(kind), encoding="utf-8")
         written.append(path)
     return written
-
-
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--output", default="assets/schema", metavar="DIR",
-                   help="folder to write the *.schema.json files into (default: assets/schema)")
-
-
-def main(args: argparse.Namespace) -> int:
-    """Write the schemas and name each file written."""
-    for path in write_schemas(args.output):
-        print(f"wrote {path}")
-    return 0

@@ -1,4 +1,4 @@
-"""The vocabulary of the declarative format description (formats_spec.py).
+"""The vocabulary of the declarative format description (spec.py).
 
 Each type knows two things: how to check a value read from YAML (reporting
 every problem with its key path, returning the normalised value or INVALID)
@@ -7,7 +7,9 @@ and how to describe itself as JSON Schema (draft 2020-12). The validator and
 """
 from __future__ import annotations
 
+import copy
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -37,7 +39,7 @@ class Context:
 
 def did_you_mean(word: object, choices: Sequence[str]) -> str:
     """` — did you mean 'wall'?` for the closest choice, or ``."""
-    if not isinstance(word, str):
+    if not isinstance(word, str) or len(word) > 100:
         return ""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     if not close:
@@ -92,7 +94,11 @@ def _is_number(value: Any) -> bool:
 
 @dataclass
 class Num(SpecType):
-    """A number (ints accepted as floats), with optional bounds."""
+    """A finite number (ints accepted as floats) within its declared range.
+
+    Every number of every format declares its range (a test walks the formats):
+    `minimum`/`maximum` are inclusive, `positive` means above 0 (a value
+    that something divides by)."""
 
     minimum: float | None = None
     maximum: float | None = None
@@ -100,30 +106,38 @@ class Num(SpecType):
     integer: bool = False
     doc: str = ""
 
+    def kind(self) -> str:
+        return "a whole number" if self.integer else "a number"
+
+    def range_text(self) -> str:
+        low = "above 0" if self.positive else (
+            f"at least {self.minimum:g}" if self.minimum is not None else "")
+        if self.maximum is not None:
+            if self.positive:
+                return f"above 0 and at most {self.maximum:g}"
+            if self.minimum is not None:
+                return f"from {self.minimum:g} to {self.maximum:g}"
+            return f"at most {self.maximum:g}"
+        return low
+
     def expected(self) -> str:
-        what = "a whole number" if self.integer else "a number"
-        if self.positive:
-            what += " above 0"
-        elif self.minimum is not None and self.maximum is not None:
-            what += f" from {self.minimum:g} to {self.maximum:g}"
-        elif self.minimum is not None:
-            what += f" of at least {self.minimum:g}"
-        elif self.maximum is not None:
-            what += f" of at most {self.maximum:g}"
-        return what
+        span = self.range_text()
+        return f"{self.kind()} {span}" if span else self.kind()
 
     def accepts(self, value: Any) -> bool:
         return _is_number(value)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
-        ok = _is_number(value) and value == value and value not in (float("inf"), float("-inf"))
-        if ok and self.integer and not float(value).is_integer():
-            ok = False
-        if ok and (self.positive and value <= 0
-                   or self.minimum is not None and value < self.minimum
-                   or self.maximum is not None and value > self.maximum):
-            ok = False
-        if not ok:
+        if not _is_number(value) or self.integer and isinstance(value, float) and (
+                not math.isfinite(value) or not value.is_integer()):
+            ctx.error(path, f"expected {self.kind()}, got {shown(value)}")
+            return INVALID
+        if not math.isfinite(value):
+            ctx.error(path, f"expected a finite number ({self.range_text() or 'any size'}), "
+                            f"got {shown(value)}")
+            return INVALID
+        if (self.positive and value <= 0 or self.minimum is not None and value < self.minimum
+                or self.maximum is not None and value > self.maximum):
             ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
             return INVALID
         return int(value) if self.integer else float(value)
@@ -146,10 +160,12 @@ def Int(minimum: float | None = None, maximum: float | None = None, doc: str = "
 
 @dataclass
 class Text(SpecType):
-    """A non-empty string (numbers are accepted as ids and turned into text)."""
+    """A non-empty string of at most `max_length` characters (numbers are
+    accepted as ids and turned into text when `numbers_ok`)."""
 
     numbers_ok: bool = False
     doc: str = ""
+    max_length: int = 200
 
     def expected(self) -> str:
         return "a text"
@@ -158,16 +174,22 @@ class Text(SpecType):
         return isinstance(value, str) or self.numbers_ok and _is_number(value)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
-        if self.numbers_ok and _is_number(value):
+        if self.numbers_ok and _is_number(value) and (
+                not isinstance(value, float) or math.isfinite(value)):
             return f"{value:g}" if isinstance(value, float) else str(value)
         if not isinstance(value, str) or not value.strip():
             ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
             return INVALID
+        if len(value) > self.max_length:
+            ctx.error(path, f"a text of at most {self.max_length} characters is expected, "
+                            f"got {len(value)}")
+            return INVALID
         return value
 
     def schema(self) -> dict:
-        out: dict = {"type": ["string", "number"]} if self.numbers_ok else {"type": "string",
-                                                                            "minLength": 1}
+        out: dict = ({"type": ["string", "number"]} if self.numbers_ok
+                     else {"type": "string", "minLength": 1})
+        out["maxLength"] = self.max_length
         return self._with_doc(out)
 
 
@@ -193,10 +215,12 @@ class Bool(SpecType):
 
 @dataclass
 class Enum(SpecType):
-    """One word of a fixed list (case as written in formats.md)."""
+    """One word of a fixed list (case as written in formats.md); `noun` names it in
+    messages ("unknown move 'charge'")."""
 
     values: tuple[str, ...]
     doc: str = ""
+    noun: str = ""
 
     def expected(self) -> str:
         return "one of " + ", ".join(self.values)
@@ -209,12 +233,39 @@ class Enum(SpecType):
             return value
         if isinstance(value, str) and value.lower() in self.values:
             return value.lower()
-        ctx.error(path, f"expected {self.expected()}, got {shown(value)}"
-                  + did_you_mean(value, self.values))
+        if self.noun and isinstance(value, str):
+            ctx.error(path, f"unknown {self.noun} {shown(value)}; known: "
+                      + ", ".join(self.values) + did_you_mean(value, self.values))
+        else:
+            ctx.error(path, f"expected {self.expected()}, got {shown(value)}"
+                      + did_you_mean(value, self.values))
         return INVALID
 
     def schema(self) -> dict:
         return self._with_doc({"enum": list(self.values)})
+
+
+@dataclass
+class Const(SpecType):
+    """Exactly one value, e.g. `true` in `{bot: a, pass: true}`."""
+
+    value: Any
+    doc: str = ""
+
+    def expected(self) -> str:
+        return shown(self.value)
+
+    def accepts(self, value: Any) -> bool:
+        return type(value) is type(self.value)
+
+    def check(self, value: Any, path: str, ctx: Context) -> Any:
+        if type(value) is type(self.value) and value == self.value:
+            return value
+        ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+        return INVALID
+
+    def schema(self) -> dict:
+        return self._with_doc({"const": self.value})
 
 
 @dataclass
@@ -296,6 +347,7 @@ class MapOf(SpecType):
     value: SpecType
     keys: SpecType | None = None
     doc: str = ""
+    max_items: int = 1000
 
     def expected(self) -> str:
         return f"a mapping of names to {self.value.expected()}"
@@ -307,17 +359,26 @@ class MapOf(SpecType):
         if not isinstance(value, dict):
             ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
             return INVALID
+        if len(value) > self.max_items:
+            ctx.error(path, f"at most {self.max_items} entries are allowed, got {len(value)}: "
+                            "refused")
+            return INVALID
         out = {}
+        bad = False
         for k, v in value.items():
             sub = join(path, str(k))
             key = self.keys.check(k, sub, ctx) if self.keys is not None else str(k)
-            out[key] = self.value.check(v, sub, ctx)
-        return INVALID if any(v is INVALID for v in out.values()) or INVALID in out else out
+            checked = self.value.check(v, sub, ctx)
+            bad = bad or key is INVALID or checked is INVALID
+            if key is not INVALID:
+                out[key] = checked
+        return INVALID if bad else out
 
     def schema(self) -> dict:
-        out: dict = {"type": "object", "additionalProperties": self.value.schema()}
-        if isinstance(self.keys, Enum):
-            out["propertyNames"] = {"enum": list(self.keys.values)}
+        out: dict = {"type": "object", "additionalProperties": self.value.schema(),
+                     "maxProperties": self.max_items}
+        if self.keys is not None:
+            out["propertyNames"] = self.keys.schema()
         return self._with_doc(out)
 
 
@@ -391,7 +452,7 @@ class Word(SpecType):
         return {"type": "string", "pattern": f"^{pattern}$"}
 
 
-_SCALARS = (Num, Text, Bool, Word, Null)
+_SCALARS = (Num, Text, Bool, Word, Null, Const)
 
 
 @dataclass
@@ -406,6 +467,22 @@ class F:
 
 RecordRule = Callable[[dict, str, Context], None]
 
+META_FIELDS: dict[str, F] = {
+    "name": F(Text(), doc="a name for people; the rules ignore it"),
+    "description": F(Text(max_length=10_000), doc="what this is, for people; the rules ignore it"),
+    "author": F(Text(max_length=1000), doc="who made it; the rules ignore it"),
+    "version": F(Text(numbers_ok=True, max_length=100), doc="its version; the rules ignore it"),
+    "license": F(Text(max_length=1000), doc="its licence; the rules ignore it"),
+}
+"""Metadata accepted in every record (top level, features, weapons, cards, mods) and
+ignored by the rules; any key starting `x-` is accepted too, with any value."""
+EXTENSION_PREFIX = "x-"
+
+
+def is_extension(key: object) -> bool:
+    """`x-…` keys: free for tools and designers, ignored by the rules."""
+    return isinstance(key, str) and key.startswith(EXTENSION_PREFIX)
+
 
 @dataclass
 class Record(SpecType):
@@ -416,6 +493,7 @@ class Record(SpecType):
     doc: str = ""
     rules: tuple[RecordRule, ...] = ()   # checks across keys, run when the keys are valid
     defaults: bool = True                # fill in defaults of keys not given
+    meta: bool = True                    # accept metadata keys (name, description, x-...)
 
     def expected(self) -> str:
         return f"a mapping ({self.name})"
@@ -427,23 +505,31 @@ class Record(SpecType):
         if not isinstance(value, dict):
             ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
             return INVALID
-        return check_fields(value, self.fields, path, ctx, self.name, self.rules, self.defaults)
+        return check_fields(value, self.fields, path, ctx, self.name, self.rules, self.defaults,
+                            self.meta)
 
     def schema(self) -> dict:
-        return self._with_doc(fields_schema(self.fields))
+        return self._with_doc(fields_schema(self.fields, meta=self.meta))
 
 
 def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Context, name: str,
-                 rules: Sequence[RecordRule] = (), defaults: bool = True) -> Any:
-    """Check a mapping against named fields; every problem is reported."""
+                 rules: Sequence[RecordRule] = (), defaults: bool = True,
+                 meta: bool = True) -> Any:
+    """Check a mapping against named fields; every problem is reported.
+
+    Metadata keys (META_FIELDS, `x-…`) are checked and left out of the result."""
     before = len(ctx.problems)
     out: dict = {}
     for key, item in value.items():
         sub = join(path, str(key))
         spec = fields.get(key) if isinstance(key, str) else None
+        if spec is None and meta and (key in META_FIELDS or is_extension(key)):
+            if key in META_FIELDS:
+                META_FIELDS[key].type.check(item, sub, ctx)
+            continue
         if spec is None:
-            ctx.error(sub, f"unknown key '{key}' in {name}" + did_you_mean(key, list(fields)),
-                      key=True)
+            ctx.error(sub, f"unknown key '{shown_key(key)}' in {name}"
+                      + did_you_mean(key, list(fields)), key=True)
             continue
         out[key] = spec.type.check(item, sub, ctx)
     for key, spec in fields.items():
@@ -453,7 +539,7 @@ def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Contex
             hint = f" ({spec.doc})" if spec.doc else f" ({spec.type.expected()})"
             ctx.error(path, f"missing key '{key}'{hint} in {name}")
         elif defaults and spec.default is not None:
-            out[key] = spec.default
+            out[key] = copy.deepcopy(spec.default)
     if len(ctx.problems) > before:
         return INVALID
     for rule in rules:
@@ -461,17 +547,33 @@ def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Contex
     return INVALID if len(ctx.problems) > before else out
 
 
-def fields_schema(fields: Mapping[str, F], closed: bool = True) -> dict:
-    """JSON Schema of a mapping with these fields."""
-    props = {}
-    for key, spec in fields.items():
-        sub = dict(spec.type.schema())
-        if spec.doc and "description" not in sub:
-            sub["description"] = spec.doc
-        if spec.default is not None:
-            sub["default"] = spec.default
-        props[key] = sub
+def shown_key(key: object) -> str:
+    """A key as a message quotes it (cut short)."""
+    text = str(key)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _property(spec: F) -> dict:
+    sub = dict(spec.type.schema())
+    if spec.doc:
+        sub["description"] = spec.doc
+    elif "description" not in sub:
+        sub["description"] = spec.type.expected()
+    if spec.default is not None:
+        sub["default"] = spec.default
+    return sub
+
+
+def fields_schema(fields: Mapping[str, F], closed: bool = True, meta: bool = True) -> dict:
+    """JSON Schema of a mapping with these fields (a description on every property)."""
+    props = {key: _property(spec) for key, spec in fields.items()}
+    if meta:
+        for key, spec in META_FIELDS.items():
+            props.setdefault(key, _property(spec))
     out: dict = {"type": "object", "properties": props}
+    if meta:
+        out["patternProperties"] = {f"^{EXTENSION_PREFIX}": {
+            "description": "an extension key for tools and notes; the rules ignore it"}}
     required = [k for k, s in fields.items() if s.required]
     if required:
         out["required"] = required
@@ -490,6 +592,7 @@ class Tagged(SpecType):
     variants: dict[str, dict[str, F]]
     rules: tuple[RecordRule, ...] = ()
     doc: str = ""
+    tag_doc: str = ""
 
     def expected(self) -> str:
         return f"a mapping ({self.name})"
@@ -498,8 +601,8 @@ class Tagged(SpecType):
         return isinstance(value, dict)
 
     def fields_of(self, variant: str) -> dict[str, F]:
-        return {self.tag: F(Enum(tuple(self.variants)), required=True), **self.common,
-                **self.variants[variant]}
+        return {self.tag: F(Enum(tuple(self.variants)), required=True, doc=self.tag_doc),
+                **self.common, **self.variants[variant]}
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, dict):
@@ -517,14 +620,83 @@ class Tagged(SpecType):
                             f"a {variant} {self.name}", self.rules)
 
     def schema(self) -> dict:
-        options = []
+        """Discriminated on the tag by if/then: each variant's keys closed in its `then`."""
+        branches = []
         for variant in self.variants:
             fields = self.fields_of(variant)
-            fields[self.tag] = F(Word(variant), required=True)
-            sub = fields_schema(fields)
-            sub["properties"][self.tag] = {"const": variant}
-            sub["title"] = f"{variant} {self.name}"
-            options.append(sub)
+            then = fields_schema(fields)
+            then["properties"][self.tag] = {"const": variant,
+                                            "description": self.tag_doc or self.tag}
+            then["title"] = f"{variant} {self.name}"
+            branches.append({"if": {"properties": {self.tag: {"const": variant}},
+                                    "required": [self.tag]},
+                             "then": then})
         out = {"type": "object", "required": [self.tag],
-               "properties": {self.tag: {"enum": list(self.variants)}}, "oneOf": options}
+               "properties": {self.tag: {"enum": list(self.variants),
+                                         "description": self.tag_doc or self.tag}},
+               "allOf": branches}
         return self._with_doc(out)
+
+
+@dataclass
+class Keyed(SpecType):
+    """A mapping told apart by which one of its variant keys it holds: an action
+    by `move`, `shoot`, ...; a movement step by `forward`, `turn`, ..."""
+
+    name: str
+    variants: dict[str, F]                       # the telling key -> its value
+    common: dict[str, F] = field(default_factory=dict)
+    extras: dict[str, dict[str, F]] = field(default_factory=dict)   # keys of one variant only
+    doc: str = ""
+    meta: bool = True
+
+    def expected(self) -> str:
+        return f"a mapping ({self.name}) with one of " + ", ".join(self.variants)
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, dict)
+
+    def fields_of(self, variant: str) -> dict[str, F]:
+        return {**self.common, variant: self.variants[variant], **self.extras.get(variant, {})}
+
+    def check(self, value: Any, path: str, ctx: Context) -> Any:
+        if not isinstance(value, dict):
+            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            return INVALID
+        kinds = [k for k in self.variants if k in value]
+        if not kinds:
+            known = {*self.common, *(k for e in self.extras.values() for k in e)}
+            extra = [k for k in value if k not in known and not (
+                self.meta and (k in META_FIELDS or is_extension(k)))]
+            if extra:
+                ctx.error(join(path, str(extra[0])), f"unknown key '{shown_key(extra[0])}': "
+                          f"{_a(self.name)} needs one of " + ", ".join(self.variants)
+                          + did_you_mean(extra[0], list(self.variants)), key=True)
+            else:
+                ctx.error(path, f"{_a(self.name)} needs one of " + ", ".join(self.variants))
+            return INVALID
+        if len(kinds) > 1:
+            ctx.error(join(path, kinds[1]), f"one {self.name} per entry: both '{kinds[0]}' and "
+                                            f"'{kinds[1]}' are given", key=True)
+            return INVALID
+        return check_fields(value, self.fields_of(kinds[0]), path, ctx,
+                            f"{_a(kinds[0].replace('_', ' '))} {self.name}", meta=self.meta)
+
+    def schema(self) -> dict:
+        """Every key described once; if a variant's key is present, the keys of the
+        other variants are not allowed (if/then), and one variant key is required."""
+        fields: dict[str, F] = {**self.common, **self.variants}
+        for extra in self.extras.values():
+            fields.update(extra)
+        out = fields_schema(fields, meta=self.meta)
+        own = {k: {k, *self.extras.get(k, {})} for k in self.variants}
+        every = set().union(*own.values())
+        out["anyOf"] = [{"required": [k]} for k in self.variants]
+        out["allOf"] = [{"if": {"required": [k]},
+                         "then": {"properties": {o: False for o in sorted(every - own[k])}}}
+                        for k in self.variants]
+        return self._with_doc(out)
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"

@@ -1,26 +1,47 @@
-"""Reading YAML safely, keeping the line and column of every key path.
+"""The one YAML reader: limited, safe, and keeping the line and column of every key path.
 
-The file is composed into nodes with the safe loader (no arbitrary objects),
-then turned into plain data while recording where each key path
-(`features[3].rect`) starts. Files too big, too deep or with too many
-nodes (alias bombs) are refused with one message instead of hanging.
+Every file kind (arenas, cards, mods, rules, scenarios, robot tables) is read
+here. The text is checked before anything is built: its size, its encoding,
+control characters (reported with their line). The YAML event stream is
+then turned into plain data by a loop, not by recursion, so the limits hold
+before any deep structure exists: nesting depth is counted on the events, an
+alias adds the size of what it repeats (alias bombs are refused at once),
+keys are plain words (a key is read as its text: `4:` and `1-3:` are the
+keys '4' and '1-3'), merge keys `<<` are applied, integers are at most 15
+digits and strings at most MAX_SCALAR_CHARS characters. Only plain values
+come out: mappings, lists, text, numbers, true/false and null (dates stay
+text). Every problem names file, line and column, never past the last line.
 """
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.formats.limits import (
+    MAX_DEPTH, MAX_FILE_BYTES, TooLarge, decode_text, first_control_character, line_count,
+    read_limited,
+)
 
-MAX_FILE_BYTES = 5 * 1024 * 1024     # refuse files larger than 5 MB
-MAX_NODES = 1_000_000                # nodes built, aliases counted each time they expand
-MAX_ALIAS_NODES = 100_000            # nodes built again because an alias repeats them
-MAX_DEPTH = 64                       # nesting of mappings and lists
+MAX_NODES = 1_000_000                # values built, aliases counted each time they repeat
+MAX_ALIAS_NODES = 100_000            # values repeated by aliases (an alias bomb goes over)
+MAX_SCALAR_CHARS = 20_000            # characters in one text value or key
+MAX_INT_DIGITS = 15                  # whole numbers beyond this are refused (|n| < 10^15)
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_RESOLVER = Resolver()
+_CONSTRUCT = SafeConstructor()
+_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_CONTAINER_TAGS = {None, "!", _TAG + "map", _TAG + "seq"}
+_DIGITS = re.compile(r"[0-9a-fA-F]")
 
 
 @dataclass
@@ -79,83 +100,233 @@ def join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
-class _Builder:
-    """Turns composed nodes into plain data and records their marks."""
+class _Refused(Exception):
+    """A limit or rule broken at `mark`: the whole file is refused with this message."""
 
-    def __init__(self, marks: Marks) -> None:
+    def __init__(self, mark: Any, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+@dataclass
+class _Frame:
+    """A mapping or list being built."""
+
+    value: Any
+    path: str
+    mark: Any
+    anchor: str | None
+    depth: int
+    size: int = 1                       # values inside, this one included
+    height: int = 1                     # levels inside, this one included
+    key: str | None = None              # a mapping's key waiting for its value
+    key_is_merge: bool = False
+    merges: list = field(default_factory=list)
+    explicit: set = field(default_factory=set)
+
+
+class _Builder:
+    """Plain data and marks from the YAML events, by a loop (no recursion)."""
+
+    def __init__(self, file: str, marks: Marks) -> None:
+        self.file = file
         self.marks = marks
         self.nodes = 0
         self.alias_nodes = 0
-        self.seen: set[int] = set()
-        self.in_alias = 0
-        self.constructor = yaml.constructor.SafeConstructor()
+        self.anchors: dict[str, tuple[Any, int, int]] = {}   # value, size, height
+        self.open_anchors: set[str] = set()
+        self.stack: list[_Frame] = []
         self.problems: list[Problem] = []
+        self.root: Any = None
+        self.documents = 0
 
-    def build(self, node: yaml.Node, path: str, depth: int) -> Any:
-        again = id(node) in self.seen
-        if again:
-            self.in_alias += 1
-        try:
-            return self._build(node, path, depth)
-        finally:
-            if again:
-                self.in_alias -= 1
+    # --- the event loop ----------------------------------------------------------------
 
-    def _build(self, node: yaml.Node, path: str, depth: int) -> Any:
-        self.nodes += 1
-        self.seen.add(id(node))
-        if self.in_alias:
-            self.alias_nodes += 1
-            if self.alias_nodes > MAX_ALIAS_NODES:
-                raise _TooBig(node, f"aliases repeat more than {MAX_ALIAS_NODES} YAML nodes "
-                                    "(an alias bomb?): refused")
+    def run(self, events: Any) -> Any:
+        for event in events:
+            if isinstance(event, yaml.DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    raise _Refused(event.start_mark, "the file holds more than one YAML "
+                                   "document (a second '---'); put one thing in a file")
+            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                self._open(event)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                self._close()
+            elif isinstance(event, yaml.ScalarEvent):
+                self._scalar(event)
+            elif isinstance(event, yaml.AliasEvent):
+                self._alias(event)
+        return self.root
+
+    def _count(self, mark: Any, n: int = 1) -> None:
+        self.nodes += n
         if self.nodes > MAX_NODES:
-            raise _TooBig(node, f"more than {MAX_NODES} YAML nodes (aliases counted each time "
-                                "they are used): refused")
+            raise _Refused(mark, f"more than {MAX_NODES} YAML values (aliases counted each "
+                                 "time they are used): refused")
+
+    def _depth(self) -> int:
+        return len(self.stack)
+
+    def _where(self) -> str | None:
+        """The key path of the next value, or None when it is a mapping's key."""
+        if not self.stack:
+            return ""
+        top = self.stack[-1]
+        if isinstance(top.value, list):
+            return join(top.path, len(top.value))
+        if top.key is None:
+            return None
+        return top.path if top.key_is_merge else join(top.path, top.key)
+
+    def _open(self, event: Any) -> None:
+        path = self._where()
+        if path is None:
+            raise _Refused(event.start_mark, "a key must be a plain word, not a list or mapping")
+        if event.tag not in _CONTAINER_TAGS:
+            raise _Refused(event.start_mark, f"the tag {_short(event.tag)} is not allowed here")
+        depth = self._depth() + 1
         if depth > MAX_DEPTH:
-            raise _TooBig(node, f"nested more than {MAX_DEPTH} levels deep: refused")
-        self.marks.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, path, depth)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, join(path, i), depth + 1) for i, item in enumerate(node.value)]
-        return self.constructor.construct_object(node, deep=True)
+            raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep: refused")
+        self._count(event.start_mark)
+        self._mark(path, event.start_mark)
+        value: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+        if event.anchor:
+            self.open_anchors.add(event.anchor)
+        self.stack.append(_Frame(value, path, event.start_mark, event.anchor, depth))
 
-    def _mapping(self, node: yaml.MappingNode, path: str, depth: int) -> dict:
-        out: dict = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                merged = self.build(value_node, path, depth + 1)
-                for part in merged if isinstance(merged, list) else [merged]:
-                    if isinstance(part, dict):
-                        for k, v in part.items():
-                            out.setdefault(k, v)
-                continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                self._problem(key_node, path, "a key must be a plain word, not a list or mapping")
-                continue
-            key = self.constructor.construct_object(key_node)
-            if not isinstance(key, (str, int, float, bool)) or key is None:
-                self._problem(key_node, path, f"a key must be a word, not {key!r}")
-                continue
-            sub = join(path, str(key))
-            if key in out:
-                self._problem(key_node, sub, f"key '{key}' is given twice in this mapping")
-            self.marks.keys[sub] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[key] = self.build(value_node, sub, depth + 1)
-        return out
+    def _close(self) -> None:
+        frame = self.stack.pop()
+        if isinstance(frame.value, dict):
+            for merged in frame.merges:
+                for k, v in merged.items():
+                    if k not in frame.explicit and k not in frame.value:
+                        frame.value[k] = v
+        if frame.anchor:
+            self.open_anchors.discard(frame.anchor)
+            self.anchors[frame.anchor] = (frame.value, frame.size, frame.height)
+        self._place(frame.value, frame.mark, frame.size, frame.height)
 
-    def _problem(self, node: yaml.Node, path: str, message: str) -> None:
-        self.problems.append(Problem(self.marks.file, node.start_mark.line + 1,
-                                     node.start_mark.column + 1, path, message))
+    def _scalar(self, event: Any) -> None:
+        if self.stack and isinstance(self.stack[-1].value, dict) and self.stack[-1].key is None:
+            self._key(event)
+            return
+        path = self._where()
+        self._count(event.start_mark)
+        self._mark(path or "", event.start_mark)
+        value = self._plain(event)
+        if event.anchor:
+            self.anchors[event.anchor] = (value, 1, 0)
+        self._place(value, event.start_mark, 1, 0)
+
+    def _alias(self, event: Any) -> None:
+        if event.anchor in self.open_anchors:
+            raise _Refused(event.start_mark, f"the alias *{_short(event.anchor)} is used inside "
+                                             "the value it names (a loop): refused")
+        if event.anchor not in self.anchors:
+            raise _Refused(event.start_mark, f"the alias *{_short(event.anchor)} names no anchor "
+                                             "(&name) given before it")
+        path = self._where()
+        if path is None:
+            raise _Refused(event.start_mark, "a key must be a plain word, not an alias")
+        value, size, height = self.anchors[event.anchor]
+        if self._depth() + height > MAX_DEPTH:
+            raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep "
+                                             "(through an alias): refused")
+        self.alias_nodes += size
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            raise _Refused(event.start_mark, f"aliases repeat more than {MAX_ALIAS_NODES} YAML "
+                                             "values (an alias bomb?): refused")
+        self._count(event.start_mark, size)
+        self._mark(path, event.start_mark)
+        self._place(copy.deepcopy(value) if size > 1 else value, event.start_mark, size, height)
+
+    # --- keys, values, placing -----------------------------------------------------------
+
+    def _key(self, event: Any) -> None:
+        top = self.stack[-1]
+        text = event.value
+        if len(text) > MAX_SCALAR_CHARS:
+            raise _Refused(event.start_mark, f"a key of {len(text)} characters: at most "
+                                             f"{MAX_SCALAR_CHARS} are allowed")
+        plain = event.tag is None and event.implicit[0]
+        if plain and text == "<<":
+            top.key, top.key_is_merge = text, True
+            return
+        if event.tag not in (None, "!", _TAG + "str", _TAG + "int"):
+            raise _Refused(event.start_mark, f"a key must be a plain word, not {_short(event.tag)}")
+        sub = join(top.path, text)
+        if text in top.explicit:
+            self.problems.append(self._problem(event.start_mark, sub,
+                                               f"key '{_clip(text)}' is given twice in this "
+                                               "mapping"))
+        top.explicit.add(text)
+        self.marks.keys.setdefault(sub, _pos(event.start_mark))
+        top.key, top.key_is_merge = text, False
+
+    def _place(self, value: Any, mark: Any, size: int, height: int) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        top = self.stack[-1]
+        top.size += size
+        top.height = max(top.height, height + 1)
+        if isinstance(top.value, list):
+            top.value.append(value)
+            return
+        if top.key_is_merge:
+            parts = value if isinstance(value, list) else [value]
+            if not all(isinstance(p, dict) for p in parts):
+                raise _Refused(mark, "a merge key '<<' takes a mapping or a list of mappings "
+                                     "(usually an alias such as *defaults)")
+            top.merges.extend(parts)
+        elif top.key not in top.value:
+            top.value[top.key] = value
+        top.key, top.key_is_merge = None, False
+
+    def _plain(self, event: Any) -> Any:
+        """A scalar's value: text, a whole number, a number, true/false or null."""
+        text = event.value
+        if len(text) > MAX_SCALAR_CHARS:
+            raise _Refused(event.start_mark, f"a text of {len(text)} characters: at most "
+                                             f"{MAX_SCALAR_CHARS} are allowed")
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
+        if tag not in _PLAIN_TAGS:
+            raise _Refused(event.start_mark, f"the tag {_short(tag)} is not allowed here")
+        if tag in (_TAG + "str", _TAG + "timestamp"):
+            return text
+        if tag == _TAG + "int" and len(_DIGITS.findall(text)) > MAX_INT_DIGITS:
+            raise _Refused(event.start_mark, f"a whole number of more than {MAX_INT_DIGITS} "
+                                             "digits: refused")
+        try:
+            return _CONSTRUCT.construct_object(yaml.ScalarNode(tag, text, event.start_mark,
+                                                               event.end_mark))
+        except (yaml.YAMLError, ValueError, OverflowError):
+            raise _Refused(event.start_mark, f"not a valid {tag[len(_TAG):]} value") from None
+
+    def _mark(self, path: str, mark: Any) -> None:
+        self.marks.values.setdefault(path, _pos(mark))
+
+    def _problem(self, mark: Any, path: str, message: str) -> Problem:
+        return Problem(self.file, *_pos(mark), path, message)
 
 
-class _TooBig(Exception):
-    """Refusal of a file too big to build; `node` is where it went over the limit."""
+def _pos(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
 
-    def __init__(self, node: yaml.Node, message: str) -> None:
-        super().__init__(message)
-        self.node = node
+
+def _short(tag: Any) -> str:
+    text = str(tag)
+    if text.startswith(_TAG):
+        text = "!!" + text[len(_TAG):]
+    return _clip(text)
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """A quoted piece of the file, cut short (messages quote at most the offending value)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _syntax_problem(file: str, err: yaml.YAMLError, text: str = "") -> Problem:
@@ -177,47 +348,58 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t-"))]
 
 
+def within_text(problem: Problem, text: str) -> Problem:
+    """The problem with its position moved back onto the file's last line if past it."""
+    last = line_count(text)
+    if problem.line <= last:
+        return problem
+    lines = text.splitlines() or [""]
+    return Problem(problem.file, last, len(lines[-1]) + 1, problem.path, problem.message)
+
+
 def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     """Parse YAML text into plain data and its marks; InputError on any problem."""
+    if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise InputError([Problem(file, 0, 0, "", f"the text is over {MAX_FILE_BYTES // 1048576}"
+                                  " MB; larger files are refused")])
+    bad = first_control_character(text)
+    if bad is not None:
+        line, column, char = bad
+        raise InputError([Problem(file, line, column, "", f"a control character (U+{ord(char):04X})"
+                                  " is not allowed in a YAML file; remove it")])
     marks = Marks(file)
+    builder = _Builder(file, marks)
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        data = builder.run(yaml.parse(text, Loader=_Loader))
+    except _Refused as err:
+        problem = Problem(file, *_pos(err.mark), "", str(err))
+        raise InputError([within_text(problem, text)]) from None
     except yaml.YAMLError as err:
-        raise InputError([_syntax_problem(file, err, text)]) from None
-    except RecursionError:
-        raise InputError([Problem(file, 0, 0, "", "nested too deeply: refused")]) from None
-    if root is None:
-        return None, marks
-    builder = _Builder(marks)
-    try:
-        data = builder.build(root, "", 0)
-    except _TooBig as err:
-        mark = err.node.start_mark
-        raise InputError([Problem(file, mark.line + 1, mark.column + 1, "", str(err))]) from None
-    except yaml.YAMLError as err:
-        raise InputError([_syntax_problem(file, err, text)]) from None
-    except RecursionError:
-        raise InputError([Problem(file, 0, 0, "", "nested too deeply: refused")]) from None
+        raise InputError([within_text(_syntax_problem(file, err, text), text)]) from None
     if builder.problems:
-        raise InputError(builder.problems)
+        raise InputError([within_text(p, text) for p in builder.problems])
     return data, marks
 
 
-def load_yaml(path: str | Path) -> tuple[Any, Marks]:
-    """Read a YAML file (at most 5 MB) into plain data and its marks."""
-    path = Path(path)
+def load_yaml(path: str | Path, what: str = "YAML") -> tuple[Any, Marks]:
+    """Read a YAML file (at most 5 MB, UTF-8) into plain data and its marks.
+
+    `what` names the kind of file expected ("arena"): a file that is not text
+    is refused as "not an arena file" without quoting any of it."""
     file = str(path)
     try:
-        size = path.stat().st_size
+        raw = read_limited(path)
+    except TooLarge as err:
+        raise InputError([Problem(file, 0, 0, "", str(err))]) from None
     except OSError as err:
-        raise InputError([Problem(file, 0, 0, "", f"cannot read the file: {err.strerror}")]) from None
-    if size > MAX_FILE_BYTES:
-        raise InputError([Problem(file, 0, 0, "", f"the file is {size / 1048576:.1f} MB; "
-                                  f"files over {MAX_FILE_BYTES // 1048576} MB are refused")])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError([Problem(file, 0, 0, "", f"not UTF-8 text ({err.reason})")]) from None
-    except OSError as err:
-        raise InputError([Problem(file, 0, 0, "", f"cannot read the file: {err.strerror}")]) from None
+        reason = err.strerror or type(err).__name__
+        raise InputError([Problem(file, 0, 0, "", f"cannot read the file: {reason}")]) from None
+    text, trouble = decode_text(raw)
+    if trouble is not None:
+        line, column, why = trouble
+        raise InputError([Problem(file, line, column, "", f"not {_a(what)} file: {why}")])
     return parse_text(text, file)
+
+
+def _a(what: str) -> str:
+    return f"an {what}" if what[:1].lower() in "aeiou" else f"a {what}"

@@ -150,17 +150,18 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
             elif not _same(key, value, got[key]):
                 fails.append(f"bots.{bot_id}.{key}: expected {value!r}, actual {got[key]!r}")
     for player, value in (expect.get("scores") or {}).items():
-        got = state.scores.get(player)
-        if got != value:
-            fails.append(f"scores.{player}: expected {value!r}, actual {got!r}")
-    for key, got in (("kills", state.kills),):
-        for player, value in (expect.get(key) or {}).items():
-            if got.get(player) != value:
-                fails.append(f"{key}.{player}: expected {value!r}, actual {got.get(player)!r}")
-    for key, got in (("round", state.round), ("dice_used", state.dice.used),
-                     ("over", state.over)):
-        if key in expect and expect[key] != got:
-            fails.append(f"{key}: expected {expect[key]!r}, actual {got!r}")
+        score = state.scores.get(player)
+        if score != value:
+            fails.append(f"scores.{player}: expected {value!r}, actual {score!r}")
+    for player, value in (expect.get("kills") or {}).items():
+        if state.kills.get(player) != value:
+            fails.append(f"kills.{player}: expected {value!r}, "
+                         f"actual {state.kills.get(player)!r}")
+    plain: tuple[tuple[str, object], ...] = (
+        ("round", state.round), ("dice_used", state.dice.used), ("over", state.over))
+    for key, actual in plain:
+        if key in expect and expect[key] != actual:
+            fails.append(f"{key}: expected {expect[key]!r}, actual {actual!r}")
     if "mines" in expect:
         fails += _listed("mines", expect["mines"], [mine_report(m) for m in state.mines])
     if "goals" in expect:
@@ -169,11 +170,12 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     if "events" in expect:
         fails += _in_order(expect["events"] or [], outcome.events)
     if "rejected" in expect:
-        want = sorted(expect.get("rejected") or [])
-        got = sorted(r["action"] for r in outcome.rejected)
-        if want != got:
+        want_rejected = sorted(expect.get("rejected") or [])
+        rejected = sorted(r["action"] for r in outcome.rejected)
+        if want_rejected != rejected:
             why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
-            fails.append(f"rejected: expected {want}, actual {got}" + (f" ({why})" if why else ""))
+            fails.append(f"rejected: expected {want_rejected}, actual {rejected}"
+                         + (f" ({why})" if why else ""))
     return fails
 
 
@@ -197,7 +199,7 @@ def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
     if len(want) != len(got):
         return [f"{key}: expected {len(want)} on the table, actual {len(got)} ({got})"]
     fails = []
-    for i, (w, g) in enumerate(zip(want, got)):
+    for i, (w, g) in enumerate(zip(want, got, strict=True)):
         for k, v in (w or {}).items():
             if k not in g or not _same(k, v, g[k]):
                 fails.append(f"{key}[{i}].{k}: expected {v!r}, actual {g.get(k)!r}")

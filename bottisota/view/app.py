@@ -16,8 +16,8 @@ from typing import Any
 import pygame
 
 from bottisota.core.errors import JournalWriteError
-from bottisota.core.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
-                                     ShotOrder)
+from bottisota.core.actions import (SERVICE_CHOICES, Pass, Place, SelfDestruct, Service,
+                                     SetOverwatch, Shoot, ShotOrder)
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import bot_at, draw_state, player_colours
@@ -43,7 +43,6 @@ FREE_TURN_DEG = 15.0     # walkers and hoverers: one key press of turning
 FINE_TURN_DEG = 1.0      # with Shift
 LOG_LINES = 400          # kept in the log
 FPS = 60
-SERVICE_CHOICES = ("reload", "repair", "rust", "leaflet", "part")
 FREE_TURNERS = ("walker", "hover")
 DRAG_GRAB_SLACK_CM = 1.0
 

@@ -1,0 +1,18 @@
+"""`bottisota schema [-o DIR]`: write the JSON Schemas of the file formats."""
+from __future__ import annotations
+
+import argparse
+
+from bottisota.formats.schema import write_schemas
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", default="assets/schema", metavar="DIR",
+                   help="folder to write the *.schema.json files into (default: assets/schema)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Write the schemas and name each file written."""
+    for path in write_schemas(args.output):
+        print(f"wrote {path}")
+    return 0

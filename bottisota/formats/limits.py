@@ -1,0 +1,134 @@
+"""Limits every reader applies before it builds anything: size, encoding,
+control characters and nesting depth.
+
+The YAML reader (yaml_source) uses these for every file kind; readers of
+JSON (journals, the calibration file) call `check_json_text` before
+`json.loads`, so a deep `[[[[...` or a 400-digit number is refused with its
+line and column instead of recursing or overflowing.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 5 * 1024 * 1024     # files larger than 5 MB are refused unread
+MAX_DEPTH = 64                       # nesting of mappings and lists
+MAX_NUMBER_CHARS = 40                # characters of one JSON number
+
+# YAML's printable characters (YAML 1.1, 5.1): tab, line breaks, and everything printable
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
+                            "\U00010000-\U0010FFFF]")
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|-?[0-9][0-9.eE+-]*', re.S)
+
+
+class LimitError(ValueError):
+    """Input over a limit or unreadable as text; `line` and `column` are 1-based (0: unknown)."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(f"{line}:{column}: {message}" if line else message)
+        self.message, self.line, self.column = message, line, column
+
+
+class TooLarge(LimitError):
+    """A file over the size limit."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def read_limited(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `max_bytes` (TooLarge, OSError otherwise).
+
+    Devices and pipes are refused (reading /dev/zero would never end)."""
+    path = Path(path)
+    if not path.is_file():
+        if path.exists():
+            raise OSError(0, "not a regular file")
+        raise FileNotFoundError(2, "no such file")
+    with path.open("rb") as fh:
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        size = max(path.stat().st_size, len(data))
+        raise TooLarge(f"the file is {size / 1048576:.1f} MB; files over "
+                       f"{_megabytes(max_bytes)} are refused")
+    return data
+
+
+def _megabytes(n: int) -> str:
+    return f"{n // 1048576} MB" if n >= 1048576 else f"{n} bytes"
+
+
+def position(text: str | bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of an offset."""
+    newline = b"\n" if isinstance(text, bytes) else "\n"
+    line = text.count(newline, 0, offset) + 1          # type: ignore[arg-type]
+    start = text.rfind(newline, 0, offset) + 1          # type: ignore[arg-type]
+    return line, offset - start + 1
+
+
+def decode_text(raw: bytes) -> tuple[str, tuple[int, int, str] | None]:
+    """UTF-8 text of a file, or (line, column, why not) for a file that is not text.
+
+    The reason never quotes the file's content."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "", (1, 1, "it is UTF-16 text; save it as UTF-8")
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line, column = position(raw, nul)
+        return "", (line, column, "it holds binary data (a NUL byte), not text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, column = position(raw, err.start)
+        return "", (line, column, f"byte 0x{raw[err.start]:02X} is not UTF-8; "
+                                  "save the file as UTF-8")
+    return text.removeprefix("\ufeff"), None
+
+
+def first_control_character(text: str) -> tuple[int, int, str] | None:
+    """(line, column, character) of the first character YAML does not allow, or None."""
+    found = _NOT_PRINTABLE.search(text)
+    if found is None:
+        return None
+    line, column = position(text, found.start())
+    return line, column, found.group()
+
+
+def line_count(text: str) -> int:
+    """How many lines the text has (at least 1)."""
+    if not text:
+        return 1
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def check_json_text(text: str, max_bytes: int = MAX_FILE_BYTES,
+                    max_depth: int = MAX_DEPTH) -> None:
+    """Refuse JSON text over the size or depth limit, or with numbers too long to
+    be meaningful, before `json.loads` recurses (LimitError with line and column)."""
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise TooLarge(f"over {_megabytes(max_bytes)}: refused")
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise LimitError(f"nested more than {max_depth} levels deep: refused",
+                                 *position(text, token.start()))
+        elif first in "]}":
+            depth -= 1
+        elif first != '"' and len(token.group()) > MAX_NUMBER_CHARS:
+            raise LimitError(f"a number of {len(token.group())} characters: refused",
+                             *position(text, token.start()))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number this program accepts (only finite numbers)")
+
+
+def loads_json(text: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+    """`json.loads` behind the limits; NaN and Infinity refused (ValueError)."""
+    check_json_text(text, max_bytes, max_depth)
+    return json.loads(text, parse_constant=_no_constant)
