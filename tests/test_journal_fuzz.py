@@ -5,7 +5,7 @@ loads, a short robot game whose journal replays). Never a traceback, hang, crash
 case over 1 GB.
 
 A local pytest runs a few derandomised cases per kind; CI (CI=true) and
-BOTTISOTA_LONG_TESTS=1 run about a minute's worth. The larger run, with its figures in
+BOTTISOTA_LONG_TESTS=1 run 100 a kind (about a minute). The larger run, with its figures in
 bench/README.md, is `python -m bench.fuzz --cases N`.
 """
 import os
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from bench import fuzz
 
 LONG = os.environ.get("BOTTISOTA_LONG_TESTS") == "1" or os.environ.get("CI") == "true"
-CASES_PER_KIND = 12 if LONG else 2
+CASES_PER_KIND = 100 if LONG else 2        # CI: about a minute
 
 
 @pytest.fixture(scope="module")
