@@ -14,9 +14,10 @@ would), so the replay's own checks are reached.
 Each case runs in a forked child (modules already imported; limits: address
 space, wall time) through `bottisota.cli.main`: `check --kind K` (journals:
 `replay`; scenarios: `check` then `scenario run`). A file the command accepts
-must then be playable: an arena renders headless (`render`), and every kind of
-static data plays a short robot game (12 actions) whose journal replays; a
-scenario runs; an accepted journal resumes and takes 3 more actions.
+must then be playable: an arena renders headless (`render`, at its default
+scale), and every kind of static data plays a short robot game (12 actions)
+whose journal replays; a scenario runs; an accepted journal resumes and takes
+3 more actions.
 
 Outcomes: `refused` (exit 2, one message, no traceback), `playable` (accepted,
 and played), and the faults, which must be zero: `traceback` (a traceback
@@ -38,9 +39,10 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -87,7 +89,7 @@ def seed_journal(workdir: Path) -> Path:
         play(load_arena(ROOT / "arenas" / "duel.yaml"), bundled_rules(), cards, mods,
              [find_personality("aggressive"), find_personality("sniper")], seed=5,
              round_limit=None, time_limit=0.05, max_actions=10, journal_path=str(path))
-        from bottisota.play.journal_file import open_locked   # written and released
+        from bottisota.play.journal_file import open_locked  # written and released
         open_locked(path).close()
     return path
 
@@ -133,10 +135,22 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
+NUMBERS: list[Callable[[random.Random], Any]] = [
+    lambda r: 0, lambda r: -1, lambda r: -0.5, lambda r: 1e-9, lambda r: 3000,
+    lambda r: 10_000, lambda r: 1e6, lambda r: 1e300, lambda r: 10 ** 400,
+    lambda r: 1_000_000_000, lambda r: r.uniform(-50, 500), lambda r: r.randint(-10, 100),
+]
+
+
 def mutate_data(data: Any, rng: random.Random) -> Any:
-    """One structural change: a value replaced, a key dropped or added, an item repeated."""
+    """One structural change: a value replaced, a key dropped or added, an item repeated;
+    half the time a number replaced by an absurd one (what `check` may accept)."""
     data = copy.deepcopy(data)
     paths = _nodes(data)
+    numbers = [p for p in paths if p and isinstance(_get(data, p), (int, float))
+               and not isinstance(_get(data, p), bool)]
+    if numbers and rng.random() < 0.5:
+        return _set(data, rng.choice(numbers), rng.choice(NUMBERS)(rng))
     path = rng.choice(paths[1:] if len(paths) > 1 else paths)
     op = rng.random()
     parent = _get(data, path[:-1]) if path else None
@@ -175,7 +189,7 @@ def mutate_text(text: str, rng: random.Random, yaml_kind: bool) -> str:
     if op == 4 and yaml_kind:
         bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
             f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-            for p, c in zip("abcdefgh", "bcdefghi"))
+            for p, c in zip("abcdefgh", "bcdefghi", strict=True))
         return bomb + text
     if op == 5:
         return ""
@@ -205,8 +219,9 @@ def make_case(kind: str, rng: random.Random, folder: Path, workdir: Path) -> Cas
     sub.mkdir(parents=True, exist_ok=True)
     name = f"case-{rng.randrange(10 ** 9)}{seed.suffix}"
     target = sub / name
-    if kind == "scenario":          # a scenario names arenas and cards beside it
-        target = sub / name
+    if seed.name == "rules.yaml":   # a full rules file is known by its name
+        target = sub / name.removesuffix(".yaml") / "rules.yaml"
+        target.parent.mkdir(exist_ok=True)
     text = seed.read_text(encoding="utf-8")
     if kind == "journal":
         out, how = mutate_journal(text, rng)
@@ -319,7 +334,11 @@ def play_short(arena=None, rules=None, cards=None, mods=None, personality=None,
 def playable(case: Case, out: Path) -> None:
     """Play what was accepted (raises on a fault)."""
     from bottisota.formats.loading import (
-        bundled_rules, cards_from_data, load_arena, mods_from_data, rules_from_dict,
+        bundled_rules,
+        cards_from_data,
+        load_arena,
+        mods_from_data,
+        rules_from_dict,
         rules_with_overrides,
     )
     from bottisota.formats.robot_tables import load_personality
@@ -328,8 +347,7 @@ def playable(case: Case, out: Path) -> None:
     journal = out / "played.jsonl"
     kind, p = case.kind, case.path
     if kind == "arena":
-        code = _cli(["render", str(p), "-o", str(out / "arena.png"), "--scale", "2",
-                     "--no-legend"])
+        code = _cli(["render", str(p), "-o", str(out / "arena.png")])
         if code != 0:
             raise RuntimeError(f"render refused an accepted arena (exit {code})")
         play_short(arena=load_arena(p, bundled_rules()), journal=journal)
@@ -343,8 +361,7 @@ def playable(case: Case, out: Path) -> None:
         play_short(mods=mods, journal=journal)
     elif kind == "rules":
         data, marks = load_yaml(p)
-        rules = (rules_from_dict(data, str(p), marks) if p.name == "rules.yaml" or
-                 (isinstance(data, dict) and len(data) > 30)
+        rules = (rules_from_dict(data, str(p), marks) if p.name == "rules.yaml"
                  else rules_with_overrides(bundled_rules(), data or {}, str(p), marks))
         play_short(rules=rules, journal=journal)
     elif kind == "robot":
@@ -447,7 +464,7 @@ def run_case(case: Case, folder: Path) -> Result:
             res.outcome = "traceback"
             res.detail = logs[0].read_text(errors="replace")[-1500:] if logs else stderr[-1500:]
         elif code == 2:
-            lines = [l for l in stderr.splitlines() if l.strip()]
+            lines = [line for line in stderr.splitlines() if line.strip()]
             res.outcome, res.detail = "refused", (lines[0][:200] if lines else "")
         elif code == 0 and verdict.get("played"):
             res.outcome = "playable"
@@ -526,6 +543,8 @@ def main(argv: list[str] | None = None) -> int:
                         Path(args.keep).mkdir(parents=True, exist_ok=True)
                         shutil.copy(case.path, Path(args.keep) / f"{kind}-{case.path.name}")
                 case.path.unlink(missing_ok=True)
+                if case.path.name == "rules.yaml":
+                    shutil.rmtree(case.path.parent, ignore_errors=True)
                 print(f"\r{kind:9s} {n + 1}/{args.cases}", end="", file=sys.stderr)
             print(file=sys.stderr)
     head = ("kind", "cases", "refused", "(with line)", "playable", *FAULTS, "slowest s",

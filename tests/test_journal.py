@@ -1,19 +1,18 @@
 """The journal (D8): written as the game goes, replayed exactly, undo/redo, resume, refusals."""
 import json
 import random
-
 from unittest.mock import ANY
 
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.core.errors import JournalError
-from bottisota.play.journal import journal_game, load, resume
-from bottisota.play.journal_file import seal
-from bottisota.formats.loading import bundled_rules
 from bottisota.commands.dice_prompt import prompt_dice
+from bottisota.core.errors import JournalError
 from bottisota.engine.game import Game
 from bottisota.engine.random_play import play_random_game, random_action
+from bottisota.formats.loading import bundled_rules
+from bottisota.play.journal import journal_game, load, resume
+from bottisota.play.journal_file import seal
 
 
 def snapshot(game: Game):

@@ -79,3 +79,13 @@ def test_a_bug_in_a_real_process_prints_no_traceback(tmp_path):
                           timeout=120, env={"XDG_STATE_HOME": str(tmp_path), "PATH": ""})
     assert done.returncode == 70
     assert "Traceback" not in done.stderr and "crash-" in done.stderr
+
+
+def test_an_expectation_of_another_type_is_a_failed_expectation_not_a_traceback():
+    # found by bench/fuzz.py: an event expectation {x: [..]} met a number in the outcome
+    from bottisota.play.scenario import _same
+
+    assert _same("x", [1, 2], 3.0) is False
+    assert _same("facing", "north", 90.0) is False
+    assert _same("hits", [1], 2.0) is False
+    assert _same("x", 3.0, 3.0) is True

@@ -1,7 +1,6 @@
 """Journals that survive faults (issue 16): kill -9 at random moments then resume, a torn
 last line, a write that fails (disk full), two processes on one journal, unique names."""
 import errno
-import json
 import os
 import random
 import signal

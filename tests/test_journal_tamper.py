@@ -2,7 +2,6 @@
 is limited (size, nesting, number length, NaN); the recorded arena and cards are validated
 as files are; version 1 journals still replay; refusals are one message, exit 2."""
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -11,8 +10,6 @@ import pytest
 
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
-from bottisota.engine.game import Game
-from bottisota.engine.random_play import play_random_game
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play import journal_file
@@ -206,8 +203,8 @@ def test_a_version_1_journal_still_replays(capsys):
 
 
 def test_a_version_1_journal_resumes_in_version_1(tmp_path):
-    from bottisota.play.journal import resume
     from bottisota.engine.random_play import random_action
+    from bottisota.play.journal import resume
 
     path = tmp_path / "old.jsonl"
     path.write_bytes((FIXTURES / "journal-v1.jsonl").read_bytes())
@@ -233,3 +230,18 @@ def test_not_a_journal(tmp_path):
     path.write_text('{"hello": "world"}\n')
     with pytest.raises(JournalError, match="not a Bottisota journal"):
         load(path)
+
+
+def test_what_the_reader_would_refuse_is_never_written(catalogue, duel, tmp_path):
+    from dataclasses import replace
+
+    from bottisota.core.errors import JournalWriteError
+    from bottisota.engine.game import Game
+
+    cards, mods = catalogue
+    huge = {k: (replace(c, structure=10 ** 300) if k == "scout" else c)
+            for k, c in cards.items()}
+    game = Game.new(duel, bundled_rules(), huge, mods, ["red", "blue"], seed=1)
+    with pytest.raises(JournalWriteError, match="a number of 301 characters"):
+        journal_game(game, tmp_path / "huge.jsonl")
+    assert not (tmp_path / "huge.jsonl").exists()

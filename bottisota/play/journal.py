@@ -29,21 +29,33 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.engine.game import Entry, Game
 from bottisota.engine.state import GameState
+from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.play import journal_file as jf
 from bottisota.play.journal_data import (
-    DataError, arena_from_data, arena_from_v1, arena_to_data, card_to_data, cards_from,
-    default, mod_to_data, mods_from, plain, rules_from, rules_to_data,
+    DataError,
+    arena_from_data,
+    arena_from_v1,
+    arena_to_data,
+    card_to_data,
+    cards_from,
+    default,
+    mod_to_data,
+    mods_from,
+    plain,
+    rules_from,
+    rules_to_data,
 )
+from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
@@ -118,8 +130,9 @@ class Journal:
         self.writer.fh = value
 
     def _write(self, line: dict) -> None:
-        try:
+        try:     # what the reader would refuse is never written
             text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
+            check_json_text(text)
         except (TypeError, ValueError) as err:
             raise JournalWriteError(str(self.path), f"a value cannot be journaled: {err}") \
                 from None
@@ -131,7 +144,7 @@ class Journal:
 
     @classmethod
     def create(cls, path: str | Path, game: Game, seed: int | None,
-               rolls: list[Roll]) -> "Journal":
+               rolls: list[Roll]) -> Journal:
         """Start a new journal with the game's header (an existing file is emptied,
         unless another game holds it: then JournalError)."""
         state = game.state
@@ -152,6 +165,7 @@ class Journal:
             journal._write(header)
         except BaseException:
             journal.close()
+            Path(path).unlink(missing_ok=True)   # no headerless journal left behind
             raise
         return journal
 
@@ -298,35 +312,29 @@ def _differs(path: str, line: int, want: list, got: list) -> JournalError:
 def read(path: str | Path, ask: Callable[[str], int] | None = None,
          fh: Any = None) -> Loaded:
     """Rebuild a game from its journal, asserting every line; the game has no journal
-    attached. `fh` is the journal open and locked by the caller (resuming); without
-    it the file is opened to read, and locked only to cut off a torn last line.
+    attached. `fh` is the journal open and locked by the caller (resuming), used to
+    cut off a torn last line; without it the file is locked only for that.
     JournalError names the first bad line."""
     p = str(path)
     size = jf.file_size(p)
-    own = fh is None
-    if own:
-        try:
-            fh = open(p, "rb")
-        except OSError as err:
-            raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") \
-                from None
     try:
-        end = jf.complete_size(fh, size)
+        reader = open(p, "rb")       # buffered, whoever holds the lock
+    except OSError as err:
+        raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") from None
+    with reader:
+        end = jf.complete_size(reader, size)
         tail = None
         if end < size:
-            lines_before = _count_lines(fh, end)
+            lines_before = _count_lines(reader, end)
             tail = jf.Tail(line=lines_before + 1, offset=end, length=size - end)
             if end == 0:
                 raise JournalError(p, 1, "the journal's first line (the header) is incomplete: "
                                    "the game never started")
-        loaded = _replay(p, fh, end, ask)
-        loaded.tail = tail
-        if tail is not None:
-            _cut(p, fh, own, size, tail)
-        return loaded
-    finally:
-        if own:
-            fh.close()
+        loaded = _replay(p, reader, end, ask)
+    loaded.tail = tail
+    if tail is not None:
+        _cut(p, fh, fh is None, size, tail)
+    return loaded
 
 
 def _count_lines(fh: Any, end: int) -> int:
@@ -380,7 +388,7 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Load
         data = jf.parse_line(p, number, content)
         if _replay_line(p, number, game, data):
             actions += 1
-    return Loaded(game, version, number, actions, end, prev)
+    return Loaded(game, int(version or 0), number, actions, end, prev)
 
 
 def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]:

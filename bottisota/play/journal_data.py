@@ -24,7 +24,10 @@ from bottisota.core.house_rules import HouseRules
 from bottisota.core.shapes import circle, rect
 from bottisota.formats import spec
 from bottisota.formats.loading import (
-    arena_from_dict, card_from_dict, mods_from_data, rules_from_dict,
+    arena_from_dict,
+    card_from_dict,
+    mods_from_data,
+    rules_from_dict,
 )
 
 
@@ -204,13 +207,12 @@ def arena_from_v1(data: Any) -> dict:
         if raw.get("path") and raw.get("width"):
             d["path"], d["width"] = raw["path"], raw["width"]
         else:
-            geo = raw.get("shape")
-            try:
-                ring = geo["coordinates"][0]
-                assert geo["type"] == "Polygon" and len(geo["coordinates"]) == 1
-            except (AssertionError, KeyError, IndexError, TypeError):
-                raise DataError("arena", "a version 1 feature's shape is one simple "
-                                "polygon") from None
+            geo: Any = raw.get("shape")
+            rings = geo.get("coordinates") if isinstance(geo, dict) else None
+            if geo is None or geo.get("type") != "Polygon" or not isinstance(rings, list) \
+                    or len(rings) != 1:
+                raise DataError("arena", "a version 1 feature's shape is one simple polygon")
+            ring = rings[0]
             d["polygon"] = ring
         for attr, key in names.items():
             if key in allowed and raw.get(attr) is not None:

@@ -19,9 +19,10 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.play.json_limits import JsonLimitError, loads_limited

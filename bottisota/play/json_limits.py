@@ -1,9 +1,9 @@
-"""JSON read behind limits: nesting depth and number length are checked on the text
-before `json.loads` recurses, and only finite numbers are accepted.
+"""JSON read behind the formats' limits (`bottisota.formats.limits`): nesting depth and
+number length are checked on the text before `json.loads` recurses, and only finite
+numbers are accepted.
 
-The journal reads each line through `loads_limited`. The formats layer's JSON
-limit check (when it offers one with the same contract: ValueError naming the
-column) can stand in for `check_json_text` without other changes.
+The journal reads and writes each line through here. A line with few brackets and
+no long run of digits (most action lines) passes without the token scan.
 """
 from __future__ import annotations
 
@@ -12,16 +12,11 @@ import math
 import re
 from typing import Any
 
-import numpy as np
+from bottisota.formats.limits import MAX_DEPTH, MAX_NUMBER_CHARS, LimitError
+from bottisota.formats.limits import check_json_text as _check_tokens
 
-MAX_DEPTH = 64               # nesting of objects and lists
-MAX_NUMBER_CHARS = 40        # characters of one number (a double needs at most 24)
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_LONG_NUMBER = re.compile(r"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
-_OPEN = np.zeros(256, np.int8)
-_OPEN[[ord("["), ord("{")]] = 1
-_OPEN[[ord("]"), ord("}")]] = -1
+MAX_TEXT_BYTES = 16 * 1024 * 1024     # one journal line (the caller caps it first)
+_LONG_RUN = re.compile(r"[-+0-9.eE]{" + str(MAX_NUMBER_CHARS + 1) + ",}")
 
 
 class JsonLimitError(ValueError):
@@ -33,21 +28,14 @@ class JsonLimitError(ValueError):
 
 
 def check_json_text(text: str, max_depth: int = MAX_DEPTH) -> None:
-    """Refuse nesting deeper than `max_depth` and numbers longer than MAX_NUMBER_CHARS,
-    in time linear in the text (strings are blanked first, so brackets and digits
-    inside them do not count)."""
-    bare = _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
-    raw = bare.encode("ascii", "replace")      # one byte per character: columns line up
-    if raw:
-        depth = np.cumsum(_OPEN[np.frombuffer(raw, np.uint8)], dtype=np.int64)
-        deepest = int(depth.max())
-        if deepest > max_depth:
-            column = int(np.argmax(depth > max_depth)) + 1
-            raise JsonLimitError(f"nested more than {max_depth} levels deep", column)
-    long = _LONG_NUMBER.search(bare)
-    if long is not None:
-        raise JsonLimitError(f"a number of {len(long.group())} characters (at most "
-                             f"{MAX_NUMBER_CHARS})", long.start() + 1)
+    """Refuse nesting deeper than `max_depth` and numbers longer than the formats'
+    limit (JsonLimitError with the column)."""
+    if text.count("[") + text.count("{") <= max_depth and _LONG_RUN.search(text) is None:
+        return                      # cannot be too deep, holds no long number
+    try:
+        _check_tokens(text, max_bytes=MAX_TEXT_BYTES, max_depth=max_depth)
+    except LimitError as err:
+        raise JsonLimitError(err.message.removesuffix(": refused"), err.column) from None
 
 
 def _finite(text: str) -> float:

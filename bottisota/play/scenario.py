@@ -122,15 +122,20 @@ def bot_report(bot: Bot) -> dict:
             "parts": list(bot.parts), "ammo": dict(bot.ammo)}
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _same(key: str, want: Any, got: Any) -> bool:
+    """Whether an expected value matches the outcome's (a value of another type never does)."""
     if key in ("x", "y", "z", "moved"):
-        return isinstance(got, (int, float)) and abs(got - want) <= POSITION_TOLERANCE
+        return _number(got) and _number(want) and abs(got - want) <= POSITION_TOLERANCE
     if key == "facing":
-        return isinstance(got, (int, float)) and off_angle(got, want) <= FACING_TOLERANCE
+        return _number(got) and _number(want) and off_angle(got, want) <= FACING_TOLERANCE
     if isinstance(want, dict) and isinstance(got, dict):
         return all(k in got and _same(k, v, got[k]) for k, v in want.items())
     if isinstance(want, float) or isinstance(got, float):
-        return isinstance(got, (int, float)) and math.isclose(got, want, abs_tol=1e-9)
+        return _number(got) and _number(want) and math.isclose(got, want, abs_tol=1e-9)
     return want == got
 
 
