@@ -36,7 +36,7 @@ MUST_NOT_OVERLAP: frozenset[frozenset[str]] = frozenset(
 
 
 def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
-                   rules: HouseRules | None = None) -> list[Problem]:
+                   rules: HouseRules) -> list[Problem]:
     """Every geometry problem of the arena, in feature order."""
     problems: list[Problem] = []
     good: list[Feature] = []
@@ -68,16 +68,9 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
                                               f"respawn spot ({x:g}, {y:g}) is off the table"))
         good.append(feature)
     problems.extend(_overlaps(good, marks))
-    rules = rules or _bundled_rules()
     problems.extend(_slope_joins(arena, good, marks, rules.step_height))
     problems.extend(_lift_landings(good, marks, rules))
     return problems
-
-
-def _bundled_rules() -> HouseRules:
-    from bottisota.formats.loading import bundled_rules
-
-    return bundled_rules()
 
 
 def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> list[Problem]:
