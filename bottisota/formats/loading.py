@@ -13,13 +13,12 @@ from bottisota.core.errors import InputError, Problem
 from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
 from bottisota.formats.arena_checks import arena_problems
+from bottisota.formats.content import cards_dir, rules_file
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.spec_types import INVALID, Context, SpecType
 from bottisota.formats.yaml_source import Marks, join, load_yaml
-from bottisota.formats.content import rules_file
-from bottisota.formats.content import cards_dir
 
 WALL_DEFAULT_HEIGHT = spec.WALL_DEFAULT_HEIGHT
 
@@ -67,8 +66,10 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     """Validate an arena mapping (formats.md) and build the Arena, geometry checked.
 
     When some keys are wrong, the geometry of the features that are right is
-    still checked, so one run lists every problem of the file."""
+    still checked, so one run lists every problem of the file. `rules` (step
+    height, base diameter) are the bundled house rules when not given."""
     marks = _marks(marks, source)
+    rules = rules if rules is not None else bundled_rules()
     _refuse_other_files(data, source, "arena", ("size", "features"))
     ctx = Context(marks)
     clean = spec.ARENA.check(data, "", ctx)
@@ -84,7 +85,7 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     return arena
 
 
-def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules | None) -> list[Problem]:
+def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules) -> list[Problem]:
     """Geometry problems among the features whose keys are valid (the file has others)."""
     if not isinstance(data, dict) or not isinstance(data.get("features"), list):
         return []
@@ -257,7 +258,6 @@ def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
     """The bundled bot cards and mods (cards/bots, cards/mods), loaded once."""
     global _catalogue
     if _catalogue is None:
-
         root = cards_dir()
         cards = load_cards(root / "bots") if (root / "bots").is_dir() else {}
         mods = load_mods(root / "mods") if (root / "mods").is_dir() else {}
@@ -272,6 +272,5 @@ def bundled_rules() -> HouseRules:
     """The project's `cards/rules.yaml`, loaded once."""
     global _bundled_rules
     if _bundled_rules is None:
-
         _bundled_rules = load_rules(rules_file())
     return _bundled_rules
