@@ -27,7 +27,7 @@ from bottisota.engine.game import Game  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.turns import turn_event  # noqa: E402
 from bottisota.view.app import TableApp  # noqa: E402
-from bottisota.view.core_calls import premeasure  # noqa: E402
+from bottisota.viewmodel.core_calls import premeasure  # noqa: E402
 from bottisota.geometry.compiled import compile_arena  # noqa: E402
 
 SIZE = (1920, 1080)

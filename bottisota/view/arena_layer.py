@@ -23,6 +23,7 @@ from bottisota.view.shapes import (arrow, chevron, facing_vector, fill_geom, lin
 SLOPE_BANDS = 8          # a slope is shaded in this many bands of height
 BELT_ARROW_SPACING = 4.0  # cm between belt chevrons
 GRID_LABEL_EVERY = 10     # cm between labelled (bold) grid lines
+LAYER_MARGIN_PX = 40      # px around the table kept in the layer (grid labels)
 
 
 def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
@@ -283,26 +284,76 @@ def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: 
 
 
 class ArenaLayer:
-    """The arena drawn once for a camera and window size; re-drawn only when they change."""
+    """The arena drawn once per scale over the part of the table near the window, and
+    moved (not redrawn) while the view pans; `surface(cam, size)` gives the layer and
+    where to blit it. A zoom shows the cached layer scaled until it settles
+    (`settled=False`), then draws it afresh once."""
 
     def __init__(self, arena: Arena, grid: bool = True, goals: bool = False) -> None:
         self.arena = arena
         self.grid = grid
         self.goals = goals
-        self._key: tuple | None = None
         self._surface: pygame.Surface | None = None
+        self._scale = 0.0
+        self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
+        self._key: tuple | None = None
         self.rebuilds = 0
 
-    def surface(self, cam: Camera, size: tuple[int, int]) -> pygame.Surface:
-        """The cached layer for this camera (window-sized, background included)."""
-        key = (cam.scale, cam.origin, tuple(size))
-        if self._surface is None or key != self._key:
-            self._surface = pygame.Surface(size)
-            self._surface.fill(style.BACKGROUND)
-            draw_arena(self._surface, cam, self.arena, grid=self.grid, goals=self.goals)
-            self._key = key
-            self.rebuilds += 1
-        return self._surface
+    def _covers(self, cam: Camera, size: tuple[int, int]) -> bool:
+        if self._surface is None or abs(cam.scale - self._scale) > 1e-9:
+            return False
+        left, top = cam.to_px(*self._corner)
+        w, h = self._surface.get_size()
+        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
+        need = table.clip(pygame.Rect(0, 0, *size))
+        return (left - 0.5 <= need.left and top - 0.5 <= need.top
+                and need.right <= left + w + 0.5 and need.bottom <= top + h + 0.5)
+
+    def _rebuild(self, cam: Camera, size: tuple[int, int]) -> None:
+        ww, wh = size
+        near = pygame.Rect(0, 0, ww, wh).inflate(ww // 2, wh // 2)
+        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
+        region = near.clip(table)
+        if region.w <= 0 or region.h <= 0:
+            region = pygame.Rect(0, 0, 1, 1)
+        surface = pygame.Surface(region.size)
+        surface.fill(style.BACKGROUND)
+        local = Camera(cam.table, cam.scale, (cam.origin[0] - region.x, cam.origin[1] - region.y))
+        draw_arena(surface, local, self.arena, grid=self.grid, goals=self.goals)
+        self._surface = surface
+        self._scale = cam.scale
+        self._corner = cam.to_cm(region.x, region.y)
+        self.rebuilds += 1
+
+    def surface(self, cam: Camera, size: tuple[int, int], settled: bool = True
+                ) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The layer and the window pixel of its top-left corner. Not `settled` (a zoom
+        in progress): the cached layer scaled to the new zoom, if there is one."""
+        if self._covers(cam, size):
+            left, top = cam.to_px(*self._corner)
+            return self._surface, (round(left), round(top))
+        if not settled and self._surface is not None:
+            return self._scaled(cam, size)
+        self._rebuild(cam, size)
+        left, top = cam.to_px(*self._corner)
+        return self._surface, (round(left), round(top))
+
+    def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
+        f = cam.scale / self._scale
+        left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
+        w, h = self._surface.get_size()
+        dest = pygame.Rect(round(left), round(top), round(w * f), round(h * f))
+        shown = dest.clip(pygame.Rect(0, 0, *size))
+        if shown.w <= 0 or shown.h <= 0:
+            return pygame.Surface((1, 1)), (0, 0)
+        src = pygame.Rect(math.floor((shown.x - dest.x) / f), math.floor((shown.y - dest.y) / f),
+                          max(1, math.ceil(shown.w / f)), max(1, math.ceil(shown.h / f)))
+        src = src.clip(self._surface.get_rect())
+        if src.w <= 0 or src.h <= 0:
+            return pygame.Surface((1, 1)), (0, 0)
+        part = pygame.transform.scale(self._surface.subsurface(src), shown.size)
+        return part, shown.topleft
 
     def invalidate(self) -> None:
         self._surface = None

@@ -1,0 +1,79 @@
+"""The projector window: a second pygame-ce `Window` showing the table alone, edge to
+edge, at the projector display's true scale (or fitted, one key away), drawn by the
+same painters from the same view model as the laptop window."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pygame
+
+from bottisota.view import style
+from bottisota.view.camera import Camera
+from bottisota.viewmodel.calibration_store import Calibration
+
+
+class ProjectorWindow:
+    """A second window for the table (`pygame.Window`), or an off-screen surface of the
+    same size in tests (`window=None`)."""
+
+    def __init__(self, size: tuple[int, int], calibration: Calibration | None,
+                 window: Any = None, message: Callable[[str, str], None] | None = None) -> None:
+        self.window = window
+        self.surface = window.get_surface() if window is not None else pygame.Surface(size)
+        self.calibration = calibration
+        self.fit = calibration is None
+        self.message = message or (lambda text, tone: None)
+        self.camera: Camera | None = None
+
+    @classmethod
+    def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
+             ) -> "ProjectorWindow":
+        """A borderless full-screen window on `display` (the last one when fewer)."""
+        sizes = pygame.display.get_desktop_sizes()
+        index = min(display, len(sizes) - 1)
+        size = sizes[index]
+        window = pygame.Window("Bottisota table", size,
+                               position=pygame.WINDOWPOS_CENTERED_DISPLAY(index),
+                               borderless=True)
+        return cls(size, calibration, window, app.say)
+
+    def owns(self, event: pygame.event.Event) -> bool:
+        return self.window is not None and getattr(event, "window", None) is self.window
+
+    def handle(self, event: pygame.event.Event, app: Any) -> bool:
+        """Its own close and F3 (fit / true scale); other keys go to the laptop's controls."""
+        if event.type == pygame.WINDOWCLOSE:
+            app.projector = None
+            self.close()
+            return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F3:
+            self.fit = not self.fit or self.calibration is None
+            self.camera = None
+            return True
+        return False
+
+    def camera_for(self, table: tuple[float, float]) -> Camera:
+        size = self.surface.get_size()
+        if self.camera is None:
+            if self.fit or self.calibration is None:
+                self.camera = Camera.fit(table, size, margin=0)
+            else:
+                self.camera = Camera.centred(table, size, self.calibration.mean)
+                if table[0] * self.calibration.mean > size[0] or table[1] * self.calibration.mean > size[1]:
+                    self.message("the table at true scale is bigger than the projector's "
+                                  "image: F3 fits it", "alarm")
+        return self.camera
+
+    def draw(self, app: Any) -> pygame.Surface:
+        cam = self.camera_for(app.state.arena.size)
+        area = pygame.Rect((0, 0), self.surface.get_size())
+        self.surface.fill(style.BACKGROUND)
+        app.draw_table(self.surface, cam, area)
+        if self.window is not None:
+            self.window.flip()
+        return self.surface
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.destroy()
+            self.window = None
