@@ -37,6 +37,7 @@ from bottisota.view.prompts import (OverwatchPrompt, draw_overwatch_prompt, pend
 from bottisota.view.widgets import Button, draw_ruler
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
+from bottisota.viewmodel.labels import follow
 from bottisota.viewmodel.guidance import SERVICE_CHOICES, danger, headline, shooting_options
 from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, PANEL_SIDE,
@@ -58,6 +59,20 @@ FREE_TURNERS = ("walker", "hover")
 DRAG_GRAB_SLACK_CM = 1.0
 ZOOM_SETTLE_S = 0.25     # the arena is re-drawn this long after the last zoom step
 THREAT_BUDGET_MS = 4.0
+THREAT_BATCH = 6         # new threat cells shown in batches of this many
+LAYER_BUDGET_MS = 4.0    # a new arena drawing is made this long per frame
+
+
+class WindowLayers:
+    """What one window keeps drawn between frames: its arena layer, threat shading and
+    placed labels (each window has its own camera)."""
+
+    def __init__(self, arena: ArenaLayer) -> None:
+        self.arena = arena
+        self.threat = ThreatLayer()
+        self.labels: list = []
+        self.labels_key: tuple | None = None
+        self.base: tuple[tuple, pygame.Surface] | None = None
 
 
 class TableApp:
@@ -82,8 +97,7 @@ class TableApp:
         self.vm = ViewModel(ui_scale=ui_scale, log=GameLog.of_game(game))
         if robot_pace is not None:
             self.vm.robot_pace = robot_pace
-        self.arena_layer = ArenaLayer(game.state.arena)
-        self.threat_layer = ThreatLayer()
+        self.layers = WindowLayers(ArenaLayer(game.state.arena))
         self.projector: Any = None     # a ProjectorWindow showing the table alone
         self.camera = self._fit_camera()
         self.running = True
@@ -91,7 +105,6 @@ class TableApp:
         self._preview_key: tuple | None = None
         self._pm_cache: tuple[tuple, Any] | None = None
         self._options_cache: tuple[tuple, list] | None = None
-        self._labels_key: tuple | None = None
         self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
         self._ruler_drag = False
         self._pan_drag: tuple[int, int] | None = None
@@ -110,6 +123,19 @@ class TableApp:
         if journal_name:
             self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")
         self._sync_selection()
+
+    @property
+    def arena_layer(self) -> ArenaLayer:
+        return self.layers.arena
+
+    @arena_layer.setter
+    def arena_layer(self, layer: ArenaLayer) -> None:
+        self.layers = WindowLayers(layer)
+        if self.projector is not None:
+            self.projector.layers = WindowLayers(ArenaLayer(layer.arena, grid=layer.grid))
+
+    def new_layers(self) -> WindowLayers:
+        return WindowLayers(ArenaLayer(self.game.state.arena, grid=self.vm.show_grid))
 
     # --- the view model's short names (tests and painters read these) -----------------
     selected = property(lambda self: self.vm.selected,
@@ -577,8 +603,10 @@ class TableApp:
             vm.robot_wait = 0.0
         elif k == pygame.K_g:
             vm.show_grid = not vm.show_grid
-            self.arena_layer.grid = vm.show_grid
-            self.arena_layer.invalidate()
+            self.layers.arena.grid = vm.show_grid
+            self.layers.arena.invalidate()
+            if self.projector is not None:
+                self.projector.layers = None
         elif k == pygame.K_l:
             vm.show_legend = not vm.show_legend
         elif k == pygame.K_o:
@@ -855,6 +883,11 @@ class TableApp:
     def zoom_settled(self) -> bool:
         return self._clock - self._last_zoom >= ZOOM_SETTLE_S
 
+    @property
+    def moving(self) -> bool:
+        """The view is being panned or zoomed (labels follow, bots are painted directly)."""
+        return self._pan_drag is not None or not self.zoom_settled
+
     def draw(self) -> pygame.Surface:
         """Draw the whole view onto `self.surface` and return it."""
         started = time.perf_counter()
@@ -876,23 +909,29 @@ class TableApp:
         return surface
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
-                   laptop: bool = False) -> None:
-        """The table and everything on it, into `area` (both windows use this)."""
+                   laptop: bool = False, layers: Any = None) -> None:
+        """The table and everything on it, into `area` (both windows use this, each
+        with its own cached `layers`)."""
         vm = self.vm
+        layers = layers or self.layers
         sizes = self.sizes(cam)
-        layer, at = self.arena_layer.surface(cam, surface.get_size(), settled=self.zoom_settled)
-        surface.fill(style.BACKGROUND, area)
+        layer, at = layers.arena.surface(cam, surface.get_size(), settled=self.zoom_settled,
+                                         budget_ms=LAYER_BUDGET_MS)
         surface.set_clip(area)
-        surface.blit(layer, at)
-        if vm.threat_on and self.threat is not None:
-            self.threat_layer.draw(surface, cam, self.threat, CELL_CM)
         pm = self.premeasure()
-        if pm is not None:
-            draw_arc_fill(surface, cam, self.state.bots[pm.bot], pm)
+        threat = self.threat if vm.threat_on else None
+        if pm is None and threat is None:
+            _fill_around(surface, area, pygame.Rect(at, layer.get_size()))
+            surface.blit(layer, at)
+        else:
+            base, base_at = self._base_layer(layers, layer, at, cam, pm, threat)
+            _fill_around(surface, area, pygame.Rect(base_at, base.get_size()))
+            surface.blit(base, base_at)
         draw_belt_arrows(surface, cam, self.state.arena, self._belt_phase)
         sink = LabelSink(sizes.table)
         unplaced = self.state.active if self.expected() == "place" else None
-        draw_state(surface, cam, self.state, vm.selected, self._open_doors(), unplaced, sink)
+        draw_state(surface, cam, self.state, vm.selected, self._open_doors(), unplaced, sink,
+                   exact=not self.moving)
         pv = self.move_preview()
         if pv is not None and vm.plan is not None:
             draw_move_preview(surface, cam, self.state.bots[vm.plan.bot], pv,
@@ -909,14 +948,15 @@ class TableApp:
                                 player_colours(self.state), list(player_colours(self.state)))
         bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
         key = (sink.key(), bounds)
-        if laptop:
-            if key != self._labels_key:
-                vm.labels, vm.labels_left_out = sink.place(bounds)
-                self._labels_key = key
-            draw_labels(surface, vm.labels, sink.size)
-        else:
-            placed, _ = sink.place(bounds)
-            draw_labels(surface, placed, sink.size)
+        if self.moving:                       # pan or zoom under way: labels ride along
+            layers.labels = follow(layers.labels, sink.wishes)
+            layers.labels_key = None
+        elif key != layers.labels_key:
+            layers.labels, left_out = sink.place(bounds)
+            layers.labels_key = key
+            if laptop:
+                vm.labels, vm.labels_left_out = layers.labels, left_out
+        draw_labels(surface, layers.labels, sink.size)
         if vm.threat_on and self.threat is not None:
             draw_threat_legend(surface, (area.x + 10, strip[1].bottom + 10), sizes.panel,
                                self.threat, vm.hover)
@@ -929,6 +969,24 @@ class TableApp:
             text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
                      sizes.panel, vm.message[1])
         surface.set_clip(None)
+
+    def _base_layer(self, layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int],
+                    cam: Camera, pm: Any, threat: Any) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The arena layer with what stays put until the state changes baked in (the
+        threat shading, the pre-measure's arc fill): one opaque blit per frame."""
+        shown = 0
+        if threat is not None:      # while filling, the shading is re-baked every few cells
+            shown = len(threat.cells) if threat.done else len(threat.cells) // THREAT_BATCH
+        key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
+        if layers.base is None or layers.base[0] != key:
+            base = layer.copy()
+            local = Camera(cam.table, cam.scale, (cam.origin[0] - at[0], cam.origin[1] - at[1]))
+            if threat is not None:
+                layers.threat.draw(base, local, threat, CELL_CM)
+            if pm is not None:
+                draw_arc_fill(base, local, self.state.bots[pm.bot], pm)
+            layers.base = (key, base)
+        return layers.base[1], at
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
@@ -1022,6 +1080,21 @@ class TableApp:
             dt = clock.tick(FPS) / 1000.0
             self.step(dt)
             pygame.display.flip()
+
+
+def _fill_around(surface: pygame.Surface, area: pygame.Rect, inner: pygame.Rect) -> None:
+    """Background over the part of `area` that `inner` (a layer about to be blitted)
+    leaves uncovered."""
+    inner = inner.clip(area)
+    if inner.w <= 0 or inner.h <= 0:
+        surface.fill(style.BACKGROUND, area)
+        return
+    for r in (pygame.Rect(area.x, area.y, area.w, inner.y - area.y),
+              pygame.Rect(area.x, inner.bottom, area.w, area.bottom - inner.bottom),
+              pygame.Rect(area.x, inner.y, inner.x - area.x, inner.h),
+              pygame.Rect(inner.right, inner.y, area.right - inner.right, inner.h)):
+        if r.w > 0 and r.h > 0:
+            surface.fill(style.BACKGROUND, r)
 
 
 def _tone_of(colour: style.Colour) -> str:

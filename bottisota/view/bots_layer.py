@@ -33,11 +33,12 @@ SPRITE_CACHE_SIZE = 512
 
 def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
              selected: bool = False, alpha_ghost: bool = False, labels: bool = True,
-             mark: str = "dot") -> None:
+             mark: str = "dot", exact: bool = True) -> None:
     """One bot: disc of its real base, facing wedge, name above, damage pips below.
-    Drawn once per look (facing, damage, status, scale) and then blitted."""
-    if alpha_ghost:
-        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels, mark)
+    Drawn once per look (facing, damage, status, scale) and then blitted; while a zoom
+    is under way (`exact=False`) painted directly, no sprite made for a passing scale."""
+    if alpha_ghost or not exact:               # a ghost, or a zoom under way: painted directly
+        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels and exact, mark)
         return
     key = (mark, bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure, bot.rust,
            bot.leaflet, bot.overwatch, bot.destroyed, bot.card.is_flying, colour, selected,
@@ -187,7 +188,7 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
                selected: str | None = None, open_doors: tuple = (),
-               hidden: str | None = None, sink: Any = None) -> None:
+               hidden: str | None = None, sink: Any = None, exact: bool = True) -> None:
     """Everything that changes during a game, over the cached arena layer
     (`hidden`: a drawn bot not yet placed). With a label `sink` the bots' names go
     to the label placement pass instead of being drawn above each bot."""
@@ -205,7 +206,7 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
         if b.removed or b.id == hidden:
             continue
         draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
-                 labels=sink is None, mark=style.seat_mark(players, b.player))
+                 labels=sink is None, mark=style.seat_mark(players, b.player), exact=exact)
         if sink is not None:
             c = cam.to_px(b.x, b.y)
             r = max(2.0, cam.length(b.radius))

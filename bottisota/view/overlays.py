@@ -22,57 +22,48 @@ THREAT_COLOUR = (255, 32, 96)
 
 
 class ThreatLayer:
-    """The threat map as one pixel per fine cell, scaled to the table (cheap to redraw
-    while the map fills; rebuilt only when cells were added or the zoom changed)."""
+    """The threat map painted at the table's pixel size, cell by cell as the map fills
+    (only the new cells are painted each frame); painted afresh only for a new map or
+    another zoom."""
 
     def __init__(self) -> None:
+        self._surface: pygame.Surface | None = None
         self._key: tuple | None = None
-        self._cells: pygame.Surface | None = None
-        self._scaled: pygame.Surface | None = None
-        self._scaled_key: tuple | None = None
+        self._painted = 0
 
     def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
         tw, th = cam.table
-        nx, ny = max(1, math.ceil(tw / fine_cm)), max(1, math.ceil(th / fine_cm))
-        key = (id(tm), len(tm.cells))
+        w, h = round(tw * cam.scale), round(th * cam.scale)
+        if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
+            return
+        key = (id(tm), w, h)
         if self._key != key:
-            self._cells = _paint_cells(tm, nx, ny, fine_cm)
+            self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+            self._surface.fill((0, 0, 0, 0))
             self._key = key
-            self._scaled_key = None
-        w, h = round(nx * fine_cm * cam.scale), round(ny * fine_cm * cam.scale)
-        skey = (key, w, h)
-        if self._scaled_key != skey:
-            if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in
-                self._scaled = None
-            else:
-                self._scaled = pygame.transform.scale(self._cells, (max(1, w), max(1, h)))
-            self._scaled_key = skey
+            self._painted = 0
+        for c in tm.cells[self._painted:]:           # coarse first, then the fine ones over them
+            _paint_cell(self._surface, c, tm.most, cam.scale, th)
+        self._painted = len(tm.cells)
         left, bottom = cam.to_px(0, 0)
-        if self._scaled is not None:
-            surface.blit(self._scaled, (round(left), round(bottom - h)))
+        surface.blit(self._surface, (round(left), round(bottom - h)))
 
 
-def _paint_cells(tm: ThreatMap, nx: int, ny: int, fine: float) -> pygame.Surface:
-    s = pygame.Surface((nx, ny), pygame.SRCALPHA)
-    s.fill((0, 0, 0, 0))
-    for c in tm.cells:          # coarse first, the fine cells then paint over them
-        alpha = round(THREAT_ALPHA * min(1.0, c.weapons / tm.most))
-        rgba = (*THREAT_COLOUR, alpha) if c.weapons else (0, 0, 0, 0)
-        n = max(1, round(c.size / fine))
-        i0 = math.floor((c.x - c.size / 2) / fine + 1e-6)
-        j0 = math.floor((c.y - c.size / 2) / fine + 1e-6)
-        rect = pygame.Rect(i0, ny - (j0 + n), n, n)
-        s.fill(rgba, rect)
-        if c.watchers and n == 1:
-            s.set_at((i0, ny - j0 - 1), (255, 255, 255, 70))
-    return s
+def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, th: float) -> None:
+    alpha = round(THREAT_ALPHA * min(1.0, c.weapons / most)) if c.weapons else 0
+    x0, x1 = (c.x - c.size / 2) * scale, (c.x + c.size / 2) * scale
+    y0, y1 = (th - c.y - c.size / 2) * scale, (th - c.y + c.size / 2) * scale
+    rect = pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+    s.fill((*THREAT_COLOUR, alpha), rect)
+    if c.watchers:
+        pygame.draw.rect(s, (255, 255, 255, 200), rect.inflate(-2, -2), 1)
 
 
 def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, tm: ThreatMap,
                        hover: str | None) -> pygame.Rect:
     """What the shading means, and the count under the pointer."""
     lines = [f"threat to {tm.viewer}: darker red = more enemy weapons can fire here "
-             f"(of {tm.most})", "pale cells: an overwatcher covers the spot"]
+             f"(of {tm.most})", "white outline: an overwatcher covers the spot"]
     if not tm.done:
         lines.append("computing..." + (" (coarse)" if not tm.coarse_done else " (refining)"))
     if hover:
@@ -146,8 +137,26 @@ def draw_turn_strip(surface: pygame.Surface, area: pygame.Rect, strip: dict, siz
                     colours: dict[str, style.Colour], players: list[str]) -> list[pygame.Rect]:
     """Round, whose turn and phase, and the seats, on both long edges of the table."""
     rects = turn_strip_rects(area, size)
+    key = (repr(strip), area.w, size, tuple(sorted(colours.items())))
+    hit = _bands.get(key)
+    if hit is None:
+        band = _band(strip, area.w, rects[0].h, size, colours, players)
+        if len(_bands) > 16:
+            _bands.clear()
+        hit = _bands[key] = (band, pygame.transform.rotate(band, 180))
+    surface.blit(hit[0], rects[0].topleft)
+    surface.blit(hit[1], rects[1].topleft)
+    return rects
+
+
+_bands: dict[tuple, tuple[pygame.Surface, pygame.Surface]] = {}
+
+
+def _band(strip: dict, width: int, height: int, size: int, colours: dict[str, style.Colour],
+          players: list[str]) -> pygame.Surface:
     font = style.font(size)
-    band = pygame.Surface((area.w, rects[0].h))
+    rects = [pygame.Rect(0, 0, width, height)]
+    band = pygame.Surface((width, height))
     band.fill(style.LABEL_BACK)
     x = 10
     band.blit(style.label(strip["line"], size, style.TEXT), (x, 5))
@@ -165,6 +174,4 @@ def draw_turn_strip(surface: pygame.Surface, area: pygame.Rect, strip: dict, siz
         band.blit(style.label(text, size, style.TEXT if not seat["played"] else style.TEXT_DIM),
                   (x, 5))
         x += font.size(text)[0] + 24
-    surface.blit(band, rects[0].topleft)
-    surface.blit(pygame.transform.rotate(band, 180), rects[1].topleft)
-    return rects
+    return band

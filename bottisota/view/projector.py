@@ -24,6 +24,7 @@ class ProjectorWindow:
         self.fit = calibration is None
         self.message = message or (lambda text, tone: None)
         self.camera: Camera | None = None
+        self.layers: Any = None           # its own cached layers (set by the view)
 
     @classmethod
     def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
@@ -67,8 +68,9 @@ class ProjectorWindow:
     def draw(self, app: Any) -> pygame.Surface:
         cam = self.camera_for(app.state.arena.size)
         area = pygame.Rect((0, 0), self.surface.get_size())
-        self.surface.fill(style.BACKGROUND)
-        app.draw_table(self.surface, cam, area)
+        if self.layers is None:
+            self.layers = app.new_layers()
+        app.draw_table(self.surface, cam, area, layers=self.layers)
         if self.window is not None:
             self.window.flip()
         return self.surface

@@ -85,6 +85,10 @@ class _Grid:
         return True
 
 
+_DIRS = [(math.cos(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2),
+          math.sin(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2)) for k in range(SPOTS_PER_RING)]
+
+
 def _spots(w: LabelWish, radius: float):
     """Candidate rectangles: above, below, right, left first, then rings around."""
     ax, ay = w.anchor
@@ -96,10 +100,24 @@ def _spots(w: LabelWish, radius: float):
     yield (ax - g - lw, ay - lh / 2), False
     for ring in range(1, RINGS + 1):
         dist = g + ring * (lh + 2)
-        for k in range(SPOTS_PER_RING):
-            a = 2 * math.pi * k / SPOTS_PER_RING - math.pi / 2
-            cx, cy = ax + math.cos(a) * (dist + lw / 2 * abs(math.cos(a))), ay + math.sin(a) * dist
+        for c, s in _DIRS:
+            cx, cy = ax + c * (dist + lw / 2 * abs(c)), ay + s * dist
             yield (cx - lw / 2, cy - lh / 2), True
+
+
+def follow(placed: list[PlacedLabel], wishes: list[LabelWish]) -> list[PlacedLabel]:
+    """Labels placed earlier, carried along with their anchors (a pan or zoom under way:
+    each keeps its offset from its anchor; the full pass runs once the view settles)."""
+    now = {w.key: w for w in wishes}
+    out = []
+    for p in placed:
+        w = now.get(p.key)
+        if w is None or w.text != p.text:
+            continue
+        dx, dy = w.anchor[0] - p.anchor[0], w.anchor[1] - p.anchor[1]
+        x, y, rw, rh = p.rect
+        out.append(PlacedLabel(p.text, (x + dx, y + dy, rw, rh), w.anchor, p.leader, p.tone, p.key))
+    return out
 
 
 def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]],

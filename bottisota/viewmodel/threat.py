@@ -44,25 +44,32 @@ class ThreatMap:
     done: bool = False
     coarse_done: bool = False
     _work: Iterator[ThreatCell] | None = None
+    _cell_s: float = 0.0              # the slowest recent cell, seconds
 
     def fill(self, budget_ms: float = BUDGET_MS) -> int:
         """Compute cells until the budget is spent; returns how many were added."""
         if self.done or self._work is None:
             return 0
-        end = time.perf_counter() + budget_ms / 1000.0
+        start = time.process_time()
+        end = start + budget_ms / 1000.0
         added = 0
         while True:
+            t0 = time.process_time()
+            if added and t0 + self._cell_s > end:     # the next cell would overrun the budget
+                return added
             try:
                 cell = next(self._work)
             except StopIteration:
                 self.done = True
                 self._work = None
                 return added
+            took = time.process_time() - t0
+            self._cell_s = max(took, 0.8 * self._cell_s + 0.2 * took)
             if cell.size <= CELL_CM and not self.coarse_done:
                 self.coarse_done = True
             self.cells.append(cell)
             added += 1
-            if time.perf_counter() >= end:
+            if time.process_time() >= end:
                 return added
 
     def at(self, x: float, y: float) -> ThreatCell | None:
