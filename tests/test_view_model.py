@@ -262,7 +262,7 @@ def test_a_shot_shows_its_dice_and_damage_on_the_table():
     app.toggle_order("b")
     app.fire()
     texts = [e.text for e in app.vm.effects.items]
-    assert any(t.startswith("HIT 6") for t in texts)
+    assert any(t.startswith("b: HIT 6") for t in texts)
     assert any("structure" in t for t in texts) or any("saved" in t for t in texts)
 
 

@@ -33,9 +33,12 @@ def colour_at(img: pygame.Surface, x: float, y: float) -> tuple[int, int, int]:
     return tuple(img.get_at(camera().to_ipx(x, y)))[:3]
 
 
-def test_three_screenshots_are_written(shots):
-    assert sorted(shots) == ["move-preview.png", "premeasure.png", "table.png"]
-    assert all(img.get_size() == SIZE for img in shots.values())
+def test_the_screenshots_are_written(shots):
+    assert sorted(shots) == ["move-preview.png", "premeasure.png", "results.png", "table-4k.png",
+                             "table.png", "threat.png", "two-windows.png"]
+    assert all(img.get_size() == SIZE for name, img in shots.items()
+               if name not in ("table-4k.png", "two-windows.png"))
+    assert shots["table-4k.png"].get_size() == (3840, 2160)
 
 
 def test_table_screenshot_shows_each_bot_in_its_player_colour(shots):

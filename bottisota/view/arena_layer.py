@@ -84,7 +84,7 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     c = f.shape.centroid
     length = max(1.5, min(span * 0.6, 6.0))
     arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
-    size = max(12, min(22, round(cam.length(1.6))))
+    size = max(12, round(cam.length(1.6)))
     low = style.label(f"{(f.from_z or 0):g}", size, style.TEXT)
     high = style.label(f"{(f.to_z or 0):g}", size, style.TEXT)
     off = span / 2.0 - 0.6
@@ -111,7 +111,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     kind = f.type
     fill = style.FEATURE_FILL[kind]
     c = f.shape.centroid
-    text_size = max(12, min(24, round(cam.length(1.8))))
+    text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
         lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
@@ -233,7 +233,7 @@ def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
     for y in range(0, area.h, strip):
         surface.blit(overlay, (area.x, area.y + y), pygame.Rect(0, y, area.w, strip))
         yield
-    size = max(14, min(28, round(cam.scale * 1.3)))
+    size = max(14, round(cam.scale * 1.3))
     for i in range(0, int(math.floor(tw)) + 1, GRID_LABEL_EVERY):
         lab = style.label(str(i), size, style.TEXT_DIM)
         px, py = cam.to_px(i, 0)

@@ -104,11 +104,11 @@ def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], ar
         elif e.kind == BANNER:
             banners.append(e)
     y = area.y + area.h // 6
+    font = style.font(banner_size)
     for e in banners[-3:]:
-        rect = text_box(surface, [e.text], (0, 0), banner_size, e.tone,
-                        width=min(area.w - 40, style.font(banner_size).size(e.text)[0] + 24))
-        rect.midtop = (area.centerx, y)
-        text_box(surface, [e.text], rect.topleft, banner_size, e.tone, width=rect.w)
+        width = min(area.w - 40, font.size(e.text)[0] + 24)
+        x = area.centerx - width // 2
+        rect = text_box(surface, [e.text], (x, y), banner_size, e.tone, width=width)
         y = rect.bottom + 8
 
 

@@ -33,10 +33,14 @@ class ProjectorWindow:
         sizes = pygame.display.get_desktop_sizes()
         index = min(display, len(sizes) - 1)
         size = sizes[index]
-        window = pygame.Window("Bottisota table", size,
-                               position=pygame.WINDOWPOS_CENTERED_DISPLAY(index),
-                               borderless=True)
-        return cls(size, calibration, window, app.say)
+        left = sum(w for w, _h in sizes[:index])          # displays side by side, left to right
+        window = pygame.Window("Bottisota table", size, position=(left, 0), borderless=True)
+        if index > 0:
+            try:
+                window.set_fullscreen(desktop=True)        # full screen on the display it is on
+            except pygame.error as err:
+                app.say(f"the projector window stays a borderless window ({err})", "dim")
+        return cls(window.size, calibration, window, app.say)
 
     def owns(self, event: pygame.event.Event) -> bool:
         return self.window is not None and getattr(event, "window", None) is self.window

@@ -74,19 +74,23 @@ def effects_of(events: list[dict], state: Any) -> list[Effect]:
             need = f"{e['need']}+"
             mod = f"{e['mod']:+d}" if e.get("mod") else ""
             word = "HIT" if e["hit"] else "miss"
-            out.append(Effect(MARK, f"{word} {e['roll']}{mod} ({need})", _pos(state, e["target"]),
+            out.append(Effect(MARK, f"{e['target']}: {word} {e['roll']}{mod} ({need})",
+                              _pos(state, e["target"]),
                               "alarm" if e["hit"] else "dim", bot=e["target"]))
         elif kind == "armour_test":
             word = "saved" if e["passed"] else "armour fails"
-            out.append(Effect(MARK, f"{word} {e['roll']} ({e['need']}+)", _pos(state, e["bot"]),
+            out.append(Effect(MARK, f"{e['bot']}: {word} {e['roll']} ({e['need']}+)",
+                              _pos(state, e["bot"]),
                               "dice", bot=e["bot"]))
         elif kind == "damaged":
             amount = int(e["amount"])
-            text = f"\u2212{amount} structure" if amount > 0 else f"+{-amount} repaired"
+            text = (f"{e['bot']}: \u2212{amount} structure" if amount > 0
+                    else f"{e['bot']}: +{-amount} repaired")
             out.append(Effect(MARK, text, _pos(state, e["bot"]), "alarm" if amount > 0 else "good",
                               bot=e["bot"]))
         elif kind == "destroyed":
-            out.append(Effect(MARK, "DESTROYED", _pos(state, e["bot"]), "alarm", bot=e["bot"],
+            out.append(Effect(MARK, f"{e['bot']} DESTROYED", _pos(state, e["bot"]), "alarm",
+                              bot=e["bot"],
                               duration=SHOW_SECONDS * 1.5))
         elif kind in ("overwatch_fire", "mine_strike", "fall", "pit", "score", "round",
                       "self_destruct", "goal_taken", "player_out", "teleport"):
