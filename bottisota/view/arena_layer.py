@@ -330,11 +330,14 @@ class ArenaLayer:
         self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
         self.rebuilds = 0
 
-    def _covers(self, cam: Camera, size: tuple[int, int]) -> bool:
-        if self._surface is None or abs(cam.scale - self._scale) > 1e-9:
+    def _covers(self, cam: Camera, size: tuple[int, int], layer: tuple | None = None) -> bool:
+        """Whether a layer (the shown one, or `layer` = (surface, scale, corner)) holds
+        everything of the table this camera shows."""
+        surface, scale, corner = layer or (self._surface, self._scale, self._corner)
+        if surface is None or abs(cam.scale - scale) > 1e-9:
             return False
-        left, top = cam.to_px(*self._corner)
-        w, h = self._surface.get_size()
+        left, top = cam.to_px(*corner)
+        w, h = surface.get_size()
         table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
         need = table.clip(pygame.Rect(0, 0, *size))
         return (left - 0.5 <= need.left and top - 0.5 <= need.top
@@ -379,7 +382,7 @@ class ArenaLayer:
             self._start(cam, size)
             self._advance(None)
         elif settled:
-            if self._next is None or self._next[4] != (cam.scale, cam.origin, tuple(size)):
+            if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
             if not self._advance(budget_ms):
                 return self._scaled(cam, size)

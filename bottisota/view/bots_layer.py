@@ -198,6 +198,8 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
     for g in state.goals:
         if not g.taken:
             draw_goal_marker(surface, cam, g.x, g.y, g.r, g.points)
+            if sink is not None:
+                sink.disc(*cam.to_px(g.x, g.y), max(3.0, cam.length(g.r)) + 2)
     colours = player_colours(state)
     for m in state.mines:
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
@@ -210,12 +212,13 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
         if sink is not None:
             c = cam.to_px(b.x, b.y)
             r = max(2.0, cam.length(b.radius))
-            sink.disc(c[0], c[1], r + 2)
+            pip = max(3, min(6, round(r * 0.3)))
+            sink.disc(c[0], c[1], r + 2 * pip + 4)          # the base and its damage pips
             name = b.id if b.z <= 0 else f"{b.id} z{b.z:g}"
             extra = [f"rust {b.rust}"] if b.rust else []
             extra += [f"leaflet {b.leaflet}"] if b.leaflet else []
             extra += ["DESTROYED"] if b.destroyed else []
-            sink.want(" ".join([name] + extra), c, "plain", key=b.id, radius=r + 8)
+            sink.want(" ".join([name] + extra), c, "plain", key=b.id, radius=r + 2 * pip + 6)
 
 
 def bot_at(state: GameState, x: float, y: float, slack: float = 0.5) -> Bot | None:

@@ -41,15 +41,31 @@ class LabelSink:
         return place_labels(self.wishes, self.discs, bounds, self.radii, list(taken))
 
 
+_tags: dict[tuple, pygame.Surface] = {}
+
+
+def _tag(text: str, tone: str, size: int, w: int, h: int) -> pygame.Surface:
+    """A label's box with its text (made once per text, tone and size)."""
+    key = (text, tone, size, w, h)
+    tag = _tags.get(key)
+    if tag is None:
+        colour = style.tone(tone)
+        tag = pygame.Surface((w, h))
+        tag.fill(style.LABEL_BACK)
+        pygame.draw.rect(tag, colour, tag.get_rect(), 1)
+        tag.blit(style.label(text, size, colour), (PAD, PAD))
+        if len(_tags) > 2000:
+            _tags.clear()
+        _tags[key] = tag
+    return tag
+
+
 def draw_labels(surface: pygame.Surface, placed: list[PlacedLabel], size: int) -> None:
     for p in placed:
         x, y, w, h = p.rect
-        colour = style.tone(p.tone)
         if p.leader:
+            colour = style.tone(p.tone)
             cx, cy = x + w / 2, y + h / 2
             pygame.draw.line(surface, style.LABEL_BACK, p.anchor, (cx, cy), 4)
             pygame.draw.line(surface, colour, p.anchor, (cx, cy), 2)
-        rect = pygame.Rect(round(x), round(y), round(w), round(h))
-        pygame.draw.rect(surface, style.LABEL_BACK, rect)
-        pygame.draw.rect(surface, colour, rect, 1)
-        surface.blit(style.label(p.text, size, colour), (rect.x + PAD, rect.y + PAD))
+        surface.blit(_tag(p.text, p.tone, size, round(w), round(h)), (round(x), round(y)))
