@@ -375,3 +375,17 @@ def test_f11_where_full_screen_fails_keeps_the_window_and_says_so(monkeypatch):
     monkeypatch.setattr(pygame.display, "toggle_fullscreen", fail)
     app.toggle_fullscreen()
     assert "full screen is not available" in app.vm.message[0]
+
+
+def test_true_scale_uses_both_axes_of_the_calibration():
+    from bottisota.view.camera import Camera
+
+    cam = Camera.centred((60.0, 40.0), (1000, 800), 10.0, 1.1)      # 10 px/cm across, 11 up
+    (x0, y0), (x1, y1) = cam.to_px(0, 0), cam.to_px(10, 10)
+    assert x1 - x0 == pytest.approx(100.0) and y0 - y1 == pytest.approx(110.0)
+    assert cam.to_cm(*cam.to_px(12.5, 7.5)) == pytest.approx((12.5, 7.5))
+    game = duel()
+    app = TableApp(game, (1600, 900), calibration=cs.Calibration(10.0, 11.0))
+    app.vm.true_scale = True
+    app.camera = app._fit_camera()
+    assert app.camera.scale == 10.0 and app.camera.scale_y == pytest.approx(11.0)

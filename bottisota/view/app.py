@@ -178,9 +178,9 @@ class TableApp:
         area = self.table_area
         cal = self.calibration_value
         if self.vm.true_scale and cal is not None and self.projector is None:
-            cam = Camera.centred(self.game.state.arena.size, area.size, cal.mean)
+            cam = Camera.centred(self.game.state.arena.size, area.size, cal.x, cal.y / cal.x)
             tw, th = self.game.state.arena.size
-            if tw * cal.mean > area.w or th * cal.mean > area.h:
+            if tw * cal.x > area.w + 1 or th * cal.y > area.h + 1:
                 self.vm.say("the table at true scale is bigger than this window: F3 fits it "
                             "(or hide the panel with Tab)", "alarm")
             return cam
@@ -980,7 +980,7 @@ class TableApp:
         key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
         if layers.base is None or layers.base[0] != key:
             base = layer.copy()
-            local = Camera(cam.table, cam.scale, (cam.origin[0] - at[0], cam.origin[1] - at[1]))
+            local = cam.moved((cam.origin[0] - at[0], cam.origin[1] - at[1]))
             if threat is not None:
                 layers.threat.draw(base, local, threat, CELL_CM)
             if pm is not None:

@@ -218,7 +218,7 @@ def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
     if area.w <= 0 or area.h <= 0:
         return
     overlay = pygame.Surface(area.size, pygame.SRCALPHA)
-    local = Camera(cam.table, cam.scale, (cam.origin[0] - area.x, cam.origin[1] - area.y))
+    local = cam.moved((cam.origin[0] - area.x, cam.origin[1] - area.y))
     for i in range(0, int(math.floor(tw)) + 1, fine):
         bold = i % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
@@ -352,7 +352,7 @@ class ArenaLayer:
             region = pygame.Rect(0, 0, 1, 1)
         surface = pygame.Surface(region.size)
         surface.fill(style.BACKGROUND)
-        local = Camera(cam.table, cam.scale, (cam.origin[0] - region.x, cam.origin[1] - region.y))
+        local = cam.moved((cam.origin[0] - region.x, cam.origin[1] - region.y))
         steps = arena_steps(surface, local, self.arena, grid=self.grid, goals=self.goals)
         self._next = (surface, cam.scale, cam.to_cm(region.x, region.y), steps,
                       (cam.scale, cam.origin, tuple(size)))

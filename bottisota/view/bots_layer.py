@@ -66,7 +66,7 @@ def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
     top = math.ceil(max(r + 14, r + 4 + label_h))
     bottom = math.ceil(r + 2 * pip + 24)
     sprite = pygame.Surface((2 * half_w, top + bottom), pygame.SRCALPHA)
-    local = Camera(cam.table, cam.scale, (half_w - bot.x * cam.scale, top + bot.y * cam.scale))
+    local = cam.moved((half_w - bot.x * cam.scale, top + bot.y * cam.scale_y))
     _paint_bot(sprite, local, bot, colour, selected, False, labels, mark)
     return sprite, (half_w, top)
 

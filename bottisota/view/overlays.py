@@ -33,7 +33,7 @@ class ThreatLayer:
 
     def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
         tw, th = cam.table
-        w, h = round(tw * cam.scale), round(th * cam.scale)
+        w, h = round(tw * cam.scale), round(th * cam.scale_y)
         if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
             return
         key = (id(tm), w, h)
@@ -43,16 +43,17 @@ class ThreatLayer:
             self._key = key
             self._painted = 0
         for c in tm.cells[self._painted:]:           # coarse first, then the fine ones over them
-            _paint_cell(self._surface, c, tm.most, cam.scale, th)
+            _paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
         self._painted = len(tm.cells)
         left, bottom = cam.to_px(0, 0)
         surface.blit(self._surface, (round(left), round(bottom - h)))
 
 
-def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, th: float) -> None:
+def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: float,
+                th: float) -> None:
     alpha = round(THREAT_ALPHA * min(1.0, c.weapons / most)) if c.weapons else 0
     x0, x1 = (c.x - c.size / 2) * scale, (c.x + c.size / 2) * scale
-    y0, y1 = (th - c.y - c.size / 2) * scale, (th - c.y + c.size / 2) * scale
+    y0, y1 = (th - c.y - c.size / 2) * scale_y, (th - c.y + c.size / 2) * scale_y
     rect = pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
     s.fill((*THREAT_COLOUR, alpha), rect)
     if c.watchers:

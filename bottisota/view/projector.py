@@ -63,8 +63,9 @@ class ProjectorWindow:
             if self.fit or self.calibration is None:
                 self.camera = Camera.fit(table, size, margin=0)
             else:
-                self.camera = Camera.centred(table, size, self.calibration.mean)
-                if table[0] * self.calibration.mean > size[0] or table[1] * self.calibration.mean > size[1]:
+                cal = self.calibration
+                self.camera = Camera.centred(table, size, cal.x, cal.y / cal.x)
+                if table[0] * cal.x > size[0] + 1 or table[1] * cal.y > size[1] + 1:
                     self.message("the table at true scale is bigger than the projector's "
                                   "image: F3 fits it", "alarm")
         return self.camera
