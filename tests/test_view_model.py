@@ -389,3 +389,59 @@ def test_true_scale_uses_both_axes_of_the_calibration():
     app.vm.true_scale = True
     app.camera = app._fit_camera()
     assert app.camera.scale == 10.0 and app.camera.scale_y == pytest.approx(11.0)
+
+
+def _key(k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+
+
+def test_tab_docks_then_hides_the_panel_and_the_table_takes_the_window():
+    pygame.display.init()
+    app = TableApp(duel(), (1600, 900))
+    assert app.panel_rect is not None and app.table_area.w < 1600
+    _key(pygame.K_TAB)
+    app.step()
+    assert app.vm.panel == "bottom" and app.table_area.h < 900 and app.table_area.w == 1600
+    _key(pygame.K_TAB)
+    app.step()
+    assert app.vm.panel == "hidden" and app.table_area == pygame.Rect(0, 0, 1600, 900)
+
+
+def test_f4_steps_the_ui_scale_and_the_panel_text_grows():
+    pygame.display.init()
+    app = TableApp(duel(), (1600, 900))
+    before = app.sizes().panel
+    _key(pygame.K_F4)
+    app.step()
+    assert app.vm.ui_scale > 1.0 and app.sizes().panel > before
+
+
+def test_robot_seats_wait_their_pace_and_n_skips_it():
+    pygame.display.init()
+    game, _ = build_game("duel", ["red", "blue"], 11, None, None)
+    app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"], game),
+                   robot_pace=5.0)
+    app.step()
+    assert len(game.history) == 1            # the first robot acts at once
+    for _ in range(5):
+        app.step()
+    assert len(game.history) == 1            # then waits its pace, results showing
+    _key(pygame.K_n)
+    app.step()
+    assert len(game.history) == 2
+
+
+def test_the_projector_shows_the_table_alone_and_the_laptop_keeps_the_panel():
+    from bottisota.view.projector import ProjectorWindow
+
+    pygame.display.init()
+    app = TableApp(duel(), (1280, 800))
+    app.projector = ProjectorWindow((1920, 1080), cs.Calibration(12.8, 12.8))
+    app.vm.panel = "hidden"                   # hidden on one screen; with two, the laptop keeps it
+    app.camera = app._fit_camera()
+    assert app.panel_rect is not None
+    app.step()
+    cam = app.projector.camera
+    assert cam.scale == 12.8                  # true scale on the projector
+    right = app.projector.surface.get_at((1919, 540))[:3]
+    assert tuple(right) != style.PANEL

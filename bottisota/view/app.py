@@ -106,6 +106,7 @@ class TableApp:
         self._pm_cache: tuple[tuple, Any] | None = None
         self._options_cache: tuple[tuple, list] | None = None
         self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
+        self._panel_shown: tuple | None = None   # (surface, key) whose pixels show the panel
         self._ruler_drag = False
         self._pan_drag: tuple[int, int] | None = None
         self._plan_drag = False
@@ -843,6 +844,7 @@ class TableApp:
             value = read_typed_die(self.surface, purpose, self.draw)
         finally:
             self.dice_question = None
+            self._panel_shown = None
         self.say(f"die typed in: {value} ({purpose})", "dice")
         return value
 
@@ -894,10 +896,13 @@ class TableApp:
         surface = self.surface
         if self.calibration is not None:
             self.calibration.draw(surface)
+            self._panel_shown = None
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
         self._draw_panel(surface)
+        if (self.prompt is not None and self.prompt.current is not None) or self.vm.help_on:
+            self._panel_shown = None           # drawn over the panel: blit it afresh next time
         if self.prompt is not None and self.prompt.current is not None:
             watcher = self.state.bots.get(self.prompt.current.watcher)
             owner = watcher.player if watcher is not None else "?"
@@ -1067,6 +1072,10 @@ class TableApp:
                sum(ln.undone for ln in vm.log.lines), vm.service_choice, vm.threat_on,
                self.state.dice.used, vm.place_facing, vm.log.scroll, vm.confirm, vm.ui_scale,
                self._focus(pm, self.camera) if pm is not None else None)
+        if self._panel is not None and self._panel[0] == key and self._panel_shown == (
+                id(surface), key):
+            return                             # the window still shows this very panel
+        self._panel_shown = (id(surface), key)
         if self._panel is None or self._panel[0] != key:
             self.buttons = draw_panel(surface, rect, vm, self.panel_input())
             self._panel = (key, surface.subsurface(rect).copy(), rect)
