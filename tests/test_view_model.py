@@ -445,3 +445,40 @@ def test_the_projector_shows_the_table_alone_and_the_laptop_keeps_the_panel():
     assert cam.scale == 12.8                  # true scale on the projector
     right = app.projector.surface.get_at((1919, 540))[:3]
     assert tuple(right) != style.PANEL
+
+
+def test_full_screen_that_fails_at_start_falls_back_to_a_window_with_a_message(monkeypatch):
+    from bottisota.commands import play
+
+    pygame.display.init()
+    real = pygame.display.set_mode
+
+    def no_full_screen(size, flags=0, *a, **kw):
+        if flags & pygame.FULLSCREEN:
+            raise pygame.error("this driver cannot go full screen")
+        return real(size, flags, *a, **kw)
+
+    monkeypatch.setattr(pygame.display, "set_mode", no_full_screen)
+    screen, note = play._open_window((800, 600), True)
+    assert screen.get_size() == (800, 600) and "full screen is not available" in note
+
+
+def test_with_a_projector_open_f2_calibrates_the_projector_display():
+    from bottisota.view.projector import ProjectorWindow
+
+    pygame.display.init()
+    saved = {}
+    app = TableApp(duel(), (1280, 800))
+    app.projector = ProjectorWindow((1920, 1080), None)
+    app.calibration_key = lambda: "display1-1920x1080"
+    app.calibration_saver = lambda key, cal: saved.setdefault(key, cal)
+    _key(pygame.K_F2)
+    app.step()
+    assert app.calibration is not None
+    for k in (pygame.K_RETURN, pygame.K_RETURN):
+        _key(k)
+    app.step()
+    assert "display1-1920x1080" in saved and app.projector.calibration is not None
+    assert app.calibration_value is None           # the laptop's own scale is untouched
+    app.step()
+    assert app.projector.camera.scale == pytest.approx(saved["display1-1920x1080"].x)

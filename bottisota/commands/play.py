@@ -89,28 +89,31 @@ def main(args: argparse.Namespace) -> int:
     try:
         pygame.display.init()
         pygame.font.init()
-        screen = _open_window(size, args.fullscreen and not args.headless)
+        screen, note = _open_window(size, args.fullscreen and not args.headless)
     except pygame.error as err:
         print(f"bottisota: cannot open a window: {err}\n"
               "Use `bottisota play --headless` for scripted use.", file=sys.stderr)
         return 2
     try:
-        return _play(args, players, screen)
+        return _play(args, players, screen, note)
     finally:
         style.forget_fonts()
         pygame.quit()
 
 
-def _open_window(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surface, str | None]:
+    """The window, and a note when full screen was asked for and could not be had."""
     flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
+    note = None
     try:
         screen = pygame.display.set_mode(size, flags)
-    except pygame.error:
+    except pygame.error as err:
         if not fullscreen:
             raise
         screen = pygame.display.set_mode(size, pygame.RESIZABLE)   # no full screen here
+        note = f"full screen is not available here ({err}); a window is used instead"
     pygame.display.set_caption("Bottisota Referee")
-    return screen
+    return screen, note
 
 
 def _desktop_key(index: int, fallback: tuple[int, int]) -> str:
@@ -122,7 +125,8 @@ def _desktop_key(index: int, fallback: tuple[int, int]) -> str:
     return display_key(size, index)
 
 
-def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface) -> int:
+def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
+          note: str | None = None) -> int:
     holder: dict[str, Any] = {}
 
     def ask(purpose: str) -> int:
@@ -154,8 +158,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface) 
         a, 1, load_calibration(_desktop_key(1, screen.get_size()))[0])
     app.vm.panel = args.panel
     holder["app"] = app
-    for note in notes:
-        app.say(note, "alarm")
+    for text in notes + ([note] if note else []):
+        app.say(text, "alarm")
     if cal is not None:
         app.vm.true_scale = True
         app.camera = app._fit_camera()

@@ -506,7 +506,8 @@ class TableApp:
             self.resized(pygame.display.get_surface().get_size())
             return
         if self.calibration is not None:
-            self.calibration.handle(event, self.size)
+            self.calibration.handle(event, self.projector.surface.get_size()
+                                    if self.projector is not None else self.size)
             if self.calibration.done:
                 self._calibrated(self.calibration.result)
                 self.calibration = None
@@ -537,9 +538,14 @@ class TableApp:
         except (OSError, ValueError) as err:
             self.say(f"the calibration could not be saved: {err}", "alarm")
             path = None
-        self.calibration_value = result
-        self.vm.true_scale = True
-        self.camera = self._fit_camera()
+        if self.projector is not None:          # the ruler was on the projector's display
+            self.projector.calibration = result
+            self.projector.fit = False
+            self.projector.camera = None
+        else:
+            self.calibration_value = result
+            self.vm.true_scale = True
+            self.camera = self._fit_camera()
         where = f" in {path}" if path else ""
         self.say(f"true scale {result.x:.2f} x {result.y:.2f} px/cm saved{where}")
 
@@ -855,7 +861,7 @@ class TableApp:
             self.handle(event)
         self.update(dt)
         out = self.draw()
-        if self.projector is not None:
+        if self.projector is not None and self.calibration is None:
             self.projector.draw(self)
         return out
 
@@ -895,8 +901,14 @@ class TableApp:
         started = time.perf_counter()
         surface = self.surface
         if self.calibration is not None:
-            self.calibration.draw(surface)
-            self._panel_shown = None
+            if self.projector is None:
+                self.calibration.draw(surface)
+                self._panel_shown = None
+                return surface
+            self.projector.calibrate(self.calibration)       # the ruler on the projector
+            self.draw_table(surface, self.camera, self.table_area, laptop=True)
+            text_box(surface, ["calibrating the projector: stretch the ruler on the table to 10 cm "
+                               "(Left/Right, Enter, Esc)"], (10, 10), self.sizes().panel, "dice")
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)

@@ -80,6 +80,12 @@ class ProjectorWindow:
             self.window.flip()
         return self.surface
 
+    def calibrate(self, screen: Any) -> None:
+        """Show a calibration ruler (view.calibration.CalibrationScreen) on this display."""
+        screen.draw(self.surface)
+        if self.window is not None:
+            self.window.flip()
+
     def close(self) -> None:
         if self.window is not None:
             self.window.destroy()
