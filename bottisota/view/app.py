@@ -29,7 +29,7 @@ from bottisota.view.label_layer import LabelSink, draw_labels
 from bottisota.view.legend import draw_legend
 from bottisota.view.move_overlay import draw_move_preview, plan_summary
 from bottisota.view.overlays import (ThreatLayer, draw_effects, draw_threat_legend,
-                                     draw_turn_strip, draw_winner, text_box, turn_strip_rects)
+                                     draw_turn_strip, draw_winner, text_box)
 from bottisota.view.panel import PanelInput, draw_panel
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure, nearest_target
 from bottisota.view.prompts import (OverwatchPrompt, draw_overwatch_prompt, pending_events,
@@ -40,12 +40,10 @@ from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
 from bottisota.viewmodel.labels import follow
 from bottisota.viewmodel.guidance import SERVICE_CHOICES, danger, headline, shooting_options
 from bottisota.viewmodel.log import GameLog
-from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, PANEL_SIDE,
-                                       ViewModel, turn_strip)
+from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, ViewModel, turn_strip)
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import effects_of
 from bottisota.viewmodel.sizes import TextSizes, next_ui_scale, text_sizes
-from bottisota.viewmodel.targets import target_words  # noqa: F401  (painters' words)
 from bottisota.viewmodel.threat import CELL_CM, hover_words, state_key, threat_map
 
 PANEL_SHARE = 0.27       # the side panel's share of the window's width

@@ -14,7 +14,7 @@ from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink
 from bottisota.view.shapes import dashed_line
 from bottisota.view.widgets import wrap
-from bottisota.viewmodel.results import BANNER, MARK, PATH, WINNER, Effect
+from bottisota.viewmodel.results import BANNER, MARK, PATH, Effect
 from bottisota.viewmodel.threat import ThreatMap
 
 THREAT_ALPHA = 150

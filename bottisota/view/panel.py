@@ -42,7 +42,6 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: Pan
     pad = max(8, s.panel // 2)
     x, y = rect.x + pad, rect.y + pad
     inner = rect.w - 2 * pad
-    state = p.game.state
     line = style.font(s.panel).get_linesize()
     y = text_block(surface, [(turn_line(p.game), style.TEXT)], (x, y), s.title, inner)
     y = _seats(surface, p, x, y + 2, inner)

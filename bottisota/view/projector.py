@@ -7,7 +7,6 @@ from typing import Any, Callable
 
 import pygame
 
-from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.viewmodel.calibration_store import Calibration
 
