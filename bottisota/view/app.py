@@ -20,31 +20,28 @@ from bottisota.core.actions import (Pass, Place, SelfDestruct, Service, SetOverw
                                      ShotOrder)
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
-from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
-from bottisota.view.bots_layer import bot_at, draw_state, player_colours
+from bottisota.view.arena_layer import ArenaLayer
+from bottisota.view.bots_layer import bot_at, player_colours
 from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.camera import Camera
 from bottisota.view.help import draw_help
-from bottisota.view.label_layer import LabelSink, draw_labels
-from bottisota.view.legend import draw_legend
-from bottisota.view.move_overlay import draw_move_preview, plan_summary
-from bottisota.view.overlays import (ThreatLayer, draw_effects, draw_threat_legend,
-                                     draw_turn_strip, draw_winner, text_box)
+from bottisota.view.move_overlay import plan_summary
+from bottisota.view.overlays import (text_box)
 from bottisota.view.panel import PanelInput, draw_panel
-from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure, nearest_target
+from bottisota.view.table_painter import PlaceGhost, TableInput, WindowLayers, paint_table
+from bottisota.view.premeasure_overlay import nearest_target
 from bottisota.view.prompts import (OverwatchPrompt, draw_overwatch_prompt, pending_events,
                                     read_typed_die)
-from bottisota.view.widgets import Button, draw_ruler
+from bottisota.view.widgets import Button
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
-from bottisota.viewmodel.labels import follow
 from bottisota.viewmodel.guidance import SERVICE_CHOICES, danger, headline, shooting_options
 from bottisota.viewmodel.log import GameLog
-from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, ViewModel, turn_strip)
+from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, ViewModel)
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import effects_of
 from bottisota.viewmodel.sizes import TextSizes, next_ui_scale, text_sizes
-from bottisota.viewmodel.threat import CELL_CM, hover_words, state_key, threat_map
+from bottisota.viewmodel.threat import hover_words, state_key, threat_map
 
 PANEL_SHARE = 0.27       # the side panel's share of the window's width
 STEP_CM = 1.0            # one key press of forward/back/strafe
@@ -57,20 +54,6 @@ FREE_TURNERS = ("walker", "hover")
 DRAG_GRAB_SLACK_CM = 1.0
 ZOOM_SETTLE_S = 0.25     # the arena is re-drawn this long after the last zoom step
 THREAT_BUDGET_MS = 4.0
-THREAT_BATCH = 6         # new threat cells shown in batches of this many
-LAYER_BUDGET_MS = 4.0    # a new arena drawing is made this long per frame
-
-
-class WindowLayers:
-    """What one window keeps drawn between frames: its arena layer, threat shading and
-    placed labels (each window has its own camera)."""
-
-    def __init__(self, arena: ArenaLayer) -> None:
-        self.arena = arena
-        self.threat = ThreatLayer()
-        self.labels: list = []
-        self.labels_key: tuple | None = None
-        self.base: tuple[tuple, pygame.Surface] | None = None
 
 
 class TableApp:
@@ -923,125 +906,37 @@ class TableApp:
         self.frame_ms = (time.perf_counter() - started) * 1000.0
         return surface
 
+    def table_input(self) -> TableInput:
+        """What the table painter needs this frame, from the model and the core."""
+        vm = self.vm
+        pm = self.premeasure()
+        ghost = None
+        if self.expected() == "place" and self.human_to_act() and self.on_table(self.mouse):
+            bot = self.active_bot()
+            x, y = self.camera.to_cm(*self.mouse)
+            tw, th = self.state.arena.size
+            if 0 <= x <= tw and 0 <= y <= th:
+                refusal = self.game.legal(Place(bot.id, x, y, vm.place_facing))
+                ghost = PlaceGhost(bot.radius, x, y, vm.place_facing,
+                                   str(refusal) if refusal is not None else None)
+        return TableInput(
+            game=self.game, vm=vm, robots=self.robots, premeasure=pm,
+            preview=self.move_preview(), threat=self.threat if vm.threat_on else None,
+            focus=self._focus(pm, self.camera) if pm is not None else None,
+            shooter=self.shooting_bot(), ghost=ghost, belt_phase=self._belt_phase,
+            moving=self.moving, settled=self.zoom_settled,
+            open_doors=tuple(door_keys(open_doors(self.state))),
+            show_message=self.panel_rect is None)
+
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
-                   laptop: bool = False, layers: Any = None) -> None:
+                   laptop: bool = False, layers: WindowLayers | None = None) -> None:
         """The table and everything on it, into `area` (both windows use this, each
         with its own cached `layers`)."""
-        vm = self.vm
-        layers = layers or self.layers
-        sizes = self.sizes(cam)
-        layer, at = layers.arena.surface(cam, surface.get_size(), settled=self.zoom_settled,
-                                         budget_ms=LAYER_BUDGET_MS)
-        surface.set_clip(area)
-        pm = self.premeasure()
-        threat = self.threat if vm.threat_on else None
-        if pm is None and threat is None:
-            _fill_around(surface, area, pygame.Rect(at, layer.get_size()))
-            surface.blit(layer, at)
-        else:
-            base, base_at = self._base_layer(layers, layer, at, cam, pm, threat)
-            _fill_around(surface, area, pygame.Rect(base_at, base.get_size()))
-            surface.blit(base, base_at)
-        draw_belt_arrows(surface, cam, self.state.arena, self._belt_phase)
-        sink = LabelSink(sizes.table)
-        unplaced = self.state.active if self.expected() == "place" else None
-        draw_state(surface, cam, self.state, vm.selected, self._open_doors(), unplaced, sink,
-                   exact=not self.moving)
-        pv = self.move_preview()
-        if pv is not None and vm.plan is not None:
-            draw_move_preview(surface, cam, self.state.bots[vm.plan.bot], pv,
-                              player_colours(self.state), self.state.bots, sink)
-        self._draw_orders(surface, cam, sink)
-        if pm is not None:
-            draw_premeasure(surface, cam, self.state, pm, self._focus(pm, cam), None,
-                            arc_fill=False, sink=sink)
-        self._draw_place_ghost(surface, cam, sink)
-        if vm.ruler is not None:
-            draw_ruler(surface, cam, *vm.ruler)
-        draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
-        strip = draw_turn_strip(surface, area, turn_strip(self.game, self.robots), sizes.panel,
-                                player_colours(self.state), list(player_colours(self.state)))
-        bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
-        key = (sink.key(), bounds)
-        if self.moving:                       # pan or zoom under way: labels ride along
-            layers.labels = follow(layers.labels, sink.wishes)
-            layers.labels_key = None
-        elif key != layers.labels_key:
-            layers.labels, left_out = sink.place(bounds)
-            layers.labels_key = key
-            if laptop:
-                vm.labels, vm.labels_left_out = layers.labels, left_out
-        draw_labels(surface, layers.labels, sink.size)
-        if vm.threat_on and self.threat is not None:
-            draw_threat_legend(surface, (area.x + 10, strip[1].bottom + 10), sizes.panel,
-                               self.threat, vm.hover)
-        if vm.show_legend:
-            draw_legend(surface, (area.right - 230, strip[1].bottom + 10), self.state.arena)
-        winner = vm.effects.winner
-        if winner is not None:
-            draw_winner(surface, area, winner, sizes.banner)
-        if laptop and self.panel_rect is None and vm.message is not None:
-            text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
-                     sizes.panel, vm.message[1])
-        surface.set_clip(None)
-
-    def _base_layer(self, layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int],
-                    cam: Camera, pm: Any, threat: Any) -> tuple[pygame.Surface, tuple[int, int]]:
-        """The arena layer with what stays put until the state changes baked in (the
-        threat shading, the pre-measure's arc fill): one opaque blit per frame."""
-        shown = 0
-        if threat is not None:      # while filling, the shading is re-baked every few cells
-            shown = len(threat.cells) if threat.done else len(threat.cells) // THREAT_BATCH
-        key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
-        if layers.base is None or layers.base[0] != key:
-            base = layer.copy()
-            local = cam.moved((cam.origin[0] - at[0], cam.origin[1] - at[1]))
-            if threat is not None:
-                layers.threat.draw(base, local, threat, CELL_CM)
-            if pm is not None:
-                draw_arc_fill(base, local, self.state.bots[pm.bot], pm)
-            layers.base = (key, base)
-        return layers.base[1], at
+        paint_table(surface, cam, area, self.table_input(), layers or self.layers, laptop)
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
         return hovered or (self.vm.aim if isinstance(self.vm.aim, str) else None)
-
-    def _open_doors(self) -> tuple:
-        """Doors the core says are open (R47: someone touches them)."""
-        return tuple(door_keys(open_doors(self.state)))
-
-    def _draw_orders(self, surface: pygame.Surface, cam: Camera, sink: LabelSink) -> None:
-        shooter = self.shooting_bot()
-        if shooter is None:
-            return
-        for o in self.vm.orders:
-            t = self.state.bots.get(o.target or "")
-            if t is None:
-                continue
-            a, b = cam.to_px(shooter.x, shooter.y), cam.to_px(t.x, t.y)
-            pygame.draw.line(surface, style.tone("dice"), a, b, 3)
-            sink.want(f"{o.weapon} -> {t.id}", ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "dice",
-                      key=f"order:{o.weapon}")
-
-    def _draw_place_ghost(self, surface: pygame.Surface, cam: Camera, sink: LabelSink) -> None:
-        if self.expected() != "place" or not self.human_to_act() or not self.on_table(self.mouse):
-            return
-        bot = self.active_bot()
-        x, y = cam.to_cm(*self.mouse)
-        tw, th = self.state.arena.size
-        if not (0 <= x <= tw and 0 <= y <= th):
-            return
-        facing = self.vm.place_facing
-        refusal = self.game.legal(Place(bot.id, x, y, facing))
-        colour = style.REFUSAL if refusal else style.GHOST
-        c = cam.to_px(x, y)
-        r = cam.length(bot.radius)
-        pygame.draw.circle(surface, colour, c, r, 2)
-        fx, fy = math.sin(math.radians(facing)), math.cos(math.radians(facing))
-        pygame.draw.line(surface, colour, c, cam.to_px(x + fx * bot.radius, y + fy * bot.radius), 2)
-        if refusal:
-            sink.want(str(refusal), c, "alarm", key="place", radius=r + 4)
 
     # --- the panel ------------------------------------------------------------------------
     def panel_input(self) -> PanelInput:
@@ -1099,21 +994,6 @@ class TableApp:
             dt = clock.tick(FPS) / 1000.0
             self.step(dt)
             pygame.display.flip()
-
-
-def _fill_around(surface: pygame.Surface, area: pygame.Rect, inner: pygame.Rect) -> None:
-    """Background over the part of `area` that `inner` (a layer about to be blitted)
-    leaves uncovered."""
-    inner = inner.clip(area)
-    if inner.w <= 0 or inner.h <= 0:
-        surface.fill(style.BACKGROUND, area)
-        return
-    for r in (pygame.Rect(area.x, area.y, area.w, inner.y - area.y),
-              pygame.Rect(area.x, inner.bottom, area.w, area.bottom - inner.bottom),
-              pygame.Rect(area.x, inner.y, inner.x - area.x, inner.h),
-              pygame.Rect(inner.right, inner.y, area.right - inner.right, inner.h)):
-        if r.w > 0 and r.h > 0:
-            surface.fill(style.BACKGROUND, r)
 
 
 def _tone_of(colour: style.Colour) -> str:
