@@ -32,7 +32,7 @@ EXIT_BUG = 70               # EX_SOFTWARE
 
 # subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "play": ("bottisota.view.app", "main", "start the referee's table view (the default)"),
+    "play": ("bottisota.commands.play", "main", "start the referee's table view (the default)"),
     "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
     "schema": ("bottisota.commands.schema", "main", "write JSON Schemas for the file formats"),
     "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),

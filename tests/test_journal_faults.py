@@ -239,7 +239,7 @@ def test_the_table_tells_a_failed_write_in_words(catalogue, duel, tmp_path, vide
     before = snapshot(game)
     assert app.act(random_action(game, rng)) is False
     assert snapshot(game) == before
-    text, _colour = app.message
+    text, _tone = app.vm.message
     assert text.startswith("the journal ") and "could not be written" in text
     assert "OSError" not in text                     # in words, not an exception's name
     game.journal.close()

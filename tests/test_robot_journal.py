@@ -175,7 +175,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
         tmp_path, monkeypatch):  # R23
     pytest.importorskip("pygame")
     from bottisota.view.app import TableApp
-    from bottisota.view.session import DEFAULT_PERSONALITY, robot_seats
+    from bottisota.viewmodel.session import DEFAULT_PERSONALITY, robot_seats
     from tests.builders import bot, card, state, weapon
 
     table = tmp_path / "tester.yaml"
@@ -210,7 +210,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
         "blue rolled 5 on 'otherwise': hold"]
     assert entry.events[2]["type"] != "robot_decision"
     assert app.notes == []
-    log = [text for text, _c in app.log]
+    log = [text for text in (ln.text for ln in app.vm.log.lines)]
     assert "blue rolled 5 on 'otherwise': hold" in log
 
 

@@ -56,7 +56,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     app = TableApp(game, SIZE)
     app.step()
     assert app.selected == "a" and app.plan is not None
-    assert pixel(app, 10.0, 30.0) == RED                    # the bot's colour at its centre
+    assert pixel(app, 9.4, 30.0) == RED                     # the bot's colour beside its mark
 
     # plan: 3 cm forward, then 10 more: 13 cm is more than move 12 -> refused (R8)
     for _ in range(3):
@@ -70,7 +70,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     assert pixel(app, 22.5, 30.0) == style.REFUSAL          # the illegal step drawn in red
     key(pygame.K_RETURN)                                     # Enter on a refused plan: nothing happens
     app.step()
-    assert game.state.bots["a"].x == 10.0 and "R8" in app.message[0]
+    assert game.state.bots["a"].x == 10.0 and "R8" in app.vm.message[0]
 
     # back to 8 cm: legal, and the watcher b would be offered a shot (R23)
     key(pygame.K_DOWN, pygame.KMOD_CTRL)
@@ -156,7 +156,7 @@ def test_the_ruler_measures_between_two_bots():
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(b[0]), round(b[1])), rel=(0, 0), buttons=(0, 0, 1)))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(round(b[0]), round(b[1])), button=3))
     app.step()
-    assert app.ruler == ((10.0, 30.0), (30.0, 30.0))         # both ends snapped to bot centres
+    assert app.vm.ruler == ((10.0, 30.0), (30.0, 30.0))         # both ends snapped to bot centres
 
 
 def test_help_lists_every_key_and_closes_with_escape():
@@ -164,10 +164,10 @@ def test_help_lists_every_key_and_closes_with_escape():
     app = TableApp(game, SIZE)
     key(pygame.K_F1)
     app.step()
-    assert app.help_on
+    assert app.vm.help_on
     key(pygame.K_ESCAPE)
     app.step()
-    assert not app.help_on
+    assert not app.vm.help_on
 
 
 def test_window_resize_refits_the_table():

@@ -12,12 +12,13 @@ from bottisota.core.actions import Back, Forward, Strafe, Turn
 from bottisota.engine.game import Game
 from bottisota.engine.turns import turn_event
 from bottisota.view import calibration
-from bottisota.view.app import TableApp, configure_parser
+from bottisota.view.app import TableApp
+from bottisota.commands.play import configure_parser
 from bottisota.view.camera import Camera
 from bottisota.view.help import help_lines
-from bottisota.view.plan import MovePlan
-from bottisota.view.threat import threat_map
-from bottisota.view.words import describe
+from bottisota.viewmodel.plan import MovePlan
+from bottisota.viewmodel.threat import threat_map
+from bottisota.viewmodel.words import describe
 from tests.builders import arena, bot, card, state, weapon
 
 
@@ -88,24 +89,17 @@ def test_a_dragged_step_joins_the_plan_when_released():
 
 # --- calibration ----------------------------------------------------------------------
 
-def test_calibration_is_saved_per_display_in_the_xdg_config_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    assert calibration.load_scale("display0-1920x1080") is None
-    calibration.save_scale("display0-1920x1080", 37.795)
-    calibration.save_scale("display1-1280x720", 20.0)
-    data = json.loads((tmp_path / "bottisota" / "displays.json").read_text())
-    assert data["display0-1920x1080"] == {"px_per_cm": 37.795}
-    assert calibration.load_scale("display0-1920x1080") == pytest.approx(37.795)
-    assert calibration.load_scale("display1-1280x720") == pytest.approx(20.0)
-
-
-def test_calibration_ruler_stretches_with_keys_and_enter_gives_px_per_cm():
+def test_calibration_ruler_takes_both_axes_and_enter_gives_px_per_cm():
     screen = calibration.CalibrationScreen(10.0)              # 10 cm = 100 px
     for _ in range(3):
         screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=pygame.KMOD_SHIFT), (800, 600))
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=0), (800, 600))
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (800, 600))
-    assert screen.done and screen.result == pytest.approx(12.9)  # 129 px over 10 cm
+    assert not screen.done and screen.across == pytest.approx(12.9)   # 129 px over 10 cm
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=pygame.KMOD_SHIFT), (800, 600))
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (800, 600))
+    assert screen.done and screen.result.x == pytest.approx(12.9)
+    assert screen.result.y == pytest.approx(11.9)
 
 
 # --- threat view ----------------------------------------------------------------------
@@ -137,7 +131,7 @@ def test_threat_marks_cells_an_overwatcher_covers():  # R23
 # --- placing a drawn bot, physical dice -----------------------------------------------
 
 def test_a_click_places_the_drawn_bot_where_the_core_allows():  # R6
-    from bottisota.view.session import build_game
+    from bottisota.viewmodel.session import build_game
 
     game, _path = build_game("duel", ["red", "blue"], 5, None, None)
     assert game.expected() == "place"
@@ -146,7 +140,7 @@ def test_a_click_places_the_drawn_bot_where_the_core_allows():  # R6
     wall = app.camera.to_px(30.0, 12.0)                     # on the south wall: refused
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(wall[0]), round(wall[1])), button=1))
     app.step()
-    assert game.expected() == "place" and app.message[0].startswith("refused: R6")
+    assert game.expected() == "place" and app.vm.message[0].startswith("refused: R6")
     pos = app.camera.to_px(20.0, 12.0)
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(pos[0]), round(pos[1])), button=1))
     app.step()
@@ -164,13 +158,14 @@ def test_physical_dice_are_typed_in_on_screen():  # D8
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_9, mod=0, unicode="9", scancode=0))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_4, mod=0, unicode="4", scancode=0))
     assert app.ask_die("to-hit: a's Gun vs b, needs 4+") == 4
-    assert "die typed in: 4" in app.log[-1][0]
+    assert "die typed in: 4" in app.vm.log.lines[-1].text
 
 
 # --- designers' reload ----------------------------------------------------------------
 
 def test_edit_mode_shows_a_broken_arena_on_screen_and_reloads_a_fixed_one(tmp_path):
-    from bottisota.view.session import EditReloader, build_game
+    from bottisota.view.edit_reload import EditReloader
+    from bottisota.viewmodel.session import build_game
 
     path = tmp_path / "mine.yaml"
     path.write_text("name: Mine\nsize: [60, 40]\nfeatures: []\n", encoding="utf-8")
@@ -181,7 +176,7 @@ def test_edit_mode_shows_a_broken_arena_on_screen_and_reloads_a_fixed_one(tmp_pa
                     encoding="utf-8")
     assert reloader.poll(app, force=True) is False
     assert reloader.error is not None and "mine.yaml" in reloader.error
-    assert any("mine.yaml" in text for text, _c in app.log)
+    assert any("mine.yaml" in text for text in (ln.text for ln in app.vm.log.lines))
     path.write_text("name: Mine\nsize: [80, 40]\nfeatures: []\n", encoding="utf-8")
     assert reloader.poll(app, force=True) is True
     assert app.game.state.arena.size == (80.0, 40.0)
@@ -193,9 +188,9 @@ def test_edit_mode_shows_a_broken_arena_on_screen_and_reloads_a_fixed_one(tmp_pa
 def test_events_read_as_plain_words():
     assert describe({"type": "to_hit", "bot": "a", "weapon": "Gun", "target": "b", "roll": 3,
                      "mod": -1, "need": 4, "hit": False}) == \
-        "a's Gun at b: rolled 3 -1, needs 4+ -> miss"
+        "a's Gun at b: rolled 3 -1, needs 4+ - miss"
     assert describe({"type": "teleported", "bot": "a", "to": "tp-east"}) == \
-        "teleported: bot a, to tp-east"
+        "teleported: bot a; to tp-east"
 
 
 def test_help_lists_the_keys_of_issue_6():
@@ -224,12 +219,12 @@ def test_the_wheel_over_the_panel_scrolls_the_log():
     app.mouse = (1200, 400)                                  # over the panel
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
     app.step()
-    assert app.log_scroll == 6
+    assert app.vm.log.scroll == 6
     app.mouse = (300, 300)                                   # over the table: zoom instead
     scale = app.camera.scale
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
     app.step()
-    assert app.log_scroll == 6 and app.camera.scale == pytest.approx(scale * 1.15)
+    assert app.vm.log.scroll == 6 and app.camera.scale == pytest.approx(scale * 1.15)
 
 
 def test_a_door_shows_open_while_a_bot_touches_it():  # R47
@@ -243,14 +238,14 @@ def test_a_door_shows_open_while_a_bot_touches_it():  # R47
     at = app.camera.to_ipx(31.3, 44.7)
     assert tuple(app.surface.get_at(at))[:3] == style.DOOR_OPEN
     s.bots["a"].x = 20.0                                     # nobody touches it: closed
-    app.version += 1
+    app.vm.version += 1
     app.step()
     assert tuple(app.surface.get_at(at))[:3] == style.FEATURE_FILL["door"]
 
 
 def test_robot_seats_may_be_listed_with_commas():
     from bottisota.core.errors import InputError
-    from bottisota.view.session import parse_robot_specs
+    from bottisota.viewmodel.session import parse_robot_specs
 
     assert parse_robot_specs(["red,blue:sniper"], ["red", "blue"]) == [("red", ""),
                                                                        ("blue", "sniper")]

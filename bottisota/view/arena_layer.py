@@ -6,7 +6,9 @@ and are drawn every frame (`draw_belt_arrows`).
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
+from typing import Iterator
 
 import numpy as np
 import pygame
@@ -23,6 +25,8 @@ from bottisota.view.shapes import (arrow, chevron, facing_vector, fill_geom, lin
 SLOPE_BANDS = 8          # a slope is shaded in this many bands of height
 BELT_ARROW_SPACING = 4.0  # cm between belt chevrons
 GRID_LABEL_EVERY = 10     # cm between labelled (bold) grid lines
+LAYER_MARGIN_PX = 40      # px around the table kept in the layer (grid labels)
+LAYER_BUDGET_MS = 5.0     # a new layer is drawn this long per frame
 
 
 def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
@@ -80,7 +84,7 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     c = f.shape.centroid
     length = max(1.5, min(span * 0.6, 6.0))
     arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
-    size = max(12, min(22, round(cam.length(1.6))))
+    size = max(12, round(cam.length(1.6)))
     low = style.label(f"{(f.from_z or 0):g}", size, style.TEXT)
     high = style.label(f"{(f.to_z or 0):g}", size, style.TEXT)
     off = span / 2.0 - 0.6
@@ -107,7 +111,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     kind = f.type
     fill = style.FEATURE_FILL[kind]
     c = f.shape.centroid
-    text_size = max(12, min(24, round(cam.length(1.8))))
+    text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
         lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
@@ -201,19 +205,35 @@ _DRAW_ORDER = {"platform": 0, "stairs": 0, "ramp": 0, "escalator": 0,   # floors
 
 def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
     """A cm grid over the table (1 cm or 5 cm fine lines; bold every 10 cm)."""
+    for _ in grid_steps(surface, cam):
+        pass
+
+
+def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
+    """The grid drawn in steps (the translucent lines on a layer just the table's
+    visible size, then the labels)."""
     tw, th = cam.table
     fine = 1 if cam.scale >= 6 else 5
-    overlay = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    area = pygame.Rect(cam.table_rect()).inflate(2, 2).clip(surface.get_rect())
+    if area.w <= 0 or area.h <= 0:
+        return
+    overlay = pygame.Surface(area.size, pygame.SRCALPHA)
+    local = cam.moved((cam.origin[0] - area.x, cam.origin[1] - area.y))
     for i in range(0, int(math.floor(tw)) + 1, fine):
         bold = i % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
-        pygame.draw.line(overlay, colour, cam.to_px(i, 0), cam.to_px(i, th), 1)
+        pygame.draw.line(overlay, colour, local.to_px(i, 0), local.to_px(i, th), 1)
+    yield
     for j in range(0, int(math.floor(th)) + 1, fine):
         bold = j % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
-        pygame.draw.line(overlay, colour, cam.to_px(0, j), cam.to_px(tw, j), 1)
-    surface.blit(overlay, (0, 0))
-    size = 16
+        pygame.draw.line(overlay, colour, local.to_px(0, j), local.to_px(tw, j), 1)
+    yield
+    strip = max(1, area.h // 6)
+    for y in range(0, area.h, strip):
+        surface.blit(overlay, (area.x, area.y + y), pygame.Rect(0, y, area.w, strip))
+        yield
+    size = max(14, round(cam.scale * 1.3))
     for i in range(0, int(math.floor(tw)) + 1, GRID_LABEL_EVERY):
         lab = style.label(str(i), size, style.TEXT_DIM)
         px, py = cam.to_px(i, 0)
@@ -227,6 +247,14 @@ def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
 def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
                goals: bool = True) -> None:
     """Draw the arena as it stands with nobody on it (no caching)."""
+    for _ in arena_steps(surface, cam, arena, grid, goals):
+        pass
+
+
+def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
+                goals: bool = True) -> Iterator[None]:
+    """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
+    be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
     ordered = sorted(arena.features, key=lambda f: (_DRAW_ORDER.get(f.type, 7), f.index))
     for f in ordered:
@@ -235,15 +263,18 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
         if f.type in ("door", "wall", "goal"):
             continue
         _draw_feature(surface, cam, f)
+        yield
     if grid:
-        draw_grid(surface, cam)
+        yield from grid_steps(surface, cam)
     width = _line_width(cam, 0.25, 2)
     for edge in _cliff_edges(arena):
         pygame.draw.lines(surface, style.CLIFF_EDGE, False,
                           [cam.to_px(*c) for c in edge.coords], width)
+    yield
     for f in ordered:
         if f.type in ("door", "wall") or (f.type == "goal" and goals):
             _draw_feature(surface, cam, f)
+            yield
     pygame.draw.rect(surface, style.TEXT_DIM, cam.table_rect(), 2)
 
 
@@ -283,26 +314,102 @@ def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: 
 
 
 class ArenaLayer:
-    """The arena drawn once for a camera and window size; re-drawn only when they change."""
+    """The arena drawn once per scale over the part of the table near the window, and
+    moved (not redrawn) while the view pans; `surface(cam, size)` gives the layer and
+    where to blit it. When the view needs a new drawing (a settled zoom, a pan past
+    the drawn part) the new layer is drawn a few milliseconds per frame while the old
+    one is shown moved and scaled; only the very first drawing is made at once."""
 
     def __init__(self, arena: Arena, grid: bool = True, goals: bool = False) -> None:
         self.arena = arena
         self.grid = grid
         self.goals = goals
-        self._key: tuple | None = None
         self._surface: pygame.Surface | None = None
+        self._scale = 0.0
+        self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
+        self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
         self.rebuilds = 0
 
-    def surface(self, cam: Camera, size: tuple[int, int]) -> pygame.Surface:
-        """The cached layer for this camera (window-sized, background included)."""
-        key = (cam.scale, cam.origin, tuple(size))
-        if self._surface is None or key != self._key:
-            self._surface = pygame.Surface(size)
-            self._surface.fill(style.BACKGROUND)
-            draw_arena(self._surface, cam, self.arena, grid=self.grid, goals=self.goals)
-            self._key = key
-            self.rebuilds += 1
-        return self._surface
+    def _covers(self, cam: Camera, size: tuple[int, int], layer: tuple | None = None) -> bool:
+        """Whether a layer (the shown one, or `layer` = (surface, scale, corner)) holds
+        everything of the table this camera shows."""
+        surface, scale, corner = layer or (self._surface, self._scale, self._corner)
+        if surface is None or abs(cam.scale - scale) > 1e-9:
+            return False
+        left, top = cam.to_px(*corner)
+        w, h = surface.get_size()
+        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
+        need = table.clip(pygame.Rect(0, 0, *size))
+        return (left - 0.5 <= need.left and top - 0.5 <= need.top
+                and need.right <= left + w + 0.5 and need.bottom <= top + h + 0.5)
+
+    def _start(self, cam: Camera, size: tuple[int, int]) -> None:
+        ww, wh = size
+        near = pygame.Rect(0, 0, ww, wh).inflate(ww // 4, wh // 4)
+        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
+        region = near.clip(table)
+        if region.w <= 0 or region.h <= 0:
+            region = pygame.Rect(0, 0, 1, 1)
+        surface = pygame.Surface(region.size)
+        surface.fill(style.BACKGROUND)
+        local = cam.moved((cam.origin[0] - region.x, cam.origin[1] - region.y))
+        steps = arena_steps(surface, local, self.arena, grid=self.grid, goals=self.goals)
+        self._next = (surface, cam.scale, cam.to_cm(region.x, region.y), steps,
+                      (cam.scale, cam.origin, tuple(size)))
+
+    def _advance(self, budget_ms: float | None) -> bool:
+        """Draw more of the next layer; True once it is finished (and now shown)."""
+        surface, scale, corner, steps, _key = self._next
+        end = None if budget_ms is None else time.process_time() + budget_ms / 1000.0
+        for _ in steps:
+            if end is not None and time.process_time() >= end:
+                return False
+        self._surface, self._scale, self._corner = surface, scale, corner
+        self._next = None
+        self.rebuilds += 1
+        return True
+
+    def surface(self, cam: Camera, size: tuple[int, int], settled: bool = True,
+                budget_ms: float | None = None) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The layer and the window pixel of its top-left corner. While a zoom is in
+        progress (not `settled`), or, given a `budget_ms` per call, while a new layer
+        is being drawn, the old one is given moved and scaled."""
+        if self._covers(cam, size):
+            self._next = None
+            left, top = cam.to_px(*self._corner)
+            return self._surface, (round(left), round(top))
+        if self._surface is None:
+            self._start(cam, size)
+            self._advance(None)
+        elif settled:
+            if self._next is None or not self._covers(cam, size, self._next[:3]):
+                self._start(cam, size)
+            if not self._advance(budget_ms):
+                return self._scaled(cam, size)
+        else:
+            return self._scaled(cam, size)
+        left, top = cam.to_px(*self._corner)
+        return self._surface, (round(left), round(top))
+
+    def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
+        f = cam.scale / self._scale
+        left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
+        w, h = self._surface.get_size()
+        if abs(f - 1.0) < 1e-9:
+            return self._surface, (round(left), round(top))
+        dest = pygame.Rect(round(left), round(top), round(w * f), round(h * f))
+        shown = dest.clip(pygame.Rect(0, 0, *size))
+        if shown.w <= 0 or shown.h <= 0:
+            return pygame.Surface((1, 1)), (0, 0)
+        src = pygame.Rect(math.floor((shown.x - dest.x) / f), math.floor((shown.y - dest.y) / f),
+                          max(1, math.ceil(shown.w / f)), max(1, math.ceil(shown.h / f)))
+        src = src.clip(self._surface.get_rect())
+        if src.w <= 0 or src.h <= 0:
+            return pygame.Surface((1, 1)), (0, 0)
+        part = pygame.transform.scale(self._surface.subsurface(src), shown.size)
+        return part, shown.topleft
 
     def invalidate(self) -> None:
         self._surface = None
+        self._next = None

@@ -3,6 +3,7 @@ name, damage pips), mine markers, goal markers and doors held open."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pygame
 
@@ -31,18 +32,20 @@ SPRITE_CACHE_SIZE = 512
 
 
 def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
-             selected: bool = False, alpha_ghost: bool = False, labels: bool = True) -> None:
+             selected: bool = False, alpha_ghost: bool = False, labels: bool = True,
+             mark: str = "dot", exact: bool = True) -> None:
     """One bot: disc of its real base, facing wedge, name above, damage pips below.
-    Drawn once per look (facing, damage, status, scale) and then blitted."""
-    if alpha_ghost:
-        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels)
+    Drawn once per look (facing, damage, status, scale) and then blitted; while a zoom
+    is under way (`exact=False`) painted directly, no sprite made for a passing scale."""
+    if alpha_ghost or not exact:               # a ghost, or a zoom under way: painted directly
+        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels and exact, mark)
         return
-    key = (bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure, bot.rust,
+    key = (mark, bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure, bot.rust,
            bot.leaflet, bot.overwatch, bot.destroyed, bot.card.is_flying, colour, selected,
            labels, cam.scale)
     hit = _sprites.get(key)
     if hit is None:
-        hit = _sprites[key] = _make_sprite(cam, bot, colour, selected, labels)
+        hit = _sprites[key] = _make_sprite(cam, bot, colour, selected, labels, mark)
         if len(_sprites) > SPRITE_CACHE_SIZE:
             _sprites.clear()
             _sprites[key] = hit
@@ -52,7 +55,7 @@ def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colou
 
 
 def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
-                 labels: bool) -> tuple[pygame.Surface, tuple[int, int]]:
+                 labels: bool, mark: str) -> tuple[pygame.Surface, tuple[int, int]]:
     """The bot painted on its own transparent surface; returns it and its centre pixel."""
     r = max(2.0, cam.length(bot.radius))
     size = max(MIN_LABEL_PX, round(r * 1.1))
@@ -63,13 +66,14 @@ def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
     top = math.ceil(max(r + 14, r + 4 + label_h))
     bottom = math.ceil(r + 2 * pip + 24)
     sprite = pygame.Surface((2 * half_w, top + bottom), pygame.SRCALPHA)
-    local = Camera(cam.table, cam.scale, (half_w - bot.x * cam.scale, top + bot.y * cam.scale))
-    _paint_bot(sprite, local, bot, colour, selected, False, labels)
+    local = cam.moved((half_w - bot.x * cam.scale, top + bot.y * cam.scale_y))
+    _paint_bot(sprite, local, bot, colour, selected, False, labels, mark)
     return sprite, (half_w, top)
 
 
 def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
-               selected: bool = False, alpha_ghost: bool = False, labels: bool = True) -> None:
+               selected: bool = False, alpha_ghost: bool = False, labels: bool = True,
+               mark: str = "dot") -> None:
     centre = cam.to_px(bot.x, bot.y)
     r = max(2.0, cam.length(bot.radius))
     if alpha_ghost:
@@ -79,6 +83,8 @@ def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Col
         pygame.draw.circle(surface, style.OUTLINE, centre, r, 2)
     _draw_wedge(surface, cam, bot.x, bot.y, bot.radius, bot.facing,
                 colour if alpha_ghost else style.contrast_text(colour))
+    if not alpha_ghost:
+        draw_mark(surface, mark, centre, r * 0.3, style.contrast_text(colour))
     if selected:
         pygame.draw.circle(surface, (255, 255, 255), centre, r + 4, 3)
     if bot.overwatch:
@@ -89,7 +95,10 @@ def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Col
         d = r * 0.8
         pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 4)
         pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 4)
-    if not labels or alpha_ghost:
+    if alpha_ghost:
+        return
+    if not labels:
+        _draw_pips(surface, centre, r, bot, words=False)
         return
     size = max(MIN_LABEL_PX, round(r * 1.1))
     text = bot.id if bot.z <= 0 else f"{bot.id} z{bot.z:g}"
@@ -99,6 +108,31 @@ def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Col
     pygame.draw.rect(surface, style.OUTLINE, back)
     surface.blit(lab, rect)
     _draw_pips(surface, centre, r, bot)
+
+
+def draw_mark(surface: pygame.Surface, mark: str, centre: tuple[float, float], s: float,
+              colour: style.Colour) -> None:
+    """A player's shape (style.SEAT_MARKS): players are told apart without colour."""
+    cx, cy = centre
+    s = max(2.0, s)
+    w = max(1, round(s / 3))
+    if mark == "dot":
+        pygame.draw.circle(surface, colour, centre, s * 0.6)
+    elif mark == "square":
+        pygame.draw.rect(surface, colour, (cx - s * 0.6, cy - s * 0.6, s * 1.2, s * 1.2))
+    elif mark == "triangle":
+        pygame.draw.polygon(surface, colour, [(cx, cy - s * 0.8), (cx - s * 0.75, cy + s * 0.55),
+                                              (cx + s * 0.75, cy + s * 0.55)])
+    elif mark == "diamond":
+        pygame.draw.polygon(surface, colour, [(cx, cy - s), (cx + s * 0.7, cy), (cx, cy + s),
+                                              (cx - s * 0.7, cy)])
+    elif mark == "cross":
+        pygame.draw.line(surface, colour, (cx - s, cy), (cx + s, cy), w + 1)
+        pygame.draw.line(surface, colour, (cx, cy - s), (cx, cy + s), w + 1)
+    elif mark == "bar":
+        pygame.draw.rect(surface, colour, (cx - s, cy - s * 0.3, 2 * s, s * 0.6))
+    else:
+        pygame.draw.circle(surface, colour, centre, s * 0.8, w + 1)
 
 
 def _draw_wedge(surface: pygame.Surface, cam: Camera, x: float, y: float, radius: float,
@@ -112,7 +146,8 @@ def _draw_wedge(surface: pygame.Surface, cam: Camera, x: float, y: float, radius
     pygame.draw.polygon(surface, colour, pts)
 
 
-def _draw_pips(surface: pygame.Surface, centre: tuple[float, float], r: float, bot: Bot) -> None:
+def _draw_pips(surface: pygame.Surface, centre: tuple[float, float], r: float, bot: Bot,
+               words: bool = True) -> None:
     """Damage pips under the bot: one per structure point, filled red when damaged."""
     total = max(1, int(bot.stats.structure))
     pip = max(3, min(6, round(r * 0.3)))
@@ -127,6 +162,8 @@ def _draw_pips(surface: pygame.Surface, centre: tuple[float, float], r: float, b
             pygame.draw.circle(surface, style.OUTLINE, c, pip)
             pygame.draw.circle(surface, style.TEXT, c, pip, 1)
     extra = []
+    if not words:
+        return
     if bot.rust:
         extra.append(f"rust {bot.rust}")
     if bot.leaflet:
@@ -151,22 +188,37 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
                selected: str | None = None, open_doors: tuple = (),
-               hidden: str | None = None) -> None:
+               hidden: str | None = None, sink: Any = None, exact: bool = True) -> None:
     """Everything that changes during a game, over the cached arena layer
-    (`hidden`: a drawn bot not yet placed)."""
+    (`hidden`: a drawn bot not yet placed). With a label `sink` the bots' names go
+    to the label placement pass instead of being drawn above each bot."""
     for f in state.arena.by_type("door"):
         if f.index in open_doors or (f.id is not None and f.id in open_doors):
             draw_open_door(surface, cam, f)
     for g in state.goals:
         if not g.taken:
             draw_goal_marker(surface, cam, g.x, g.y, g.r, g.points)
+            if sink is not None:
+                sink.disc(*cam.to_px(g.x, g.y), max(3.0, cam.length(g.r)) + 2)
     colours = player_colours(state)
     for m in state.mines:
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
+    players = list(colours)
     for b in state.bots.values():
         if b.removed or b.id == hidden:
             continue
-        draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected))
+        draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
+                 labels=sink is None, mark=style.seat_mark(players, b.player), exact=exact)
+        if sink is not None:
+            c = cam.to_px(b.x, b.y)
+            r = max(2.0, cam.length(b.radius))
+            pip = max(3, min(6, round(r * 0.3)))
+            sink.disc(c[0], c[1], r + 2 * pip + 4)          # the base and its damage pips
+            name = b.id if b.z <= 0 else f"{b.id} z{b.z:g}"
+            extra = [f"rust {b.rust}"] if b.rust else []
+            extra += [f"leaflet {b.leaflet}"] if b.leaflet else []
+            extra += ["DESTROYED"] if b.destroyed else []
+            sink.want(" ".join([name] + extra), c, "plain", key=b.id, radius=r + 2 * pip + 6)
 
 
 def bot_at(state: GameState, x: float, y: float, slack: float = 0.5) -> Bot | None:

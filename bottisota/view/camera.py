@@ -18,8 +18,13 @@ class Camera:
     """A view of the table: `scale` px per cm, table (0, 0) drawn at `origin` px."""
 
     table: tuple[float, float]          # table size, cm
-    scale: float                        # px per cm
+    scale: float                        # px per cm (along x)
     origin: tuple[float, float]         # pixel of table point (0, 0): lower-left corner
+    aspect: float = 1.0                 # px per cm along y / along x (a calibrated projector)
+
+    @property
+    def scale_y(self) -> float:
+        return self.scale * self.aspect
 
     @classmethod
     def fit(cls, table: tuple[float, float], window: tuple[int, int],
@@ -32,18 +37,24 @@ class Camera:
 
     @classmethod
     def centred(cls, table: tuple[float, float], window: tuple[int, int],
-                scale: float) -> "Camera":
-        """The table centred in the window at a given scale (e.g. true scale)."""
+                scale: float, aspect: float = 1.0) -> "Camera":
+        """The table centred in the window at a given scale (e.g. true scale, whose y
+        scale may differ: `aspect`)."""
         tw, th = table
         ww, wh = window
         ox = (ww - tw * scale) / 2.0
-        oy = (wh + th * scale) / 2.0
-        return cls(table=(float(tw), float(th)), scale=float(scale), origin=(ox, oy))
+        oy = (wh + th * scale * aspect) / 2.0
+        return cls(table=(float(tw), float(th)), scale=float(scale), origin=(ox, oy),
+                   aspect=float(aspect))
+
+    def moved(self, origin: tuple[float, float]) -> "Camera":
+        """The same camera drawing onto another surface whose (0, 0) is elsewhere."""
+        return replace(self, origin=origin)
 
     # --- mapping ------------------------------------------------------------------
     def to_px(self, x: float, y: float) -> tuple[float, float]:
         """Table cm -> window pixel (float)."""
-        return (self.origin[0] + x * self.scale, self.origin[1] - y * self.scale)
+        return (self.origin[0] + x * self.scale, self.origin[1] - y * self.scale * self.aspect)
 
     def to_ipx(self, x: float, y: float) -> tuple[int, int]:
         """Table cm -> the window pixel that holds the point (integers, for drawing)."""
@@ -52,7 +63,8 @@ class Camera:
 
     def to_cm(self, px: float, py: float) -> tuple[float, float]:
         """Window pixel -> table cm."""
-        return ((px - self.origin[0]) / self.scale, (self.origin[1] - py) / self.scale)
+        return ((px - self.origin[0]) / self.scale,
+                (self.origin[1] - py) / (self.scale * self.aspect))
 
     def length(self, cm: float) -> float:
         """A length in cm as pixels."""
@@ -67,7 +79,7 @@ class Camera:
         """The table as a pixel rectangle (left, top, width, height)."""
         left, top = self.to_px(0.0, self.table[1])
         return (round(left), round(top), round(self.table[0] * self.scale),
-                round(self.table[1] * self.scale))
+                round(self.table[1] * self.scale * self.aspect))
 
     # --- moving the view ----------------------------------------------------------
     def panned(self, dx_px: float, dy_px: float) -> "Camera":
@@ -79,9 +91,9 @@ class Camera:
         new_scale = min(MAX_SCALE, max(MIN_SCALE, self.scale * factor))
         cx, cy = self.to_cm(*about_px)
         ox = about_px[0] - cx * new_scale
-        oy = about_px[1] + cy * new_scale
+        oy = about_px[1] + cy * new_scale * self.aspect
         return replace(self, scale=new_scale, origin=(ox, oy))
 
     def rescaled(self, scale: float, window: tuple[int, int]) -> "Camera":
         """The same table centred at another scale."""
-        return Camera.centred(self.table, window, scale)
+        return Camera.centred(self.table, window, scale, self.aspect)

@@ -20,6 +20,10 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("G / L", "grid / legend on or off"),
         ("Ctrl+Z / Ctrl+Y", "undo / redo (the journal saves itself)"),
         ("Esc", "clear the plan / close a panel"),
+        ("Tab", "panel: side / bottom / hidden (the table alone)"),
+        ("F4", "UI scale: bigger text everywhere (steps, then wraps)"),
+        ("F5", "projector window on the second display (true scale)"),
+        ("N", "skip the animation / let a robot seat act now"),
     )),
     ("Placing a new bot", (
         ("Left / Right", "turn the bot to place by the turn step"),
@@ -34,7 +38,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("U / J", "lift up / lift down"),
         ("M", "drop a mine (next mine weapon)"),
         ("Backspace", "remove the last step"),
-        ("Enter", "commit the move (overwatchers are asked first)"),
+        ("Enter", "commit the move (overwatchers are asked first; a move that destroys the bot asks Enter twice)"),
     )),
     ("Shooting phase", (
         ("1-9 then click a target", "add / remove that shot"),
@@ -66,16 +70,21 @@ def draw_help(surface: pygame.Surface) -> None:
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill((0, 0, 0, 215))
     surface.blit(shade, (0, 0))
+    rows_total = sum(len(r) + 2 for _t, r in KEYS)
+    size = max(14, min(h * 2 // rows_total, w // 70))
+    line = style.font(size).get_linesize()
     x, y = 40, 30
     col_w = (w - 80) // 2
+    key_w = max(style.font(size).size(k)[0] for _t, rows in KEYS for k, _v in rows) + 20
     for title, rows in KEYS:
-        need = 34 + 22 * len(rows)
+        need = line * (len(rows) + 2)
         if y + need > h - 20 and x == 40:
             x, y = 40 + col_w, 30
-        surface.blit(style.label(title, 28, style.OKABE_ITO["yellow"]), (x, y))
-        y += 32
+        surface.blit(style.label(title, round(size * 1.2), style.OKABE_ITO["yellow"]), (x, y))
+        y += round(line * 1.3)
         for key, what in rows:
-            surface.blit(style.label(key, 21, style.TEXT), (x + 10, y))
-            surface.blit(style.label(what, 21, style.TEXT_DIM), (x + 250, y))
-            y += 22
-        y += 10
+            surface.blit(style.label(key, size, style.TEXT), (x + 10, y))
+            lab = style.label(what, size, style.TEXT_DIM)
+            surface.blit(lab, (x + 10 + key_w, y), area=pygame.Rect(0, 0, col_w - key_w - 20, line))
+            y += line
+        y += line // 2

@@ -12,9 +12,10 @@ from bottisota.engine.movement.result import MoveResult, PathPoint
 from bottisota.engine.state import Bot
 from bottisota.view import style
 from bottisota.view.camera import Camera
-from bottisota.view.core_calls import MovePreview
+from bottisota.view.label_layer import LabelSink
 from bottisota.view.shapes import dashed_line, facing_vector
-from bottisota.view.words import describe
+from bottisota.viewmodel.core_calls import MovePreview
+from bottisota.viewmodel.words import describe
 
 EVENT_MARK_PX = 7
 QUIET_EVENTS = frozenset({"bot_moved", "path", "phase"})   # shown by the ghost itself
@@ -58,7 +59,8 @@ def refused_step_end(start: PathPoint, step: Step) -> tuple[float, float, float]
 
 
 def draw_move_preview(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePreview,
-                      colours: dict[str, style.Colour], bots: dict[str, Bot]) -> None:
+                      colours: dict[str, style.Colour], bots: dict[str, Bot],
+                      sink: LabelSink | None = None) -> None:
     """Ghost path (white), final ghost, event marks, overwatch offers, refused step (red)."""
     shown = pv.shown
     r = bot.radius
@@ -75,16 +77,19 @@ def draw_move_preview(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePr
                 continue
             c = cam.to_px(*xy)
             pygame.draw.circle(surface, (255, 220, 80), c, EVENT_MARK_PX, 2)
-            lab = style.label(describe(e), 16, (255, 220, 80))
-            surface.blit(lab, (c[0] + EVENT_MARK_PX + 2, c[1] - 8))
+            if sink is not None:
+                sink.want(describe(e), c, "dice", radius=EVENT_MARK_PX)
+            else:
+                surface.blit(style.label(describe(e), 16, (255, 220, 80)),
+                             (c[0] + EVENT_MARK_PX + 2, c[1] - 8))
     if pv.refusal is not None:
-        _draw_refused(surface, cam, bot, pv, shown)
+        _draw_refused(surface, cam, bot, pv, shown, sink)
     for offer in pv.offers:
-        _draw_offer(surface, cam, offer, colours, bots)
+        _draw_offer(surface, cam, offer, colours, bots, sink)
 
 
 def _draw_refused(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePreview,
-                  shown: MoveResult | None) -> None:
+                  shown: MoveResult | None, sink: LabelSink | None = None) -> None:
     ref = pv.refusal
     assert ref is not None
     start = shown.path[-1] if shown is not None and shown.path else \
@@ -100,15 +105,19 @@ def _draw_refused(surface: pygame.Surface, cam: Camera, bot: Bot, pv: MovePrevie
         d = 8
         pygame.draw.line(surface, style.REFUSAL, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 4)
         pygame.draw.line(surface, style.REFUSAL, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), 4)
-    lab = style.label(str(ref), 22, style.REFUSAL)
     pos = cam.to_px(*(ref.at or (start.x, start.y)))
+    if sink is not None:
+        sink.want(str(ref), pos, "alarm", key="refusal", radius=10)
+        return
+    lab = style.label(str(ref), 22, style.REFUSAL)
     back = lab.get_rect(topleft=(pos[0] + 12, pos[1] + 10)).inflate(8, 4)
     pygame.draw.rect(surface, style.OUTLINE, back)
     surface.blit(lab, (pos[0] + 12, pos[1] + 10))
 
 
 def _draw_offer(surface: pygame.Surface, cam: Camera, offer: Any,
-                colours: dict[str, style.Colour], bots: dict[str, Bot]) -> None:
+                colours: dict[str, style.Colour], bots: dict[str, Bot],
+                sink: LabelSink | None = None) -> None:
     """An overwatch shot the move would offer: watcher -> the point on the path."""
     watcher = bots.get(getattr(offer, "watcher", ""))
     at = getattr(offer, "at", None)
@@ -120,8 +129,11 @@ def _draw_offer(surface: pygame.Surface, cam: Camera, offer: Any,
     pygame.draw.circle(surface, colour, b, 9, 3)
     when = "after the move" if getattr(offer, "after_move", False) else "during the move"
     weapons = ", ".join(getattr(offer, "weapons", ()) or ())
-    lab = style.label(f"overwatch {watcher.id} ({when}): {weapons}", 18, colour)
-    surface.blit(lab, (b[0] + 12, b[1] - 22))
+    text = f"overwatch {watcher.id} ({when}): {weapons}"
+    if sink is not None:
+        sink.want(text, b, "alarm", key=f"ow:{watcher.id}", radius=10)
+    else:
+        surface.blit(style.label(text, 18, colour), (b[0] + 12, b[1] - 22))
 
 
 def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:

@@ -1,151 +1,171 @@
-"""The side panel: turn strip, score, the selected bot, the plan, buttons, dice, log."""
+"""The panel (the laptop's side): turn and scores, what can be done now and why not,
+the selected bot, the plan, buttons, dice, the fire track and the log. It reads the
+view model and the game; buttons carry a command name the controller runs.
+Every size comes from `TextSizes` (the window's height and the UI scale)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
 from bottisota.view import style
-from bottisota.view.bots_layer import player_colours
-from bottisota.view.move_overlay import plan_summary
+from bottisota.view.bots_layer import draw_mark, player_colours
+from bottisota.view.premeasure_overlay import draw_fire_track
 from bottisota.view.widgets import Button, text_block
-
-if TYPE_CHECKING:
-    from bottisota.view.app import TableApp
+from bottisota.viewmodel.guidance import Option
+from bottisota.viewmodel.model import ViewModel, turn_line
+from bottisota.viewmodel.sizes import TextSizes
 
 DICE_SHOWN = 4
-PAD = 12
 
 
-def draw_panel(app: "TableApp", surface: pygame.Surface) -> list[Button]:
-    """Draw the panel at the window's right; returns its buttons (for clicks)."""
-    w, h = surface.get_size()
-    area = app.table_area
-    rect = pygame.Rect(area.right, 0, w - area.right, h)
+@dataclass
+class PanelInput:
+    """What the panel shows besides the model."""
+
+    game: Any
+    robots: dict
+    sizes: TextSizes
+    plan_lines: list[tuple[str, str]]      # (text, tone)
+    options: list[Option]
+    headline: str
+    focus: Any = None                      # a target measure: its fire track
+    journal: str | None = None
+
+
+def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput) -> list[Button]:
+    """Draw the panel into `rect`; returns its buttons (their `action` is a command name)."""
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.line(surface, style.GRID_BOLD, rect.topleft, rect.bottomleft, 2)
-    x, y = rect.x + PAD, PAD
-    inner = rect.w - 2 * PAD
-    state = app.state
-    colours = player_colours(state)
-    due = app.expected()
-    who = app.game.whose_turn()
-    title = f"Round {state.round}" + ("  - game over" if due == "over" else
-                                      f"  - {who} to {due}" if who else "")
-    surface.blit(style.label(title, 28, style.TEXT), (x, y))
-    y += 32
-    y = _turn_strip(surface, app, colours, x, y, inner)
-    y = _selected_bot(surface, app, x, y + 6, inner)
-    lines = plan_summary(app.move_preview()) if app.plan is not None else []
-    if due == "place" and app.human_to_act():
-        lines.append((f"click the table to place {state.active} "
-                      f"(Left/Right: facing {app.place_facing:g})", (255, 220, 80)))
-    if app.plan is not None:
-        steps = ", ".join(str(s) for s in app.plan.all_steps()) or "(no steps yet)"
-        lines.insert(0, (f"plan: {steps}", style.TEXT))
-    if app.orders:
-        lines.append(("shots: " + ", ".join(f"{o.weapon} -> {o.target}" for o in app.orders),
-                      (255, 220, 80)))
-    y = text_block(surface, lines, (x, y + 4), 17, inner, max_lines=12)
-    buttons = _buttons(app, x, y + 6, inner)
+    s = p.sizes
+    pad = max(8, s.panel // 2)
+    x, y = rect.x + pad, rect.y + pad
+    inner = rect.w - 2 * pad
+    line = style.font(s.panel).get_linesize()
+    y = text_block(surface, [(turn_line(p.game), style.TEXT)], (x, y), s.title, inner)
+    y = _seats(surface, p, x, y + 2, inner)
+    y = text_block(surface, [(p.headline, style.tone("dice"))], (x, y + 4), s.panel, inner)
+    y = _selected_bot(surface, vm, p, x, y + 4, inner)
+    lines = [(t, style.tone(tone)) for t, tone in p.plan_lines]
+    if vm.confirm:
+        lines.insert(0, (vm.confirm, style.tone("alarm")))
+    if vm.orders:
+        lines.append(("shots: " + ", ".join(f"{o.weapon} -> {o.target}" for o in vm.orders),
+                      style.tone("dice")))
+    lines += [(o.line(), style.TEXT_DIM) for o in p.options if not o.enabled]
+    y = text_block(surface, lines, (x, y + 4), s.panel, inner, max_lines=10)
+    buttons = _buttons(vm, p, x, y + 6, inner, line)
     for b in buttons:
         b.draw(surface)
-    y = (buttons[-1].rect.bottom if buttons else y) + 10
-    y = _dice(surface, app, x, y, inner)
-    bottom = h - 48
-    if app.message is not None:
-        text_block(surface, [app.message], (x, bottom), 18, inner)
-    if app.journal_name:
-        text_block(surface, [(f"journal: {app.journal_name}", style.TEXT_DIM)], (x, bottom + 22),
-                   15, inner)
-    room = max(0, (bottom - 6 - y) // 17)
-    back = app.log_scroll
-    shown = app.log[:len(app.log) - back] if back else app.log
-    surface.blit(style.label("log" + (f" (scrolled back {back}; wheel to scroll)" if back else ""),
-                             18, style.TEXT_DIM), (x, y))
-    text_block(surface, shown, (x, y + 18), 15, inner, max_lines=max(0, room - 1))
+    y = (buttons[-1].rect.bottom if buttons else y) + pad
+    if p.focus is not None:
+        inset = draw_fire_track(surface, (x, y), p.focus, (inner, max(90, line * 5)))
+        y = inset.bottom + pad
+    y = _dice(surface, p, x, y, inner)
+    bottom = rect.bottom - pad
+    if p.journal:
+        bottom = text_block(surface, [], (x, bottom), s.panel)
+        bottom -= line
+        text_block(surface, [(f"journal: {p.journal}", style.TEXT_DIM)], (x, bottom),
+                   max(12, s.panel * 3 // 4), inner, max_lines=1)
+    if vm.message is not None:
+        bottom -= line * 2
+        text_block(surface, [(vm.message[0], style.tone(vm.message[1]))], (x, bottom), s.panel,
+                   inner, max_lines=2)
+    room = max(0, (bottom - 6 - y) // (line + 1) - 1)
+    back = vm.log.scroll
+    title = "log" + (f" (scrolled back {back}; wheel to scroll)" if back else "")
+    surface.blit(style.label(title, s.panel, style.TEXT_DIM), (x, y))
+    shown = vm.log.visible(room)
+    text_block(surface, [(ln.text, style.tone(ln.tone) if not ln.undone else style.TEXT_DIM)
+                         for ln in shown], (x, y + line), s.panel, inner, max_lines=room,
+               struck={i for i, ln in enumerate(shown) if ln.undone})
     return buttons
 
 
-def _turn_strip(surface: pygame.Surface, app: "TableApp", colours: dict, x: int, y: int,
-                inner: int) -> int:
-    """Seats in order: who has played this round, whose turn it is; score and kills."""
-    state = app.state
-    active = app.active_bot()
-    for p in state.players:
-        colour = colours.get(p, style.TEXT)
-        now = active is not None and active.player == p
-        played = p in state.played
-        out = p in state.out
-        chip = pygame.Rect(x, y + 3, 16, 16)
-        pygame.draw.rect(surface, colour, chip)
+def _seats(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -> int:
+    state = p.game.state
+    colours = player_colours(state)
+    players = list(colours)
+    active = p.game.active_bot()
+    size = p.sizes.panel
+    h = style.font(size).get_linesize()
+    for pl in state.players:
+        colour = colours.get(pl, style.TEXT)
+        now = active is not None and active.player == pl and not state.over
+        r = h // 2 - 1
+        c = (x + r, y + h // 2)
+        pygame.draw.circle(surface, colour, c, r)
+        draw_mark(surface, style.seat_mark(players, pl), c, r * 0.5, style.contrast_text(colour))
         if now:
-            pygame.draw.rect(surface, (255, 255, 255), chip.inflate(6, 6), 2)
-        mark = "out" if out else "now" if now else "played" if played else ""
-        robot = " (robot)" if p in app.robots else ""
-        text = (f"{p}{robot}: {state.scores.get(p, 0)} pts, {state.kills.get(p, 0)} kills  {mark}")
-        surface.blit(style.label(text, 20, style.TEXT_DIM if played or out else style.TEXT),
-                     (x + 24, y + 2))
-        y += 24
+            pygame.draw.circle(surface, style.TEXT, c, r + 2, 2)
+        mark = "out" if pl in state.out else "now" if now else "played" if pl in state.played else ""
+        robot = " (robot)" if pl in p.robots else ""
+        text = f"{pl}{robot}: {state.scores.get(pl, 0)} pts, {state.kills.get(pl, 0)} kills  {mark}"
+        y = text_block(surface, [(text, style.TEXT_DIM if mark in ("played", "out") else style.TEXT)],
+                       (x + 2 * r + 8, y), size, inner - 2 * r - 8)
     return y
 
 
-def _selected_bot(surface: pygame.Surface, app: "TableApp", x: int, y: int, inner: int) -> int:
-    bot = app.state.bots.get(app.selected or "")
+def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int, y: int,
+                  inner: int) -> int:
+    bot = p.game.state.bots.get(vm.selected or "")
+    size = p.sizes.panel
     if bot is None:
-        return text_block(surface, [("click a bot to select it", style.TEXT_DIM)], (x, y), 18)
-    s = bot.stats
+        return text_block(surface, [("click a bot to select it", style.TEXT_DIM)], (x, y), size, inner)
+    st = bot.stats
     lines = [
-        (f"{bot.id}: {s.name} ({s.locomotion}), {bot.player}", style.TEXT),
-        (f"move {s.move:g}  turn {s.turn:g}  armour {s.armour}  damage {bot.damage}/{s.structure}"
-         f"  moved {bot.moved:.2f}", style.TEXT_DIM),
-        (f"at ({bot.x:.2f}, {bot.y:.2f}) z {bot.z:g}, facing {bot.facing:.1f}"
-         + ("  OVERWATCH" if bot.overwatch else ""), style.TEXT_DIM),
+        (f"{bot.id}: {st.name} ({st.locomotion}), {bot.player}", style.TEXT),
+        (f"move {st.move:g}  turn {st.turn:g}  armour {st.armour}  damage {bot.damage}/{st.structure}"
+         f"  moved {bot.moved:.2f}" + ("  OVERWATCH" if bot.overwatch else ""), style.TEXT_DIM),
     ]
-    for i, wpn in enumerate(s.weapons, start=1):
+    for i, wpn in enumerate(st.weapons, start=1):
         ammo = bot.ammo.get(wpn.name)
-        chosen = wpn.name == app.weapon
+        chosen = wpn.name == vm.weapon
         text = (f"[{i}] {wpn.name}: {wpn.kind}, {wpn.mount}, {wpn.range:g} cm, {wpn.to_hit}+, "
                 f"{wpn.hits} hit" + (f", ammo {ammo}" if ammo is not None else "")
-                + (" (overwatch)" if chosen and app.measure_overwatch else ""))
-        lines.append((text, (255, 220, 80) if chosen else style.TEXT))
-    return text_block(surface, lines, (x, y), 17, inner)
+                + (" (overwatch)" if chosen and vm.measure_overwatch else ""))
+        lines.append((text, style.tone("dice") if chosen else style.TEXT))
+    return text_block(surface, lines, (x, y), size, inner)
 
 
-def _buttons(app: "TableApp", x: int, y: int, inner: int) -> list[Button]:
-    from bottisota.view.app import SERVICE_CHOICES
-
-    specs = []
-    if app.plan is not None:
-        specs += [("Commit (Enter)", app.commit_move), ("Clear (Esc)", app.plan.clear),
-                  ("Step back (Bksp)", app.plan.undo_step)]
-    elif app.shooting_bot() is not None:
-        specs += [("Fire (F)", app.fire), ("Overwatch (V)", app.set_overwatch),
-                  (f"Service: {SERVICE_CHOICES[app.service_choice]} (Shift+R)", app.use_service),
-                  ("Self-destruct (X X)", app.self_destruct), ("Pass (P)", app.pass_turn)]
-    specs += [("Undo (Ctrl+Z)", app.undo), ("Redo (Ctrl+Y)", app.redo),
-              ("Threat (T)", lambda: setattr(app, "threat_on", not app.threat_on)),
-              ("Help (F1)", lambda: setattr(app, "help_on", True))]
+def _buttons(vm: ViewModel, p: PanelInput, x: int, y: int, inner: int, line: int) -> list[Button]:
+    specs: list[tuple[str, str, bool]] = []
+    if vm.plan is not None:
+        specs += [("Commit (Enter)", "commit", True), ("Clear (Esc)", "clear_plan", True),
+                  ("Step back (Bksp)", "step_back", True)]
+    elif p.options:
+        names = {"Fire": "fire", "Overwatch": "overwatch", "Self-destruct": "self_destruct",
+                 "Pass": "pass"}
+        for o in p.options:
+            cmd = names.get(o.name, "service")
+            specs.append((f"{o.name} ({o.key})", cmd, o.enabled))
+    specs += [("Undo (Ctrl+Z)", "undo", True), ("Redo (Ctrl+Y)", "redo", True),
+              ("Threat (T)", "threat", True), ("Help (F1)", "help", True)]
     out = []
     bw = (inner - 8) // 2
-    for i, (text, action) in enumerate(specs):
+    bh = line + 8
+    for i, (text, cmd, enabled) in enumerate(specs):
         col, row = i % 2, i // 2
-        rect = pygame.Rect(x + col * (bw + 8), y + row * 34, bw, 28)
-        out.append(Button(rect, text, action))
+        rect = pygame.Rect(x + col * (bw + 8), y + row * (bh + 6), bw, bh)
+        out.append(Button(rect, text, cmd, enabled))   # type: ignore[arg-type]
     return out
 
 
-def _dice(surface: pygame.Surface, app: "TableApp", x: int, y: int, inner: int) -> int:
-    rolls = app.state.dice.rolls[-DICE_SHOWN:]
+def _dice(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -> int:
+    rolls = p.game.state.dice.rolls[-DICE_SHOWN:]
     if not rolls:
         return y
-    surface.blit(style.label("dice", 18, style.TEXT_DIM), (x, y))
-    y += 20
+    size = p.sizes.panel
+    line = style.font(size).get_linesize()
+    surface.blit(style.label("dice", size, style.TEXT_DIM), (x, y))
+    y += line
     for roll in reversed(rolls):
-        die = pygame.Rect(x, y, 26, 26)
+        die = pygame.Rect(x, y, line + 4, line + 4)
         pygame.draw.rect(surface, (250, 250, 250), die, border_radius=4)
-        lab = style.label(str(roll.value), 26, style.OUTLINE)
+        lab = style.label(str(roll.value), size, style.OUTLINE)
         surface.blit(lab, lab.get_rect(center=die.center))
-        text_block(surface, [(roll.purpose, style.TEXT)], (x + 34, y + 5), 16, inner - 34)
-        y += 30
+        y = max(y + line + 8, text_block(surface, [(roll.purpose, style.TEXT)],
+                                         (x + line + 12, y + 2), size, inner - line - 12) + 4)
     return y + 4

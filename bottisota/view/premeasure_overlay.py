@@ -13,8 +13,10 @@ import pygame
 from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
+from bottisota.view.label_layer import LabelSink
 from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, outline_geom,
                                    polygons_of, sector_points)
+from bottisota.viewmodel.targets import target_words, verdict
 
 BLAST_WIDTH = 3          # px: the blast circle is drawn inward from its true radius
 INSET_SIZE = (340, 130)  # px: the fire-track inset
@@ -72,7 +74,8 @@ def draw_arc_fill(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> No
     surface.blit(layer, at)
 
 
-def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool = True) -> None:
+def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool = True,
+             sink: LabelSink | None = None) -> None:
     """The arc's edge and reach label (and, unless baked elsewhere, its fill)."""
     if fill:
         draw_arc_fill(surface, cam, bot, pm)
@@ -81,14 +84,18 @@ def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool
     else:
         pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
         pygame.draw.lines(surface, style.RULER, True, pts, 1)
-    lab = style.label(f"{pm.weapon}: reach {pm.reach:g} cm"
-                      + (" (overwatch)" if pm.overwatch else ""), 18, style.TEXT)
+    text = f"{pm.weapon}: reach {pm.reach:g} cm" + (" (overwatch)" if pm.overwatch else "")
     c = cam.to_px(bot.x, bot.y)
-    surface.blit(lab, (c[0] + 14, c[1] + 14))
+    if sink is not None:
+        sink.want(text, c, "plain", key=f"reach:{bot.id}", radius=cam.length(bot.radius) + 10)
+    else:
+        surface.blit(style.label(text, 18, style.TEXT), (c[0] + 14, c[1] + 14))
 
 
-def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any) -> None:
-    """Every other bot ringed in its verdict's colour, with to-hit and chance."""
+def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
+                 sink: LabelSink | None = None) -> None:
+    """Every other bot ringed by its verdict: a solid ring when it may be shot (with
+    to-hit and chance), else a dashed ring and why not in words."""
     for t in pm.targets:
         b = state.bots.get(t.bot)
         if b is None:
@@ -96,13 +103,19 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
         colour = target_colour(t)
         centre = cam.to_px(b.x, b.y)
         r = cam.length(b.radius) + 6
-        pygame.draw.circle(surface, colour, centre, r, 3)
-        mod = f"{t.modifier:+d}" if t.modifier else ""
-        text = f"{t.need}+{mod} {round(t.chance * 100)}%  {t.distance:.1f} cm"
-        lab = style.label(text, 18, colour)
-        rect = lab.get_rect(midtop=(centre[0], centre[1] + r + 12))
-        pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
-        surface.blit(lab, rect)
+        if t.can_fire:
+            pygame.draw.circle(surface, colour, centre, r, 3)
+        else:
+            dashed_circle(surface, colour, centre, r, 3)
+        text = target_words(t, pm)
+        tone = "clear" if t.can_fire else "dim" if verdict(t) == "arc" else "alarm"
+        if sink is not None:
+            sink.want(text, centre, tone, key=f"t:{t.bot}", radius=r + 4)
+        else:
+            lab = style.label(text, 18, colour)
+            rect = lab.get_rect(midtop=(centre[0], centre[1] + r + 12))
+            pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
+            surface.blit(lab, rect)
 
 
 def sight_of(t: Any) -> tuple[str | None, tuple[float, float] | None, tuple]:
@@ -116,33 +129,44 @@ def sight_of(t: Any) -> tuple[str | None, tuple[float, float] | None, tuple]:
             tuple(getattr(t, "track", ())))
 
 
-def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, t: Any) -> None:
-    """The sight line: green while clear, red past the first blocking point (marked X)."""
+def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, t: Any,
+               sink: LabelSink | None = None) -> None:
+    """The sight line: solid green while clear, dashed red past the first blocking
+    point (marked X) with what blocks it in words."""
     a = cam.to_px(shooter.x, shooter.y)
     b = cam.to_px(target.x, target.y)
     blocker, point, _track = sight_of(t)
     if t.in_sight or point is None:
-        pygame.draw.line(surface, style.SIGHT_CLEAR if t.in_sight else style.SIGHT_BLOCKED, a, b, 2)
+        if t.in_sight:
+            pygame.draw.line(surface, style.SIGHT_CLEAR, a, b, 2)
+        else:
+            dashed_line(surface, style.SIGHT_BLOCKED, a, b, 10, 3)
         return
     m = cam.to_px(*point)
     pygame.draw.line(surface, style.SIGHT_CLEAR, a, m, 2)
-    pygame.draw.line(surface, style.SIGHT_BLOCKED, m, b, 2)
+    dashed_line(surface, style.SIGHT_BLOCKED, m, b, 10, 3)
     d = 8
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] - d), (m[0] + d, m[1] + d), 4)
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] + d), (m[0] + d, m[1] - d), 4)
-    lab = style.label(f"blocked by {blocker}", 18, style.SIGHT_BLOCKED)
-    surface.blit(lab, (m[0] + 10, m[1] - 24))
+    if sink is not None:
+        sink.want(f"blocked by {blocker}", m, "alarm", key="blocked", radius=10)
+    else:
+        surface.blit(style.label(f"blocked by {blocker}", 18, style.SIGHT_BLOCKED),
+                     (m[0] + 10, m[1] - 24))
 
 
-def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -> pygame.Rect:
-    """Inset: the sight line's height (line) against the obstacles it passes over (bars)."""
-    w, h = INSET_SIZE
+def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any,
+                    size: tuple[int, int] = INSET_SIZE) -> pygame.Rect:
+    """Inset (in the panel): the sight line's height (line) against the obstacles it
+    passes over (bars)."""
+    w, h = size
+    fs = max(14, round(h / 8))
     rect = pygame.Rect(topleft[0], topleft[1], w, h)
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.rect(surface, style.GRID_BOLD, rect, 1)
-    surface.blit(style.label(f"fire track to {t.bot} ({t.distance:.1f} cm)", 16, style.TEXT),
+    surface.blit(style.label(f"fire track to {t.bot} ({t.distance:.1f} cm)", fs, style.TEXT),
                  (rect.x + 6, rect.y + 4))
-    plot = pygame.Rect(rect.x + 30, rect.y + 22, w - 40, h - 34)
+    plot = pygame.Rect(rect.x + fs * 2, rect.y + fs + 8, w - fs * 2 - 10, h - 2 * fs - 6)
     track = list(sight_of(t)[2])
     length = max([t.distance] + [p.distance for p in track]) or 1.0
     top = max([1.0] + [p.line_z for p in track] + [p.obstacle_z for p in track]) * 1.15
@@ -151,14 +175,14 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -
         return (plot.x + plot.w * d / length, plot.bottom - plot.h * max(0.0, z) / top)
 
     pygame.draw.line(surface, style.TEXT_DIM, plot.bottomleft, plot.bottomright, 1)
-    surface.blit(style.label(f"{top:.1f}", 14, style.TEXT_DIM), (rect.x + 4, plot.y - 4))
-    surface.blit(style.label("0", 14, style.TEXT_DIM), (rect.x + 14, plot.bottom - 8))
+    surface.blit(style.label(f"{top:.1f}", fs, style.TEXT_DIM), (rect.x + 4, plot.y - 4))
+    surface.blit(style.label("0", fs, style.TEXT_DIM), (rect.x + 14, plot.bottom - fs // 2))
     for p in track:
         x, y = to_plot(p.distance, p.obstacle_z)
         colour = style.SIGHT_BLOCKED if p.obstacle_z >= p.line_z else style.TEXT_DIM
         pygame.draw.line(surface, colour, (x, plot.bottom), (x, y), 4)
     if not track:
-        surface.blit(style.label("nothing under the line", 16, style.SIGHT_CLEAR),
+        surface.blit(style.label("nothing under the line", fs, style.SIGHT_CLEAR),
                      (plot.x + 10, plot.y + plot.h // 2 - 8))
     if track:
         pts = [to_plot(p.distance, p.line_z) for p in track]
@@ -170,7 +194,7 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any) -
 
 
 def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: Bot,
-               pm: Any) -> None:
+               pm: Any, sink: LabelSink | None = None) -> None:
     """What the weapon reaches at its aim: corridor, blast, missile turn, rocket line, beam."""
     if pm.corridor is not None:
         key = ("corridor", pm.bot, pm.aim, cam.scale, cam.origin)
@@ -185,7 +209,7 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
                 pygame.draw.circle(surface, style.CORRIDOR, cam.to_px(b.x, b.y),
                                    cam.length(b.radius) + 10, 3)
     if pm.blast is not None:
-        draw_blast(surface, cam, state, pm.blast)
+        draw_blast(surface, cam, state, pm.blast, sink)
     if pm.missile is not None:
         mt = pm.missile
         start = cam.to_px(mt.x, mt.y)
@@ -193,8 +217,7 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
             dx, dy = facing_vector(heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
             dashed_line(surface, style.BLAST, start, end, 8, 2)
-            lab = style.label(f"missile may turn {turn:+.1f} deg to {bid}", 16, style.BLAST)
-            surface.blit(lab, (end[0] + 4, end[1] - 8))
+            _text(surface, sink, f"missile may turn {turn:+.1f}° to {bid}", end, f"mt:{bid}")
         if not mt.toward:
             dx, dy = facing_vector(mt.heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
@@ -203,16 +226,28 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
         a, b = cam.to_px(*pm.aim), cam.to_px(*pm.flight.end)
         dashed_line(surface, style.BLAST, a, b, 8, 2)
         what = ", ".join(pm.flight.bots) or "nobody"
-        lab = style.label(f"on a miss the rocket flies on: {what}", 16, style.BLAST)
-        surface.blit(lab, (b[0] + 4, b[1] - 8))
+        _text(surface, sink, f"on a miss the rocket flies on: {what}", b, "flight")
     if pm.fling is not None:
-        draw_fling(surface, cam, state, pm.fling)
+        draw_fling(surface, cam, state, pm.fling, sink)
 
 
-def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: Any) -> None:
+def _text(surface: pygame.Surface, sink: LabelSink | None, text: str,
+          at: tuple[float, float], key: str, tone: str = "plain", radius: float = 6.0) -> None:
+    """A note on the table: to the label pass when there is one, else drawn beside `at`."""
+    if sink is not None:
+        sink.want(text, at, tone, key=key, radius=radius)
+        return
+    lab = style.label(text, 16, style.tone(tone))
+    rect = lab.get_rect(midleft=(at[0] + radius + 4, at[1]))
+    pygame.draw.rect(surface, style.LABEL_BACK, rect.inflate(4, 2))
+    surface.blit(lab, rect)
+
+
+def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: Any,
+               sink: LabelSink | None = None) -> None:
     """The blast marker at its true radius; the centre bot and the -1/+1 bots marked."""
     centre = cam.to_px(blast.x, blast.y)
-    pygame.draw.circle(surface, style.BLAST, centre, cam.length(blast.r), BLAST_WIDTH)
+    dashed_circle(surface, style.BLAST, centre, cam.length(blast.r), BLAST_WIDTH)
     pygame.draw.circle(surface, style.BLAST, centre, 3)
     for m, chance in zip(blast.members, blast.chances):
         b = state.bots.get(m.bot)
@@ -221,19 +256,18 @@ def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: An
         c = cam.to_px(b.x, b.y)
         text = (f"centre {round(chance * 100)}%" if m.centre else
                 f"{m.hit_mod:+d} hit / {m.armour_mod:+d} armour {round(chance * 100)}%")
-        lab = style.label(text, 16, style.BLAST)
-        rect = lab.get_rect(midleft=(c[0] + cam.length(b.radius) + 12, c[1] - 14))
-        pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
-        surface.blit(lab, rect)
+        _text(surface, sink, f"blast: {text}", c, f"bl:{m.bot}", "plain",
+              cam.length(b.radius) + 6)
     for s in blast.safe:
         b = state.bots.get(s.bot)
         if b is not None:
             c = cam.to_px(b.x, b.y)
-            lab = style.label(f"safe: {s.reason}", 16, style.TEXT_DIM)
-            surface.blit(lab, lab.get_rect(midleft=(c[0] + cam.length(b.radius) + 12, c[1] - 14)))
+            _text(surface, sink, f"safe: {s.reason}", c, f"safe:{s.bot}", "dim",
+                  cam.length(b.radius) + 6)
 
 
-def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: Any) -> None:
+def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: Any,
+               sink: LabelSink | None = None) -> None:
     """A beam's landing spot (R29): the thrown path, the landing ghost, what it meets."""
     path = getattr(fling, "path", None) or []
     if len(path) >= 2:
@@ -250,29 +284,28 @@ def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: An
     if getattr(fling, "fall", None):
         notes.append(f"falls {fling.fall.get('drop', '?')} cm")
     if notes:
-        surface.blit(style.label("; ".join(notes), 16, style.BLAST), (end[0] + 10, end[1] + 6))
+        _text(surface, sink, "; ".join(notes), end, "fling", "alarm", cam.length(r))
 
 
 def draw_premeasure(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
                     focus: str | None, inset_at: tuple[int, int] | None,
-                    arc_fill: bool = True) -> None:
+                    arc_fill: bool = True, sink: LabelSink | None = None) -> None:
     """The whole pre-measure; `focus` is the target bot whose sight line and fire
     track are shown (the hovered or aimed one)."""
     shooter = state.bots[pm.bot]
-    draw_arc(surface, cam, shooter, pm, fill=arc_fill)
-    draw_targets(surface, cam, state, pm)
+    draw_arc(surface, cam, shooter, pm, fill=arc_fill, sink=sink)
+    draw_targets(surface, cam, state, pm, sink)
     if focus is not None:
         t = pm.target(focus)
         target = state.bots.get(focus)
         if t is not None and target is not None:
-            draw_sight(surface, cam, shooter, target, t)
+            draw_sight(surface, cam, shooter, target, t, sink)
             if inset_at is not None:
                 draw_fire_track(surface, inset_at, t)
-    draw_aimed(surface, cam, state, shooter, pm)
+    draw_aimed(surface, cam, state, shooter, pm, sink)
     if pm.refusal:
-        lab = style.label(pm.refusal, 20, style.REFUSAL)
-        c = cam.to_px(shooter.x, shooter.y)
-        surface.blit(lab, (c[0] + 14, c[1] + 36))
+        _text(surface, sink, pm.refusal, cam.to_px(shooter.x, shooter.y), "pm-refusal", "alarm",
+              cam.length(shooter.radius) + 6)
 
 
 def nearest_target(pm: Any, state: GameState, x: float, y: float) -> str | None:

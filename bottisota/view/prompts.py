@@ -75,7 +75,8 @@ def draw_question(surface: pygame.Surface, lines: list[str], keys: str,
                   colour: style.Colour = style.TEXT) -> pygame.Rect:
     """A boxed question in the middle of the view."""
     w, h = surface.get_size()
-    labs = [style.label(t, 28, colour) for t in lines] + [style.label(keys, 24, style.TEXT_DIM)]
+    size = max(18, h // 28)
+    labs = [style.label(t, size, colour) for t in lines] + [style.label(keys, size, style.TEXT_DIM)]
     bw = max(l.get_width() for l in labs) + 40
     bh = sum(l.get_height() + 6 for l in labs) + 30
     rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)

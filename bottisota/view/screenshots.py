@@ -1,6 +1,8 @@
 """Regenerate the README screenshots with the view's own drawing:
-`python -m bottisota.view.screenshots [OUT_DIR]` writes table.png,
-move-preview.png and premeasure.png (default folder assets/screenshots)."""
+`python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
+premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160
+and two-windows.png (the projector's table at true scale beside the laptop window)
+into OUT_DIR (default assets/screenshots)."""
 from __future__ import annotations
 
 import os
@@ -8,7 +10,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIZE = (1600, 900)
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from bottisota.engine.game import Game  # noqa: E402
+from bottisota.engine.setup import new_state  # noqa: E402
+from bottisota.engine.turns import turn_event  # noqa: E402
+from bottisota.formats.content import DEFAULT_ARENA, arenas_dir  # noqa: E402
+from bottisota.formats.loading import bundled_rules, load_arena  # noqa: E402
+from bottisota.view import style  # noqa: E402
+from bottisota.view.app import TableApp  # noqa: E402
+from bottisota.view.projector import ProjectorWindow  # noqa: E402
+from bottisota.viewmodel.calibration_store import Calibration  # noqa: E402
+
+SIZE = (1920, 1080)
+SIZE_4K = (3840, 2160)
+LAPTOP = (1280, 800)
+PROJECTOR_PX_PER_CM = 12.8     # a 1.5 m wide image of 1920 px
 
 # a position on the bundled default arena: (id, player, card, at, facing, extra)
 POSITION: tuple[tuple[str, str, str, tuple[float, float], float, dict], ...] = (
@@ -20,63 +40,95 @@ POSITION: tuple[tuple[str, str, str, tuple[float, float], float, dict], ...] = (
 )
 
 
-def screenshot_game(active: str, phase: str) -> Any:
+def screenshot_game(active: str, phase: str, dice: Any = 1) -> Game:
     """A game on the default arena in the POSITION above, `active` in `phase`."""
-    from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
-    from bottisota.formats.loading import bundled_rules
-    from bottisota.formats.loading import load_arena
-    from bottisota.engine.game import Game
-    from bottisota.engine.setup import new_state
-    from bottisota.engine.turns import turn_event
-
     rules = bundled_rules()
     arena = load_arena(arenas_dir() / DEFAULT_ARENA, rules)
     bots = [{"id": i, "player": p, "card": c, "at": list(at), "facing": f, **extra}
             for i, p, c, at, f, extra in POSITION]
-    state = new_state(arena, rules, bots, dice=1, round=2)
+    state = new_state(arena, rules, bots, dice=dice, round=2)
     turn_event(state, state.bots[active], phase)
     return Game(state)
 
 
 def make_screenshots(out: Path) -> list[Path]:
-    """Draw the three screenshots into `out`; returns their paths."""
-    import pygame
-
-    from bottisota.view.app import TableApp
-
+    """Draw the screenshots into `out`; returns their paths."""
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)
     written = []
 
     table = TableApp(screenshot_game("r1", "move"), SIZE)
-    table.show_legend = True
-    table.say("table view: F1 lists every key", (200, 200, 200))
+    table.vm.show_legend = True
+    table.say("table view: F1 lists every key")
     written.append(_save(table, out / "table.png"))
 
     moving = TableApp(screenshot_game("r1", "move"), SIZE)
-    moving.plan.forward(12.0)
+    moving.vm.plan.forward(12.0)
     written.append(_save(moving, out / "move-preview.png"))
 
-    shooting = TableApp(screenshot_game("b1", "shoot"), SIZE)
-    shooting.choose_weapon(1)
-    shooting.aim = "s1"
-    shooting.mouse = tuple(round(v) for v in shooting.camera.to_px(85.0, 65.0))
-    written.append(_save(shooting, out / "premeasure.png"))
+    written.append(_save(_shooting(SIZE), out / "premeasure.png"))
+
+    fired = TableApp(screenshot_game("b1", "shoot", dice=[6, 2, 1, 1, 1, 1, 1, 1]), SIZE)
+    fired.choose_weapon(1)
+    fired.toggle_order("s1")
+    fired.vm.aim = "s1"
+    fired.fire()
+    fired.update(0.5)
+    written.append(_save(fired, out / "results.png", 0.0))
+
+    threat = TableApp(screenshot_game("r1", "move"), SIZE)
+    threat.vm.threat_on = True
+    threat.mouse = tuple(round(v) for v in threat.camera.to_px(60.0, 40.0))
+    threat.update(0.0)
+    while not threat.threat.done:
+        threat.threat.fill(1000.0)
+    written.append(_save(threat, out / "threat.png"))
+
+    written.append(_save(_shooting(SIZE_4K), out / "table-4k.png"))
+    written.append(_two_windows(out / "two-windows.png"))
     return written
 
 
-def _save(app: Any, path: Path) -> Path:
-    import pygame
+def _shooting(size: tuple[int, int]) -> TableApp:
+    app = TableApp(screenshot_game("b1", "shoot"), size)
+    app.choose_weapon(1)
+    app.vm.aim = "s1"
+    app.mouse = tuple(round(v) for v in app.camera.to_px(85.0, 65.0))
+    return app
 
+
+def _two_windows(path: Path) -> Path:
+    """The projector's window (the table alone, at true scale) beside the laptop's."""
+    app = TableApp(screenshot_game("b1", "shoot"), LAPTOP)
+    app.projector = ProjectorWindow(SIZE, Calibration(PROJECTOR_PX_PER_CM, PROJECTOR_PX_PER_CM))
+    app.vm.panel = "side"
+    app.resized(LAPTOP)
+    app.choose_weapon(1)
+    app.vm.aim = "s1"
     app.update(0.0)
+    laptop = app.draw()
+    projector = app.projector.draw(app)
+    gap = 40
+    sheet = pygame.Surface((SIZE[0] + gap + LAPTOP[0], SIZE[1] + 60))
+    sheet.fill((60, 60, 66))
+    sheet.blit(projector, (0, 60))
+    sheet.blit(laptop, (SIZE[0] + gap, 60 + (SIZE[1] - LAPTOP[1]) // 2))
+    sheet.blit(style.label(f"projector: the table alone at true scale "
+                           f"({PROJECTOR_PX_PER_CM:g} px/cm)", 40, style.TEXT), (10, 12))
+    sheet.blit(style.label("laptop: controls, panel and log", 40, style.TEXT),
+               (SIZE[0] + gap, 12))
+    pygame.image.save(sheet, str(path))
+    return path
+
+
+def _save(app: TableApp, path: Path, dt: float = 0.0) -> Path:
+    app.update(dt)
     pygame.image.save(app.draw(), str(path))
     return path
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     out = Path(argv[0]) if argv else Path("assets") / "screenshots"
     for p in make_screenshots(out):
         print(f"wrote {p}")

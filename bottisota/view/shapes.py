@@ -121,15 +121,26 @@ def dashed_line(surface: pygame.Surface, colour: Colour, a: tuple[float, float],
         d += 2 * dash
 
 
+_rings: dict[tuple, pygame.Surface] = {}
+
+
 def dashed_circle(surface: pygame.Surface, colour: Colour, centre: tuple[float, float],
                   radius: float, width: int = 2, segments: int = 24) -> None:
-    """A dashed circle in pixels."""
-    for i in range(0, segments, 2):
-        a0 = 2 * math.pi * i / segments
-        a1 = 2 * math.pi * (i + 1) / segments
-        rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
-        rect.center = (round(centre[0]), round(centre[1]))
-        pygame.draw.arc(surface, colour, rect, a0, a1, width)
+    """A dashed circle in pixels (drawn once per look, then blitted)."""
+    r = max(1, round(radius))
+    key = (tuple(colour), r, width, segments)
+    ring = _rings.get(key)
+    if ring is None:
+        ring = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+        rect = pygame.Rect(1, 1, 2 * r, 2 * r)
+        for i in range(0, segments, 2):
+            a0 = 2 * math.pi * i / segments
+            a1 = 2 * math.pi * (i + 1) / segments
+            pygame.draw.arc(ring, colour, rect, a0, a1, width)
+        if len(_rings) > 256:
+            _rings.clear()
+        _rings[key] = ring
+    surface.blit(ring, (round(centre[0]) - r - 1, round(centre[1]) - r - 1))
 
 
 def sector_points(cam: Camera, x: float, y: float, facing: float, width_deg: float,

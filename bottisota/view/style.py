@@ -45,7 +45,7 @@ FEATURE_FILL: dict[str, Colour] = {
     "conveyor": (78, 78, 90),
     "service": (40, 168, 92),
     "teleporter": (150, 70, 210),
-    "goal": (240, 228, 66),
+    "goal": (250, 250, 250),        # white with a black ring: no player is white
 }
 DOOR_OPEN: Colour = (92, 64, 30)
 PIT_RIM: Colour = (220, 40, 40)
@@ -60,11 +60,45 @@ LEGAL: Colour = (120, 230, 120)
 GHOST: Colour = (235, 235, 235)
 RULER: Colour = (255, 255, 255)
 ARC_FILL = (255, 255, 255, 36)
-BLAST: Colour = (255, 140, 40)
-CORRIDOR: Colour = (120, 200, 255)
+BLAST: Colour = (255, 255, 255)         # drawn dashed and thick: no player is white
+CORRIDOR: Colour = (190, 255, 190)      # spray: pale mint, far from green and sky
 SIGHT_CLEAR: Colour = (120, 230, 120)
 SIGHT_BLOCKED: Colour = REFUSAL
 OUT_OF_ARC: Colour = (150, 150, 150)
+LABEL_BACK: Colour = (0, 0, 0)          # every label on the table stands on black
+
+# how a line or label reads (the view model's tones) -> its colour; each reads at
+# least 4.5:1 on LABEL_BACK and on PANEL (a test checks)
+TONES: dict[str, Colour] = {
+    "plain": TEXT, "dim": TEXT_DIM, "alarm": (255, 92, 120), "dice": (255, 220, 80),
+    "good": (120, 230, 120), "refusal": (255, 92, 120), "clear": (120, 230, 120),
+}
+
+# a shape per seat, so players are told apart without colour
+SEAT_MARKS: tuple[str, ...] = ("dot", "square", "triangle", "diamond", "cross", "bar", "ring")
+
+
+def tone(name: str) -> Colour:
+    return TONES.get(name, TEXT)
+
+
+def seat_mark(players: list[str], player: str) -> str:
+    """The mark drawn in a player's bots and chips (by seat)."""
+    i = players.index(player) if player in players else len(players)
+    return SEAT_MARKS[i % len(SEAT_MARKS)]
+
+
+def luminance(c: Colour) -> float:
+    def ch(v: int) -> float:
+        v = v / 255.0
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG contrast ratio of two colours."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 PLAYER_DEFAULT_ORDER: tuple[str, ...] = _SEAT_ORDER
 

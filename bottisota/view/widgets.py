@@ -17,7 +17,7 @@ class Button:
 
     rect: pygame.Rect
     text: str
-    action: Callable[[], None]
+    action: str | Callable[[], None]   # a command name (the controller runs it) or a call
     enabled: bool = True
     colour: style.Colour = (60, 66, 80)
 
@@ -25,26 +25,64 @@ class Button:
         fill = self.colour if self.enabled else (40, 42, 48)
         pygame.draw.rect(surface, fill, self.rect, border_radius=4)
         pygame.draw.rect(surface, style.TEXT_DIM, self.rect, 1, border_radius=4)
-        lab = style.label(self.text, 20, style.TEXT if self.enabled else style.TEXT_DIM)
+        size = max(12, round(self.rect.h * 0.72))
+        lab = style.label(self.text, size, style.TEXT if self.enabled else style.TEXT_DIM)
+        while lab.get_width() > self.rect.w - 6 and size > 12:
+            size -= 1
+            lab = style.label(self.text, size, style.TEXT if self.enabled else style.TEXT_DIM)
         surface.blit(lab, lab.get_rect(center=self.rect.center))
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)
 
 
+def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """A text broken into lines that fit `width` px, at spaces (a word longer than a
+    line is broken where it must)."""
+    if width <= 0 or font.size(text)[0] <= width:
+        return [text]
+    out: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if font.size(trial)[0] <= width:
+            line = trial
+            continue
+        if line:
+            out.append(line)
+        while font.size(word)[0] > width and len(word) > 1:
+            cut = len(word)
+            while cut > 1 and font.size(word[:cut])[0] > width:
+                cut -= 1
+            out.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line:
+        out.append(line)
+    return out
+
+
 def text_block(surface: pygame.Surface, lines: list[tuple[str, style.Colour]],
                topleft: tuple[int, int], size: int = 18, width: int | None = None,
-               max_lines: int | None = None) -> int:
-    """Lines of text from `topleft`; long lines are cut to `width` px. Returns the y below."""
+               max_lines: int | None = None, struck: set[int] = frozenset()) -> int:
+    """Lines of text from `topleft`, long ones wrapped to `width` px (the newest kept
+    when `max_lines` rows are too few); lines whose index is in `struck` are struck
+    through. Returns the y below."""
     x, y = topleft
-    step = size + 2
-    shown = lines if max_lines is None else lines[-max_lines:] if max_lines > 0 else []
-    for text, colour in shown:
+    font = style.font(size)
+    step = font.get_linesize() + 1
+    rows: list[tuple[str, style.Colour, bool]] = []
+    for i, (text, colour) in enumerate(lines):
+        for row in (wrap(text, font, width) if width else [text]):
+            rows.append((row, colour, i in struck))
+    if max_lines is not None:
+        rows = rows[-max_lines:] if max_lines > 0 else []
+    for text, colour, strike in rows:
         lab = style.label(text, size, colour)
-        if width is not None and lab.get_width() > width:
-            surface.blit(lab, (x, y), area=pygame.Rect(0, 0, width, lab.get_height()))
-        else:
-            surface.blit(lab, (x, y))
+        surface.blit(lab, (x, y))
+        if strike:
+            mid = y + lab.get_height() // 2
+            pygame.draw.line(surface, colour, (x, mid), (x + lab.get_width(), mid), 2)
         y += step
     return y
 

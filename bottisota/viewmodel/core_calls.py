@@ -12,6 +12,8 @@ from typing import Any
 
 from bottisota.core.actions import Move, Refusal
 from bottisota.engine.movement.result import MoveResult
+from bottisota.engine.overwatch import offers
+from bottisota.engine.shooting import shots as shooting
 
 
 @dataclass
@@ -66,8 +68,6 @@ def preview_move(game: Any, move: Move) -> MovePreview:
 
 def _offers(state: Any, move: Move, result: MoveResult) -> list[Any]:
     """Overwatch shots the path would offer (rules.overwatch), if the game did not say."""
-    from bottisota.engine.overwatch import offers
-
     return offers(state, move.bot, result.path, move.hold_fire)
 
 
@@ -75,8 +75,6 @@ def premeasure(state: Any, bot_id: str, weapon: str, target: Any = None,
                overwatch: bool = False) -> Any:
     """The core's pre-measure for one weapon (rules.shooting.premeasure), or None
     while the core has none."""
-    from bottisota.engine.shooting import shots as shooting
-
     fn = getattr(shooting, "premeasure", None)
     if fn is None:
         return None

@@ -1,0 +1,197 @@
+"""`bottisota play`: the referee's table view (the default command).
+
+With no display it says so at once and exits 2; `--headless` runs the table
+without a window for scripted use (robot seats play; `--frames`, `--screenshot`).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from bottisota.core.dice import Dice  # noqa: E402
+from bottisota.core.errors import InputError, Problem  # noqa: E402
+from bottisota.play.journal import resume  # noqa: E402
+from bottisota.view import style  # noqa: E402
+from bottisota.view.app import TableApp  # noqa: E402
+from bottisota.view.edit_reload import EditReloader  # noqa: E402
+from bottisota.view.projector import ProjectorWindow  # noqa: E402
+from bottisota.view.prompts import read_typed_die  # noqa: E402
+from bottisota.viewmodel.calibration_store import (  # noqa: E402
+    display_key, load_calibration, save_calibration)
+from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
+from bottisota.viewmodel.session import (  # noqa: E402
+    build_game, load_static, new_journal_path, parse_players, parse_robot_specs, parse_size,
+    robot_seats)
+from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
+
+NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
+              "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("arena", nargs="?", metavar="ARENA",
+                   help="arena file or bundled arena name (default: the bundled default arena)")
+    p.add_argument("--players", default="red,blue", help="seat names, comma-separated (default red,blue)")
+    p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
+                   help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the dice")
+    p.add_argument("--physical-dice", action="store_true", help="ask every roll on screen (1-6)")
+    p.add_argument("--fullscreen", action="store_true", help="start in full screen")
+    p.add_argument("--resume", metavar="GAME.jsonl", help="go on with a saved game (its journal)")
+    p.add_argument("--edit", action="store_true",
+                   help="designers: reload the arena and cards when their files change")
+    p.add_argument("--size", default="1600x900", help="window size WxH (default 1600x900)")
+    p.add_argument("--ui-scale", type=float, default=1.0, choices=UI_SCALES,
+                   help="text size factor for the whole view (key F4 steps it)")
+    p.add_argument("--panel", choices=PANEL_MODES, default="side",
+                   help="where the panel goes: side, bottom or hidden (key Tab)")
+    p.add_argument("--projector", action="store_true",
+                   help="open the table alone in a second window on the second display (key F5)")
+    p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
+                   help="robot seats wait this long after each action (default 1.5; key N skips)")
+    p.add_argument("--headless", action="store_true",
+                   help="no window: robot seats play on (scripted use, tests)")
+    p.add_argument("--frames", type=int, default=None,
+                   help="--headless: stop after this many frames (default: until nobody acts)")
+    p.add_argument("--screenshot", metavar="PNG", help="--headless: save the last frame")
+
+
+def has_display() -> bool:
+    """Whether a window can be opened: on X11/Wayland systems a display must be named."""
+    if os.environ.get("SDL_VIDEODRIVER") not in (None, "", "x11", "wayland"):
+        return True
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(args: argparse.Namespace) -> int:
+    """Open the table view and play until the window is closed."""
+    size = parse_size(args.size)
+    players = parse_players(args.players)
+    if not args.resume:
+        parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
+    if not args.robot_pace >= 0:
+        raise InputError([Problem("--robot-pace", 0, 0, "", "must be 0 or more seconds")])
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    elif not has_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        screen, note = _open_window(size, args.fullscreen and not args.headless)
+    except pygame.error as err:
+        print(f"bottisota: cannot open a window: {err}\n"
+              "Use `bottisota play --headless` for scripted use.", file=sys.stderr)
+        return 2
+    try:
+        return _play(args, players, screen, note)
+    finally:
+        style.forget_fonts()
+        pygame.quit()
+
+
+def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surface, str | None]:
+    """The window, and a note when full screen was asked for and could not be had."""
+    flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
+    note = None
+    try:
+        screen = pygame.display.set_mode(size, flags)
+    except pygame.error as err:
+        if not fullscreen:
+            raise
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)   # no full screen here
+        note = f"full screen is not available here ({err}); a window is used instead"
+    pygame.display.set_caption("Bottisota Referee")
+    return screen, note
+
+
+def _desktop_key(index: int, fallback: tuple[int, int]) -> str:
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        sizes = []
+    size = sizes[index] if index < len(sizes) else (sizes[-1] if sizes else fallback)
+    return display_key(size, index)
+
+
+def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
+          note: str | None = None) -> int:
+    holder: dict[str, Any] = {}
+
+    def ask(purpose: str) -> int:
+        app = holder.get("app")
+        if app is not None:
+            return app.ask_die(purpose)
+        return read_typed_die(screen, purpose, lambda: screen.fill(style.BACKGROUND))
+
+    dice = Dice(ask=ask) if args.physical_dice else None
+    if args.resume:
+        game = resume(args.resume, ask if args.physical_dice else None)
+        journal_name = str(args.resume)
+        arena_path = Path(game.state.arena.source)
+        players = list(game.state.players)
+    else:
+        journal_path = new_journal_path()
+        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
+        journal_name = str(journal_path)
+    robots = robot_seats(args.robot, players, game)
+    key = _desktop_key(0, screen.get_size())
+    cal, notes = load_calibration(key)
+    app = TableApp(game, screen.get_size(), screen=screen, robots=robots,
+                   journal_name=journal_name, physical_dice=args.physical_dice, calibration=cal,
+                   ui_scale=args.ui_scale, robot_pace=0.0 if args.headless else args.robot_pace)
+    app.calibration_key = lambda: _desktop_key(1 if app.projector is not None else 0,
+                                               screen.get_size())
+    app.calibration_saver = save_calibration
+    app.open_projector = lambda a: ProjectorWindow.open(
+        a, 1, load_calibration(_desktop_key(1, screen.get_size()))[0])
+    app.vm.panel = args.panel
+    holder["app"] = app
+    notice = getattr(game.journal, "notice", None)
+    if notice:          # a torn last line was cut on resume, or an old journal version
+        app.say(f"journal: {notice}", "alarm")
+    for text in notes + ([note] if note else []):
+        app.say(text, "alarm")
+    if cal is not None:
+        app.vm.true_scale = True
+        app.camera = app._fit_camera()
+    if args.edit:
+        limit = game.state.rules.round_limit
+        app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
+    if args.projector and not args.headless:
+        app.toggle_projector()
+    if args.headless:
+        return _headless(app, args)
+    app.run()
+    return 0
+
+
+def _headless(app: TableApp, args: argparse.Namespace) -> int:
+    """Frames without a window: robot seats act each frame; stops after --frames, or
+    when a frame changes nothing (the game is over or a human seat is due)."""
+    frames = 0
+    idle = 0
+    while app.running and (args.frames is None or frames < args.frames):
+        before = app.vm.version
+        app.step(1.0 / 60)
+        frames += 1
+        idle = idle + 1 if app.vm.version == before else 0
+        if args.frames is None and idle >= 2:
+            break
+    if args.screenshot:
+        pygame.image.save(app.surface, args.screenshot)
+    print(turn_line(app.game))
+    for line in app.vm.log.lines[-5:]:
+        print(("(undone) " if line.undone else "") + line.text)
+    return 0

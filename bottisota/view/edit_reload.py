@@ -1,0 +1,41 @@
+"""--edit: the running table follows the designer's files (arena, rules, cards).
+
+On a change the game goes on with the new files (`Game.reload` replays its
+actions on them), or the validation error, or why the game no longer replays, is
+shown on screen and the game goes on as it was."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from bottisota.view.arena_layer import ArenaLayer
+from bottisota.viewmodel.session import FileWatch, reload_game, watched_files
+
+
+class EditReloader:
+    """`load()` gives the new static data: (arena, cards, mods, rules), or a Game built
+    on the new files, whose static data is taken."""
+
+    def __init__(self, arena_path: Path, load: Callable[[], Any]) -> None:
+        self.watch = FileWatch(watched_files(arena_path))
+        self.load = load
+        self.error: str | None = None
+
+    def poll(self, app: Any, force: bool = False) -> bool:
+        """Reload when a file changed. True when the game now runs on the new files."""
+        if not self.watch.changed(force):
+            return False
+        error = reload_game(app.game, self.load, app.robots)
+        if error is not None:
+            self.error = error
+            for line in error.splitlines():
+                app.say(line, "alarm")
+            return False
+        self.error = None
+        app.arena_layer = ArenaLayer(app.game.state.arena, grid=app.vm.show_grid)
+        app.camera = app._fit_camera()
+        app.vm.plan = None
+        app._changed()
+        app.say(f"files changed: arena and cards reloaded; the game goes on "
+                f"({len(app.game.history)} actions replayed)", "good")
+        return True

@@ -1,0 +1,71 @@
+"""Labels on the table: painters ask for labels (`LabelSink.want`), the view model's
+placement pass (`viewmodel.labels.place_labels`) puts them where none overlaps
+another or a bot, and `draw_labels` paints them: text on black, a leader line back
+to the anchor when a label had to move away."""
+from __future__ import annotations
+
+import pygame
+
+from bottisota.view import style
+from bottisota.viewmodel.labels import LabelWish, PlacedLabel, place_labels
+
+PAD = 3
+
+
+class LabelSink:
+    """Labels asked for during one frame, at one font size, plus the bot discs."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.wishes: list[LabelWish] = []
+        self.discs: list[tuple[float, float, float]] = []
+        self.radii: dict[str, float] = {}
+
+    def want(self, text: str, anchor: tuple[float, float], tone: str = "plain",
+             key: str = "", radius: float = 0.0) -> None:
+        w, h = style.font(self.size).size(text)
+        k = key or f"{text}@{round(anchor[0])},{round(anchor[1])}"
+        self.wishes.append(LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k))
+        self.radii[k] = max(self.radii.get(k, 0.0), radius)
+
+    def disc(self, cx: float, cy: float, r: float) -> None:
+        self.discs.append((cx, cy, r))
+
+    def key(self) -> tuple:
+        return (self.size, tuple((w.text, round(w.anchor[0]), round(w.anchor[1]), w.tone)
+                                 for w in self.wishes),
+                tuple((round(x), round(y), round(r)) for x, y, r in self.discs))
+
+    def place(self, bounds: tuple[float, float, float, float],
+              taken: list[tuple[float, float, float, float]] = ()) -> tuple[list[PlacedLabel], int]:
+        return place_labels(self.wishes, self.discs, bounds, self.radii, list(taken))
+
+
+_tags: dict[tuple, pygame.Surface] = {}
+
+
+def _tag(text: str, tone: str, size: int, w: int, h: int) -> pygame.Surface:
+    """A label's box with its text (made once per text, tone and size)."""
+    key = (text, tone, size, w, h)
+    tag = _tags.get(key)
+    if tag is None:
+        colour = style.tone(tone)
+        tag = pygame.Surface((w, h))
+        tag.fill(style.LABEL_BACK)
+        pygame.draw.rect(tag, colour, tag.get_rect(), 1)
+        tag.blit(style.label(text, size, colour), (PAD, PAD))
+        if len(_tags) > 2000:
+            _tags.clear()
+        _tags[key] = tag
+    return tag
+
+
+def draw_labels(surface: pygame.Surface, placed: list[PlacedLabel], size: int) -> None:
+    for p in placed:
+        x, y, w, h = p.rect
+        if p.leader:
+            colour = style.tone(p.tone)
+            cx, cy = x + w / 2, y + h / 2
+            pygame.draw.line(surface, style.LABEL_BACK, p.anchor, (cx, cy), 4)
+            pygame.draw.line(surface, colour, p.anchor, (cx, cy), 2)
+        surface.blit(_tag(p.text, p.tone, size, round(w), round(h)), (round(x), round(y)))

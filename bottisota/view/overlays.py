@@ -1,0 +1,178 @@
+"""Painters for what the view model adds over the table: the threat shading, the
+results of the last actions (paths, markers, banners, the winner screen) and the
+turn strip at the table's edge."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from bottisota.view import style
+from bottisota.view.bots_layer import draw_mark
+from bottisota.view.camera import Camera
+from bottisota.view.label_layer import LabelSink
+from bottisota.view.shapes import dashed_line
+from bottisota.view.widgets import wrap
+from bottisota.viewmodel.results import BANNER, MARK, PATH, Effect
+from bottisota.viewmodel.threat import ThreatMap
+
+THREAT_ALPHA = 150
+THREAT_COLOUR = (255, 32, 96)
+
+
+class ThreatLayer:
+    """The threat map painted at the table's pixel size, cell by cell as the map fills
+    (only the new cells are painted each frame); painted afresh only for a new map or
+    another zoom."""
+
+    def __init__(self) -> None:
+        self._surface: pygame.Surface | None = None
+        self._key: tuple | None = None
+        self._painted = 0
+
+    def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
+        tw, th = cam.table
+        w, h = round(tw * cam.scale), round(th * cam.scale_y)
+        if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
+            return
+        key = (id(tm), w, h)
+        if self._key != key:
+            self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+            self._surface.fill((0, 0, 0, 0))
+            self._key = key
+            self._painted = 0
+        for c in tm.cells[self._painted:]:           # coarse first, then the fine ones over them
+            _paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
+        self._painted = len(tm.cells)
+        left, bottom = cam.to_px(0, 0)
+        surface.blit(self._surface, (round(left), round(bottom - h)))
+
+
+def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: float,
+                th: float) -> None:
+    alpha = round(THREAT_ALPHA * min(1.0, c.weapons / most)) if c.weapons else 0
+    x0, x1 = (c.x - c.size / 2) * scale, (c.x + c.size / 2) * scale
+    y0, y1 = (th - c.y - c.size / 2) * scale_y, (th - c.y + c.size / 2) * scale_y
+    rect = pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+    s.fill((*THREAT_COLOUR, alpha), rect)
+    if c.watchers:
+        pygame.draw.rect(s, (255, 255, 255, 200), rect.inflate(-2, -2), 1)
+
+
+def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, tm: ThreatMap,
+                       hover: str | None) -> pygame.Rect:
+    """What the shading means, and the count under the pointer."""
+    lines = [f"threat to {tm.viewer}: darker red = more enemy weapons can fire here "
+             f"(of {tm.most})", "white outline: an overwatcher covers the spot"]
+    if not tm.done:
+        lines.append("computing..." + (" (coarse)" if not tm.coarse_done else " (refining)"))
+    if hover:
+        lines.append(hover)
+    return text_box(surface, lines, at, size, "plain")
+
+
+def text_box(surface: pygame.Surface, lines: list[str], at: tuple[int, int], size: int,
+             tone: str, width: int | None = None) -> pygame.Rect:
+    colour = style.tone(tone)
+    font = style.font(size)
+    width = width or max(font.size(t)[0] for t in lines) + 16
+    rows = [r for t in lines for r in wrap(t, font, width - 16)]
+    h = len(rows) * font.get_linesize() + 12
+    rect = pygame.Rect(at[0], at[1], width, h)
+    pygame.draw.rect(surface, style.LABEL_BACK, rect)
+    pygame.draw.rect(surface, colour, rect, 2)
+    y = rect.y + 6
+    for r in rows:
+        surface.blit(style.label(r, size, colour), (rect.x + 8, y))
+        y += font.get_linesize()
+    return rect
+
+
+def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], area: pygame.Rect,
+                 sink: LabelSink, banner_size: int) -> None:
+    """Paths drawn along, markers (through the label pass), banners over the table."""
+    banners = []
+    for e in effects:
+        if e.kind == PATH and len(e.points) >= 2:
+            pts = [cam.to_px(*p) for p in e.points]
+            upto = max(2, math.ceil(len(pts) * e.progress))
+            for a, b in zip(pts[:upto - 1], pts[1:upto]):
+                dashed_line(surface, style.TEXT, a, b, 12, 3)
+            pygame.draw.circle(surface, style.TEXT, pts[upto - 1], 5)
+        elif e.kind == MARK and e.at is not None:
+            sink.want(e.text, cam.to_px(*e.at), e.tone, key=f"fx:{id(e)}", radius=cam.length(2.0))
+        elif e.kind == BANNER:
+            banners.append(e)
+    y = area.y + area.h // 6
+    font = style.font(banner_size)
+    for e in banners[-3:]:
+        width = min(area.w - 40, font.size(e.text)[0] + 24)
+        x = area.centerx - width // 2
+        rect = text_box(surface, [e.text], (x, y), banner_size, e.tone, width=width)
+        y = rect.bottom + 8
+
+
+def draw_winner(surface: pygame.Surface, area: pygame.Rect, effect: Effect, size: int) -> None:
+    """The game-over screen over the table (it stays: the game is over)."""
+    shade = pygame.Surface(area.size, pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 170))
+    surface.blit(shade, area.topleft)
+    big = size * 2
+    lines = wrap(effect.text, style.font(big), area.w - 80)
+    y = area.centery - len(lines) * style.font(big).get_linesize() // 2
+    for line in lines:
+        lab = style.label(line, big, style.tone("good"))
+        surface.blit(lab, lab.get_rect(midtop=(area.centerx, y)))
+        y += style.font(big).get_linesize()
+
+
+def turn_strip_rects(area: pygame.Rect, size: int) -> list[pygame.Rect]:
+    """Where the turn strip goes: along the table's top and bottom edges (the bottom
+    copy upside down, for the far side of the table)."""
+    h = style.font(size).get_linesize() + 10
+    return [pygame.Rect(area.x, area.bottom - h, area.w, h), pygame.Rect(area.x, area.y, area.w, h)]
+
+
+def draw_turn_strip(surface: pygame.Surface, area: pygame.Rect, strip: dict, size: int,
+                    colours: dict[str, style.Colour], players: list[str]) -> list[pygame.Rect]:
+    """Round, whose turn and phase, and the seats, on both long edges of the table."""
+    rects = turn_strip_rects(area, size)
+    key = (repr(strip), area.w, size, tuple(sorted(colours.items())))
+    hit = _bands.get(key)
+    if hit is None:
+        band = _band(strip, area.w, rects[0].h, size, colours, players)
+        if len(_bands) > 16:
+            _bands.clear()
+        hit = _bands[key] = (band, pygame.transform.rotate(band, 180))
+    surface.blit(hit[0], rects[0].topleft)
+    surface.blit(hit[1], rects[1].topleft)
+    return rects
+
+
+_bands: dict[tuple, tuple[pygame.Surface, pygame.Surface]] = {}
+
+
+def _band(strip: dict, width: int, height: int, size: int, colours: dict[str, style.Colour],
+          players: list[str]) -> pygame.Surface:
+    font = style.font(size)
+    rects = [pygame.Rect(0, 0, width, height)]
+    band = pygame.Surface((width, height))
+    band.fill(style.LABEL_BACK)
+    x = 10
+    band.blit(style.label(strip["line"], size, style.TEXT), (x, 5))
+    x += font.size(strip["line"])[0] + 30
+    for seat in strip["seats"]:
+        colour = colours.get(seat["player"], style.TEXT)
+        r = rects[0].h // 2 - 4
+        pygame.draw.circle(band, colour, (x + r, rects[0].h // 2), r)
+        draw_mark(band, style.seat_mark(players, seat["player"]), (x + r, rects[0].h // 2),
+                  r * 0.5, style.contrast_text(colour))
+        if seat["now"]:
+            pygame.draw.circle(band, style.TEXT, (x + r, rects[0].h // 2), r + 3, 2)
+        x += 2 * r + 6
+        text = f"{seat['player']} {seat['score']}" + (" (out)" if seat["out"] else "")
+        band.blit(style.label(text, size, style.TEXT if not seat["played"] else style.TEXT_DIM),
+                  (x, 5))
+        x += font.size(text)[0] + 24
+    return band

@@ -1,0 +1,91 @@
+"""The projector window: a second pygame-ce `Window` showing the table alone, edge to
+edge, at the projector display's true scale (or fitted, one key away), drawn by the
+same painters from the same view model as the laptop window."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pygame
+
+from bottisota.view.camera import Camera
+from bottisota.viewmodel.calibration_store import Calibration
+
+
+class ProjectorWindow:
+    """A second window for the table (`pygame.Window`), or an off-screen surface of the
+    same size in tests (`window=None`)."""
+
+    def __init__(self, size: tuple[int, int], calibration: Calibration | None,
+                 window: Any = None, message: Callable[[str, str], None] | None = None) -> None:
+        self.window = window
+        self.surface = window.get_surface() if window is not None else pygame.Surface(size)
+        self.calibration = calibration
+        self.fit = calibration is None
+        self.message = message or (lambda text, tone: None)
+        self.camera: Camera | None = None
+        self.layers: Any = None           # its own cached layers (set by the view)
+
+    @classmethod
+    def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
+             ) -> "ProjectorWindow":
+        """A borderless full-screen window on `display` (the last one when fewer)."""
+        sizes = pygame.display.get_desktop_sizes()
+        index = min(display, len(sizes) - 1)
+        size = sizes[index]
+        left = sum(w for w, _h in sizes[:index])          # displays side by side, left to right
+        window = pygame.Window("Bottisota table", size, position=(left, 0), borderless=True)
+        if index > 0:
+            try:
+                window.set_fullscreen(desktop=True)        # full screen on the display it is on
+            except pygame.error as err:
+                app.say(f"the projector window stays a borderless window ({err})", "dim")
+        return cls(window.size, calibration, window, app.say)
+
+    def owns(self, event: pygame.event.Event) -> bool:
+        return self.window is not None and getattr(event, "window", None) is self.window
+
+    def handle(self, event: pygame.event.Event, app: Any) -> bool:
+        """Its own close and F3 (fit / true scale); other keys go to the laptop's controls."""
+        if event.type == pygame.WINDOWCLOSE:
+            app.projector = None
+            self.close()
+            return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F3:
+            self.fit = not self.fit or self.calibration is None
+            self.camera = None
+            return True
+        return False
+
+    def camera_for(self, table: tuple[float, float]) -> Camera:
+        size = self.surface.get_size()
+        if self.camera is None:
+            if self.fit or self.calibration is None:
+                self.camera = Camera.fit(table, size, margin=0)
+            else:
+                cal = self.calibration
+                self.camera = Camera.centred(table, size, cal.x, cal.y / cal.x)
+                if table[0] * cal.x > size[0] + 1 or table[1] * cal.y > size[1] + 1:
+                    self.message("the table at true scale is bigger than the projector's "
+                                  "image: F3 fits it", "alarm")
+        return self.camera
+
+    def draw(self, app: Any) -> pygame.Surface:
+        cam = self.camera_for(app.state.arena.size)
+        area = pygame.Rect((0, 0), self.surface.get_size())
+        if self.layers is None:
+            self.layers = app.new_layers()
+        app.draw_table(self.surface, cam, area, layers=self.layers)
+        if self.window is not None:
+            self.window.flip()
+        return self.surface
+
+    def calibrate(self, screen: Any) -> None:
+        """Show a calibration ruler (view.calibration.CalibrationScreen) on this display."""
+        screen.draw(self.surface)
+        if self.window is not None:
+            self.window.flip()
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.destroy()
+            self.window = None

@@ -1,0 +1,192 @@
+"""The table painter: the view model and the game state -> the pixels of one window's
+table (the laptop's and the projector's alike). It reads `TableInput`, built by the
+controller each frame; it changes nothing but the window's cached `WindowLayers`
+(and, for the laptop, the placed labels it reports back into the view model)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from bottisota.view import style
+from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
+from bottisota.view.bots_layer import draw_state, player_colours
+from bottisota.view.camera import Camera
+from bottisota.view.label_layer import LabelSink, draw_labels
+from bottisota.view.legend import draw_legend
+from bottisota.view.move_overlay import draw_move_preview
+from bottisota.view.overlays import (ThreatLayer, draw_effects, draw_threat_legend,
+                                     draw_turn_strip, draw_winner, text_box)
+from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
+from bottisota.view.widgets import draw_ruler
+from bottisota.viewmodel.labels import follow
+from bottisota.viewmodel.model import ViewModel, turn_strip
+from bottisota.viewmodel.sizes import text_sizes
+from bottisota.viewmodel.threat import CELL_CM
+
+THREAT_BATCH = 6         # new threat cells shown in batches of this many
+LAYER_BUDGET_MS = 4.0    # a new arena drawing is made this long per frame
+
+
+class WindowLayers:
+    """What one window keeps drawn between frames: its arena layer, threat shading, the
+    arena with them baked in, and its placed labels (each window has its own camera)."""
+
+    def __init__(self, arena: ArenaLayer) -> None:
+        self.arena = arena
+        self.threat = ThreatLayer()
+        self.labels: list = []
+        self.labels_key: tuple | None = None
+        self.base: tuple[tuple, pygame.Surface] | None = None
+
+
+@dataclass(frozen=True)
+class PlaceGhost:
+    """The bot about to be placed, under the pointer, with the core's verdict."""
+
+    radius: float
+    x: float
+    y: float
+    facing: float
+    refusal: str | None
+
+
+@dataclass(frozen=True)
+class TableInput:
+    """Everything the table painter reads for one frame."""
+
+    game: Any
+    vm: ViewModel
+    robots: dict
+    premeasure: Any
+    preview: Any
+    threat: Any
+    focus: str | None
+    shooter: Any
+    ghost: PlaceGhost | None
+    belt_phase: float
+    moving: bool
+    settled: bool
+    open_doors: tuple
+    show_message: bool
+
+
+def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
+                layers: WindowLayers, laptop: bool) -> None:
+    """The table and everything on it, into `area`."""
+    vm, state = t.vm, t.game.state
+    sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
+    layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
+                                     budget_ms=LAYER_BUDGET_MS)
+    surface.set_clip(area)
+    pm = t.premeasure
+    if pm is None and t.threat is None:
+        _fill_around(surface, area, pygame.Rect(at, layer.get_size()))
+        surface.blit(layer, at)
+    else:
+        base = _base_layer(layers, layer, at, cam, state, pm, t.threat)
+        _fill_around(surface, area, pygame.Rect(at, base.get_size()))
+        surface.blit(base, at)
+    draw_belt_arrows(surface, cam, state.arena, t.belt_phase)
+    sink = LabelSink(sizes.table)
+    unplaced = state.active if t.game.expected() == "place" else None
+    colours = player_colours(state)
+    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=not t.moving)
+    if t.preview is not None and vm.plan is not None:
+        draw_move_preview(surface, cam, state.bots[vm.plan.bot], t.preview, colours, state.bots,
+                          sink)
+    _draw_orders(surface, cam, t, sink)
+    if pm is not None:
+        draw_premeasure(surface, cam, state, pm, t.focus, None, arc_fill=False, sink=sink)
+    if t.ghost is not None:
+        _draw_place_ghost(surface, cam, t.ghost, sink)
+    if vm.ruler is not None:
+        draw_ruler(surface, cam, *vm.ruler)
+    draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
+    strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
+                            list(colours))
+    bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
+    key = (sink.key(), bounds)
+    if t.moving:                          # pan or zoom under way: labels ride along
+        layers.labels = follow(layers.labels, sink.wishes)
+        layers.labels_key = None
+    elif key != layers.labels_key:
+        layers.labels, left_out = sink.place(bounds)
+        layers.labels_key = key
+        if laptop:
+            vm.labels, vm.labels_left_out = layers.labels, left_out
+    draw_labels(surface, layers.labels, sink.size)
+    if t.threat is not None:
+        draw_threat_legend(surface, (area.x + 10, strip[1].bottom + 10), sizes.panel, t.threat,
+                           vm.hover)
+    if vm.show_legend:
+        draw_legend(surface, (area.right - 230, strip[1].bottom + 10), state.arena)
+    winner = vm.effects.winner
+    if winner is not None:
+        draw_winner(surface, area, winner, sizes.banner)
+    if laptop and t.show_message and vm.message is not None:
+        text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
+                 sizes.panel, vm.message[1])
+    surface.set_clip(None)
+
+
+def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int], cam: Camera,
+                state: Any, pm: Any, threat: Any) -> pygame.Surface:
+    """The arena layer with what stays put until the state changes baked in (the threat
+    shading, the pre-measure's arc fill): one opaque blit per frame."""
+    shown = 0
+    if threat is not None:      # while filling, the shading is re-baked every few cells
+        shown = len(threat.cells) if threat.done else len(threat.cells) // THREAT_BATCH
+    key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
+    if layers.base is None or layers.base[0] != key:
+        base = layer.copy()
+        local = cam.moved((cam.origin[0] - at[0], cam.origin[1] - at[1]))
+        if threat is not None:
+            layers.threat.draw(base, local, threat, CELL_CM)
+        if pm is not None:
+            draw_arc_fill(base, local, state.bots[pm.bot], pm)
+        layers.base = (key, base)
+    return layers.base[1]
+
+
+def _fill_around(surface: pygame.Surface, area: pygame.Rect, inner: pygame.Rect) -> None:
+    """Background over the part of `area` that `inner` (a layer about to be blitted)
+    leaves uncovered."""
+    inner = inner.clip(area)
+    if inner.w <= 0 or inner.h <= 0:
+        surface.fill(style.BACKGROUND, area)
+        return
+    for r in (pygame.Rect(area.x, area.y, area.w, inner.y - area.y),
+              pygame.Rect(area.x, inner.bottom, area.w, area.bottom - inner.bottom),
+              pygame.Rect(area.x, inner.y, inner.x - area.x, inner.h),
+              pygame.Rect(inner.right, inner.y, area.right - inner.right, inner.h)):
+        if r.w > 0 and r.h > 0:
+            surface.fill(style.BACKGROUND, r)
+
+
+def _draw_orders(surface: pygame.Surface, cam: Camera, t: TableInput, sink: LabelSink) -> None:
+    """The shots ordered so far: a line from the shooter to each target."""
+    shooter = t.shooter
+    if shooter is None:
+        return
+    for o in t.vm.orders:
+        target = t.game.state.bots.get(o.target or "")
+        if target is None:
+            continue
+        a, b = cam.to_px(shooter.x, shooter.y), cam.to_px(target.x, target.y)
+        pygame.draw.line(surface, style.tone("dice"), a, b, 3)
+        sink.want(f"{o.weapon} -> {target.id}", ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "dice",
+                  key=f"order:{o.weapon}")
+
+
+def _draw_place_ghost(surface: pygame.Surface, cam: Camera, g: PlaceGhost, sink: LabelSink) -> None:
+    colour = style.REFUSAL if g.refusal else style.GHOST
+    c = cam.to_px(g.x, g.y)
+    r = cam.length(g.radius)
+    pygame.draw.circle(surface, colour, c, r, 2)
+    fx, fy = math.sin(math.radians(g.facing)), math.cos(math.radians(g.facing))
+    pygame.draw.line(surface, colour, c, cam.to_px(g.x + fx * g.radius, g.y + fy * g.radius), 2)
+    if g.refusal:
+        sink.want(g.refusal, c, "alarm", key="place", radius=r + 4)

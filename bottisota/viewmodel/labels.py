@@ -1,0 +1,151 @@
+"""Placing labels on the table so none overlaps another or a bot.
+
+Each label wants to sit next to its anchor (a bot, a point); `place_labels`
+tries spots in rings around the anchor, nearest first, and takes the first one
+that meets no placed label, no bot disc and stays inside the bounds. A label
+pushed off its first ring gets a leader line back to its anchor. A label with
+no free spot within reach is left out (and counted), never drawn over another.
+Pure geometry in pixels; the painter only draws the answer.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Rect = tuple[float, float, float, float]      # left, top, width, height (px)
+GRID_PX = 64.0
+RINGS = 6                # how far a label may wander: rings of spots around its anchor
+SPOTS_PER_RING = 12
+
+
+@dataclass(frozen=True)
+class LabelWish:
+    """A label to place: its text, size in px, anchor and how far from it to start."""
+
+    text: str
+    size: tuple[float, float]
+    anchor: tuple[float, float]
+    gap: float = 4.0             # px between the anchor (its disc) and the label
+    tone: str = "plain"
+    key: str = ""                # what the label belongs to (a bot id, "ruler", ...)
+
+
+@dataclass(frozen=True)
+class PlacedLabel:
+    text: str
+    rect: Rect
+    anchor: tuple[float, float]
+    leader: bool
+    tone: str
+    key: str
+
+    def as_dict(self) -> dict:
+        return {"text": self.text, "rect": list(self.rect), "anchor": list(self.anchor),
+                "leader": self.leader, "tone": self.tone, "key": self.key}
+
+
+def rects_overlap(a: Rect, b: Rect) -> bool:
+    """Strict overlap (touching edges do not count)."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def rect_meets_disc(r: Rect, disc: tuple[float, float, float]) -> bool:
+    cx, cy, rad = disc
+    nx = min(max(cx, r[0]), r[0] + r[2])
+    ny = min(max(cy, r[1]), r[1] + r[3])
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < rad * rad
+
+
+class _Grid:
+    """Placed rectangles and discs bucketed by GRID_PX cells (fast overlap queries)."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[str, tuple]]] = {}
+
+    def _span(self, x0: float, y0: float, x1: float, y1: float):
+        for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
+            for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
+                yield (i, j)
+
+    def add_rect(self, r: Rect) -> None:
+        for c in self._span(r[0], r[1], r[0] + r[2], r[1] + r[3]):
+            self.cells.setdefault(c, []).append(("r", r))
+
+    def add_disc(self, d: tuple[float, float, float]) -> None:
+        for c in self._span(d[0] - d[2], d[1] - d[2], d[0] + d[2], d[1] + d[2]):
+            self.cells.setdefault(c, []).append(("d", d))
+
+    def free(self, r: Rect) -> bool:
+        for c in self._span(r[0], r[1], r[0] + r[2], r[1] + r[3]):
+            for kind, shape in self.cells.get(c, ()):
+                if kind == "r" and rects_overlap(r, shape):
+                    return False
+                if kind == "d" and rect_meets_disc(r, shape):
+                    return False
+        return True
+
+
+_DIRS = [(math.cos(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2),
+          math.sin(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2)) for k in range(SPOTS_PER_RING)]
+
+
+def _spots(w: LabelWish, radius: float):
+    """Candidate rectangles: above, below, right, left first, then rings around."""
+    ax, ay = w.anchor
+    lw, lh = w.size
+    g = radius + w.gap
+    yield (ax - lw / 2, ay - g - lh), False
+    yield (ax - lw / 2, ay + g), False
+    yield (ax + g, ay - lh / 2), False
+    yield (ax - g - lw, ay - lh / 2), False
+    for ring in range(1, RINGS + 1):
+        dist = g + ring * (lh + 2)
+        for c, s in _DIRS:
+            cx, cy = ax + c * (dist + lw / 2 * abs(c)), ay + s * dist
+            yield (cx - lw / 2, cy - lh / 2), True
+
+
+def follow(placed: list[PlacedLabel], wishes: list[LabelWish]) -> list[PlacedLabel]:
+    """Labels placed earlier, carried along with their anchors (a pan or zoom under way:
+    each keeps its offset from its anchor; the full pass runs once the view settles)."""
+    now = {w.key: w for w in wishes}
+    out = []
+    for p in placed:
+        w = now.get(p.key)
+        if w is None or w.text != p.text:
+            continue
+        dx, dy = w.anchor[0] - p.anchor[0], w.anchor[1] - p.anchor[1]
+        x, y, rw, rh = p.rect
+        out.append(PlacedLabel(p.text, (x + dx, y + dy, rw, rh), w.anchor, p.leader, p.tone, p.key))
+    return out
+
+
+def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
+                 bounds: Rect, radii: dict[str, float] | None = None,
+                 taken: list[Rect] = ()) -> tuple[list[PlacedLabel], int]:
+    """Place the wishes in order (earlier ones win the nearer spots). `discs` are the
+    bots (cx, cy, r) in px; `radii[key]` is the anchor disc's radius for a wish's
+    key; `taken` are rectangles already used (a turn strip, an inset). Returns the
+    placed labels and how many found no free spot."""
+    radii = radii or {}
+    grid = _Grid()
+    for d in discs:
+        grid.add_disc(d)
+    for r in taken:
+        grid.add_rect(r)
+    placed: list[PlacedLabel] = []
+    left_out = 0
+    bx, by, bw, bh = bounds
+    for w in wishes:
+        radius = radii.get(w.key, 0.0)
+        for (x, y), far in _spots(w, radius):
+            r = (x, y, w.size[0], w.size[1])
+            if x < bx or y < by or x + r[2] > bx + bw or y + r[3] > by + bh:
+                continue
+            if grid.free(r):
+                grid.add_rect(r)
+                placed.append(PlacedLabel(w.text, r, w.anchor, far, w.tone, w.key))
+                break
+        else:
+            left_out += 1
+    return placed, left_out

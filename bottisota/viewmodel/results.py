@@ -1,0 +1,138 @@
+"""Results on the table: what an action did, shown where it happened for a few
+seconds (the moved path drawn along, hit and miss markers with their dice,
+"-2 structure", a destroyed marker) and banners for what everyone must notice
+(overwatch fire, mines, falls, scores, a new round, the winner).
+
+`effects_of(events, state)` turns an action's events into `Effect`s; `Effects`
+ages them frame by frame. Pure data: painters draw them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bottisota.viewmodel.words import describe
+
+SHOW_SECONDS = 4.0        # a marker stays this long
+BANNER_SECONDS = 3.0
+PATH_SECONDS = 1.2        # the moved path is drawn along in this time
+MAX_EFFECTS = 60
+
+# kinds
+PATH, MARK, BANNER, WINNER = "path", "mark", "banner", "winner"
+
+
+@dataclass
+class Effect:
+    kind: str
+    text: str
+    at: tuple[float, float] | None = None        # table cm
+    tone: str = "plain"
+    points: tuple[tuple[float, float], ...] = ()  # a path
+    bot: str | None = None
+    duration: float = SHOW_SECONDS
+    age: float = 0.0
+
+    @property
+    def progress(self) -> float:
+        """0 -> 1 over the effect's life (a path is drawn along in its first PATH_SECONDS)."""
+        span = PATH_SECONDS if self.kind == PATH else self.duration
+        return max(0.0, min(1.0, self.age / span)) if span > 0 else 1.0
+
+    @property
+    def done(self) -> bool:
+        return self.kind != WINNER and self.age >= self.duration
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "at": list(self.at) if self.at else None,
+                "tone": self.tone, "points": [list(p) for p in self.points], "bot": self.bot,
+                "progress": round(self.progress, 3)}
+
+
+def _pos(state: Any, bot_id: Any) -> tuple[float, float] | None:
+    b = state.bots.get(bot_id) if bot_id else None
+    return (b.x, b.y) if b is not None else None
+
+
+def _xy(v: Any) -> tuple[float, float] | None:
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        return (float(v[0]), float(v[1]))
+    return None
+
+
+def effects_of(events: list[dict], state: Any) -> list[Effect]:
+    """The effects of one action's events (`state`: the state after them)."""
+    out: list[Effect] = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "path":
+            pts = tuple((float(p[0]), float(p[1])) for p in e.get("points") or ())
+            if len(pts) >= 2:
+                out.append(Effect(PATH, "", pts[-1], points=pts, bot=e.get("bot"),
+                                  duration=SHOW_SECONDS))
+        elif kind == "to_hit":
+            need = f"{e['need']}+"
+            mod = f"{e['mod']:+d}" if e.get("mod") else ""
+            word = "HIT" if e["hit"] else "miss"
+            out.append(Effect(MARK, f"{e['target']}: {word} {e['roll']}{mod} ({need})",
+                              _pos(state, e["target"]),
+                              "alarm" if e["hit"] else "dim", bot=e["target"]))
+        elif kind == "armour_test":
+            word = "saved" if e["passed"] else "armour fails"
+            out.append(Effect(MARK, f"{e['bot']}: {word} {e['roll']} ({e['need']}+)",
+                              _pos(state, e["bot"]),
+                              "dice", bot=e["bot"]))
+        elif kind == "damaged":
+            amount = int(e["amount"])
+            text = (f"{e['bot']}: \u2212{amount} structure" if amount > 0
+                    else f"{e['bot']}: +{-amount} repaired")
+            out.append(Effect(MARK, text, _pos(state, e["bot"]), "alarm" if amount > 0 else "good",
+                              bot=e["bot"]))
+        elif kind == "destroyed":
+            out.append(Effect(MARK, f"{e['bot']} DESTROYED", _pos(state, e["bot"]), "alarm",
+                              bot=e["bot"],
+                              duration=SHOW_SECONDS * 1.5))
+        elif kind in ("overwatch_fire", "mine_strike", "fall", "pit", "score", "round",
+                      "self_destruct", "goal_taken", "player_out", "teleport"):
+            at = _xy(e.get("at")) or _pos(state, e.get("bot"))
+            tone = "good" if kind in ("score", "goal_taken", "round") else "alarm"
+            out.append(Effect(BANNER, describe(e), at, tone, bot=e.get("bot"),
+                              duration=BANNER_SECONDS))
+        elif kind == "game_over":
+            out.append(Effect(WINNER, describe(e), None, "good", duration=float("inf")))
+    return out
+
+
+@dataclass
+class Effects:
+    """The effects now showing, oldest first."""
+
+    items: list[Effect] = field(default_factory=list)
+
+    def add(self, effects: list[Effect]) -> None:
+        self.items.extend(effects)
+        del self.items[:-MAX_EFFECTS]
+
+    def update(self, dt: float) -> bool:
+        """Age every effect; drop the finished ones. True while any is still moving."""
+        for e in self.items:
+            e.age += dt
+        self.items = [e for e in self.items if not e.done]
+        return any(e.kind == PATH and e.progress < 1.0 for e in self.items)
+
+    def clear(self) -> None:
+        self.items = []
+
+    def skip(self) -> None:
+        """Finish the animations at once (the markers stay)."""
+        for e in self.items:
+            if e.kind == PATH:
+                e.age = max(e.age, PATH_SECONDS)
+
+    @property
+    def banners(self) -> list[Effect]:
+        return [e for e in self.items if e.kind in (BANNER, WINNER)]
+
+    @property
+    def winner(self) -> Effect | None:
+        return next((e for e in self.items if e.kind == WINNER), None)

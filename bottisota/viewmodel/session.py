@@ -1,0 +1,227 @@
+"""Wiring a table session without any drawing: the game (new or resumed), its
+journal (created only when the first action is taken), robot seats, and the
+designers' reload-on-change file watch. `bottisota.commands.play` uses it; so
+can any other front end (a second window, a phone server)."""
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError, Problem
+from bottisota.engine.game import Entry, Game
+from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
+from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+from bottisota.formats.robot_tables import find_personality
+from bottisota.play.journal import Journal
+from bottisota.robot.player import Robot
+from bottisota.play.journal import new_journal_path as unique_journal_path
+
+DEFAULT_PERSONALITY = "aggressive"
+POLL_SECONDS = 0.5       # --edit: how often the files are checked
+
+
+def data_dir() -> Path:
+    """Where saved games go: $XDG_DATA_HOME/bottisota/games (default ~/.local/share/...)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bottisota" / "games"
+
+
+def new_journal_path(folder: Path | None = None) -> Path:
+    """A journal name no other session has: the time to the second, then -2, -3, ...
+    (the name is only chosen here; the file appears with the first action)."""
+    folder = folder or data_dir()
+    stem = time.strftime("game-%Y%m%d-%H%M%S")
+    path = folder / f"{stem}.jsonl"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.jsonl"
+        n += 1
+    return path
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if w < 320 or h < 240 or w > 16384 or h > 16384:
+            raise ValueError
+    except ValueError:
+        raise InputError([Problem("--size", 0, 0, "", f"expected WxH between 320x240 and "
+                                  f"16384x16384, not {text!r}")]) from None
+    return (w, h)
+
+
+def parse_players(text: str) -> list[str]:
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if len(players) < 1 or len(set(players)) != len(players):
+        raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names, e.g. red,blue")])
+    return players
+
+
+def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, str]]:
+    """`--robot blue --robot red:sniper` or `--robot blue,red:sniper` -> [(player, name)],
+    every player checked against the seats."""
+    seats = []
+    for spec in (part.strip() for s in specs for part in s.split(",")):
+        if not spec:
+            continue
+        player, _, name = spec.partition(":")
+        if player not in players:
+            raise InputError([Problem("--robot", 0, 0, "", f"{player!r} is not one of the players "
+                                      f"({', '.join(players)})")])
+        seats.append((player, name))
+    return seats
+
+
+def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[str, Any]:
+    """`--robot blue` or `--robot blue:sniper` -> {player: Robot}. Every robot knows the
+    robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
+    given the game, has prepared its maps once (`Robot.prepare`)."""
+    robots: dict[str, Any] = {}
+    for player, name in parse_robot_specs(specs, players):
+        robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
+    for r in robots.values():
+        r.peers = robots
+        if game is not None:
+            r.prepare(game)
+    return robots
+
+
+def find_arena(name: str) -> Path:
+    """An arena path as given, else the bundled arena of that name (with or without .yaml)."""
+    for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
+        if c.is_file():
+            return c
+    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+
+
+def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
+    """The arena, bot cards, mods and house rules as the files say now (--edit)."""
+    rules = bundled_rules()
+    if round_limit is not None:
+        rules = rules.overridden({"round_limit": round_limit})
+    arena = load_arena(arena_path, rules)
+    cards, mods = load_catalogue()
+    return arena, cards, mods, rules
+
+
+class LazyJournal:
+    """A journal whose file is created with the first action taken (no files for
+    sessions that did nothing); until then undo/redo have nothing to write."""
+
+    def __init__(self, path: Path, game: Game, seed: int | None) -> None:
+        self.path = Path(path)
+        self._game = game
+        self._seed = seed
+        self._rolls = list(game.state.dice.rolls[:game.state.dice.used])
+        self._journal: Journal | None = None
+
+    @property
+    def created(self) -> bool:
+        return self._journal is not None
+
+    def _open(self) -> Journal:
+        if self._journal is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:   # claim the chosen name; another session may have taken it meanwhile
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            except FileExistsError:
+                self.path = unique_journal_path(self.path.parent)
+            self._journal = Journal.create(self.path, self._game, seed=self._seed,
+                                           rolls=self._rolls)
+        return self._journal
+
+    def record(self, entry: Entry, state: Any) -> None:
+        self._open().record(entry, state)
+
+    def undone(self) -> None:
+        if self._journal is not None:
+            self._journal.undone()
+
+    def redone(self) -> None:
+        if self._journal is not None:
+            self._journal.redone()
+
+    def reloaded(self, game: Game) -> None:
+        if self._journal is not None:
+            self._journal.reloaded(game)
+
+
+def build_game(arena_name: str | None, players: list[str], seed: int | None,
+               dice: Dice | None, journal_path: Path | str | None) -> tuple[Game, Path]:
+    """A new game on an arena (the bundled default when none is named) with the bundled
+    house rules and card deck; its journal file appears with the first action."""
+    path = find_arena(arena_name or DEFAULT_ARENA)
+    rules = bundled_rules()
+    arena = load_arena(path, rules)
+    cards, mods = load_catalogue()
+    if dice is None and seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)    # journaled, so the game replays (D8)
+    game = Game.new(arena, rules, cards, mods, players, seed=seed, dice=dice)
+    if journal_path is not None:
+        game.journal = LazyJournal(Path(journal_path), game, seed)
+    return game, path
+
+
+def watched_files(arena_path: Path) -> Callable[[], list[Path]]:
+    """The files a designer's edit may change: the arena, the rules, every card."""
+    def files() -> list[Path]:
+        found = [arena_path, rules_file()]
+        for sub in ("bots", "mods"):
+            found += sorted((cards_dir() / sub).glob("*.yaml"))
+        return found
+
+    return files
+
+
+class FileWatch:
+    """Polls files' modification times (at most every POLL_SECONDS)."""
+
+    def __init__(self, files: Callable[[], list[Path]]) -> None:
+        self.files = files
+        self.stamps = self._stamps()
+        self.last_poll = 0.0
+
+    def _stamps(self) -> dict[Path, float]:
+        out = {}
+        for p in self.files():
+            try:
+                out[p] = p.stat().st_mtime
+            except OSError:
+                out[p] = -1.0
+        return out
+
+    def changed(self, force: bool = False) -> bool:
+        now = time.monotonic()
+        if not force and now - self.last_poll < POLL_SECONDS:
+            return False
+        self.last_poll = now
+        stamps = self._stamps()
+        if stamps == self.stamps and not force:
+            return False
+        self.stamps = stamps
+        return True
+
+
+def reload_game(game: Game, load: Callable[[], Any], robots: dict[str, Any]) -> str | None:
+    """Run the game on the files as they are now. None on success, else why not (the
+    game then goes on as it was)."""
+    try:
+        data = load()
+        state = getattr(data, "state", None)
+        arena, cards, mods, rules = ((state.arena, state.cards, state.mods, state.rules)
+                                     if state is not None else data)
+    except InputError as err:
+        return str(err)
+    except Exception as err:    # a file half-written or unreadable: never crash the table
+        return f"the files cannot be loaded: {type(err).__name__}: {err}"
+    refusal = game.reload(arena, cards, mods, rules)
+    if refusal is not None:
+        return (f"files changed, but the game does not replay on them ({refusal}); "
+                f"it goes on with the files it had")
+    for robot in robots.values():
+        robot.prepare(game)
+    return None
