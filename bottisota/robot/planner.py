@@ -4,8 +4,10 @@
 ranks them by where they are predicted to end, then asks the movement rules
 (`preview_move`, the oracle: no dice, no change) about them best first, and
 re-scores each legal one on where it really ends and what it meets (falls,
-pits, collisions, teleports). A deadline is checked inside the search; when
-it passes, the best legal move found so far is used, else staying put.
+pits, collisions, teleports). The search is bounded by counts (candidates,
+previews: MAX_PREVIEWS, MAX_TRIES), never by the clock, so a seed gives the
+same game on any machine under any load. Only interactive play may add a
+wall-clock guard (`deadline`); a search it cuts is journaled by the robot.
 """
 from __future__ import annotations
 
@@ -294,9 +296,13 @@ def _pt(x: float, y: float):
 
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
-              deadline: float, hold_fire: tuple[str, ...] = ()) -> Plan:
-    """The best legal move found for the intention before `deadline` (perf_counter)."""
-    preview = _preview()
+              deadline: float | None = None, hold_fire: tuple[str, ...] = (),
+              preview: Callable | None = None) -> Plan:
+    """The best legal move for the intention, within the preview counts. `deadline`
+    (perf_counter) is the interactive guard only: None (robot games, tests,
+    simulations) never looks at the clock. `preview(state, move)` judges each move
+    (default `preview_move`; `Game.preview_move` shares its cached walks)."""
+    preview = preview or _preview()
     scorer = Scorer(state, bot, intention, focus)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
@@ -320,7 +326,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             break                   # nothing later is predicted to do better
         if previews >= MAX_TRIES:
             break
-        if time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             timed_out = True
             break
         move = Move(bot.id, prefix + cand.steps, hold_fire)
@@ -333,7 +339,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             best = Plan(move, cost, previews, result=result)
         if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
             break
-    if best is not None and scorer.kind == "evade" and time.perf_counter() < deadline:
+    if best is not None and scorer.kind == "evade" and not timed_out:
         best.cost += scorer.unseen_bonus(best.result.x, best.result.y)
     if best is None:
         best = Plan(Move(bot.id, (), hold_fire), math.inf, previews)

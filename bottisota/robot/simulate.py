@@ -42,8 +42,6 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--locomotion", default=None,
                    help="deal only bot cards of these locomotions (comma-separated)")
     p.add_argument("--cards", default=None, help="deal only these bot cards (comma-separated ids)")
-    p.add_argument("--time-limit", type=float, default=200.0,
-                   help="milliseconds per robot decision (default 200)")
     p.add_argument("-o", "--output", default=None, help="write the chart to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -96,7 +94,7 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
-          round_limit: int | None, time_limit: float) -> None:
+          round_limit: int | None, time_limit: float | None) -> None:
     from bottisota.robot.navigation import prepare
 
     _WORKER.update(setup(arena, robots, locomotion, cards))
@@ -113,7 +111,7 @@ def _play(seed: int) -> GameRecord:
 
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
-        cards: str | None = None, time_limit: float = 0.2, progress: bool = False
+        cards: str | None = None, time_limit: float | None = None, progress: bool = False
         ) -> list[GameRecord]:
     """Play the games (in `jobs` processes) and return their records in seed order."""
     seeds = [seed * SEED_STRIDE + i for i in range(games)]
@@ -189,7 +187,7 @@ def main(args: argparse.Namespace) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     started = time.perf_counter()
     records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
-                  args.locomotion, args.cards, args.time_limit / 1000.0,
+                  args.locomotion, args.cards,
                   progress=not args.quiet)
     took = time.perf_counter() - started
     print(report(records, took))
