@@ -11,9 +11,9 @@ contact), `sightline` (one sight line with heights and its fire track),
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Sequence, TypeVar
 
 import numpy as np
 import shapely
@@ -24,7 +24,8 @@ from shapely.geometry.base import BaseGeometry
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.shadows import Shadows
 from bottisota.geometry.sightline import (
-    Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
+    Crossing, Line, disc_crossing, discs_block, discs_block_one, first_block, skips_disc,
+    surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
 from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline
@@ -33,6 +34,8 @@ from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 if TYPE_CHECKING:
     from bottisota.core.arena import Arena, Feature
     from bottisota.core.house_rules import HouseRules
+
+T = TypeVar("T")
 
 # Obstacles are inflated by buffering with this many segments per quarter circle;
 # the radius is enlarged so that every chord lies outside the true offset curve,
@@ -113,14 +116,70 @@ class TrackPoint:
     what: str                     # label of the feature or bot id
 
 
-@dataclass(frozen=True, slots=True)
 class Sight:
-    """Answer of a sight-line check (R22, R38, D15)."""
+    """Answer of a sight-line check (R22, R38, D15). `clear` is known at once; the
+    first blocker, where the line meets it and the fire track (every crossing) are
+    worked out when first read, since most questions only ask whether the line is
+    clear. Treat it as a value: compare, print, never change it."""
 
-    clear: bool
-    blocker: str | None = None                    # label of the first blocking feature or bot id
-    point: tuple[float, float] | None = None      # where the line first meets it
-    track: tuple[TrackPoint, ...] = field(default=())
+    __slots__ = ("clear", "_blocker", "_point", "_track", "_detail")
+
+    def __init__(self, clear: bool, blocker: str | None = None,
+                 point: tuple[float, float] | None = None,
+                 track: tuple[TrackPoint, ...] = (),
+                 detail: "Callable[[], Sight] | None" = None) -> None:
+        self.clear = bool(clear)
+        self._blocker, self._point, self._track = blocker, point, tuple(track)
+        self._detail = detail
+
+    def _worked_out(self) -> None:
+        if self._detail is not None:
+            full, self._detail = self._detail(), None
+            self._blocker, self._point, self._track = full.blocker, full.point, full.track
+
+    @property
+    def blocker(self) -> str | None:
+        """Label of the first blocking feature or bot id (None when clear)."""
+        self._worked_out()
+        return self._blocker
+
+    @property
+    def point(self) -> tuple[float, float] | None:
+        """Where the line first meets the blocker."""
+        self._worked_out()
+        return self._point
+
+    @property
+    def track(self) -> tuple[TrackPoint, ...]:
+        """Every crossing along the line, nearest first (CTF 2187's fire track)."""
+        self._worked_out()
+        return self._track
+
+    def _key(self) -> tuple:
+        return (self.clear, self.blocker, self.point, self.track)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sight) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Sight(clear={self.clear}, blocker={self.blocker!r}, point={self.point!r}, "
+                f"track={self.track!r})")
+
+
+class _Switch:
+    """Whether sight questions take the batched path (on, the default) or the plain
+    per-line one (tests play the same games both ways and compare)."""
+
+    __slots__ = ("on",)
+
+    def __init__(self) -> None:
+        self.on = True
+
+
+FAST_SIGHT = _Switch()
 
 
 class ArenaIndex:
@@ -145,6 +204,18 @@ class ArenaIndex:
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
         self._cache: dict[tuple, object] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
+
+    # -- per-arena caches ---------------------------------------------------------
+    def cached(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value `build()` gives, built on first use for this compiled arena and
+        kept exactly as long as it (movement parts, shot barriers, robot maps...).
+        `key` names the value; start it with the owner's name, ("movement", ...),
+        so that two modules never share an entry by accident."""
+        try:
+            return self._cache[key]          # type: ignore[return-value]
+        except KeyError:
+            value = self._cache[key] = build()
+            return value
 
     # -- house rules ---------------------------------------------------------------
     @property
@@ -485,7 +556,43 @@ class ArenaIndex:
         its height). Walls, closed doors, raised floors and discs (other bots) must all
         be lower than the line where it passes over them; touching counts. Discs named
         in `ignore` or holding an end of the line (shooter, target) are skipped.
-        Returns the first blocker and point, and the fire track (every crossing)."""
+
+        A batch of one line: whether it is clear comes from the batched path
+        (`sight_many`); the first blocker and point, and the fire track (every
+        crossing), are worked out by `sight_plain` when first read."""
+        if not FAST_SIGHT.on:
+            return self.sight_plain(a, az, b, bz, discs, open_doors, ignore)
+        skip = set(ignore)
+        kept = [d for d in discs if d.id not in skip] if skip else list(discs)
+        doors = tuple(open_doors)
+        clear = not self._blocked_one(float(a[0]), float(a[1]), float(az), float(b[0]),
+                                      float(b[1]), float(bz), kept, doors)
+        return Sight(clear, detail=lambda: self.sight_plain(a, az, b, bz, kept, doors))
+
+    def _blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                     discs: Sequence[Disc], open_doors: Iterable[str | int]) -> bool:
+        """`_blocked_lines` for a batch of one line, in plain floats: flat obstacles
+        level by level, closed doors, bots, then stairs, ramps and escalators."""
+        if ax == bx and ay == by:
+            return False                # no line: nothing between
+        line = LineString([(ax, ay), (bx, by)])
+        if self._levels.blocked_one(ax, ay, az, bx, by, bz, line):
+            return True
+        closed = self._closed_doors(open_doors)
+        if closed and self._door_levels(closed).blocked_one(ax, ay, az, bx, by, bz, line):
+            return True
+        if discs and discs_block_one(ax, ay, az, bx, by, bz, discs):
+            return True
+        if self._sight_surfaces[1]:
+            batch = LineBatch(*np.array([[ax, ay, az, bx, by, bz]]).T)
+            return bool(self._slopes.blocked(batch, np.zeros(1, dtype=int))[0])
+        return False
+
+    def sight_plain(self, a: Sequence[float], az: float, b: Sequence[float], bz: float,
+                    discs: Sequence[Disc] = (), open_doors: Iterable[str | int] = (),
+                    ignore: Iterable[str] = ()) -> Sight:
+        """`sight` worked out line by line and in full (every crossing): the
+        reference the batched path is tested against."""
         line = Line(float(a[0]), float(a[1]), float(az), float(b[0]), float(b[1]), float(bz))
         closed = set(self._closed_doors(open_doors))
         crossings: list[Crossing] = []
@@ -528,7 +635,14 @@ class ArenaIndex:
                            dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return []
+        if not FAST_SIGHT.on:
+            return [self._plain_clear(row, discs, open_doors) for row in arr.tolist()]
         return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
+
+    def _plain_clear(self, row: Sequence[float], discs: Sequence[Disc],
+                     open_doors: Iterable[str | int]) -> bool:
+        ax, ay, az, bx, by, bz = row
+        return self.sight_plain((ax, ay), az, (bx, by), bz, discs, open_doors).clear
 
     def sight_many_both(self, pairs: np.ndarray, discs: Sequence[Disc] = (),
                         open_doors: Iterable[str | int] = ()) -> tuple[np.ndarray, np.ndarray]:
@@ -538,6 +652,10 @@ class ArenaIndex:
         arr = np.asarray(pairs, dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+        if not FAST_SIGHT.on:
+            rows = arr.tolist()
+            return (np.array([self._plain_clear(r, (), open_doors) for r in rows], dtype=bool),
+                    np.array([self._plain_clear(r, discs, open_doors) for r in rows], dtype=bool))
         batch = LineBatch(*arr.T)
         done = (batch.ax == batch.bx) & (batch.ay == batch.by)
         blocked = self._blocked_by_flat(batch, done, open_doors)
@@ -558,6 +676,14 @@ class ArenaIndex:
         m = len(discs)
         if m < 2:
             return np.zeros((m, m), dtype=bool)
+        if not FAST_SIGHT.on:
+            out = np.zeros((m, m), dtype=bool)
+            for i, s in enumerate(discs):
+                for j, t in enumerate(discs):
+                    if i != j:
+                        out[i, j] = self.sight_plain((s.x, s.y), s.z + s.height, (t.x, t.y),
+                                                     t.z + t.height / 2.0, discs).clear
+            return out
         x = np.array([d.x for d in discs], dtype=float)
         y = np.array([d.y for d in discs], dtype=float)
         z = np.array([d.z for d in discs], dtype=float)

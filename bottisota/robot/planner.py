@@ -20,6 +20,7 @@ from shapely.geometry import LineString
 
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
+from bottisota.robot.situation import seen_from
 from bottisota.formats.robot_tables import Intention
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
 from bottisota.engine.state import Bot, GameState
@@ -233,16 +234,11 @@ class Scorer:
         return p
 
     def unseen_bonus(self, x: float, y: float) -> float:
-        """Evade: cost for each enemy that would see the end spot (R22)."""
-        from bottisota.robot.situation import discs
-
-        n = 0
-        for e in self.enemies:
-            s = self.state.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
-                                             self.bot.z + self.bot.stats.height / 2.0,
-                                             discs=discs(self.state, (e.id, self.bot.id)))
-            n += 1 if s.clear else 0
-        return n * EVADE_SIGHT
+        """Evade: cost for each enemy that would see the end spot (R22), one batched
+        sight query for them all."""
+        seen = seen_from(self.state, self.enemies, x, y,
+                         self.bot.z + self.bot.stats.height / 2.0)
+        return sum(seen) * EVADE_SIGHT
 
 
 def _wall_free(grid, a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -98,7 +98,11 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
     from bottisota.robot.navigation import prepare
 
     _WORKER.update(setup(arena, robots, locomotion, cards))
-    prepare(_WORKER["arena"], _WORKER["rules"], _WORKER["cards"].values())
+    # the games' own rules (their round limit): the same compiled arena and maps
+    rules = _WORKER["rules"]
+    if round_limit is not None:
+        rules = rules.overridden({"round_limit": round_limit})
+    prepare(_WORKER["arena"], rules, _WORKER["cards"].values())
     _WORKER["round_limit"] = round_limit
     _WORKER["time_limit"] = time_limit
 

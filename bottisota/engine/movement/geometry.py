@@ -7,12 +7,13 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.core.arena import Arena, Feature
+from bottisota.core.arena import Feature
+from bottisota.geometry.arena_index import ArenaIndex
 
 EPS = 1e-9                      # float noise, cm; not a rule number
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
@@ -86,14 +87,20 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
     return (r - 1e-6 <= x <= size[0] - r + 1e-6) and (r - 1e-6 <= y <= size[1] - r + 1e-6)
 
 
-_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+# bounding boxes by shape identity; an entry leaves with its shape (a weak reference
+# drops it), so boxes live exactly as long as the arena whose shapes they are
+_BOUNDS: dict[int, tuple["weakref.ref[BaseGeometry]", tuple[float, float, float, float]]] = {}
+
+
+def _forget_bounds(key: int) -> Callable[[object], None]:
+    return lambda _ref: _BOUNDS.pop(key, None)
 
 
 def bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
-    """The shape's bounding box, computed once (feature shapes live as long as their arena)."""
+    """The shape's bounding box, computed once per shape."""
     entry = _BOUNDS.get(id(shape))
-    if entry is None or entry[0] is not shape:
-        entry = (shape, tuple(shape.bounds))
+    if entry is None or entry[0]() is not shape:
+        entry = (weakref.ref(shape, _forget_bounds(id(shape))), tuple(shape.bounds))
         _BOUNDS[id(shape)] = entry
     return entry[1]
 
@@ -146,21 +153,18 @@ class ArenaParts:
         return shape
 
 
-_PARTS: "weakref.WeakKeyDictionary[Arena, ArenaParts]" = weakref.WeakKeyDictionary()
-
-
-def parts_of(arena: Arena) -> ArenaParts:
-    """The arena's features grouped for movement (computed once per arena)."""
-    parts = _PARTS.get(arena)
-    if parts is None:
+def parts_of(index: ArenaIndex) -> ArenaParts:
+    """The arena's features grouped for movement (built once per compiled arena,
+    `state.index`, and kept with it)."""
+    def build() -> ArenaParts:
         def kind(*types: str) -> tuple[Feature, ...]:
-            return tuple(f for f in arena.features if f.type in types)
+            return tuple(f for f in index.features if f.type in types)
 
-        parts = ArenaParts(doors=kind("door"), stairs=kind("stairs", "escalator"),
-                           teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
-                           lifts=kind("lift"), services=kind("service"))
-        _PARTS[arena] = parts
-    return parts
+        return ArenaParts(doors=kind("door"), stairs=kind("stairs", "escalator"),
+                          teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
+                          lifts=kind("lift"), services=kind("service"))
+
+    return index.cached(("movement", "parts"), build)
 
 
 def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: float,

@@ -81,7 +81,7 @@ class Walk:
         self.crash_step = -1
         self.dropped: list[int] = []
         self.candidates: list[str] = []
-        self.parts = parts_of(state.arena)
+        self.parts = parts_of(state.index)
         self.on_teleporters = {f.index for f in self.parts.teleporters
                                if contains_point(f.shape, self.pose.x, self.pose.y)}
         tol = self.rules.contact_tolerance     # doors it already holds open: no event for them
