@@ -28,7 +28,7 @@ from bottisota.geometry.sightline import (
     surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
-from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline
+from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline, segment
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
@@ -563,7 +563,7 @@ class ArenaIndex:
         if not FAST_SIGHT.on:
             return self.sight_plain(a, az, b, bz, discs, open_doors, ignore)
         skip = set(ignore)
-        kept = [d for d in discs if d.id not in skip] if skip else list(discs)
+        kept = tuple(d for d in discs if d.id not in skip) if skip else tuple(discs)
         doors = tuple(open_doors)
         clear = not self._blocked_one(float(a[0]), float(a[1]), float(az), float(b[0]),
                                       float(b[1]), float(bz), kept, doors)
@@ -575,7 +575,7 @@ class ArenaIndex:
         level by level, closed doors, bots, then stairs, ramps and escalators."""
         if ax == bx and ay == by:
             return False                # no line: nothing between
-        line = LineString([(ax, ay), (bx, by)])
+        line = segment(ax, ay, bx, by)
         if self._levels.blocked_one(ax, ay, az, bx, by, bz, line):
             return True
         closed = self._closed_doors(open_doors)
@@ -584,8 +584,7 @@ class ArenaIndex:
         if discs and discs_block_one(ax, ay, az, bx, by, bz, discs):
             return True
         if self._sight_surfaces[1]:
-            batch = LineBatch(*np.array([[ax, ay, az, bx, by, bz]]).T)
-            return bool(self._slopes.blocked(batch, np.zeros(1, dtype=int))[0])
+            return self._slopes.blocked_one(ax, ay, az, bx, by, bz, line)
         return False
 
     def sight_plain(self, a: Sequence[float], az: float, b: Sequence[float], bz: float,

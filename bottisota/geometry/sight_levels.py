@@ -20,6 +20,7 @@ import shapely
 
 from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
+from bottisota.geometry.sweep import segment
 
 TWIN_MIN_LINES = 64     # fewer lines in a batch: reversed twins are not looked for
 TWIN_TABLE = 256        # up to this many distinct ends: twins found in a table of them
@@ -114,8 +115,7 @@ def low_part(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
     f = 1.0 if rise == 0.0 else min(max((top + HEIGHT_EPS - az) / rise, 0.0), 1.0)
     start, end = (0.0, f) if rise > 0.0 else (f, 1.0)
     dx, dy = bx - ax, by - ay
-    return shapely.LineString([(ax + dx * start, ay + dy * start),
-                               (ax + dx * end, ay + dy * end)])
+    return segment(ax + dx * start, ay + dy * start, ax + dx * end, ay + dy * end)
 
 
 class SightLevels:
@@ -208,6 +208,15 @@ class SlopedSight:
         self.uy = np.array([s.uy for s in sloped], dtype=float)
         self.s0 = np.array([s.s0 for s in sloped], dtype=float)
         self.span = np.array([s.span for s in sloped], dtype=float)
+
+    def blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    line: object) -> bool:
+        """`blocked` for one line (given with its geometry): the tree first, the
+        arrays only when some sloped floor is near it."""
+        if len(self.tree.query(line)) == 0:
+            return False
+        batch = LineBatch(*np.array([[ax, ay, az, bx, by, bz]], dtype=float).T)
+        return bool(self.blocked(batch, np.zeros(1, dtype=int))[0])
 
     def blocked(self, batch: LineBatch, idx: np.ndarray) -> np.ndarray:
         """For the lines `idx` of the batch: does a sloped floor reach the line?"""
