@@ -445,7 +445,7 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return []
-        seg = LineString([(ax, ay), (bx, by)])
+        seg = segment(ax, ay, bx, by)
         near = [int(i) for i in self.tree.query(seg, predicate="intersects")
                 if int(i) in self._floor_region]
         if not near:
@@ -497,7 +497,7 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return None
-        seg = LineString([(ax, ay), (bx, by)])
+        seg = segment(ax, ay, bx, by)
         best: tuple[float, int] | None = None
         for i in sorted(int(i) for i in self.tree.query(seg, predicate="intersects")):
             if self.features[i].type not in wanted:

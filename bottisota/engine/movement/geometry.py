@@ -9,6 +9,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -17,6 +18,7 @@ from bottisota.geometry.arena_index import ArenaIndex
 
 EPS = 1e-9                      # float noise, cm; not a rule number
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
+MANY_DOORS = 12                 # from this many doors on, their boxes are tested as one array
 
 
 def heading_vector(facing: float) -> tuple[float, float]:
@@ -142,6 +144,19 @@ class ArenaParts:
     lifts: tuple[Feature, ...]
     services: tuple[Feature, ...]
     door_reach: dict[tuple[int, float], BaseGeometry] = field(default_factory=dict)
+    # the doors' bounding boxes as columns minx, miny, maxx, maxy: many doors are
+    # filtered by one array test instead of one box test each
+    door_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+
+    def doors_near(self, a: Sequence[float], b: Sequence[float], margin: float) -> Sequence[Feature]:
+        """The doors whose boxes the segment a-b may come within `margin` of (the
+        `may_meet` test of each door, in door order)."""
+        if len(self.doors) < MANY_DOORS:
+            return [d for d in self.doors if may_meet(d.shape, a, b, margin)]
+        box = self.door_boxes
+        near = ~((max(a[0], b[0]) < box[:, 0] - margin) | (min(a[0], b[0]) > box[:, 2] + margin)
+                 | (max(a[1], b[1]) < box[:, 1] - margin) | (min(a[1], b[1]) > box[:, 3] + margin))
+        return [self.doors[k] for k in np.flatnonzero(near).tolist()]
 
     def reach_of(self, door: Feature, r: float) -> BaseGeometry:
         """The area where a centre puts a base of radius r touching the door."""
@@ -160,9 +175,11 @@ def parts_of(index: ArenaIndex) -> ArenaParts:
         def kind(*types: str) -> tuple[Feature, ...]:
             return tuple(f for f in index.features if f.type in types)
 
-        return ArenaParts(doors=kind("door"), stairs=kind("stairs", "escalator"),
+        doors = kind("door")
+        boxes = np.array([bounds_of(d.shape) for d in doors], dtype=float).reshape(-1, 4)
+        return ArenaParts(doors=doors, stairs=kind("stairs", "escalator"),
                           teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
-                          lifts=kind("lift"), services=kind("service"))
+                          lifts=kind("lift"), services=kind("service"), door_boxes=boxes)
 
     return index.cached(("movement", "parts"), build)
 
@@ -173,8 +190,8 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
     nearest first; doors in `skip` (by index) are left out."""
     skipped = set(skip)
     found = []
-    for door in parts.doors:
-        if door.index in skipped or not may_meet(door.shape, a, b, r):
+    for door in parts.doors_near(a, b, r):
+        if door.index in skipped:
             continue
         reach = parts.reach_of(door, r)
         if reach.contains(Point(a[0], a[1])):
@@ -185,6 +202,15 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
             found.append((runs[0][0], door))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def doors_touching(parts: ArenaParts, x: float, y: float, r: float,
+                   tolerance: float) -> set[int]:
+    """Indices of the doors a base at (x, y) touches (D4): `touching_door` for every
+    door, the boxes tested all at once."""
+    point = Point(x, y)
+    return {d.index for d in parts.doors_near((x, y), (x, y), r + tolerance)
+            if d.shape.distance(point) <= r + tolerance}
 
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:

@@ -22,6 +22,7 @@ from bottisota.core.actions import (Back, DropMine, Forward, Lift, Loop, Move, R
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, disc_contact, doors_reached,
+                                           doors_touching,
                                            heading_vector, norm_facing, parts_of, point_at,
                                            contains_point, runs_inside, table_run,
                                            touching_door)
@@ -85,8 +86,7 @@ class Walk:
         self.on_teleporters = {f.index for f in self.parts.teleporters
                                if contains_point(f.shape, self.pose.x, self.pose.y)}
         tol = self.rules.contact_tolerance     # doors it already holds open: no event for them
-        self.open_doors = {d.index for d in self.parts.doors
-                           if touching_door(d, bot.x, bot.y, bot.radius, tol)}
+        self.open_doors = doors_touching(self.parts, bot.x, bot.y, bot.radius, tol)
         self.mines_seen: set[str] = set()
 
     # --- helpers --------------------------------------------------------------
