@@ -46,6 +46,15 @@ INFLATE_MARGIN = 1e-6      # cm
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
+MEMO_SIZE = 20000          # answers kept per kind of question before they are forgotten
+
+
+def _remember(memo: dict, key: tuple, value: T) -> T:
+    """Keep an answer (the memo is emptied when it holds MEMO_SIZE of them)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 @lru_cache(maxsize=16)
@@ -204,6 +213,13 @@ class ArenaIndex:
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
         self._cache: dict[tuple, object] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
+        # answers to questions about points and segments, by their arguments (pure
+        # functions of them): a committed move asks what its preview asked, the
+        # robot's candidates share their first pieces, bots stand still
+        self._memo_at: dict[tuple, tuple[int, ...]] = {}
+        self._memo_contact: dict[tuple, Contact | None] = {}
+        self._memo_edges: dict[tuple, tuple[EdgeCrossing, ...]] = {}
+        self._memo_entry: dict[tuple, object] = {}
 
     # -- per-arena caches ---------------------------------------------------------
     def cached(self, key: Hashable, build: Callable[[], T]) -> T:
@@ -231,9 +247,13 @@ class ArenaIndex:
         return self.rules.contact_tolerance if tolerance is None else tolerance
 
     # -- points --------------------------------------------------------------------
-    def _at(self, x: float, y: float) -> list[int]:
-        hits = self.tree.query(Point(x, y), predicate="intersects")
-        return sorted(int(i) for i in hits)
+    def _at(self, x: float, y: float) -> tuple[int, ...]:
+        key = (x, y)
+        found = self._memo_at.get(key)
+        if found is None:
+            hits = self.tree.query(Point(x, y), predicate="intersects")
+            found = _remember(self._memo_at, key, tuple(sorted(int(i) for i in hits)))
+        return found
 
     def floor_z(self, x: float, y: float) -> float:
         """Floor height at a point: 0, a platform's height, or the linear slope of
@@ -358,6 +378,19 @@ class ArenaIndex:
     def first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
                       doors: bool = True, tolerance: float = 0.0,
                       open_doors: Iterable[str | int] = ()) -> Contact | None:
+        """First contact of a disc of radius r swept from a to b (see `_first_contact`);
+        an answer already found for the same question is given again."""
+        open_doors = tuple(open_doors)
+        key = (a[0], a[1], b[0], b[1], r, doors, tolerance, open_doors)
+        found = self._memo_contact.get(key, False)
+        if found is False:
+            found = _remember(self._memo_contact, key,
+                              self._first_contact(a, b, r, doors, tolerance, open_doors))
+        return found
+
+    def _first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
+                       doors: bool = True, tolerance: float = 0.0,
+                       open_doors: Iterable[str | int] = ()) -> Contact | None:
         """First contact of a disc of radius r swept from a to b with walls (and closed
         doors), exact to floating point; None when the sweep is clear. A disc already
         touching at a is not a contact unless the sweep moves deeper into the obstacle.
@@ -436,6 +469,17 @@ class ArenaIndex:
     # -- floors along a segment ----------------------------------------------------
     def edge_crossings(self, a: Sequence[float], b: Sequence[float],
                        step_height: float | None = None) -> list[EdgeCrossing]:
+        """Every change of floor height the centre meets from a to b (see
+        `_edge_crossings`); an answer already found is given again (a new list)."""
+        key = (a[0], a[1], b[0], b[1], step_height)
+        found = self._memo_edges.get(key)
+        if found is None:
+            found = _remember(self._memo_edges, key,
+                              tuple(self._edge_crossings(a, b, step_height)))
+        return list(found)
+
+    def _edge_crossings(self, a: Sequence[float], b: Sequence[float],
+                        step_height: float | None = None) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
         more than the step height (D16; `step_height` overrides the house rules').
         Going up or down a slope along its run is continuous and reports nothing;
@@ -489,6 +533,17 @@ class ArenaIndex:
 
     def first_entry(self, a: Sequence[float], b: Sequence[float],
                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
+        """Where the centre first enters a feature of these types (see
+        `_first_entry`); an answer already found is given again."""
+        types = tuple(types)
+        key = (a[0], a[1], b[0], b[1], types)
+        found = self._memo_entry.get(key, False)
+        if found is False:
+            found = _remember(self._memo_entry, key, self._first_entry(a, b, types))
+        return found
+
+    def _first_entry(self, a: Sequence[float], b: Sequence[float],
+                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
         """Where the centre moving from a to b first enters a feature of these types
         (pits, teleporters, belts...): (distance, point, feature); None if never. A
         feature the centre is already on at a counts only if it leaves and comes back."""

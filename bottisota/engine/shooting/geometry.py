@@ -65,11 +65,8 @@ def open_doors(state: GameState,
         return set()
     points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
     reach = np.array([b.radius + tol + 1e-9 for b in bots])
-    found: set[Feature] = set()
-    for door, shape in zip(bar.doors, bar.door_shapes):
-        if np.any(shapely.dwithin(shape, points, reach)):
-            found.add(door)
-    return found
+    near = shapely.dwithin(bar.door_shapes[:, None], points[None, :], reach[None, :])
+    return {door for door, touched in zip(bar.doors, near.any(axis=1).tolist()) if touched}
 
 
 def door_keys(doors: Iterable[Feature]) -> list[str | int]:
