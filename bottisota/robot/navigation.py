@@ -14,8 +14,6 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
@@ -104,15 +102,21 @@ class NavGrid:
         if found is None:
             if len(self._fields) >= FIELDS_KEPT:
                 del self._fields[next(iter(self._fields))]
+            # scipy is imported here, on the first field a robot asks for, not when the
+            # module loads: it costs more than the rest of the view's start-up
+            from scipy.sparse.csgraph import dijkstra
+
             found = dijkstra(self._reversed, directed=True, indices=target)
             found.flags.writeable = False
             self._fields[target] = found
         return found
 
     @cached_property
-    def _reversed(self) -> csr_matrix:
+    def _reversed(self):
         """The edges as a sparse matrix, reversed (row: the cell an edge enters), the
         cheapest of parallel edges kept."""
+        from scipy.sparse import csr_matrix      # see `field`
+
         n = len(self.edges)
         src = [a for a, out in enumerate(self.edges) for _ in out]
         dst = [b for out in self.edges for b, _ in out]
@@ -253,28 +257,20 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
     z, _ = floor_heights(arena, xs, ys)
     n = nx * ny
     edges: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-    pairs = []
-    for c in range(n):
-        if not ok[c]:
-            continue
-        i, j = c % nx, c // nx
-        for di, dj in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            a, b = i + di, j + dj
-            if 0 <= a < nx and 0 <= b < ny and ok[b * nx + a]:
-                pairs.append((c, b * nx + a))
-    if pairs:
-        pa = np.array([p[0] for p in pairs])
-        pb = np.array([p[1] for p in pairs])
+    pa, pb = _neighbour_pairs(ok, nx, ny)
+    if len(pa):
         lines = shapely.linestrings(np.stack([np.stack([xs[pa], ys[pa]], 1),
                                               np.stack([xs[pb], ys[pb]], 1)], 1))
         free = ~shapely.intersects(bad, lines)
         lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
         fwd, bwd = _passable(arena, rules, kind, xs, ys, pa, pb, lengths)
-        for k in np.nonzero(free)[0]:
-            a, b, length = int(pa[k]), int(pb[k]), float(lengths[k])
-            if fwd[k]:
+        ks = np.flatnonzero(free)
+        for a, b, length, forward, backward in zip(pa[ks].tolist(), pb[ks].tolist(),
+                                                   lengths[ks].tolist(), fwd[ks].tolist(),
+                                                   bwd[ks].tolist()):
+            if forward:
                 edges[a].append((b, length))
-            if bwd[k]:
+            if backward:
                 edges[b].append((a, length))
     if kind != "flying" and lift_cost > 0:
         _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, lift_cost)
@@ -283,6 +279,24 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
         for b, length in out:
             back[b].append((a, length))
     return NavGrid(arena, kind, radius, nx, ny, xs, ys, z, ok, edges, wall_zone, bad, back)
+
+
+def _neighbour_pairs(ok: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of free cells one hop apart (east, north, north-east, south-east),
+    in the order of the first cell, then of those four directions."""
+    c = np.arange(nx * ny)
+    i, j = c % nx, c // nx
+    firsts, seconds, orders = [], [], []
+    for k, (di, dj) in enumerate(((1, 0), (0, 1), (1, 1), (1, -1))):
+        a, b = i + di, j + dj
+        keep = ok & (a >= 0) & (a < nx) & (b >= 0) & (b < ny)
+        other = np.where(keep, b * nx + a, 0)
+        keep &= ok[other]
+        firsts.append(c[keep])
+        seconds.append(other[keep])
+        orders.append(c[keep] * 4 + k)
+    order = np.argsort(np.concatenate(orders), kind="stable")
+    return np.concatenate(firsts)[order], np.concatenate(seconds)[order]
 
 
 def _cliffs(arena: Arena, kind: str) -> list:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.robot.match import play
+from bottisota.robot.personalities import personality
 from bottisota.robot.stats import GameRecord, card_rows, personality_rows, table
 
 SEED_STRIDE = 100_003
@@ -84,13 +85,12 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
     """Everything a game needs, loaded once per process."""
     from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
-    from bottisota.formats.robot_tables import find_personality
 
     rules = bundled_rules()
     catalogue, mods = load_catalogue()
     return {"arena": load_arena(arena_path(arena), rules), "rules": rules,
             "cards": deal(catalogue, locomotion, cards), "mods": mods,
-            "personalities": [find_personality(r) for r in robots]}
+            "personalities": [personality(r) for r in robots]}
 
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,

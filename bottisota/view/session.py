@@ -40,12 +40,12 @@ def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[
     """`--robot blue` or `--robot blue:sniper` -> {player: Robot}. Every robot knows the
     robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
     given the game, has prepared its maps once (`Robot.prepare`)."""
+    from bottisota.robot.personalities import personality
     from bottisota.robot.player import Robot
-    from bottisota.formats.robot_tables import find_personality
 
     robots: dict[str, Any] = {}
     for player, name in parse_robot_specs(specs, players):
-        robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
+        robots[player] = Robot(player, personality(name or DEFAULT_PERSONALITY))
     for r in robots.values():
         r.peers = robots
         if game is not None:
