@@ -10,6 +10,9 @@ middle, the other bots blocking) is asked three ways the game asks it:
 - `sight()` line by line, as the shooting rules ask one shot's line;
 - `sight_all(bots)`, the batch the robots and the threat view use;
 - `sight_many(rows)`, the batch of arbitrary lines (pre-measure, cover);
+- and, for comparison, `sight_plain()` line by line: the per-line check as it
+  was before every question went through the batch path (now the reference
+  the tests compare the fast answers with);
 
 beside (a) a naive shapely version (every feature and bot tested for every
 line, no index, no preparation; its setup is built once, outside the timing;
@@ -62,6 +65,9 @@ def one(name: str, arena, n_bots: int, repeats: int, seed: int = 1) -> dict:
     union = machine_limit_union(arena)
     ends = [((a.x, a.y), (b.x, b.y)) for a, b in pairs]
     t_line = stats(cpu_times(per_line, max(3, repeats // 4)))
+    t_plain = stats(cpu_times(lambda: [index.sight_plain(
+        (a.x, a.y), a.z + a.height, (b.x, b.y), b.z + b.height / 2, discs=bots).clear
+        for a, b in pairs], 3))
     t_all = stats(cpu_times(lambda: index.sight_all(bots), repeats))
     t_many = stats(cpu_times(lambda: index.sight_many(rows, discs=bots), repeats))
     t_limit = stats(machine_limit(union, ends, repeats))
@@ -69,7 +75,7 @@ def one(name: str, arena, n_bots: int, repeats: int, seed: int = 1) -> dict:
     naive_ms = per * len(pairs) * 1e3
     return {"arena": name, "features": len(arena.features), "bots": n_bots,
             "pairs": len(pairs), "clear": int(sum(lines)),
-            "sight_per_line": t_line, "sight_all": t_all, "sight_many": t_many,
+            "sight_per_line": t_line, "sight_plain_per_line": t_plain, "sight_all": t_all, "sight_many": t_many,
             "machine_limit": t_limit, "naive_ms": naive_ms,
             "naive_over_sight_all": naive_ms / t_all["median"],
             "naive_over_per_line": naive_ms / t_line["median"],
@@ -93,6 +99,8 @@ def report(data: dict) -> str:
                    f"{r['pairs']:5d} pairs ({r['clear']} clear)")
         out.append(f"    sight() per line  {fmt(r['sight_per_line'])}  "
                    f"{r['per_line_over_limit']:6.1f}x limit, naive {r['naive_over_per_line']:.0f}x slower")
+        out.append(f"    sight_plain/line  {fmt(r['sight_plain_per_line'])}  (the per-line "
+                   "check before the batch path: the reference)")
         out.append(f"    sight_all         {fmt(r['sight_all'])}  "
                    f"{r['sight_all_over_limit']:6.1f}x limit, naive {r['naive_over_sight_all']:.0f}x slower")
         out.append(f"    sight_many        {fmt(r['sight_many'])}")

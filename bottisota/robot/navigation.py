@@ -102,11 +102,7 @@ class NavGrid:
         if found is None:
             if len(self._fields) >= FIELDS_KEPT:
                 del self._fields[next(iter(self._fields))]
-            # scipy is imported here, on the first field a robot asks for, not when the
-            # module loads: it costs more than the rest of the view's start-up
-            from scipy.sparse.csgraph import dijkstra
-
-            found = dijkstra(self._reversed, directed=True, indices=target)
+            found = load_solver()[1](self._reversed, directed=True, indices=target)
             found.flags.writeable = False
             self._fields[target] = found
         return found
@@ -115,8 +111,7 @@ class NavGrid:
     def _reversed(self):
         """The edges as a sparse matrix, reversed (row: the cell an edge enters), the
         cheapest of parallel edges kept."""
-        from scipy.sparse import csr_matrix      # see `field`
-
+        csr_matrix = load_solver()[0]
         n = len(self.edges)
         src = [a for a, out in enumerate(self.edges) for _ in out]
         dst = [b for out in self.edges for b, _ in out]
@@ -215,6 +210,17 @@ class NavGrid:
                 best = b if self.clear(a, b) else p
                 break
         return best
+
+
+def load_solver() -> tuple:
+    """scipy's sparse matrix and Dijkstra, imported on the first distance field a
+    robot asks for, not when this module loads (the import costs more than the
+    rest of the view's start-up). A process that forks workers calls this first,
+    so that no worker imports it after the fork."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    return csr_matrix, dijkstra
 
 
 def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,

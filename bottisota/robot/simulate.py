@@ -95,8 +95,9 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float | None) -> None:
-    from bottisota.robot.navigation import prepare
+    from bottisota.robot.navigation import load_solver, prepare
 
+    load_solver()       # before any fork: workers must not import it after the fork
     _WORKER.update(setup(arena, robots, locomotion, cards))
     # the games' own rules (their round limit): the same compiled arena and maps
     rules = _WORKER["rules"]
