@@ -8,7 +8,8 @@ and checked like `bottisota check`) with 16 bots of every locomotion, random
 bots, doors, pits, cliffs, stairs, belts, teleporters, costs, turns, events),
 and by `Game.preview_move`, which the robots, `Game.legal` and the commit's
 check share (the second question about the same move in the same state is a
-look-up). Beside them: (a) the naive shapely version of the path's geometry
+look-up). Each move is timed as asked the first time: the compiled arena's
+remembered answers to segment questions are dropped before it. Beside them: (a) the naive shapely version of the path's geometry
 (the path buffered by the radius and every wall, door, pit and floor edge
 tested, no index; setup excluded) and (b) the machine limit, one prepared
 predicate per path (the path against one prepared union of the obstacles).
@@ -87,6 +88,7 @@ def one(name: str, arena, moves_wanted: int, seed: int = 7) -> dict:
     refused = sum(isinstance(r, Refusal) for r in results)
     full = []
     for m in moves:
+        state.index.forget_answers()          # each move timed as asked the first time
         full += cpu_times(lambda: preview_move(state, m), 1)
     game = Game(state)
     cached = []

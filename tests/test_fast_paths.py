@@ -7,7 +7,7 @@ from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import preview_move
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import find_personality
-from bottisota.geometry.arena_index import FAST_SIGHT
+from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.match import decision_notes
 from bottisota.robot.player import Robot
 from bottisota.robot.simulate import arena_path
@@ -19,8 +19,8 @@ def _play(seed: int, names: list[str], fast: bool, rounds: int = 5) -> list:
     arena = load_arena(arena_path("warehouse"), rules)      # a fresh arena: no shared caches
     cards, mods = load_catalogue()
     players = [f"{n}-{i}" for i, n in enumerate(names)]
-    saved = FAST_SIGHT.on
-    FAST_SIGHT.on = fast
+    saved = FAST_PATHS.on
+    FAST_PATHS.on = fast
     try:
         game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=rounds)
         robots = {p: Robot(p, find_personality(n)) for p, n in zip(players, names)}
@@ -36,7 +36,7 @@ def _play(seed: int, names: list[str], fast: bool, rounds: int = 5) -> list:
             result = game.act(action, decision_notes(robots, robot))
             assert result.ok, result.refusal
     finally:
-        FAST_SIGHT.on = saved
+        FAST_PATHS.on = saved
     return [(str(e.action), e.events, [(r.purpose, r.value) for r in e.rolls])
             for e in game.history]
 

@@ -50,7 +50,10 @@ MEMO_SIZE = 20000          # answers kept per kind of question before they are f
 
 
 def _remember(memo: dict, key: tuple, value: T) -> T:
-    """Keep an answer (the memo is emptied when it holds MEMO_SIZE of them)."""
+    """Keep an answer (the memo is emptied when it holds MEMO_SIZE of them; nothing
+    is kept while the fast paths are off, so nothing is found either)."""
+    if not FAST_PATHS.on:
+        return value
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = value
@@ -179,8 +182,10 @@ class Sight:
 
 
 class _Switch:
-    """Whether sight questions take the batched path (on, the default) or the plain
-    per-line one (tests play the same games both ways and compare)."""
+    """Whether the fast paths are on (the default): sight through the batched path
+    and remembered answers to point and segment questions; off, every question is
+    worked out the plain way, line by line (tests play the same games both ways
+    and compare)."""
 
     __slots__ = ("on",)
 
@@ -188,13 +193,15 @@ class _Switch:
         self.on = True
 
 
-FAST_SIGHT = _Switch()
+FAST_PATHS = _Switch()
 
 
 class ArenaIndex:
     """Shapely geometry of one arena, prepared once, with one STRtree."""
 
     def __init__(self, arena: "Arena", rules: "HouseRules") -> None:
+        if rules is None:
+            raise TypeError("an arena is compiled under given house rules (none given)")
         self.arena = arena
         self.features: tuple["Feature", ...] = tuple(arena.features)
         self._rules = rules
@@ -233,14 +240,16 @@ class ArenaIndex:
             value = self._cache[key] = build()
             return value
 
+    def forget_answers(self) -> None:
+        """Drop the remembered answers to point and segment questions (benches time
+        a question as asked the first time; the answers never change)."""
+        for memo in (self._memo_at, self._memo_contact, self._memo_edges, self._memo_entry):
+            memo.clear()
+
     # -- house rules ---------------------------------------------------------------
     @property
     def rules(self) -> "HouseRules":
-        """The house rules given at construction, else the bundled ones."""
-        if self._rules is None:
-            from bottisota.formats.loading import bundled_rules
-
-            self._rules = bundled_rules()
+        """The house rules the arena was compiled under (always given: no fallback)."""
         return self._rules
 
     def _tolerance(self, tolerance: float | None) -> float:
@@ -615,7 +624,7 @@ class ArenaIndex:
         A batch of one line: whether it is clear comes from the batched path
         (`sight_many`); the first blocker and point, and the fire track (every
         crossing), are worked out by `sight_plain` when first read."""
-        if not FAST_SIGHT.on:
+        if not FAST_PATHS.on:
             return self.sight_plain(a, az, b, bz, discs, open_doors, ignore)
         skip = set(ignore)
         kept = tuple(d for d in discs if d.id not in skip) if skip else tuple(discs)
@@ -689,7 +698,7 @@ class ArenaIndex:
                            dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return []
-        if not FAST_SIGHT.on:
+        if not FAST_PATHS.on:
             return [self._plain_clear(row, discs, open_doors) for row in arr.tolist()]
         return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
 
@@ -706,7 +715,7 @@ class ArenaIndex:
         arr = np.asarray(pairs, dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
-        if not FAST_SIGHT.on:
+        if not FAST_PATHS.on:
             rows = arr.tolist()
             return (np.array([self._plain_clear(r, (), open_doors) for r in rows], dtype=bool),
                     np.array([self._plain_clear(r, discs, open_doors) for r in rows], dtype=bool))
@@ -730,7 +739,7 @@ class ArenaIndex:
         m = len(discs)
         if m < 2:
             return np.zeros((m, m), dtype=bool)
-        if not FAST_SIGHT.on:
+        if not FAST_PATHS.on:
             out = np.zeros((m, m), dtype=bool)
             for i, s in enumerate(discs):
                 for j, t in enumerate(discs):
