@@ -1,78 +1,49 @@
-"""Benchmark of movement checks (issue 3).
+"""Bench: a move checked the way the game checks it.
 
-Run: python bench/movement.py [--seed N] [--moves N]
+Run: python bench/movement.py [--quick] [--json]
 
-In the warehouse arena (arenas/warehouse.yaml; a generated 120 x 90 arena with
-about 60 features when it is missing) with 16 bots, random 5-step moves are
-checked three ways:
-1. `preview_move`: the full check with all its events (walls, bots, doors,
-   pits, cliffs, stairs, belts, teleporters, costs, turns) - the referee's answer;
-2. the path's geometry through the arena index alone (swept disc, floor edges,
-   feature entries per piece);
-3. the same geometry naively: no index, every feature tested for every piece.
-Prints medians and checks per second. Target: a full 5-step check in < 1 ms median.
+In the warehouse and in synthetic arenas of 50, 500 and 2000 features (read
+and checked like `bottisota check`) with 16 bots of every locomotion, random
+5-step moves are judged by `preview_move` (the referee's full answer: walls,
+bots, doors, pits, cliffs, stairs, belts, teleporters, costs, turns, events),
+and by `Game.preview_move`, which the robots, `Game.legal` and the commit's
+check share (the second question about the same move in the same state is a
+look-up). Each move is timed as asked the first time: the compiled arena's
+remembered answers to segment questions are dropped before it. Beside them: (a) the naive shapely version of the path's geometry
+(the path buffered by the radius and every wall, door, pit and floor edge
+tested, no index; setup excluded) and (b) the machine limit, one prepared
+predicate per path (the path against one prepared union of the obstacles).
+CPU time per move; medians with p95 and p99.
 """
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import random
-import statistics
-import time
-from pathlib import Path
 
+import shapely
 from shapely.geometry import LineString
 
-from bottisota.core import shapes
-from bottisota.core.arena import Arena, Feature
-from bottisota.formats.loading import bundled_rules
+from common import (FEATURES, bundled, compiled, cpu_times, fmt, machine, place_discs, stats,
+                    synthetic, unprepared)
 from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
+from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.setup import new_state
-from bottisota.geometry.compiled import compile_arena
+from bottisota.formats.loading import bundled_rules
 
 N_BOTS = 16
 LOCOS = ("walker", "wheeled", "tracked", "hover", "flier")
-ENTRY_TYPES = ("pit", "teleporter", "conveyor", "escalator", "stairs")
 
 
-def load_arena(generated: bool = False) -> Arena:
-    """The warehouse, or a generated stand-in of the same size."""
-    path = Path(__file__).resolve().parent.parent / "arenas" / "warehouse.yaml"
-    if path.is_file() and not generated:
-        from bottisota.formats.loading import load_arena as load
-
-        return load(path)
-    rng = random.Random(3)
-    feats = []
-    for i in range(60):
-        x, y = rng.uniform(5, 105), rng.uniform(5, 75)
-        kind = rng.choice(("wall", "wall", "wall", "platform", "pit", "door"))
-        if kind == "pit":
-            feats.append(Feature(i, kind, shapes.circle(x, y, 2)))
-        else:
-            feats.append(Feature(i, kind, shapes.rect(x, y, rng.uniform(1, 10), rng.uniform(1, 10)),
-                                 height=4.0 if kind == "platform" else 10.0))
-    return Arena("generated", (120.0, 90.0), tuple(feats))
-
-
-def place_bots(arena: Arena, rng: random.Random) -> list[dict]:
-    bots: list[dict] = []
-    spots: list[tuple[float, float]] = []
-    index = compile_arena(arena, bundled_rules())
-    while len(bots) < N_BOTS:
-        x, y = rng.uniform(2, arena.size[0] - 2), rng.uniform(2, arena.size[1] - 2)
-        if index.disc_blocked(x, y, 1.0) is not None or index.features_at(x, y, ["pit", "teleporter"]):
-            continue
-        if any(math.hypot(x - a, y - b) < 2.5 for a, b in spots):
-            continue
-        spots.append((x, y))
-        loco = LOCOS[len(bots) % len(LOCOS)]
-        bots.append({"id": f"b{len(bots)}", "player": f"p{len(bots)}", "at": [x, y],
-                     "facing": rng.choice(range(0, 360, 45)),
-                     "card": {"locomotion": loco, "move": 30, "turn": 2, "armour": 4,
-                              "structure": 6, "weapons": []}})
-    return bots
+def state_with_bots(arena, seed: int):
+    rng = random.Random(seed)
+    discs = place_discs(compiled(arena), N_BOTS, rng)
+    bots = [{"id": d.id, "player": f"p{k}", "at": [d.x, d.y],
+             "facing": rng.choice(range(0, 360, 45)),
+             "card": {"locomotion": LOCOS[k % len(LOCOS)], "move": 30, "turn": 2, "armour": 4,
+                      "structure": 6, "weapons": []}} for k, d in enumerate(discs)]
+    return new_state(arena, bundled_rules(), bots, dice=seed, round=2), rng
 
 
 def random_move(rng: random.Random, bot_id: str, loco: str) -> Move:
@@ -81,88 +52,95 @@ def random_move(rng: random.Random, bot_id: str, loco: str) -> Move:
         if k % 2 == 1:
             steps.append(Turn(rng.choice((-45, 45))))
         elif loco in ("walker", "hover") and rng.random() < 0.3:
-            steps.append(Strafe(rng.choice((90, -90)), rng.uniform(1, 4)))
+            steps.append(Strafe(rng.choice((90, -90)), round(rng.uniform(1, 4), 2)))
         else:
-            steps.append(Forward(rng.uniform(1, 6)))
+            steps.append(Forward(round(rng.uniform(1, 6), 2)))
     return Move(bot_id, tuple(steps))
 
 
-def indexed_geometry(arena: Arena, points: list[tuple[float, float]], r: float) -> int:
-    """The path's geometry through the index: swept disc, floor edges, entries."""
-    index = compile_arena(arena, bundled_rules())
-    found = 0
-    found += index.path_contact(points, r, doors=False) is not None
-    for a, b in zip(points, points[1:]):
-        found += len(index.edge_crossings(a, b))
-        found += index.first_entry(a, b, ENTRY_TYPES) is not None
-    return found
+class Naive:
+    """The path's geometry with no index: every obstacle tested (setup outside)."""
+
+    def __init__(self, arena) -> None:
+        self.block = [unprepared(f.shape) for f in arena.features if f.type in ("wall", "door")]
+        self.enter = [unprepared(f.shape) for f in arena.features
+                      if f.type in ("pit", "teleporter", "conveyor", "escalator", "stairs")]
+        self.edges = [unprepared(f.shape.boundary) for f in arena.features
+                      if f.type in ("platform", "stairs", "ramp", "escalator")]
+
+    def check(self, points, r: float) -> int:
+        path = LineString(points)
+        swept = path.buffer(r)
+        return (sum(swept.intersects(o) for o in self.block)
+                + sum(path.intersects(o) for o in self.enter)
+                + sum(path.intersects(e) for e in self.edges))
 
 
-def naive_geometry(arena: Arena, points: list[tuple[float, float]], r: float) -> int:
-    """The same questions with no index: every feature tested for every piece."""
-    found = 0
-    for a, b in zip(points, points[1:]):
-        if a == b:
-            continue
-        seg = LineString([a, b])
-        swept = seg.buffer(r)
-        for f in arena.features:
-            if f.type == "wall" and swept.intersects(f.shape):
-                found += 1
-            elif f.type in ENTRY_TYPES and seg.intersects(f.shape):
-                found += 1
-            elif f.type == "platform" and seg.intersects(f.shape.boundary):
-                found += 1
-            elif f.type == "door" and swept.intersects(f.shape):
-                found += 1
-    return found
+def one(name: str, arena, moves_wanted: int, seed: int = 7) -> dict:
+    state, rng = state_with_bots(arena, seed)
+    bots = list(state.bots.values())
+    moves = [random_move(rng, b.id, b.stats.locomotion) for b in bots
+             for _ in range(max(1, moves_wanted // len(bots)))]
+    for move in moves[:20]:
+        preview_move(state, move)                            # warm the arena's caches
+    results = [preview_move(state, m) for m in moves]
+    refused = sum(isinstance(r, Refusal) for r in results)
+    full = []
+    for m in moves:
+        state.index.forget_answers()          # each move timed as asked the first time
+        full += cpu_times(lambda: preview_move(state, m), 1)
+    game = Game(state)
+    cached = []
+    for m in moves:
+        game.preview_move(state, m)
+        cached += cpu_times(lambda: game.preview_move(state, m), 1)
+    naive = Naive(arena)
+    grown = shapely.union_all([f.shape for f in arena.features if f.type in ("wall", "door")])
+    grown = shapely.buffer(grown, 1.0)
+    shapely.prepare(grown)
+    paths = [([(p.x, p.y) for p in r.path], state.bots[m.bot].radius)
+             for m, r in zip(moves, results) if not isinstance(r, Refusal) and len(r.path) > 1]
+    naive_t, limit_t = [], []
+    for pts, r in paths:
+        naive_t += cpu_times(lambda: naive.check(pts, r), 1)
+        line = LineString(pts)
+        limit_t += cpu_times(lambda: grown.intersects(line), 1)
+    f, n, lim = stats(full), stats(naive_t), stats(limit_t)
+    return {"arena": name, "features": len(arena.features), "bots": N_BOTS, "moves": len(moves),
+            "refused": refused, "preview_move": f, "game_preview_again": stats(cached),
+            "naive_geometry": n, "machine_limit": lim,
+            "naive_over_preview": n["median"] / f["median"],
+            "preview_over_limit": f["median"] / lim["median"]}
 
 
-def timed(fn, *args) -> float:
-    t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0
+def collect(quick: bool = False) -> dict:
+    moves = 120 if quick else 400
+    rows = [one("warehouse", bundled("warehouse"), moves)]
+    rows += [one(f"synthetic-{n}", synthetic(n), moves) for n in FEATURES]
+    return {"bench": "movement", "machine": machine(), "moves": rows}
+
+
+def report(data: dict) -> str:
+    out = [f"a 5-step move judged in full (CPU time per move; machine {data['machine']})"]
+    for r in data["moves"]:
+        out.append(f"{r['arena']:>15} {r['features']:5d} features, {r['bots']} bots, "
+                   f"{r['moves']} moves ({r['refused']} refused)")
+        out.append(f"    preview_move          {fmt(r['preview_move'])}   "
+                   f"{r['preview_over_limit']:.0f}x the machine limit")
+        out.append(f"    Game.preview_move, same move again {fmt(r['game_preview_again'])}")
+        out.append(f"    naive path geometry   {fmt(r['naive_geometry'])}   "
+                   f"({r['naive_over_preview']:.2f}x preview_move)")
+        out.append(f"    machine limit         {fmt(r['machine_limit'])}")
+    return "\n".join(out)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--moves", type=int, default=400)
-    parser.add_argument("--generated", action="store_true",
-                        help="use the generated 120 x 90 arena with 60 features")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    arena = load_arena(args.generated)
-    state = new_state(arena, bundled_rules(), place_bots(arena, rng), dice=args.seed, round=2)
-    bots = list(state.bots.values())
-    moves = [random_move(rng, b.id, b.stats.locomotion) for b in bots for _ in range(args.moves // len(bots))]
-    for move in moves[:20]:                                  # warm caches
-        preview_move(state, move)
-    full, idx, naive = [], [], []
-    refused = events = 0
-    for move in moves:
-        t0 = time.perf_counter()
-        result = preview_move(state, move)
-        full.append(time.perf_counter() - t0)
-        if isinstance(result, Refusal):
-            refused += 1
-            continue
-        events += len(result.events)
-        pts = [(p.x, p.y) for p in result.path]
-        r = state.bots[move.bot].radius
-        idx.append(timed(indexed_geometry, arena, pts, r))
-        naive.append(timed(naive_geometry, arena, pts, r))
-    med = {k: statistics.median(v) for k, v in (("full", full), ("index", idx), ("naive", naive))}
-    print(f"arena: {arena.name} ({len(arena.features)} features), {len(bots)} bots, "
-          f"{len(moves)} random 5-step moves ({refused} refused, {events} events)")
-    print(f"full check (preview_move, all events): median {med['full'] * 1e3:.3f} ms "
-          f"= {1 / med['full']:,.0f} checks/s   target < 1 ms: {'OK' if med['full'] < 1e-3 else 'MISSED'}")
-    print(f"path geometry, indexed:                median {med['index'] * 1e3:.3f} ms "
-          f"= {1 / med['index']:,.0f} checks/s")
-    print(f"path geometry, naive (every feature):  median {med['naive'] * 1e3:.3f} ms "
-          f"= {1 / med['naive']:,.0f} checks/s")
-    print(f"ratio naive / indexed geometry: {med['naive'] / med['index']:.1f}x; "
-          f"naive / full check: {med['naive'] / med['full']:.2f}x")
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="fewer moves")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = p.parse_args()
+    data = collect(args.quick)
+    print(json.dumps(data, indent=1) if args.json else report(data))
 
 
 if __name__ == "__main__":

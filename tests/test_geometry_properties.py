@@ -135,9 +135,35 @@ def test_sight_many_agrees_with_sight(a, points, opened):
     pairs = [((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2)
              for d in discs for e in discs if d is not e]
     many = index.sight_many(pairs, discs=discs, open_doors=open_doors)
-    one = [index.sight(p, pz, q, qz, discs=discs, open_doors=open_doors).clear
+    one = [index.sight_plain(p, pz, q, qz, discs=discs, open_doors=open_doors).clear
            for p, pz, q, qz in pairs]
     assert many == one
+
+
+@SETTINGS
+@given(an_arena(), st.lists(st.tuples(coord_x, coord_y, st.sampled_from([0.5, 1.0, 2.5]),
+                                      st.sampled_from([0.5, 1.5, 3.0, 8.0])),
+                            min_size=2, max_size=7),
+       st.sets(st.integers(0, 9)), st.floats(-1.0, 4.0))
+def test_one_line_sight_is_the_plain_sight(a, bots, opened, lift):  # D15, R22, R38, R47
+    # the per-line entry (a batch of one line) answers exactly as the plain per-line
+    # check: random walls, doors open and closed, platforms, slopes and bots of
+    # several sizes and heights, lines raised or lowered past the obstacles' tops
+    index = ArenaIndex(a, bundled_rules())
+    open_doors = [i for i in opened if i < len(a.features) and a.features[i].type == "door"]
+    discs = [Disc(f"b{k}", x, y, r, index.floor_z(x, y), h)
+             for k, (x, y, r, h) in enumerate(bots)]
+    for d in discs:
+        for e in discs:
+            if d is e:
+                continue
+            args = ((d.x, d.y), d.z + d.height + lift, (e.x, e.y), e.z + e.height / 2)
+            for ignore in ((), (discs[-1].id,)):
+                fast = index.sight(*args, discs=discs, open_doors=open_doors, ignore=ignore)
+                plain = index.sight_plain(*args, discs=discs, open_doors=open_doors,
+                                          ignore=ignore)
+                assert fast == plain
+                assert fast.clear == plain.clear == (plain.blocker is None)
 
 
 @SETTINGS
@@ -168,8 +194,8 @@ def test_sight_all_agrees_with_sight_for_every_ordered_pair(a, points, tall):  #
         assert not matrix[i, i]
         for j, e in enumerate(discs):
             if i != j:
-                s = index.sight((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2,
-                                discs=discs)
+                s = index.sight_plain((d.x, d.y), d.z + d.height, (e.x, e.y),
+                                      e.z + e.height / 2, discs=discs)
                 assert bool(matrix[i, j]) == s.clear
 
 

@@ -38,7 +38,7 @@ def test_shadow_proofs_only_for_blocked_lines(a, points, tall, radius):
         shadows.LINES_PER_POINT = saved
     for k in np.flatnonzero(proven):
         i, j = rows[k], cols[k]
-        assert not index.sight((x[i], y[i]), top[i], (x[j], y[j]), mid[j]).clear
+        assert not index.sight_plain((x[i], y[i]), top[i], (x[j], y[j]), mid[j]).clear
 
 
 @SETTINGS
@@ -57,6 +57,6 @@ def test_sight_all_with_proofs_agrees_with_sight(a, points, tall):
     for i, d in enumerate(discs):
         for j, e in enumerate(discs):
             if i != j:
-                s = index.sight((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2,
+                s = index.sight_plain((d.x, d.y), d.z + d.height, (e.x, e.y), e.z + e.height / 2,
                                 discs=discs)
                 assert bool(matrix[i, j]) == s.clear

@@ -31,7 +31,7 @@ def journaled(game: Game, path) -> Game:
 
 
 def robots_for(game: Game, names: dict[str, str]) -> dict[str, Robot]:
-    robots = {p: Robot(p, find_personality(n), time_limit=0.05) for p, n in names.items()}
+    robots = {p: Robot(p, find_personality(n)) for p, n in names.items()}
     for r in robots.values():
         r.peers = robots
         r.prepare(game)
@@ -77,7 +77,7 @@ def test_a_seeded_robot_game_is_journaled_with_its_decisions_and_replays_exactly
     path = tmp_path / "robots.jsonl"
     record = play(duel, bundled_rules(), cards, mods,
                   [find_personality("aggressive"), find_personality("sniper")], seed=7,
-                  round_limit=None, time_limit=0.05, max_actions=ACTIONS, journal_path=str(path))
+                  round_limit=None, max_actions=ACTIONS, journal_path=str(path))
     assert record.refusals == [] and record.errors == []
     lines = lines_of(path)
     assert len(lines) == 1 + ACTIONS
@@ -107,7 +107,7 @@ def test_a_robot_die_changed_by_hand_is_a_replay_difference(catalogue, duel, tmp
     path = tmp_path / "robots.jsonl"
     play(duel, bundled_rules(), cards, mods,
          [find_personality("aggressive"), find_personality("sniper")], seed=7,
-         round_limit=None, time_limit=0.05, max_actions=6, journal_path=str(path))
+         round_limit=None, max_actions=6, journal_path=str(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     entry = json.loads(lines[3])
     value = entry["rolls"][0][1]

@@ -383,6 +383,15 @@ class RobotDecisionEvent(TypedDict):
     text: str
 
 
+class RobotSearchCutEvent(TypedDict):
+    type: Literal["robot_search_cut"]
+    player: str
+    bot: str
+    previews: int
+    limit_ms: int
+    text: str
+
+
 class RoundEvent(TypedDict):
     type: Literal["round"]
     round: int
@@ -519,6 +528,7 @@ EVENT_TYPES: dict[str, Any] = {
     "player_out": PlayerOutEvent,
     "removed": RemovedEvent,
     "robot_decision": RobotDecisionEvent,
+    "robot_search_cut": RobotSearchCutEvent,
     "round": RoundEvent,
     "score": ScoreEvent,
     "seats": SeatsEvent,

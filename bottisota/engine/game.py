@@ -131,6 +131,18 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     return None
 
 
+def _walk_key(state: GameState) -> tuple:
+    """Everything a move's preview reads that changes during a game (the static
+    arena, rules and cards are the state's own, named by identity)."""
+    return (id(state), id(state.arena), id(state.rules), state.round, state.active,
+            state.phase,
+            tuple((b.id, b.x, b.y, b.z, b.facing, b.moved, b.damage, b.destroyed, b.removed,
+                   b.overwatch, b.rust, b.leaflet, b.new, b.docked, id(b.card_stats),
+                   tuple(b.parts), tuple(b.ammo.items())) for b in state.bots.values()),
+            tuple((m.id, m.x, m.y, m.z, m.active) for m in state.mines),
+            tuple((g.x, g.y, g.taken) for g in state.goals))
+
+
 class Game:
     """A game in progress (see the module doc)."""
 
@@ -148,6 +160,8 @@ class Game:
         self.start_events: list[Event] = []
         self.given_players: list[str] = list(state.players)
         self._mark = state.dice.used              # where the last entry's rolls ended
+        self._walks: dict[Move, MoveResult | Refusal] = {}   # previews of this state
+        self._walks_of: tuple = ()                # the state those previews belong to
 
     # --- construction -------------------------------------------------------------------
 
@@ -240,7 +254,7 @@ class Game:
         if not bot.on_table:
             return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
         if isinstance(action, Move):
-            result = movement.preview_move(state, action)
+            result = self.preview_move(state, action)
             return result if isinstance(result, Refusal) else None
         if isinstance(action, Shoot):
             return (not_yet_allowed(state, bot, "shoot")
@@ -264,6 +278,22 @@ class Game:
 
     # --- previews -----------------------------------------------------------------------
 
+    def preview_move(self, state: GameState, move: Move) -> MoveResult | Refusal:
+        """`movement.preview_move`, walked once per state and move: the robot's
+        planner, `legal`, `preview` and the commit's whole-move check (D30) share
+        it. The previews are dropped as soon as anything in the state differs (the
+        key is every bot's pose and condition, the mines, the goals and the turn),
+        so a cached answer is always the one a fresh walk would give."""
+        if state is not self.state:
+            return movement.preview_move(state, move)
+        key = _walk_key(state)
+        if key != self._walks_of:
+            self._walks_of, self._walks = key, {}
+        found = self._walks.get(move)
+        if found is None:
+            found = self._walks[move] = movement.preview_move(state, move)
+        return found
+
     def preview(self, action: Action) -> Preview:
         """What the action would do: a move's path with the overwatch shots it would be
         offered (and where), or each shot's premeasure. No dice, no change."""
@@ -272,7 +302,7 @@ class Game:
             return Preview(refusal=state)
         if isinstance(action, Move):
             turn = self.mode.turn_refusal(self, action)
-            result = movement.preview_move(state, action)
+            result = self.preview_move(state, action)
             if isinstance(result, Refusal):
                 return Preview(refusal=turn or result)
             return Preview(refusal=turn, move=result,
@@ -355,7 +385,8 @@ class Game:
         (R55) and the start of the shooting phase with its mines (R31, D19)."""
         state = self.state
         interrupt = OverwatchInterrupt(hold=frozenset(action.hold_fire))
-        result = movement.commit_move(state, action, interrupt)
+        result = movement.commit_move(state, action, interrupt,
+                                      checked=self.preview_move(state, action))
         if isinstance(result, Refusal):
             return result
         events += result.events

@@ -11,9 +11,9 @@ contact), `sightline` (one sight line with heights and its fire track),
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Sequence, TypeVar
 
 import numpy as np
 import shapely
@@ -24,15 +24,18 @@ from shapely.geometry.base import BaseGeometry
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.shadows import Shadows
 from bottisota.geometry.sightline import (
-    Crossing, Line, disc_crossing, discs_block, first_block, skips_disc, surface_crossings,
+    Crossing, Line, disc_crossing, discs_block, discs_block_one, first_block, skips_disc,
+    surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
-from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline
+from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline, segment
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
     from bottisota.core.arena import Arena, Feature
     from bottisota.core.house_rules import HouseRules
+
+T = TypeVar("T")
 
 # Obstacles are inflated by buffering with this many segments per quarter circle;
 # the radius is enlarged so that every chord lies outside the true offset curve,
@@ -43,6 +46,18 @@ INFLATE_MARGIN = 1e-6      # cm
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
+MEMO_SIZE = 20000          # answers kept per kind of question before they are forgotten
+
+
+def _remember(memo: dict, key: tuple, value: T) -> T:
+    """Keep an answer (the memo is emptied when it holds MEMO_SIZE of them; nothing
+    is kept while the fast paths are off, so nothing is found either)."""
+    if not FAST_PATHS.on:
+        return value
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 @lru_cache(maxsize=16)
@@ -113,20 +128,80 @@ class TrackPoint:
     what: str                     # label of the feature or bot id
 
 
-@dataclass(frozen=True, slots=True)
 class Sight:
-    """Answer of a sight-line check (R22, R38, D15)."""
+    """Answer of a sight-line check (R22, R38, D15). `clear` is known at once; the
+    first blocker, where the line meets it and the fire track (every crossing) are
+    worked out when first read, since most questions only ask whether the line is
+    clear. Treat it as a value: compare, print, never change it."""
 
-    clear: bool
-    blocker: str | None = None                    # label of the first blocking feature or bot id
-    point: tuple[float, float] | None = None      # where the line first meets it
-    track: tuple[TrackPoint, ...] = field(default=())
+    __slots__ = ("clear", "_blocker", "_point", "_track", "_detail")
+
+    def __init__(self, clear: bool, blocker: str | None = None,
+                 point: tuple[float, float] | None = None,
+                 track: tuple[TrackPoint, ...] = (),
+                 detail: "Callable[[], Sight] | None" = None) -> None:
+        self.clear = bool(clear)
+        self._blocker, self._point, self._track = blocker, point, tuple(track)
+        self._detail = detail
+
+    def _worked_out(self) -> None:
+        if self._detail is not None:
+            full, self._detail = self._detail(), None
+            self._blocker, self._point, self._track = full.blocker, full.point, full.track
+
+    @property
+    def blocker(self) -> str | None:
+        """Label of the first blocking feature or bot id (None when clear)."""
+        self._worked_out()
+        return self._blocker
+
+    @property
+    def point(self) -> tuple[float, float] | None:
+        """Where the line first meets the blocker."""
+        self._worked_out()
+        return self._point
+
+    @property
+    def track(self) -> tuple[TrackPoint, ...]:
+        """Every crossing along the line, nearest first (CTF 2187's fire track)."""
+        self._worked_out()
+        return self._track
+
+    def _key(self) -> tuple:
+        return (self.clear, self.blocker, self.point, self.track)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sight) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Sight(clear={self.clear}, blocker={self.blocker!r}, point={self.point!r}, "
+                f"track={self.track!r})")
+
+
+class _Switch:
+    """Whether the fast paths are on (the default): sight through the batched path
+    and remembered answers to point and segment questions; off, every question is
+    worked out the plain way, line by line (tests play the same games both ways
+    and compare)."""
+
+    __slots__ = ("on",)
+
+    def __init__(self) -> None:
+        self.on = True
+
+
+FAST_PATHS = _Switch()
 
 
 class ArenaIndex:
     """Shapely geometry of one arena, prepared once, with one STRtree."""
 
     def __init__(self, arena: "Arena", rules: "HouseRules") -> None:
+        if rules is None:
+            raise TypeError("an arena is compiled under given house rules (none given)")
         self.arena = arena
         self.features: tuple["Feature", ...] = tuple(arena.features)
         self._rules = rules
@@ -145,20 +220,49 @@ class ArenaIndex:
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
         self._cache: dict[tuple, object] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
+        # answers to questions about points and segments, by their arguments (pure
+        # functions of them): a committed move asks what its preview asked, the
+        # robot's candidates share their first pieces, bots stand still
+        self._memo_at: dict[tuple, tuple[int, ...]] = {}
+        self._memo_contact: dict[tuple, Contact | None] = {}
+        self._memo_edges: dict[tuple, tuple[EdgeCrossing, ...]] = {}
+        self._memo_entry: dict[tuple, object] = {}
+
+    # -- per-arena caches ---------------------------------------------------------
+    def cached(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value `build()` gives, built on first use for this compiled arena and
+        kept exactly as long as it (movement parts, shot barriers, robot maps...).
+        `key` names the value; start it with the owner's name, ("movement", ...),
+        so that two modules never share an entry by accident."""
+        try:
+            return self._cache[key]          # type: ignore[return-value]
+        except KeyError:
+            value = self._cache[key] = build()
+            return value
+
+    def forget_answers(self) -> None:
+        """Drop the remembered answers to point and segment questions (benches time
+        a question as asked the first time; the answers never change)."""
+        for memo in (self._memo_at, self._memo_contact, self._memo_edges, self._memo_entry):
+            memo.clear()
 
     # -- house rules ---------------------------------------------------------------
     @property
     def rules(self) -> "HouseRules":
-        """The house rules the arena was compiled with (always given explicitly)."""
+        """The house rules the arena was compiled under (always given: no fallback)."""
         return self._rules
 
     def _tolerance(self, tolerance: float | None) -> float:
         return self.rules.contact_tolerance if tolerance is None else tolerance
 
     # -- points --------------------------------------------------------------------
-    def _at(self, x: float, y: float) -> list[int]:
-        hits = self.tree.query(Point(x, y), predicate="intersects")
-        return sorted(int(i) for i in hits)
+    def _at(self, x: float, y: float) -> tuple[int, ...]:
+        key = (x, y)
+        found = self._memo_at.get(key)
+        if found is None:
+            hits = self.tree.query(Point(x, y), predicate="intersects")
+            found = _remember(self._memo_at, key, tuple(sorted(int(i) for i in hits)))
+        return found
 
     def floor_z(self, x: float, y: float) -> float:
         """Floor height at a point: 0, a platform's height, or the linear slope of
@@ -283,6 +387,19 @@ class ArenaIndex:
     def first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
                       doors: bool = True, tolerance: float = 0.0,
                       open_doors: Iterable[str | int] = ()) -> Contact | None:
+        """First contact of a disc of radius r swept from a to b (see `_first_contact`);
+        an answer already found for the same question is given again."""
+        open_doors = tuple(open_doors)
+        key = (a[0], a[1], b[0], b[1], r, doors, tolerance, open_doors)
+        found = self._memo_contact.get(key, False)
+        if found is False:
+            found = _remember(self._memo_contact, key,
+                              self._first_contact(a, b, r, doors, tolerance, open_doors))
+        return found
+
+    def _first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
+                       doors: bool = True, tolerance: float = 0.0,
+                       open_doors: Iterable[str | int] = ()) -> Contact | None:
         """First contact of a disc of radius r swept from a to b with walls (and closed
         doors), exact to floating point; None when the sweep is clear. A disc already
         touching at a is not a contact unless the sweep moves deeper into the obstacle.
@@ -361,6 +478,17 @@ class ArenaIndex:
     # -- floors along a segment ----------------------------------------------------
     def edge_crossings(self, a: Sequence[float], b: Sequence[float],
                        step_height: float | None = None) -> list[EdgeCrossing]:
+        """Every change of floor height the centre meets from a to b (see
+        `_edge_crossings`); an answer already found is given again (a new list)."""
+        key = (a[0], a[1], b[0], b[1], step_height)
+        found = self._memo_edges.get(key)
+        if found is None:
+            found = _remember(self._memo_edges, key,
+                              tuple(self._edge_crossings(a, b, step_height)))
+        return list(found)
+
+    def _edge_crossings(self, a: Sequence[float], b: Sequence[float],
+                        step_height: float | None = None) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
         more than the step height (D16; `step_height` overrides the house rules').
         Going up or down a slope along its run is continuous and reports nothing;
@@ -370,7 +498,7 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return []
-        seg = LineString([(ax, ay), (bx, by)])
+        seg = segment(ax, ay, bx, by)
         near = [int(i) for i in self.tree.query(seg, predicate="intersects")
                 if int(i) in self._floor_region]
         if not near:
@@ -414,6 +542,17 @@ class ArenaIndex:
 
     def first_entry(self, a: Sequence[float], b: Sequence[float],
                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
+        """Where the centre first enters a feature of these types (see
+        `_first_entry`); an answer already found is given again."""
+        types = tuple(types)
+        key = (a[0], a[1], b[0], b[1], types)
+        found = self._memo_entry.get(key, False)
+        if found is False:
+            found = _remember(self._memo_entry, key, self._first_entry(a, b, types))
+        return found
+
+    def _first_entry(self, a: Sequence[float], b: Sequence[float],
+                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
         """Where the centre moving from a to b first enters a feature of these types
         (pits, teleporters, belts...): (distance, point, feature); None if never. A
         feature the centre is already on at a counts only if it leaves and comes back."""
@@ -422,7 +561,7 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return None
-        seg = LineString([(ax, ay), (bx, by)])
+        seg = segment(ax, ay, bx, by)
         best: tuple[float, int] | None = None
         for i in sorted(int(i) for i in self.tree.query(seg, predicate="intersects")):
             if self.features[i].type not in wanted:
@@ -481,7 +620,42 @@ class ArenaIndex:
         its height). Walls, closed doors, raised floors and discs (other bots) must all
         be lower than the line where it passes over them; touching counts. Discs named
         in `ignore` or holding an end of the line (shooter, target) are skipped.
-        Returns the first blocker and point, and the fire track (every crossing)."""
+
+        A batch of one line: whether it is clear comes from the batched path
+        (`sight_many`); the first blocker and point, and the fire track (every
+        crossing), are worked out by `sight_plain` when first read."""
+        if not FAST_PATHS.on:
+            return self.sight_plain(a, az, b, bz, discs, open_doors, ignore)
+        skip = set(ignore)
+        kept = tuple(d for d in discs if d.id not in skip) if skip else tuple(discs)
+        doors = tuple(open_doors)
+        clear = not self._blocked_one(float(a[0]), float(a[1]), float(az), float(b[0]),
+                                      float(b[1]), float(bz), kept, doors)
+        return Sight(clear, detail=lambda: self.sight_plain(a, az, b, bz, kept, doors))
+
+    def _blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                     discs: Sequence[Disc], open_doors: Iterable[str | int]) -> bool:
+        """`_blocked_lines` for a batch of one line, in plain floats: flat obstacles
+        level by level, closed doors, bots, then stairs, ramps and escalators."""
+        if ax == bx and ay == by:
+            return False                # no line: nothing between
+        line = segment(ax, ay, bx, by)
+        if self._levels.blocked_one(ax, ay, az, bx, by, bz, line):
+            return True
+        closed = self._closed_doors(open_doors)
+        if closed and self._door_levels(closed).blocked_one(ax, ay, az, bx, by, bz, line):
+            return True
+        if discs and discs_block_one(ax, ay, az, bx, by, bz, discs):
+            return True
+        if self._sight_surfaces[1]:
+            return self._slopes.blocked_one(ax, ay, az, bx, by, bz, line)
+        return False
+
+    def sight_plain(self, a: Sequence[float], az: float, b: Sequence[float], bz: float,
+                    discs: Sequence[Disc] = (), open_doors: Iterable[str | int] = (),
+                    ignore: Iterable[str] = ()) -> Sight:
+        """`sight` worked out line by line and in full (every crossing): the
+        reference the batched path is tested against."""
         line = Line(float(a[0]), float(a[1]), float(az), float(b[0]), float(b[1]), float(bz))
         closed = set(self._closed_doors(open_doors))
         crossings: list[Crossing] = []
@@ -524,7 +698,14 @@ class ArenaIndex:
                            dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return []
+        if not FAST_PATHS.on:
+            return [self._plain_clear(row, discs, open_doors) for row in arr.tolist()]
         return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
+
+    def _plain_clear(self, row: Sequence[float], discs: Sequence[Disc],
+                     open_doors: Iterable[str | int]) -> bool:
+        ax, ay, az, bx, by, bz = row
+        return self.sight_plain((ax, ay), az, (bx, by), bz, discs, open_doors).clear
 
     def sight_many_both(self, pairs: np.ndarray, discs: Sequence[Disc] = (),
                         open_doors: Iterable[str | int] = ()) -> tuple[np.ndarray, np.ndarray]:
@@ -534,6 +715,10 @@ class ArenaIndex:
         arr = np.asarray(pairs, dtype=float).reshape(-1, 6)
         if len(arr) == 0:
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+        if not FAST_PATHS.on:
+            rows = arr.tolist()
+            return (np.array([self._plain_clear(r, (), open_doors) for r in rows], dtype=bool),
+                    np.array([self._plain_clear(r, discs, open_doors) for r in rows], dtype=bool))
         batch = LineBatch(*arr.T)
         done = (batch.ax == batch.bx) & (batch.ay == batch.by)
         blocked = self._blocked_by_flat(batch, done, open_doors)
@@ -554,6 +739,14 @@ class ArenaIndex:
         m = len(discs)
         if m < 2:
             return np.zeros((m, m), dtype=bool)
+        if not FAST_PATHS.on:
+            out = np.zeros((m, m), dtype=bool)
+            for i, s in enumerate(discs):
+                for j, t in enumerate(discs):
+                    if i != j:
+                        out[i, j] = self.sight_plain((s.x, s.y), s.z + s.height, (t.x, t.y),
+                                                     t.z + t.height / 2.0, discs).clear
+            return out
         x = np.array([d.x for d in discs], dtype=float)
         y = np.array([d.y for d in discs], dtype=float)
         z = np.array([d.z for d in discs], dtype=float)

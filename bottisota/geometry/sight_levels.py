@@ -12,6 +12,7 @@ a wall taller than both bots).
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Sequence
 
 import numpy as np
@@ -19,6 +20,7 @@ import shapely
 
 from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
+from bottisota.geometry.sweep import segment
 
 TWIN_MIN_LINES = 64     # fewer lines in a batch: reversed twins are not looked for
 TWIN_TABLE = 256        # up to this many distinct ends: twins found in a table of them
@@ -106,6 +108,16 @@ class LineBatch:
         return shapely.linestrings(coords)
 
 
+def low_part(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+             top: float) -> shapely.LineString:
+    """`LineBatch.low_parts` for one line, the same arithmetic in plain floats."""
+    rise = bz - az
+    f = 1.0 if rise == 0.0 else min(max((top + HEIGHT_EPS - az) / rise, 0.0), 1.0)
+    start, end = (0.0, f) if rise > 0.0 else (f, 1.0)
+    dx, dy = bx - ax, by - ay
+    return segment(ax + dx * start, ay + dy * start, ax + dx * end, ay + dy * end)
+
+
 class SightLevels:
     """Prepared unions of flat obstacles (walls, platforms, closed doors) at each
     distinct top (those of that top or taller, and those of exactly that top), and
@@ -125,6 +137,25 @@ class SightLevels:
             self.levels[k], exact[k] = covered, group
         self.union_at = np.array(self.levels + [None], dtype=object)[:len(tops)]
         self.exactly_at = np.array(exact + [None], dtype=object)[:len(tops)]
+        self._tops = [float(t) for t in self.tops]
+        self._exact = exact
+
+    def blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    line: object) -> bool:
+        """`blocked` for one line (given with its geometry), in plain floats: the same
+        levels, the same low parts, the same prepared tests, none of numpy's
+        per-call cost."""
+        tops = self._tops
+        if not tops:
+            return False
+        k_hi = bisect_left(tops, max(az, bz) - HEIGHT_EPS)
+        if k_hi < len(tops) and self.levels[k_hi].intersects(line):
+            return True
+        k_lo = bisect_left(tops, min(az, bz) - HEIGHT_EPS)
+        for k in range(k_lo, k_hi):
+            if self._exact[k].intersects(low_part(ax, ay, az, bx, by, bz, tops[k])):
+                return True
+        return False
 
     def blocked(self, batch: LineBatch, done: np.ndarray) -> np.ndarray:
         """Which lines (not already `done`) some obstacle of these levels blocks: one
@@ -177,6 +208,15 @@ class SlopedSight:
         self.uy = np.array([s.uy for s in sloped], dtype=float)
         self.s0 = np.array([s.s0 for s in sloped], dtype=float)
         self.span = np.array([s.span for s in sloped], dtype=float)
+
+    def blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    line: object) -> bool:
+        """`blocked` for one line (given with its geometry): the tree first, the
+        arrays only when some sloped floor is near it."""
+        if len(self.tree.query(line)) == 0:
+            return False
+        batch = LineBatch(*np.array([[ax, ay, az, bx, by, bz]], dtype=float).T)
+        return bool(self.blocked(batch, np.zeros(1, dtype=int))[0])
 
     def blocked(self, batch: LineBatch, idx: np.ndarray) -> np.ndarray:
         """For the lines `idx` of the batch: does a sloped floor reach the line?"""

@@ -166,6 +166,34 @@ def skips_disc(line: Line, x: float, y: float, r: float) -> bool:
     return math.hypot(line.ax - x, line.ay - y) < r or math.hypot(line.bx - x, line.by - y) < r
 
 
+def discs_block_one(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    discs: Sequence) -> bool:
+    """`discs_block` for one line, the same arithmetic in plain floats (no numpy
+    per-call cost): does some disc (bot) block it?"""
+    dx, dy = bx - ax, by - ay
+    length = float(np.hypot(dx, dy))
+    if length <= 0.0:
+        return False
+    ux, uy = dx / length, dy / length
+    rise = (bz - az) / length
+    for d in discs:
+        r = d.r
+        wx, wy = d.x - ax, d.y - ay
+        tc = wx * ux + wy * uy
+        perp = abs(wx * uy - wy * ux)
+        if not (perp <= r and tc >= -r and tc <= length + r):
+            continue
+        ex, ey = d.x - bx, d.y - by
+        if wx * wx + wy * wy < r * r or ex * ex + ey * ey < r * r:
+            continue
+        half = math.sqrt(max(0.0, r * r - perp * perp))
+        s0 = max(0.0, tc - half)
+        s1 = min(length, tc + half)
+        if s0 <= s1 and (d.z + d.height) - (az + min(rise * s0, rise * s1)) >= -HEIGHT_EPS:
+            return True
+    return False
+
+
 def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
                 by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = (),
                 arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None

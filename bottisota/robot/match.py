@@ -89,7 +89,7 @@ class _Tracker:
 
 def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[str, Mod],
          personalities: list[Personality], seed: int, round_limit: int | None,
-         time_limit: float = DEFAULT_TIME_LIMIT, max_actions: int = 5000,
+         time_limit: float | None = DEFAULT_TIME_LIMIT, max_actions: int = 5000,
          journal_path: str | None = None) -> GameRecord:
     """Play one game between these personalities and tally it (journaled to
     `journal_path` when given)."""

@@ -8,11 +8,9 @@ fields to a target are cached.
 """
 from __future__ import annotations
 
-import heapq
 import math
-import weakref
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -21,11 +19,13 @@ from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
+from bottisota.geometry.compiled import compile_arena
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
 SAMPLE = 1.0                    # spacing of floor samples along an edge, cm
 INF = math.inf
 Point2 = tuple[float, float]
+FIELDS_KEPT = 512               # distance fields kept per grid (targets recently asked)
 MOBILITIES = ("wheels", "walker", "flying")   # tracked bots move like wheeled ones here
 
 
@@ -78,6 +78,7 @@ class NavGrid:
     walls: object                  # prepared union of walls inflated by the radius
     bad: object                    # prepared union of what a centre must not cross
     back: list[list[tuple[int, float]]]
+    _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def cell(self, x: float, y: float) -> int:
         i = min(max(int(x / CELL), 0), self.nx - 1)
@@ -94,23 +95,35 @@ class NavGrid:
             return not shapely.contains_xy(self.bad, a[0], a[1])
         return not self.bad.intersects(LineString([a, b]))
 
-    @lru_cache(maxsize=512)
-    def field(self, target: int) -> tuple[float, ...]:
-        """Distance in cm from every cell to the target cell (Dijkstra on `back`)."""
-        dist = [INF] * len(self.edges)
-        dist[target] = 0.0
-        heap = [(0.0, target)]
-        back = self.back
-        while heap:
-            d, c = heapq.heappop(heap)
-            if d > dist[c]:
-                continue
-            for n, w in back[c]:
-                nd = d + w
-                if nd < dist[n]:
-                    dist[n] = nd
-                    heapq.heappush(heap, (nd, n))
-        return tuple(dist)
+    def field(self, target: int) -> np.ndarray:
+        """Distance in cm from every cell to the target cell (Dijkstra in C, scipy,
+        on the grid's edges reversed); the last FIELDS_KEPT fields are kept."""
+        found = self._fields.get(target)
+        if found is None:
+            if len(self._fields) >= FIELDS_KEPT:
+                del self._fields[next(iter(self._fields))]
+            found = load_solver()[1](self._reversed, directed=True, indices=target)
+            found.flags.writeable = False
+            self._fields[target] = found
+        return found
+
+    @cached_property
+    def _reversed(self):
+        """The edges as a sparse matrix, reversed (row: the cell an edge enters), the
+        cheapest of parallel edges kept."""
+        csr_matrix = load_solver()[0]
+        n = len(self.edges)
+        src = [a for a, out in enumerate(self.edges) for _ in out]
+        dst = [b for out in self.edges for b, _ in out]
+        cost = [w for out in self.edges for _, w in out]
+        if not src:
+            return csr_matrix((n, n))
+        rows, cols, w = np.array(dst), np.array(src), np.array(cost, dtype=float)
+        order = np.lexsort((w, cols, rows))
+        rows, cols, w = rows[order], cols[order], w[order]
+        first = np.ones(len(rows), dtype=bool)
+        first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+        return csr_matrix((w[first], (rows[first], cols[first])), shape=(n, n))
 
     def distance(self, a: tuple[float, float], b: tuple[float, float]) -> float:
         """Travel distance from a to b: straight when the way is clear, else by the grid."""
@@ -199,18 +212,25 @@ class NavGrid:
         return best
 
 
-_GRIDS: "weakref.WeakKeyDictionary[Arena, dict]" = weakref.WeakKeyDictionary()
+def load_solver() -> tuple:
+    """scipy's sparse matrix and Dijkstra, imported on the first distance field a
+    robot asks for, not when this module loads (the import costs more than the
+    rest of the view's start-up). A process that forks workers calls this first,
+    so that no worker imports it after the fork."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    return csr_matrix, dijkstra
 
 
 def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,
              lift_cost: float = 0.0) -> NavGrid:
-    """The grid for this arena and mover (built on first use, then cached)."""
+    """The grid for this arena and mover (built on first use, then kept with the
+    compiled arena, so it lives and dies with it)."""
     kind = mobility(locomotion)
-    per_arena = _GRIDS.setdefault(arena, {})
-    key = (kind, round(radius, 3), round(lift_cost, 3))
-    if key not in per_arena:
-        per_arena[key] = _build(arena, rules, kind, radius, lift_cost)
-    return per_arena[key]
+    key = ("robot", "nav-grid", kind, round(radius, 3), round(lift_cost, 3))
+    return compile_arena(arena, rules).cached(
+        key, lambda: _build(arena, rules, kind, radius, lift_cost))
 
 
 def grid_for(arena: Arena, rules: HouseRules, card) -> NavGrid:
@@ -243,28 +263,20 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
     z, _ = floor_heights(arena, xs, ys)
     n = nx * ny
     edges: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-    pairs = []
-    for c in range(n):
-        if not ok[c]:
-            continue
-        i, j = c % nx, c // nx
-        for di, dj in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            a, b = i + di, j + dj
-            if 0 <= a < nx and 0 <= b < ny and ok[b * nx + a]:
-                pairs.append((c, b * nx + a))
-    if pairs:
-        pa = np.array([p[0] for p in pairs])
-        pb = np.array([p[1] for p in pairs])
+    pa, pb = _neighbour_pairs(ok, nx, ny)
+    if len(pa):
         lines = shapely.linestrings(np.stack([np.stack([xs[pa], ys[pa]], 1),
                                               np.stack([xs[pb], ys[pb]], 1)], 1))
         free = ~shapely.intersects(bad, lines)
         lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
         fwd, bwd = _passable(arena, rules, kind, xs, ys, pa, pb, lengths)
-        for k in np.nonzero(free)[0]:
-            a, b, length = int(pa[k]), int(pb[k]), float(lengths[k])
-            if fwd[k]:
+        ks = np.flatnonzero(free)
+        for a, b, length, forward, backward in zip(pa[ks].tolist(), pb[ks].tolist(),
+                                                   lengths[ks].tolist(), fwd[ks].tolist(),
+                                                   bwd[ks].tolist()):
+            if forward:
                 edges[a].append((b, length))
-            if bwd[k]:
+            if backward:
                 edges[b].append((a, length))
     if kind != "flying" and lift_cost > 0:
         _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, lift_cost)
@@ -273,6 +285,24 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
         for b, length in out:
             back[b].append((a, length))
     return NavGrid(arena, kind, radius, nx, ny, xs, ys, z, ok, edges, wall_zone, bad, back)
+
+
+def _neighbour_pairs(ok: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of free cells one hop apart (east, north, north-east, south-east),
+    in the order of the first cell, then of those four directions."""
+    c = np.arange(nx * ny)
+    i, j = c % nx, c // nx
+    firsts, seconds, orders = [], [], []
+    for k, (di, dj) in enumerate(((1, 0), (0, 1), (1, 1), (1, -1))):
+        a, b = i + di, j + dj
+        keep = ok & (a >= 0) & (a < nx) & (b >= 0) & (b < ny)
+        other = np.where(keep, b * nx + a, 0)
+        keep &= ok[other]
+        firsts.append(c[keep])
+        seconds.append(other[keep])
+        orders.append(c[keep] * 4 + k)
+    order = np.argsort(np.concatenate(orders), kind="stable")
+    return np.concatenate(firsts)[order], np.concatenate(seconds)[order]
 
 
 def _cliffs(arena: Arena, kind: str) -> list:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+import numpy as np
+
 from bottisota.robot.candidates import bearing_to
 from bottisota.robot.planner import goal_spots, service_spots
+from bottisota.robot.situation import discs
 from bottisota.core.actions import Place
 from bottisota.engine.state import Bot, GameState
 
@@ -22,8 +25,11 @@ def _spots(state: GameState, bot: Bot) -> list[tuple[float, float]]:
             for j in range(ny) for i in range(nx)]
 
 
-def placement_cost(state: GameState, bot: Bot, wish: str) -> Callable[[float, float], float]:
-    """Cost of each spot for the wish (lower is better)."""
+def placement_cost(state: GameState, bot: Bot, wish: str,
+                   spots: list[tuple[float, float]] | None = None
+                   ) -> Callable[[float, float], float]:
+    """Cost of each spot for the wish (lower is better). For "cover" the enemies'
+    sight of every spot in `spots` is asked in one batched query."""
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size
 
@@ -41,27 +47,39 @@ def placement_cost(state: GameState, bot: Bot, wish: str) -> Callable[[float, fl
     if wish == "near_service" and services:
         return lambda x, y: nearest(services, x, y)
     if wish == "cover" and foes:
-        def hidden(x: float, y: float) -> float:
-            from bottisota.robot.situation import discs
+        seen = _seen_counts(state, bot, enemies, spots or [])
 
-            seen = 0
-            for e in enemies:
-                s = state.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
-                                            bot.stats.height / 2.0, discs=discs(state, (e.id,)))
-                seen += 1 if s.clear else 0
-            return seen * 100.0 - nearest(foes, x, y) * 0.1
+        def hidden(x: float, y: float) -> float:
+            count = seen.get((x, y))
+            if count is None:
+                count = _seen_counts(state, bot, enemies, [(x, y)])[(x, y)]
+            return count * 100.0 - nearest(foes, x, y) * 0.1
         return hidden
     return lambda x, y: math.hypot(x - w / 2, y - h / 2)
+
+
+def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot],
+                 spots: list[tuple[float, float]]) -> dict[tuple[float, float], int]:
+    """How many enemies see a bot's middle at each spot (R22, D15): one batched
+    sight query for every spot and enemy."""
+    if not spots:
+        return {}
+    mid = bot.stats.height / 2.0
+    rows = np.array([(e.x, e.y, e.z + e.stats.height, x, y, mid)
+                     for x, y in spots for e in enemies], dtype=float)
+    clear = np.array(state.index.sight_many(rows, discs=discs(state)), dtype=bool)
+    counts = clear.reshape(len(spots), len(enemies)).sum(axis=1).tolist()
+    return dict(zip(spots, counts))
 
 
 def place(state: GameState, bot: Bot, wish: str, legal: Callable[[Place], object]) -> Place:
     """The best spot for the wish that `legal` accepts (returns None for legal),
     facing the nearest enemy or the table's centre."""
-    cost = placement_cost(state, bot, wish)
     spots = _spots(state, bot)
     if wish == "cover":             # sight lines cost: rank by distance first, test a few
         far = placement_cost(state, bot, "far_from_enemies")
         spots = sorted(spots, key=lambda s: far(*s))[:40]
+    cost = placement_cost(state, bot, wish, spots)
     ranked = sorted(spots, key=lambda s: (cost(*s), s))
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size

@@ -4,8 +4,10 @@
 ranks them by where they are predicted to end, then asks the movement rules
 (`preview_move`, the oracle: no dice, no change) about them best first, and
 re-scores each legal one on where it really ends and what it meets (falls,
-pits, collisions, teleports). A deadline is checked inside the search; when
-it passes, the best legal move found so far is used, else staying put.
+pits, collisions, teleports). The search is bounded by counts (candidates,
+previews: MAX_PREVIEWS, MAX_TRIES), never by the clock, so a seed gives the
+same game on any machine under any load. Only interactive play may add a
+wall-clock guard (`deadline`); a search it cuts is journaled by the robot.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from shapely.geometry import LineString
 
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
+from bottisota.robot.situation import seen_from
 from bottisota.formats.robot_tables import Intention
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
 from bottisota.engine.state import Bot, GameState
@@ -231,16 +234,11 @@ class Scorer:
         return p
 
     def unseen_bonus(self, x: float, y: float) -> float:
-        """Evade: cost for each enemy that would see the end spot (R22)."""
-        from bottisota.robot.situation import discs
-
-        n = 0
-        for e in self.enemies:
-            s = self.state.index.sight((e.x, e.y), e.z + e.stats.height, (x, y),
-                                             self.bot.z + self.bot.stats.height / 2.0,
-                                             discs=discs(self.state, (e.id, self.bot.id)))
-            n += 1 if s.clear else 0
-        return n * EVADE_SIGHT
+        """Evade: cost for each enemy that would see the end spot (R22), one batched
+        sight query for them all."""
+        seen = seen_from(self.state, self.enemies, x, y,
+                         self.bot.z + self.bot.stats.height / 2.0)
+        return sum(seen) * EVADE_SIGHT
 
 
 def _wall_free(grid, a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -294,9 +292,13 @@ def _pt(x: float, y: float):
 
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
-              deadline: float, hold_fire: tuple[str, ...] = ()) -> Plan:
-    """The best legal move found for the intention before `deadline` (perf_counter)."""
-    preview = _preview()
+              deadline: float | None = None, hold_fire: tuple[str, ...] = (),
+              preview: Callable | None = None) -> Plan:
+    """The best legal move for the intention, within the preview counts. `deadline`
+    (perf_counter) is the interactive guard only: None (robot games, tests,
+    simulations) never looks at the clock. `preview(state, move)` judges each move
+    (default `preview_move`; `Game.preview_move` shares its cached walks)."""
+    preview = preview or _preview()
     scorer = Scorer(state, bot, intention, focus)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
@@ -320,7 +322,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             break                   # nothing later is predicted to do better
         if previews >= MAX_TRIES:
             break
-        if time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             timed_out = True
             break
         move = Move(bot.id, prefix + cand.steps, hold_fire)
@@ -333,7 +335,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             best = Plan(move, cost, previews, result=result)
         if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
             break
-    if best is not None and scorer.kind == "evade" and time.perf_counter() < deadline:
+    if best is not None and scorer.kind == "evade" and not timed_out:
         best.cost += scorer.unseen_bonus(best.result.x, best.result.y)
     if best is None:
         best = Plan(Move(bot.id, (), hold_fire), math.inf, previews)

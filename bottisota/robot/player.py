@@ -7,6 +7,12 @@ decision is kept as an informational `robot_decision` event (`take_events`)
 for the caller to journal with the action: `Game.act(action, notes)` puts them
 first in the entry, whose rolls include the robot's dice (`robot.match`,
 `view.app` do this for every robot seat, watchers included).
+
+A robot's search is bounded by counts, never by the clock (robot.planner): the
+same seed plays the same game on any machine, under any load and any number of
+jobs. `time_limit` is an optional wall-clock guard for interactive play only;
+a search it cuts short is journaled as an informational `robot_search_cut` note,
+so the journal still says exactly why the robot moved as it did.
 """
 from __future__ import annotations
 
@@ -22,8 +28,8 @@ from bottisota.formats.robot_tables import Intention, Personality
 from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
 from bottisota.engine.state import Bot
 
-DEFAULT_TIME_LIMIT = 0.2        # seconds per decision (issue 7)
-SEARCH_SHARE = 0.5              # share of the limit the move search may use
+DEFAULT_TIME_LIMIT: float | None = None   # no wall-clock guard: counts bound the search
+SEARCH_SHARE = 0.5              # share of a guard's limit the move search may use
 SERVICE_ORDER = ("repair", "rust", "leaflet", "reload", "part")
 
 
@@ -34,7 +40,7 @@ class Robot:
 
     player: str
     personality: Personality
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float | None = DEFAULT_TIME_LIMIT   # seconds; interactive play only
     peers: dict[str, "Robot"] = field(default_factory=dict)
     decisions: list[Decision] = field(default_factory=list)
     last_plan: Plan | None = None
@@ -64,7 +70,7 @@ class Robot:
 
     def decide(self, game) -> object:
         """One legal action for what the game expects of this robot's seat."""
-        started = time.perf_counter()
+        started = None if self.time_limit is None else time.perf_counter()
         bot = game.active_bot()
         due = game.expected()
         if bot is None or bot.player != self.player:
@@ -82,14 +88,22 @@ class Robot:
         d = self._note(roll_on(self.personality.place, Situation(state, bot), state.dice, "place"))
         return place(state, bot, d.choice, game.legal)
 
-    def _move(self, game, bot: Bot, started: float) -> Move:
+    def _move(self, game, bot: Bot, started: float | None) -> Move:
         state = game.state
         sit = Situation(state, bot)
         d = self._note(roll_on(self.personality.turn, sit, state.dice, "turn"))
         self._intent[(bot.id, state.round)] = d.choice
-        deadline = started + self.time_limit * SEARCH_SHARE
-        plan = plan_move(state, bot, d.choice, sit.focus, deadline)
+        deadline = None if started is None else started + self.time_limit * SEARCH_SHARE
+        plan = plan_move(state, bot, d.choice, sit.focus, deadline,
+                         preview=getattr(game, "preview_move", None))
         self.last_plan = plan
+        if plan.timed_out:
+            self._events.append({
+                "type": "robot_search_cut", "player": self.player, "bot": bot.id,
+                "previews": plan.previews, "limit_ms": round(1000 * self.time_limit),
+                "text": f"{self.player}'s search for {bot.id} was cut by its "
+                        f"{round(1000 * self.time_limit)} ms guard after "
+                        f"{plan.previews} previews"})
         move = plan.move
         holds = self.holds(game, move)
         if holds:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.robot.match import play
+from bottisota.robot.personalities import personality
 from bottisota.robot.stats import GameRecord, card_rows, personality_rows, table
 
 SEED_STRIDE = 100_003
@@ -42,8 +43,6 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--locomotion", default=None,
                    help="deal only bot cards of these locomotions (comma-separated)")
     p.add_argument("--cards", default=None, help="deal only these bot cards (comma-separated ids)")
-    p.add_argument("--time-limit", type=float, default=200.0,
-                   help="milliseconds per robot decision (default 200)")
     p.add_argument("-o", "--output", default=None, help="write the chart to this PNG file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -86,21 +85,25 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
     """Everything a game needs, loaded once per process."""
     from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
-    from bottisota.formats.robot_tables import find_personality
 
     rules = bundled_rules()
     catalogue, mods = load_catalogue()
     return {"arena": load_arena(arena_path(arena), rules), "rules": rules,
             "cards": deal(catalogue, locomotion, cards), "mods": mods,
-            "personalities": [find_personality(r) for r in robots]}
+            "personalities": [personality(r) for r in robots]}
 
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
-          round_limit: int | None, time_limit: float) -> None:
-    from bottisota.robot.navigation import prepare
+          round_limit: int | None, time_limit: float | None) -> None:
+    from bottisota.robot.navigation import load_solver, prepare
 
+    load_solver()       # before any fork: workers must not import it after the fork
     _WORKER.update(setup(arena, robots, locomotion, cards))
-    prepare(_WORKER["arena"], _WORKER["rules"], _WORKER["cards"].values())
+    # the games' own rules (their round limit): the same compiled arena and maps
+    rules = _WORKER["rules"]
+    if round_limit is not None:
+        rules = rules.overridden({"round_limit": round_limit})
+    prepare(_WORKER["arena"], rules, _WORKER["cards"].values())
     _WORKER["round_limit"] = round_limit
     _WORKER["time_limit"] = time_limit
 
@@ -113,7 +116,7 @@ def _play(seed: int) -> GameRecord:
 
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
-        cards: str | None = None, time_limit: float = 0.2, progress: bool = False
+        cards: str | None = None, time_limit: float | None = None, progress: bool = False
         ) -> list[GameRecord]:
     """Play the games (in `jobs` processes) and return their records in seed order."""
     seeds = [seed * SEED_STRIDE + i for i in range(games)]
@@ -189,7 +192,7 @@ def main(args: argparse.Namespace) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     started = time.perf_counter()
     records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
-                  args.locomotion, args.cards, args.time_limit / 1000.0,
+                  args.locomotion, args.cards,
                   progress=not args.quiet)
     took = time.perf_counter() - started
     print(report(records, took))

@@ -9,6 +9,8 @@ import math
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from bottisota.geometry.arena_index import Disc
 from bottisota.engine.state import Bot, GameState
 from bottisota.core.compass import heading, signed_off as angle_off
@@ -27,10 +29,28 @@ def discs(state: GameState, skip: tuple[str, ...] = ()) -> list[Disc]:
 
 def can_see(state: GameState, a: Bot, b: Bot) -> bool:
     """Sight from a's top to b's middle (R22, R38, D15), other bots blocking."""
-    sight = state.index.sight((a.x, a.y), a.z + a.stats.height, (b.x, b.y),
-                                    b.z + b.stats.height / 2.0,
-                                    discs=discs(state, (a.id, b.id)))
-    return sight.clear
+    return sees(state, [(a, b)])[0]
+
+
+def sees(state: GameState, pairs: list[tuple[Bot, Bot]]) -> list[bool]:
+    """`can_see` for many (shooter, target) pairs in one batched sight query (the
+    bots holding a line's ends are not obstacles to it)."""
+    if not pairs:
+        return []
+    rows = np.array([(a.x, a.y, a.z + a.stats.height, b.x, b.y, b.z + b.stats.height / 2.0)
+                     for a, b in pairs], dtype=float)
+    return state.index.sight_many(rows, discs=discs(state))
+
+
+def seen_from(state: GameState, watchers: list[Bot], x: float, y: float,
+              z_mid: float) -> list[bool]:
+    """For each watcher: does it see a bot's middle at (x, y, z_mid) (R22, D15)?
+    The bots standing there are obstacles unless they hold a line's end."""
+    if not watchers:
+        return []
+    rows = np.array([(e.x, e.y, e.z + e.stats.height, x, y, z_mid) for e in watchers],
+                    dtype=float)
+    return state.index.sight_many(rows, discs=discs(state))
 
 
 def in_nose_arc(state: GameState, a: Bot, x: float, y: float) -> bool:
@@ -73,7 +93,8 @@ class Situation:
 
     @cached_property
     def visible(self) -> list[Bot]:
-        return [e for e in self.enemies if can_see(self.state, self.bot, e)]
+        seen = sees(self.state, [(self.bot, e) for e in self.enemies])
+        return [e for e, yes in zip(self.enemies, seen) if yes]
 
     @cached_property
     def in_sight(self) -> bool:
@@ -97,8 +118,8 @@ class Situation:
     @cached_property
     def watched(self) -> bool:
         reach = self.state.rules.overwatch_range
-        return any(e.overwatch and self.bot.distance_to(e) <= reach
-                   and can_see(self.state, e, self.bot) for e in self.enemies)
+        near = [e for e in self.enemies if e.overwatch and self.bot.distance_to(e) <= reach]
+        return any(sees(self.state, [(e, self.bot) for e in near]))
 
     @cached_property
     def goal_distance(self) -> float | None:

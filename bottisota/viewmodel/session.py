@@ -15,7 +15,7 @@ from bottisota.core.errors import InputError, Problem
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
-from bottisota.formats.robot_tables import find_personality
+from bottisota.robot.personalities import personality
 from bottisota.play.journal import Journal
 from bottisota.robot.player import Robot
 from bottisota.play.journal import new_journal_path as unique_journal_path
@@ -82,7 +82,7 @@ def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[
     given the game, has prepared its maps once (`Robot.prepare`)."""
     robots: dict[str, Any] = {}
     for player, name in parse_robot_specs(specs, players):
-        robots[player] = Robot(player, find_personality(name or DEFAULT_PERSONALITY))
+        robots[player] = Robot(player, personality(name or DEFAULT_PERSONALITY))
     for r in robots.values():
         r.peers = robots
         if game is not None:

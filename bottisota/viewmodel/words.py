@@ -254,6 +254,7 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "mine_moved": lambda e: f"magnetic mine {e['mine']} follows to {_xy((e['x'], e['y']))}",
     "mine_removed": lambda e: f"mine {e['mine']} is gone ({e['reason']})",
     "robot_decision": lambda e: str(e["text"]),
+    "robot_search_cut": lambda e: str(e["text"]),
 }
 
 

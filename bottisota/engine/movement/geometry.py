@@ -8,8 +8,9 @@ import dataclasses
 import math
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
+import numpy as np
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -21,6 +22,7 @@ from bottisota.geometry.sweep import first_touch, polygon_edges
 EPS = 1e-9                      # float noise, cm; not a rule number
 CONTACT_NOISE = 1e-7            # cm: an overlap of exactly the tolerance is still touching (D4)
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
+MANY_DOORS = 12                 # from this many doors on, their boxes are tested as one array
 
 
 def heading_vector(facing: float) -> tuple[float, float]:
@@ -127,14 +129,20 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
     return (r - 1e-6 <= x <= size[0] - r + 1e-6) and (r - 1e-6 <= y <= size[1] - r + 1e-6)
 
 
-_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+# bounding boxes by shape identity; an entry leaves with its shape (a weak reference
+# drops it), so boxes live exactly as long as the arena whose shapes they are
+_BOUNDS: dict[int, tuple["weakref.ref[BaseGeometry]", tuple[float, float, float, float]]] = {}
+
+
+def _forget_bounds(key: int) -> Callable[[object], None]:
+    return lambda _ref: _BOUNDS.pop(key, None)
 
 
 def bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
-    """The shape's bounding box, computed once (feature shapes live as long as their arena)."""
+    """The shape's bounding box, computed once per shape."""
     entry = _BOUNDS.get(id(shape))
-    if entry is None or entry[0] is not shape:
-        entry = (shape, tuple(shape.bounds))
+    if entry is None or entry[0]() is not shape:
+        entry = (weakref.ref(shape, _forget_bounds(id(shape))), tuple(shape.bounds))
         _BOUNDS[id(shape)] = entry
     return entry[1]
 
@@ -176,6 +184,19 @@ class ArenaParts:
     lifts: tuple[Feature, ...]
     services: tuple[Feature, ...]
     door_reach: dict[tuple[int, float], BaseGeometry] = field(default_factory=dict)
+    # the doors' bounding boxes as columns minx, miny, maxx, maxy: many doors are
+    # filtered by one array test instead of one box test each
+    door_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+
+    def doors_near(self, a: Sequence[float], b: Sequence[float], margin: float) -> Sequence[Feature]:
+        """The doors whose boxes the segment a-b may come within `margin` of (the
+        `may_meet` test of each door, in door order)."""
+        if len(self.doors) < MANY_DOORS:
+            return [d for d in self.doors if may_meet(d.shape, a, b, margin)]
+        box = self.door_boxes
+        near = ~((max(a[0], b[0]) < box[:, 0] - margin) | (min(a[0], b[0]) > box[:, 2] + margin)
+                 | (max(a[1], b[1]) < box[:, 1] - margin) | (min(a[1], b[1]) > box[:, 3] + margin))
+        return [self.doors[k] for k in np.flatnonzero(near).tolist()]
 
     def reach_of(self, door: Feature, r: float) -> BaseGeometry:
         """The area where a centre puts a base of radius r touching the door."""
@@ -187,21 +208,20 @@ class ArenaParts:
         return shape
 
 
-_PARTS: "weakref.WeakKeyDictionary[Arena, ArenaParts]" = weakref.WeakKeyDictionary()
-
-
-def parts_of(arena: Arena) -> ArenaParts:
-    """The arena's features grouped for movement (computed once per arena)."""
-    parts = _PARTS.get(arena)
-    if parts is None:
+def parts_of(index: ArenaIndex) -> ArenaParts:
+    """The arena's features grouped for movement (built once per compiled arena,
+    `state.index`, and kept with it)."""
+    def build() -> ArenaParts:
         def kind(*types: str) -> tuple[Feature, ...]:
-            return tuple(f for f in arena.features if f.type in types)
+            return tuple(f for f in index.features if f.type in types)
 
-        parts = ArenaParts(doors=kind("door"), stairs=kind("stairs", "escalator"),
-                           teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
-                           lifts=kind("lift"), services=kind("service"))
-        _PARTS[arena] = parts
-    return parts
+        doors = kind("door")
+        boxes = np.array([bounds_of(d.shape) for d in doors], dtype=float).reshape(-1, 4)
+        return ArenaParts(doors=doors, stairs=kind("stairs", "escalator"),
+                          teleporters=kind("teleporter"), belts=kind("conveyor", "escalator"),
+                          lifts=kind("lift"), services=kind("service"), door_boxes=boxes)
+
+    return index.cached(("movement", "parts"), build)
 
 
 def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: float,
@@ -210,8 +230,8 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
     nearest first; doors in `skip` (by index) are left out."""
     skipped = set(skip)
     found = []
-    for door in parts.doors:
-        if door.index in skipped or not may_meet(door.shape, a, b, r):
+    for door in parts.doors_near(a, b, r):
+        if door.index in skipped:
             continue
         reach = parts.reach_of(door, r)
         if reach.contains(Point(a[0], a[1])):
@@ -222,6 +242,15 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
             found.append((runs[0][0], door))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def doors_touching(parts: ArenaParts, x: float, y: float, r: float,
+                   tolerance: float) -> set[int]:
+    """Indices of the doors a base at (x, y) touches (D4): `touching_door` for every
+    door, the boxes tested all at once."""
+    point = Point(x, y)
+    return {d.index for d in parts.doors_near((x, y), (x, y), r + tolerance)
+            if d.shape.distance(point) <= r + tolerance}
 
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:

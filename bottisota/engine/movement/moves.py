@@ -45,13 +45,17 @@ def preview_move(state: GameState, move: Move) -> MoveResult | Refusal:
     return Walk(state, bot, move, live=False).run()
 
 
-def commit_move(state: GameState, move: Move, interrupt: Interrupt | None = None) -> MoveResult | Refusal:
+def commit_move(state: GameState, move: Move, interrupt: Interrupt | None = None,
+                checked: MoveResult | Refusal | None = None) -> MoveResult | Refusal:
     """Make the move: refused as a whole, changing nothing and rolling nothing, when
-    any step is refused (D30); else walked with dice, its events applied."""
+    any step is refused (D30); else walked with dice, its events applied. `checked`
+    is the move's preview in this very state when the caller already has it
+    (`Game` keeps one per state and move), so the move is not walked twice."""
     bot = _mover(state, move.bot)
     if isinstance(bot, Refusal):
         return bot
-    checked = Walk(state, bot, move, live=False).run()
+    if checked is None:
+        checked = Walk(state, bot, move, live=False).run()
     if isinstance(checked, Refusal):
         return checked
     return Walk(state, bot, move, live=True, interrupt=interrupt).run()

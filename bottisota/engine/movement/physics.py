@@ -400,7 +400,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     pose.z = what.z_after if kind == "fall" else index.floor_z(pose.x, pose.y)
     if kind == "cliff":
         pose.z = what.z_before
-    parts = parts_of(state.arena)
+    parts = parts_of(state.index)
     doors = [door.label for s, door in doors_reached(parts, a, pose.xy, r) if s > EPS or run > EPS]
     for label in doors:
         ctx.emit({"type": "door_opened", "bot": bot.id, "door": label})

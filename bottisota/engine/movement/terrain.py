@@ -26,7 +26,7 @@ def belt_under(state: GameState, pose: Pose) -> Feature | None:
     """The conveyor or escalator the centre stands on (D17); the later one wins."""
     found = None
     point = Point(pose.x, pose.y)
-    for feature in parts_of(state.arena).belts:
+    for feature in parts_of(state.index).belts:
         if feature.shape.contains(point):
             found = feature
     return found
@@ -154,7 +154,7 @@ def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs, s: 
 def lift_car_under(state: GameState, pose: Pose) -> Feature | None:
     """The lift car the centre stands in."""
     point = Point(pose.x, pose.y)
-    for feature in parts_of(state.arena).lifts:
+    for feature in parts_of(state.index).lifts:
         if feature.shape.contains(point):
             return feature
     return None
@@ -202,7 +202,7 @@ def lift_landing(state: GameState, bot: Bot, pose: Pose, car: Feature) -> tuple[
 
 def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
     """The lift car whose landing the bot is on and whose car its base touches (R48)."""
-    for feature in parts_of(state.arena).lifts:
+    for feature in parts_of(state.index).lifts:
         top = feature.top if feature.top is not None else 0.0
         if abs(pose.z - top) > state.rules.step_height:
             continue
@@ -228,7 +228,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     if contact is not None:
         return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
     tol = state.rules.contact_tolerance
-    for _, door in doors_reached(parts_of(state.arena), a, ahead, r):
+    for _, door in doors_reached(parts_of(state.index), a, ahead, r):
         if not any(o.on_table and touching_door(door, o.x, o.y, o.radius, tol)
                    for o in state.bots.values()):
             return f"the closed {door.label} is in the way"
@@ -249,7 +249,7 @@ def free_teleporters(state: GameState, mover: Bot, source: Feature) -> list[Feat
     """Teleporters other than the source that no other base overlaps, and where the
     arriving base would overlap none (R53), in arena order."""
     free = []
-    for feature in parts_of(state.arena).teleporters:
+    for feature in parts_of(state.index).teleporters:
         if feature.index == source.index:
             continue
         taken = False

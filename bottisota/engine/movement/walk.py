@@ -22,6 +22,7 @@ from bottisota.core.actions import (Back, DropMine, Forward, Lift, Loop, Move, R
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, bot_collision, doors_reached,
+                                           doors_touching,
                                            heading_vector, norm_facing, parts_of, point_at,
                                            contains_point, runs_inside, table_run,
                                            touching_door, wall_collision)
@@ -34,7 +35,6 @@ from bottisota.engine.movement.terrain import (carry, free_teleporters, lift_car
                                           teleporter_centre)
 from bottisota.engine.state import Bot, GameState
 from bottisota.engine.mines import mine_strike, touching_mines
-from bottisota.engine.mines import mine_strike
 from bottisota.engine.mines import drop_mine
 
 
@@ -84,12 +84,11 @@ class Walk:
         self.crash_step = -1
         self.dropped: list[int] = []
         self.candidates: list[str] = []
-        self.parts = parts_of(state.arena)
+        self.parts = parts_of(state.index)
         self.on_teleporters = {f.index for f in self.parts.teleporters
                                if contains_point(f.shape, self.pose.x, self.pose.y)}
         tol = self.rules.contact_tolerance     # doors it already holds open: no event for them
-        self.open_doors = {d.index for d in self.parts.doors
-                           if touching_door(d, bot.x, bot.y, bot.radius, tol)}
+        self.open_doors = doors_touching(self.parts, bot.x, bot.y, bot.radius, tol)
         self.mines_seen: set[str] = set()
         self.held_z = self.pose.z          # a flier's held height (R41): the highest floor so far
         self.held_after = self.pose.z

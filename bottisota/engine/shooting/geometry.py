@@ -8,7 +8,6 @@ Walls and doors of an arena are gathered once per arena into Shapely arrays
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
@@ -16,8 +15,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from bottisota.geometry.arena_index import Disc
-from bottisota.core.arena import Arena, Feature
+from bottisota.geometry.arena_index import ArenaIndex, Disc
+from bottisota.core.arena import Feature
 from bottisota.engine.state import Bot, GameState
 from bottisota.core.compass import bearing, off_angle
 
@@ -32,22 +31,19 @@ class Barriers:
     door_shapes: np.ndarray
 
 
-_BARRIERS: "weakref.WeakKeyDictionary[Arena, Barriers]" = weakref.WeakKeyDictionary()
-
-
-def barriers(arena: Arena) -> Barriers:
-    """The arena's walls and doors, compiled once per arena."""
-    found = _BARRIERS.get(arena)
-    if found is None:
-        walls = arena.by_type("wall")
-        doors = arena.by_type("door")
+def barriers(index: ArenaIndex) -> Barriers:
+    """The arena's walls and doors, built once per compiled arena (`state.index`)
+    and kept with it."""
+    def build() -> Barriers:
+        walls = index.arena.by_type("wall")
+        doors = index.arena.by_type("door")
         wall_shapes = np.array([f.shape for f in walls], dtype=object)
         door_shapes = np.array([f.shape for f in doors], dtype=object)
         shapely.prepare(wall_shapes)
         shapely.prepare(door_shapes)
-        found = Barriers(walls, wall_shapes, doors, door_shapes)
-        _BARRIERS[arena] = found
-    return found
+        return Barriers(walls, wall_shapes, doors, door_shapes)
+
+    return index.cached(("shooting", "barriers"), build)
 
 
 def standing_bots(state: GameState) -> list[Bot]:
@@ -60,7 +56,7 @@ def open_doors(state: GameState,
                poses: Mapping[str, tuple[float, float]] | None = None) -> set[Feature]:
     """Doors that some standing bot's base touches (R47, D4): open. `poses`
     puts some bots elsewhere (x, y), such as a mover at a point of its path."""
-    bar = barriers(state.arena)
+    bar = barriers(state.index)
     if not bar.doors:
         return set()
     tol = state.rules.contact_tolerance
@@ -70,11 +66,8 @@ def open_doors(state: GameState,
         return set()
     points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
     reach = np.array([b.radius + tol + 1e-9 for b in bots])
-    found: set[Feature] = set()
-    for door, shape in zip(bar.doors, bar.door_shapes):
-        if np.any(shapely.dwithin(shape, points, reach)):
-            found.add(door)
-    return found
+    near = shapely.dwithin(bar.door_shapes[:, None], points[None, :], reach[None, :])
+    return {door for door, touched in zip(bar.doors, near.any(axis=1).tolist()) if touched}
 
 
 def door_keys(doors: Iterable[Feature]) -> list[str | int]:
@@ -91,7 +84,7 @@ def first_barrier(state: GameState, a: Sequence[float], b: Sequence[float],
                   opened: set[Feature] | None = None) -> tuple[Feature, tuple[float, float], float] | None:
     """The first wall or closed door the segment a->b meets: (feature, point,
     distance from a); None when the segment is clear (D13, D31)."""
-    bar = barriers(state.arena)
+    bar = barriers(state.index)
     if not bar.walls and not bar.doors:
         return None
     opened = open_doors(state) if opened is None else opened
