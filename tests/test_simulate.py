@@ -8,6 +8,7 @@ import pygame
 import pytest
 
 from bottisota.cli import main as cli_main
+from bottisota.commands import simulate as simulate_command
 from bottisota.robot import simulate
 from bottisota.robot.stats import GameRecord, Tally, card_rows, personality_rows, wilson
 from bottisota.view.chart import draw_chart
@@ -46,7 +47,7 @@ def test_the_chart_is_a_png_with_one_bar_per_row(tmp_path):
     rows = personality_rows([record(1, ["a"]), record(2, ["a"])])
     out = draw_chart(tmp_path / "chart.png", [("personality", rows)], title="test")
     image = pygame.image.load(str(out))
-    assert image.get_width() == 1280
+    assert image.get_width() == 1440
     # aggressive won 2 of 2: its bar runs the full width of the track (sky blue)
     from bottisota.view.chart import BAR, BAR_W, LABEL_W, MARGIN
     y = [yy for yy in range(image.get_height())
@@ -57,7 +58,7 @@ def test_the_chart_is_a_png_with_one_bar_per_row(tmp_path):
 
 def args(**kw) -> argparse.Namespace:
     p = argparse.ArgumentParser()
-    simulate.configure_parser(p)
+    simulate_command.configure_parser(p)
     argv = [kw.pop("arena", "duel")]
     for key, value in kw.items():
         argv += [f"--{key.replace('_', '-')}", str(value)]
@@ -66,7 +67,7 @@ def args(**kw) -> argparse.Namespace:
 
 def test_simulate_prints_both_tables_and_writes_the_chart(tmp_path, capsys):
     out = tmp_path / "balance.png"
-    code = simulate.main(args(games=3, jobs=1, round_limit=3, output=out))
+    code = simulate_command.main(args(games=3, jobs=1, round_limit=3, output=out))
     printed = capsys.readouterr().out
     assert code == 0
     assert "aggressive" in printed and "sniper" in printed and "bot card" in printed

@@ -157,9 +157,13 @@ _CARD_BODY: dict[str, F] = {
     "weapons": F(Seq(WEAPON), required=True),
 }
 
+REPLACES = F(Text(numbers_ok=True), doc="the id of a bundled card or mod this one replaces "
+                                         "on purpose (no shadowing warning)")
+
 CARD = Record("bot card", {
     "id": F(Text(numbers_ok=True), required=True),
     "name": F(Text(), required=True),
+    "replaces": REPLACES,
     **_CARD_BODY,
 }, rules=(_unique_weapon_names,), doc="A Bottisota bot card (formats.md)")
 
@@ -174,6 +178,7 @@ CARD_FILE = Choice((CARD, Seq(CARD, min_items=1)), what="a bot card or a list of
 MOD = Record("mod", {
     "id": F(Text(numbers_ok=True), required=True),
     "name": F(Text(), required=True),
+    "replaces": REPLACES,
     "deck": F(Enum(MOD_DECKS), default="parts"),
     "modifies": F(MapOf(Num(), keys=Enum(MOD_MODIFIES)), default={},
                   doc="added: move, turn, structure, min_move, armour_mod, hit_mod"),
