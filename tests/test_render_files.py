@@ -121,3 +121,26 @@ def test_unknown_extension_and_bad_scale_are_refused(tmp_path, capsys):
 def test_too_many_pages_are_refused(tmp_path, capsys):
     code, _out, err = render(capsys, "warehouse", "-o", tmp_path / "a.pdf", "--scale", "10:1")
     assert code == 2 and "pages" in err and "Traceback" not in err
+
+
+def test_findings_are_marked_on_the_plan(tmp_path, capsys):
+    arena = tmp_path / "lone.yaml"
+    arena.write_text("size: [40, 30]\nfeatures:\n  - {type: teleporter, circle: [10, 10, 1.5]}\n")
+    out = tmp_path / "plan.svg"
+    assert render(capsys, arena, "-o", out, "--findings")[0] == 0
+    texts = [t.text for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")]
+    assert "W012" in texts
+
+
+def test_a_door_over_a_wall_is_drawn_cutting_it(tmp_path, capsys):
+    from pathlib import Path
+
+    good = Path(__file__).parent / "fixtures" / "good" / "door_over_wall.yaml"
+    out = tmp_path / "plan.png"
+    assert render(capsys, good, "-o", out, "--scale", "10", "--no-key")[0] == 0
+    img = pygame.image.load(str(out))
+    door_px = tuple(img.get_at((410, 600 - 300)))[:3]          # (41, 30): inside the gate
+    wall_px = tuple(img.get_at((410, 600 - 100)))[:3]          # (41, 10): the wall
+    from bottisota.view.blueprint import DOOR
+
+    assert door_px == DOOR and wall_px != DOOR

@@ -63,6 +63,11 @@ def use_folders(folders: list[str] | None) -> None:
     _folders[:] = [Path(f) for f in folders or []]
 
 
+def given_folders() -> list[str]:
+    """The folders given with `--content` (to hand to worker processes)."""
+    return [str(f) for f in _folders]
+
+
 def user_folders() -> list[Path]:
     """The designer's folders: `--content` ones, then those of BOTTISOTA_PATH."""
     env = [Path(p) for p in os.environ.get(ENV, "").split(os.pathsep) if p.strip()]

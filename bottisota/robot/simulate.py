@@ -14,6 +14,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.formats.content import given_folders, use_folders
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.robot.match import play
 from bottisota.robot.stats import GameRecord
@@ -69,9 +70,11 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float, rules=None,
-          journals: str | None = None) -> None:
+          journals: str | None = None, folders: list[str] | None = None) -> None:
     from bottisota.robot.navigation import prepare
 
+    if folders is not None:
+        use_folders(folders)          # a spawned worker starts without the --content folders
     _WORKER.update(setup(arena, robots, locomotion, cards, rules))
     _WORKER["journals"] = journals
     prepare(_WORKER["arena"], _WORKER["rules"], _WORKER["cards"].values())
@@ -99,7 +102,7 @@ def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
     with `journals`, every game is journaled there as game-SEED.jsonl."""
     seeds = [seed * SEED_STRIDE + i for i in range(games)]
     init = (arena, robots, locomotion, cards, round_limit, time_limit, rules,
-            str(journals) if journals else None)
+            str(journals) if journals else None, given_folders())
     bar = None
     if progress:
         from tqdm import tqdm

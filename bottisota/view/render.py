@@ -93,11 +93,9 @@ def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
     fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 
     def font(size_mm: float, bold: bool):
-        px = max(11, round(size_mm * px_mm * 1.35))
-        if (px, bold) not in fonts:
-            f = pygame.font.Font(None, px)
-            f.set_bold(bold)
-            fonts[(px, bold)] = f
+        px = max(11, round(size_mm * px_mm * 1.35)) + (1 if bold else 0)
+        if (px, bold) not in fonts:      # no synthetic bold: it smears small labels
+            fonts[(px, bold)] = pygame.font.Font(None, px)
         return fonts[(px, bold)]
 
     def lw(mm: float) -> int:
