@@ -107,3 +107,16 @@ def test_a_partial_rules_file_with_a_typo_is_understood(tmp_path, capsys):
     good = tmp_path / "rules.yaml"
     good.write_text("blast_diameter: 8\n")
     assert run(capsys, "check", good)[0] == 0
+
+
+def test_a_designer_robot_is_found_by_name(folder, tmp_path, capsys):
+    from bottisota.formats.robot_tables import find_personality
+
+    (folder / "robots").mkdir()
+    bundled = content.bundled_dir("robot") / "aggressive.yaml"
+    (folder / "robots" / "bully.yaml").write_text(bundled.read_text())
+    content.use_folders([str(folder)])
+    assert find_personality("bully") is not None
+    code, _out, err = run(capsys, "simulate", "duel", "--robots", "aggressive,bullly",
+                          "--content", folder, "--games", "1")
+    assert code == 2 and "did you mean 'bully'?" in err and "yours: bully" in err

@@ -82,3 +82,18 @@ def test_the_command_runs_headless_for_some_frames(tmp_path, capsys):
     path.write_text(ARENA)
     assert cli_main(["preview", str(path), "--frames", "2"]) == 0
     assert "preview closed after 1 loads" in capsys.readouterr().out
+
+
+def test_an_error_is_marked_on_the_feature_its_key_names(tmp_path):
+    from bottisota.view.preview import spot_of
+
+    path = tmp_path / "sketch.yaml"
+    path.write_text(ARENA)
+    pygame.display.init()
+    preview = preview_for(path)
+    preview.step(0.0, [])
+    touch_later(path, ARENA.replace("height: 4}", "height: 9}"))     # stairs no longer join
+    preview.step(1.0, [])
+    error = next(f for f in preview.state.findings if f.code == "E004")
+    x, y = spot_of(error, preview.last_good)
+    assert 22 <= x <= 30 and 15 <= y <= 25                           # on the stairs

@@ -15,7 +15,9 @@ from typing import Any
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
+from bottisota.formats.content import user_dirs
 from bottisota.formats.marked_yaml import Marked, read_marked
+from bottisota.formats.spec_types import did_you_mean
 
 # --- the vocabulary -----------------------------------------------------------------
 
@@ -358,8 +360,15 @@ def find_personality(name_or_path: str) -> Personality:
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.is_file():
         return load_personality(path)
+    for folder in user_dirs("robot"):            # the designer's own robots come first
+        if (folder / f"{name_or_path}.yaml").is_file():
+            return load_personality(folder / f"{name_or_path}.yaml")
     bundled = bundled_personalities()
     if name_or_path not in bundled:
-        raise InputError([Problem(name_or_path, 0, 0, "", "no such robot personality; bundled: "
-                                  + ", ".join(sorted(bundled)))])
+        mine = sorted(p.stem for d in user_dirs("robot") for p in d.glob("*.yaml"))
+        known = sorted(bundled) + mine
+        raise InputError([Problem(name_or_path, 0, 0, "", "no such robot personality"
+                                  + did_you_mean(name_or_path, known) + "; bundled: "
+                                  + ", ".join(sorted(bundled))
+                                  + (f"; yours: {', '.join(mine)}" if mine else ""))])
     return bundled[name_or_path]

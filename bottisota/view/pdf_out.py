@@ -178,15 +178,16 @@ def _assembly(bp: Blueprint, paper: Paper, t: Tiling, ratio: float, paper_name: 
     c.text(MARGIN, MARGIN + 6, f"{bp.title}: build plan at 1:{ratio:g} on "
            f"{t.cols * t.rows} {paper_name.upper()} pages ({t.cols} x {t.rows})", 5.0,
            bold=True)
-    c.text(MARGIN, MARGIN + 12, f"Print at 100% (no 'fit to page'). Tiles overlap by "
-           f"{OVERLAP:g} mm: trim each page along its dashed line on the right and bottom "
-           "and glue it over the next.", 3.0)
+    c.text(MARGIN, MARGIN + 11, "Print at 100% (actual size, no 'fit to page') and measure "
+           "the scale bar.", 3.0)
+    c.text(MARGIN, MARGIN + 15.5, f"Tiles overlap by {OVERLAP:g} mm: trim each page along its "
+           "dashed lines and glue it over its neighbours.", 3.0)
     key_w, key_h = bp.key_size
-    avail_w, avail_h = pw - 2 * MARGIN, ph - 2 * MARGIN - 20 - key_h - 8
-    if avail_h < 40:
-        avail_h = ph - 2 * MARGIN - 20
+    avail_w, avail_h = pw - 2 * MARGIN, ph - 2 * MARGIN - 24 - key_h - 12
+    if avail_h < 40:                  # no room for the key below: the map takes the page
+        avail_h = ph - 2 * MARGIN - 24
     s = min(avail_w / paper.width, avail_h / paper.height)
-    ox, oy = MARGIN, MARGIN + 18
+    ox, oy = MARGIN, MARGIN + 21
     to = lambda x, y: (ox + paper(x, y)[0] * s, oy + paper(x, y)[1] * s)  # noqa: E731
     for item in bp.items:
         if isinstance(item, Text) and item.size < 3.0 and s < 0.5:

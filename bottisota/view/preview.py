@@ -8,6 +8,7 @@ tests drive it headless and the command loops it.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,9 +132,10 @@ class Preview:
         surface.blit(table, (0, 0))
         if arena is not None:
             for f in findings:
-                if getattr(f, "at", None) is None:
+                at = spot_of(f, arena)
+                if at is None:
                     continue
-                cx, cy = self.camera.to_px(*f.at)
+                cx, cy = self.camera.to_px(*at)
                 colour = ERROR_COLOUR if f.level == ERROR else WARNING_COLOUR
                 pygame.draw.circle(surface, colour, (cx, cy), max(10, self.scale * 2), 3)
                 surface.blit(style.label(f.code, 20, colour), (cx + 12, cy - 22))
@@ -175,6 +177,17 @@ class Preview:
                     y += 22
 
 
+def spot_of(finding, arena: Arena) -> tuple[float, float] | None:
+    """Where a finding is on the table: its own spot, else the feature its key path names."""
+    if getattr(finding, "at", None) is not None:
+        return finding.at
+    match = re.match(r"(?:arena\.)?features\[(\d+)\]", finding.path or "")
+    if match and int(match.group(1)) < len(arena.features):
+        p = arena.features[int(match.group(1))].shape.representative_point()
+        return (p.x, p.y)
+    return None
+
+
 def _wrap(text: str, width: int) -> list[str]:
     words, lines, line = text.split(), [], ""
     for w in words:
@@ -192,12 +205,14 @@ def run_window(preview: Preview, frames: int | None = None, fps: int = 10) -> No
     pygame.font.init()
     pygame.display.set_caption(f"bottisota preview: {preview.files[0].name}")
     pygame.display.set_mode((800, 600))
-    clock = pygame.time.Clock()
     count = 0
     while not preview.quit:
-        preview.step(time.monotonic())
+        started = time.monotonic()
+        preview.step(started)
         count += 1
         if frames is not None and count >= frames:
             break
-        clock.tick(fps)
+        # time.sleep, not pygame.time.Clock: a Clock starts SDL's timer thread, which
+        # stays for the life of the process (and a process with threads forks badly)
+        time.sleep(max(0.0, 1.0 / fps - (time.monotonic() - started)))
     pygame.display.quit()          # the font cache stays (other views share it)
