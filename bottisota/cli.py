@@ -1,4 +1,5 @@
-"""The `bottisota` command: play | check | schema | render | scenario | replay | simulate.
+"""The `bottisota` command: play | check | explain | schema | render | preview | scenario |
+replay | simulate.
 
 Each subcommand lives in its own module; this file only parses the command
 line and turns failures into one message and an exit code:
@@ -21,10 +22,11 @@ import sys
 import tempfile
 import time
 import traceback
-from importlib import import_module
+from importlib import import_module, metadata
 from pathlib import Path
 
 from bottisota.core.errors import InputError, JournalError, JournalWriteError
+from bottisota.formats.content import use_folders
 
 EXIT_BAD_INPUT = 2
 EXIT_WRITE_FAILED = 74      # EX_IOERR
@@ -33,20 +35,35 @@ EXIT_BUG = 70               # EX_SOFTWARE
 # subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("bottisota.commands.play", "main", "start the referee's table view (the default)"),
-    "check": ("bottisota.commands.check", "main", "validate arena, card, rule and scenario files"),
+    "check": ("bottisota.commands.check", "main",
+              "validate arena, card, rule and scenario files; warn about suspicious ones"),
+    "explain": ("bottisota.commands.explain", "main", "explain a code of `bottisota check`"),
     "schema": ("bottisota.commands.schema", "main", "write JSON Schemas for the file formats"),
-    "render": ("bottisota.view.render", "main", "draw an arena to a PNG"),
+    "render": ("bottisota.commands.render", "main",
+               "draw an arena to PNG, SVG or PDF (1:1 build plans tiled on paper)"),
+    "preview": ("bottisota.commands.preview", "main",
+                "watch an arena while editing it: redraws on save, shows findings"),
     "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
     "replay": ("bottisota.commands.replay", "main", "rebuild a game from its journal"),
-    "simulate": ("bottisota.robot.simulate", "main", "play robot-only games and report balance"),
+    "simulate": ("bottisota.commands.simulate", "main",
+                 "play robot-only games and report balance"),
     "serve": ("bottisota.commands.serve", "main", "serve the game to phones, with no window"),
 }
+
+
+def version() -> str:
+    """The installed version (the project's own when run from a checkout)."""
+    try:
+        return metadata.version("bottisota")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen subcommand's module is imported (pygame stays
     unloaded for everything but the view)."""
     parser = argparse.ArgumentParser(prog="bottisota", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"bottisota {version()}")
     sub = parser.add_subparsers(dest="command")
     for name, (module, _fn, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -59,6 +76,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["--version"], ["-V"]):
+        print(f"bottisota {version()}")
+        return 0
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["play", *argv]
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep --json output clean
@@ -91,6 +111,7 @@ def _run(argv: list[str]) -> int:
         build_parser().print_help()
         return EXIT_BAD_INPUT
     module, fn, _help = COMMANDS[args.command]
+    use_folders(getattr(args, "content", None))
     return int(getattr(import_module(module), fn)(args) or 0)
 
 

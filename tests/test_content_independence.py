@@ -36,9 +36,9 @@ def designer_cards(tmp_path, monkeypatch):
     (cards / "bots" / "aaa_test_bot.yaml").write_text(EXTRA_BOT)
     monkeypatch.setattr(content, "cards_dir", lambda: cards)
     monkeypatch.setattr(loading, "cards_dir", lambda: cards)
-    monkeypatch.setattr(loading, "_catalogue", None)
+    monkeypatch.setattr(loading, "_catalogue", {})
     yield cards
-    monkeypatch.setattr(loading, "_catalogue", None)
+    monkeypatch.setattr(loading, "_catalogue", {})
 
 
 def test_the_temporary_parts_are_in_the_catalogue(designer_cards):

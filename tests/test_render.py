@@ -106,18 +106,17 @@ def test_platform_edges_are_drawn_as_cliffs_except_where_stairs_join(rendered): 
     assert pixel(surface, cam, 100.0, 60.5) != style.CLIFF_EDGE      # joined by the stairs
 
 
-def test_render_command_writes_a_png_at_the_asked_scale(tmp_path, monkeypatch):
-    from bottisota.view import render
+def test_render_command_writes_a_png_at_the_asked_scale_with_its_dpi(tmp_path):
+    from bottisota.cli import main
 
-    arena = every_feature_arena()
-    monkeypatch.setattr(render, "load_arena_file", lambda name: arena)
     out = tmp_path / "arena.png"
-    args = argparse.Namespace(arena="x.yaml", output=str(out), scale=4.0, no_legend=True)
-    assert render.main(args) == 0
+    assert main(["render", "duel", "-o", str(out), "--scale", "4"]) == 0
     img = pygame.image.load(str(out))
-    assert img.get_size() == (480 + 2 * MARGIN, 360 + 2 * MARGIN)
-    cam = Camera(table=(120.0, 90.0), scale=4.0, origin=(MARGIN, MARGIN + 360))
-    assert tuple(img.get_at(cam.to_ipx(31.0, 20.5)))[:3] == style.FEATURE_FILL["wall"]
+    assert img.get_size() == (240, 240)            # the 60 x 60 cm table, 4 px per cm
+    data = out.read_bytes()
+    at = data.index(b"pHYs")
+    ppm = int.from_bytes(data[at + 4:at + 8], "big")
+    assert abs(ppm * 0.0254 - 4 * 2.54) < 0.05     # 10.16 dpi: 4 px/cm printed 1:1
 
 
 def test_render_of_a_missing_arena_is_a_clear_error_with_exit_code_2(tmp_path, capsys):
@@ -126,7 +125,7 @@ def test_render_of_a_missing_arena_is_a_clear_error_with_exit_code_2(tmp_path, c
     code = main(["render", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "a.png")])
     assert code == 2
     err = capsys.readouterr().err
-    assert "nope.yaml" in err and "no such arena file" in err
+    assert "nope.yaml" in err and "no such arena file" in err and "warehouse" in err
     assert "Traceback" not in err
 
 

@@ -8,6 +8,7 @@ import pygame
 import pytest
 
 from bottisota.cli import main as cli_main
+from bottisota.commands import simulate as simulate_command
 from bottisota.robot import simulate
 from bottisota.robot.stats import GameRecord, Tally, card_rows, personality_rows, wilson
 from bottisota.view.chart import draw_chart
@@ -46,7 +47,7 @@ def test_the_chart_is_a_png_with_one_bar_per_row(tmp_path):
     rows = personality_rows([record(1, ["a"]), record(2, ["a"])])
     out = draw_chart(tmp_path / "chart.png", [("personality", rows)], title="test")
     image = pygame.image.load(str(out))
-    assert image.get_width() == 1280
+    assert image.get_width() == 1440
     # aggressive won 2 of 2: its bar runs the full width of the track (sky blue)
     from bottisota.view.chart import BAR, BAR_W, LABEL_W, MARGIN
     y = [yy for yy in range(image.get_height())
@@ -57,7 +58,7 @@ def test_the_chart_is_a_png_with_one_bar_per_row(tmp_path):
 
 def args(**kw) -> argparse.Namespace:
     p = argparse.ArgumentParser()
-    simulate.configure_parser(p)
+    simulate_command.configure_parser(p)
     argv = [kw.pop("arena", "duel")]
     for key, value in kw.items():
         argv += [f"--{key.replace('_', '-')}", str(value)]
@@ -66,7 +67,7 @@ def args(**kw) -> argparse.Namespace:
 
 def test_simulate_prints_both_tables_and_writes_the_chart(tmp_path, capsys):
     out = tmp_path / "balance.png"
-    code = simulate.main(args(games=3, jobs=1, round_limit=3, output=out))
+    code = simulate_command.main(args(games=3, jobs=1, round_limit=3, output=out))
     printed = capsys.readouterr().out
     assert code == 0
     assert "aggressive" in printed and "sniper" in printed and "bot card" in printed
@@ -120,3 +121,76 @@ def test_scavenger_collects_more_goal_points_than_aggressive():
           f"scavenger {rows['scavenger'].goals:.2f}")
     assert rows["scavenger"].goals >= 3 * rows["aggressive"].goals
     assert rows["scavenger"].goals >= 1.0
+
+
+def test_draws_and_losses_are_counted_beside_wins():
+    # D24: a shared first place is a draw for those who share it, a loss for the rest
+    records = [record(1, ["a"]), record(2, ["a", "s"]), record(3, ["s"]), record(4, ["a", "s"])]
+    agg, _sni = personality_rows(records)
+    assert (agg.wins, agg.draws, agg.losses) == (1, 2, 1)
+    assert "draw %" in simulate_command.report(records).splitlines()[0]
+    assert "(2 drawn: no sole winner)" in simulate_command.report(records)
+
+
+def dominated(n: int) -> list[GameRecord]:
+    """n games where the rammer's player wins 9 in 10."""
+    return [record(i, ["a"] if i % 10 else ["s"]) for i in range(n)]
+
+
+def test_a_card_clear_of_the_rest_is_flagged_in_the_table_and_chart(tmp_path):
+    from bottisota.robot.stats import ranking_note
+
+    rows = {row.label: row for row in card_rows(dominated(60))}
+    assert rows["rammer"].flag == "over" and rows["sniper"].flag == "under"
+    text = simulate_command.report(dominated(60))
+    assert "OVER-powered: rammer wins 90.0%" in text and "UNDER-powered: sniper" in text
+    close = card_rows([record(i, ["a"] if i % 2 else ["s"]) for i in range(20)])
+    assert all(row.flag == "" for row in close)
+    assert "too wide to rank; about" in ranking_note(close, 20)
+    assert "narrow enough" in ranking_note(card_rows(dominated(2000)), 2000)
+    image = pygame.image.load(str(draw_chart(tmp_path / "c.png", [("card", list(rows.values()))],
+                                             "t")))
+    from bottisota.view.chart import FLAGGED
+
+    colours = {tuple(image.get_at((x, y)))[:3] for x in range(0, image.get_width(), 3)
+               for y in range(0, image.get_height(), 3)}
+    assert FLAGGED["over"] in colours and FLAGGED["under"] in colours
+
+
+def test_games_needed_for_five_points():
+    from bottisota.robot.stats import games_for
+
+    assert games_for(0.5) == 385          # 1.96² x 0.25 / 0.05²
+
+
+def test_journals_of_chosen_games_are_kept_and_replay(tmp_path, capsys):
+    from bottisota.play.journal import load
+
+    folder = tmp_path / "journals"
+    code = cli_main(["simulate", "duel", "--games", "3", "--jobs", "1", "--round-limit", "2",
+                     "--journals", str(folder), "--keep", "2", "--quiet"])
+    assert code == 0
+    kept = sorted(folder.iterdir())
+    assert [p.name for p in kept] == ["game-100003.jsonl", "game-100004.jsonl"]
+    assert "kept 2 journals" in capsys.readouterr().out
+    game = load(kept[0])
+    assert game.state.round >= 1
+    code = cli_main(["simulate", "duel", "--games", "2", "--jobs", "1", "--round-limit", "1",
+                     "--journals", str(folder), "--keep", "bad", "--quiet"])
+    assert code == 2
+
+
+def test_worst_games_are_the_broken_then_the_one_sided():
+    games = dominated(8)
+    games[3].refusals.append("round 2: a robot bug")
+    assert [r.seed for r in simulate.worst_games(games)] == [3]
+    assert len(simulate.worst_games(dominated(8), 5)) == 5
+
+
+def test_robot_simulate_does_not_import_the_chart():
+    import ast
+    from pathlib import Path
+
+    source = Path(simulate.__file__).read_text()
+    names = {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
+    assert not any(n and (n.startswith("bottisota.view") or n == "pygame") for n in names)

@@ -1,42 +1,61 @@
-"""`bottisota check PATH...`: validate arena, card, mod, rule, scenario and robot files.
+"""`bottisota check PATH...`: validate arena, card, mod, rule, scenario and robot files,
+and warn about what is playable but suspicious.
 
-Folders are walked for *.yaml. A file's kind comes from its folder (arenas/,
-bots/, mods/, robots/, scenarios/), its name (rules.yaml) or else its keys.
-Prints `ok` per file or every problem found; exit code 0 when all files are
-valid, 2 otherwise.
+Folders are walked for *.yaml; a name that is not a path is looked up among the
+designer's content folders and the bundled content (`check warehouse`). A file's
+kind comes from its folder (arenas/, bots/, cards/, mods/, robots/, scenarios/), its
+name (rules.yaml) or else its keys. Each finding is an error (unplayable) or a
+warning, with its place, a source excerpt with a caret, a `help:` line where a
+corrected text exists and a code that `bottisota explain CODE` expands.
+Exit code 0 when there are no errors (and, with --strict, no warnings), else 2.
 """
 from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
-from bottisota.formats import spec
-from bottisota.formats.loading import (
-    arena_from_dict, cards_from_data, mods_from_data, rules_from_dict, rules_with_overrides,
+from bottisota.core.house_rules import HouseRules
+from bottisota.formats import content, spec
+from bottisota.formats.lint import (
+    ERROR, WARNING, Finding, card_findings, from_problem, id_findings, mod_findings, show,
 )
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.robot_tables import personality_from_data
-from bottisota.play.scenario import scenario_from_dict
+from bottisota.formats.robot_tables import validate_file
+from bottisota.formats.loading import (
+    arena_from_dict, bundled_rules, cards_from_data, mods_from_data, rules_from_dict,
+    rules_with_overrides,
+)
 from bottisota.formats.yaml_source import Marks, load_yaml
+from bottisota.geometry.lint import arena_findings, placement_findings
+from bottisota.play.reach import reach_findings
+from bottisota.play.scenario import scenario_from_dict
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")
-_FOLDER_KINDS = {"arenas": "arena", "bots": "card", "mods": "mod", "robots": "robot",
-                 "scenarios": "scenario"}
+_FOLDER_KINDS = {"arenas": "arena", "bots": "card", "cards": "card", "mods": "mod",
+                 "robots": "robot", "scenarios": "scenario"}
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files or folders (folders are searched for *.yaml)")
+                   help="files, folders (searched for *.yaml) or names of arenas")
     p.add_argument("--kind", choices=KINDS, help="treat every file as this kind")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
+    p.add_argument("--brief", action="store_true",
+                   help="one line per finding (no source excerpt, no help line)")
+    p.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the findings (default: when writing to a terminal)")
+    add_content(p)
+    add_rules(p)
 
 
 def yaml_files(paths: list[str]) -> tuple[list[Path], list[Problem]]:
-    """The files to check (folders walked), and problems for paths that do not exist."""
+    """The files to check (folders walked, names looked up), and problems for the rest."""
     files: list[Path] = []
     missing = []
     for name in paths:
@@ -46,17 +65,37 @@ def yaml_files(paths: list[str]) -> tuple[list[Path], list[Problem]]:
         elif path.is_file():
             files.append(path)
         else:
-            missing.append(Problem(name, 0, 0, "", "no such file or folder"))
+            found = _named(name)
+            if found is not None:
+                files.append(found)
+            else:
+                missing.append(_missing(name))
     return files, missing
+
+
+def _named(name: str) -> Path | None:
+    """A bundled or designer's file by name, any kind (arenas first)."""
+    for kind in ("arena", "scenario", "card", "mod", "robot"):
+        if name in content.available(kind) or name.removesuffix(".yaml") in content.available(kind):
+            return content.find(kind, name)
+    return None
+
+
+def _missing(name: str) -> Problem:
+    names = sorted(content.available("arena"))
+    close = difflib.get_close_matches(Path(name).stem, names, n=1, cutoff=0.6)
+    hint = f" — did you mean '{close[0]}'?" if close else ""
+    return Problem(name, 0, 0, "", f"no such file or folder, nor an arena of that name{hint} "
+                                   f"(arenas: {', '.join(names)})")
 
 
 def kind_of(path: Path, data: Any) -> str | None:
     """Which format a file follows: its folder, its name, else its keys."""
+    if path.name == "rules.yaml":
+        return "rules"
     for part in reversed(path.parent.parts):
         if part in _FOLDER_KINDS:
             return _FOLDER_KINDS[part]
-    if path.name == "rules.yaml":
-        return "rules"
     sample = data[0] if isinstance(data, list) and data else data
     if not isinstance(sample, dict):
         return None
@@ -73,22 +112,29 @@ def kind_of(path: Path, data: Any) -> str | None:
         return "mod"
     if keys & set(spec.RULE_FIELDS):
         return "rules"
-    if any(isinstance(k, str) and difflib.get_close_matches(k, list(spec.RULE_FIELDS), n=1,
-                                                            cutoff=0.8) for k in keys):
-        return "rules"          # a partial rules file whose keys are misspelt
+    rule_like = [k for k in keys if isinstance(k, str) and difflib.get_close_matches(
+        k, list(spec.RULE_FIELDS), n=1, cutoff=0.75)]
+    if rule_like and len(rule_like) == len(keys):
+        return "rules"          # a partial rules file whose keys are all misspelt
     return None
 
 
 def _check_rules(data: Any, file: str, marks: Marks) -> None:
-    if Path(file).name == "rules.yaml":
+    """A complete rules file (every key), or a partial one over the bundled rules."""
+    if isinstance(data, dict) and set(data) >= set(spec.RULE_FIELDS):
         rules_from_dict(data, file, marks)
     else:
         rules_with_overrides(bundled_rules(), data if data else {}, file, marks)
 
 
+def _check_robot(path: Path) -> str | None:
+    """Validate a robot personality file (the robot package reads its own format)."""
+    validate_file(path)
+    return None
+
+
 _CHECKERS: dict[str, Callable[[Any, str, Marks], Any]] = {
     "arena": lambda d, f, m: arena_from_dict(d, f, m),
-    "robot": lambda d, f, m: personality_from_data(d, f, m),
     "card": lambda d, f, m: cards_from_data(d, f, m),
     "mod": lambda d, f, m: mods_from_data(d, f, m),
     "rules": _check_rules,
@@ -96,90 +142,172 @@ _CHECKERS: dict[str, Callable[[Any, str, Marks], Any]] = {
 }
 
 
-_WHAT = {"arena": "arena", "card": "bot card", "mod": "mod", "rules": "house rules",
-         "scenario": "scenario", "robot": "robot personality"}
-
-
 def check_file(path: Path, kind: str | None = None) -> tuple[str, str | None]:
     """Validate one file: (kind, note). Raises InputError with every problem."""
-    kind, _values = check_file_values(path, kind)
+    kind, _value, _data, _marks = _load(path, kind)
     return kind, None
 
 
-def check_file_values(path: Path, kind: str | None = None) -> tuple[str, Any]:
-    """Validate one file: its kind and what it holds (cards, mods, ...); InputError
-    with every problem."""
-    kind = kind or _kind_by_place(path)
-    data, marks = load_yaml(path, _WHAT.get(kind or "", "YAML"))
+def _load(path: Path, kind: str | None) -> tuple[str, Any, Any, Marks | None]:
+    """(kind, loaded value, raw data, marks); InputError with every problem."""
+    if kind == "robot" or kind is None and "robots" in path.parent.parts:
+        return "robot", _check_robot(path), None, None
+    data, marks = load_yaml(path)
     kind = kind or kind_of(path, data)
     if kind is None:
         raise InputError([Problem(str(path), 1 if data is not None else 0, 1, "",
                                   "cannot tell what this file is: expected an arena (size, "
                                   "features), a bot card (locomotion), a mod (modifies), "
                                   "house rules or a scenario (arena, bots, actions)")])
+    if kind == "robot":
+        return kind, _check_robot(path), data, marks
     if data is None:
         raise InputError([Problem(str(path), 0, 0, "", f"the file is empty; expected a {kind}")])
-    return kind, _CHECKERS[kind](data, str(path), marks)
+    return kind, _CHECKERS[kind](data, str(path), marks), data, marks
 
 
-def _kind_by_place(path: Path) -> str | None:
-    for part in reversed(path.parent.parts):
-        if part in _FOLDER_KINDS:
-            return _FOLDER_KINDS[part]
-    return "rules" if path.name == "rules.yaml" else None
+def lint_value(kind: str, value: Any, data: Any, marks: Marks, rules: HouseRules) -> list[Finding]:
+    """The warnings (and placement errors) of one valid file."""
+    if kind == "arena":
+        return arena_findings(value, marks) + reach_findings(value, rules, marks)
+    if kind == "card":
+        return card_findings(data, marks)
+    if kind == "mod":
+        return mod_findings(data, marks)
+    if kind == "scenario":
+        return scenario_findings(value, marks)
+    return []
 
 
-class _Ids:
-    """Card and mod ids across every file checked: a second use is an error (the loader
-    would refuse the folder)."""
+def scenario_findings(scenario: Any, marks: Marks) -> list[Finding]:
+    """Bots placed off the table, in walls or pits, or on each other."""
+    state = scenario.new_state()
+    bots = [(b["id"], float(b["at"][0]), float(b["at"][1]), state.bots[b["id"]].card.base,
+             f"bots[{i}]") for i, b in enumerate(scenario.bots) if b["id"] in state.bots]
+    return placement_findings(scenario.arena, scenario.rules, bots, marks)
 
-    def __init__(self) -> None:
-        self.first: dict[tuple[str, str], str] = {}
 
-    def problems(self, path: Path, kind: str, items: Any) -> list[Problem]:
-        if kind not in ("card", "mod") or not items:
-            return []
-        out = []
-        for i, item in enumerate(items):
-            key = (kind, item.id)
-            if key in self.first:
-                data, marks = load_yaml(path)
-                where = f"[{i}].id" if isinstance(data, list) else "id"
-                line, column = marks.at(where)
-                out.append(Problem(str(path), line, column, where,
-                                   f"the {_WHAT[kind]} id '{item.id}' is used again (first in "
-                                   f"{self.first[key]})"))
-            else:
-                self.first[key] = str(path)
-        return out
+def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None = None
+                  ) -> tuple[str | None, list[Finding], Any, Marks | None]:
+    """Every finding of one file: (kind, findings, raw data, marks)."""
+    try:
+        kind, value, data, marks = _load(path, kind)
+    except InputError as err:
+        return kind, [from_problem(p) for p in err.problems], None, None
+    if marks is None or value is None and kind != "rules":
+        return kind, [], data, marks
+    try:
+        found = lint_value(kind, value, data, marks, rules or bundled_rules())
+    except InputError as err:
+        found = [from_problem(p) for p in err.problems]
+    return kind, found, data, marks
+
+
+def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
+    """Card and mod ids given twice among the files checked and the designer's folders,
+    and ids that shadow bundled ones."""
+    out: list[Finding] = []
+    for kind, what in (("card", "card"), ("mod", "mod")):
+        bundled_dir = content.bundled_dir(kind)
+        bundled_files = {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
+        bundled: dict[str, str] = {}
+        for p in sorted(bundled_files):
+            try:
+                data, _m = load_yaml(p)
+            except InputError:
+                continue
+            for item in data if isinstance(data, list) else [data]:
+                if isinstance(item, dict) and "id" in item:
+                    bundled.setdefault(str(item["id"]), p.name)
+        files = []
+        seen = set()
+        for k, path, data, marks in checked:
+            if k == kind and data is not None and path.resolve() not in seen:
+                seen.add(path.resolve())
+                files.append(("bundled" if path.resolve() in bundled_files else "user",
+                              data, marks))
+        for p in content.user_files(kind):
+            if p.resolve() not in seen and p.resolve() not in bundled_files:
+                try:
+                    data, marks = load_yaml(p)
+                except InputError:
+                    continue
+                seen.add(p.resolve())
+                files.append(("user", data, marks))
+        out += [f for f in id_findings(files, bundled, what)
+                if any(f.file == str(path) for _k, path, _d, _m in checked)]
+    return out
+
+
+def _use_colour(choice: str) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stderr.isatty()
 
 
 def main(args: argparse.Namespace) -> int:
-    """Check every file named; print ok or the problems; 0 when all are valid, else 2."""
+    """Check every file named; print ok or the findings; 0 when no errors, else 2."""
     files, missing = yaml_files(args.paths)
     quiet = getattr(args, "quiet", False)
-    bad = len(missing)
+    strict = getattr(args, "strict", False)
+    brief = getattr(args, "brief", False)
+    colour = _use_colour(getattr(args, "colour", "auto"))
+    rules = house_rules(args) if getattr(args, "rules", None) or getattr(args, "set", None) \
+        else None
     for problem in missing:
         print(problem, file=sys.stderr)
-    ids = _Ids()
+    results: list[tuple[Path, str | None, list[Finding]]] = []
+    checked = []
     for path in files:
-        try:
-            kind, values = check_file_values(path, getattr(args, "kind", None))
-            problems = ids.problems(path, kind, values)
-            if problems:
-                raise InputError(problems)
-        except InputError as err:
-            bad += 1
-            print(err, file=sys.stderr)
-            continue
-        if not quiet:
-            print(f"ok  {path} ({kind})")
+        kind, found, data, marks = file_findings(path, getattr(args, "kind", None), rules)
+        results.append((path, kind, found))
+        if marks is not None:
+            checked.append((kind, path, data, marks))
+    extra = _id_findings(checked)
+    errors = warnings = 0
+    bad_files = len(missing)
+    for path, kind, found in results:
+        found = found + [f for f in extra if f.file == str(path)]
+        if strict:
+            found = [f.strict() for f in found]
+        found.sort(key=lambda f: (f.line, f.column))
+        n_err = sum(f.level == ERROR for f in found)
+        n_warn = sum(f.level == WARNING for f in found)
+        errors += n_err
+        warnings += n_warn
+        bad_files += bool(n_err)
+        text = None if brief else _text(path)
+        for f in found:
+            print(f.headline() if brief else show(f, text, colour), file=sys.stderr)
+        if not n_err and not quiet:
+            note = f", {n_warn} warning{'s' * (n_warn != 1)}" if n_warn else ""
+            print(f"ok  {path} ({kind}{note})")
     total = len(files) + len(missing)
     if total == 0:
         print("no YAML files found", file=sys.stderr)
         return 2
-    if bad:
-        print(f"{bad} of {total} file{'s' * (total != 1)} with problems", file=sys.stderr)
+    tally = _tally(errors, warnings)
+    if bad_files:
+        print(f"{bad_files} of {total} file{'s' * (total != 1)} with problems{tally}",
+              file=sys.stderr)
         return 2
-    print(f"ok: {total} file{'s' * (total != 1)} checked")
+    print(f"ok: {total} file{'s' * (total != 1)} checked{tally}")
     return 0
+
+
+def _tally(errors: int, warnings: int) -> str:
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'s' * (errors != 1)}")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

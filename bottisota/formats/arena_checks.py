@@ -8,6 +8,7 @@ themselves, so the checks do not depend on the compiled geometry index.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from itertools import combinations
 from typing import Sequence
 
@@ -31,8 +32,26 @@ MUST_NOT_OVERLAP: frozenset[frozenset[str]] = frozenset(
     | {frozenset({t}) for t in _SPOT_TYPES if frozenset({t}) not in _SHARED_OK}
     | {frozenset({"conveyor", t}) for t in ("wall", "door", "lift")}
     | {frozenset({s, t}) for s in SLOPED_TYPES for t in ("wall", "door", "pit", "lift")}
-)
+) - {frozenset({"wall", "door"})}   # a door drawn over a wall cuts it (cut_doors)
 """Pairs of feature types that must not overlap (a wall in a pit, two teleporters on one spot)."""
+
+
+def cut_doors(features: Sequence[Feature]) -> tuple[Feature, ...]:
+    """The features with every wall cut where a door is drawn over it (the habit of
+    map editors: one long wall, a door on top). A wall wholly under a door is kept
+    as drawn (the check warns about it)."""
+    doors = [f.shape for f in features if f.type == "door"]
+    if not doors:
+        return tuple(features)
+    union = shapely.union_all(doors)
+    out = []
+    for f in features:
+        if f.type == "wall" and f.shape.intersects(union):
+            cut = f.shape.difference(union)
+            if not cut.is_empty and cut.area > AREA_EPSILON:
+                f = replace(f, shape=cut)
+        out.append(f)
+    return tuple(out)
 
 
 def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
@@ -288,6 +307,8 @@ def _slope_joins(arena: Arena, features: list[Feature], marks: Marks,
             if not (0 <= x <= arena.size[0] and 0 <= y <= arena.size[1]):
                 continue
             z = _floor_z_indexed(floors, tree, x, y, skip=f)
+            if f.type == "ramp" and end == "high" and z < (claimed or 0.0) - step:
+                continue        # a jump ramp: its high end may end in a drop
             if abs(z - (claimed or 0.0)) > step + 1e-9:
                 problems.append(marks.problem(
                     f"features[{f.index}].{key}",

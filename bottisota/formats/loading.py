@@ -6,14 +6,15 @@ what was expected); nothing half-built escapes.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
-from bottisota.formats.arena_checks import arena_problems
-from bottisota.formats.content import cards_dir, rules_file
+from bottisota.formats.arena_checks import arena_problems, cut_doors
+from bottisota.formats.content import cards_dir, rules_file, user_files
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.house_rules import HouseRules
@@ -82,7 +83,7 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
     problems = arena_problems(arena, clean["features"], marks, rules or bundled_rules())
     if problems:
         raise InputError(problems)
-    return arena
+    return replace(arena, features=cut_doors(arena.features))
 
 
 def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules) -> list[Problem]:
@@ -208,18 +209,20 @@ def mods_from_data(data: Any, source: str, marks: Marks | None = None) -> list[M
             for m in (clean if isinstance(clean, list) else [clean])]
 
 
-def _yaml_files(path: Path) -> list[Path]:
+def _yaml_files(path: Path | list[Path]) -> list[Path]:
+    if isinstance(path, list):
+        return path
     if path.is_dir():
         return sorted(p for p in path.rglob("*.yaml") if p.is_file())
     return [path]
 
 
-def _collect(path: str | Path, build, what: str = "YAML") -> dict:
-    """Load every file of a folder (or one file); all files' problems together."""
+def _collect(path: str | Path | list[Path], build, what: str = "YAML") -> dict:
+    """Load every file of a folder (or one file, or a list); all files' problems together."""
     out: dict = {}
     where: dict[str, str] = {}
     problems: list[Problem] = []
-    for file in _yaml_files(Path(path)):
+    for file in _yaml_files(path if isinstance(path, list) else Path(path)):
         try:
             data, marks = load_yaml(file, what)
             items = build(data, str(file), marks)
@@ -251,18 +254,26 @@ def load_mods(path: str | Path) -> dict[str, Mod]:
     return _collect(path, mods_from_data, "mod")
 
 
-_catalogue: tuple[dict[str, BotCard], dict[str, Mod]] | None = None
+_catalogue: dict[tuple, tuple[dict[str, BotCard], dict[str, Mod]]] = {}
 
 
 def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
-    """The bundled bot cards and mods (cards/bots, cards/mods), loaded once."""
-    global _catalogue
-    if _catalogue is None:
+    """The bundled bot cards and mods (cards/bots, cards/mods), then the designer's own
+    (content folders: `--content`, BOTTISOTA_PATH); a designer's card or mod of a
+    bundled id takes its place (`bottisota check` warns unless it says `replaces:`).
+    Loaded once per set of files."""
+    key = (tuple(user_files("card")), tuple(user_files("mod")))
+    if key not in _catalogue:
         root = cards_dir()
         cards = load_cards(root / "bots") if (root / "bots").is_dir() else {}
         mods = load_mods(root / "mods") if (root / "mods").is_dir() else {}
-        _catalogue = (cards, mods)
-    return _catalogue
+        if key[0]:
+            cards = {**cards, **_collect(list(key[0]),
+                                         lambda d, f, m: cards_from_data(d, f, m, None), "card")}
+        if key[1]:
+            mods = {**mods, **_collect(list(key[1]), mods_from_data, "mod")}
+        _catalogue[key] = (cards, mods)
+    return _catalogue[key]
 
 
 _bundled_rules: HouseRules | None = None

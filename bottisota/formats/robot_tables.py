@@ -18,9 +18,10 @@ from typing import Any
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
-from bottisota.formats.content import cards_dir
+from bottisota.formats.content import cards_dir, user_dirs
 from bottisota.formats.spec_types import (
-    INVALID, Bool, Choice, Context, Enum, F, MapOf, Null, Num, Record, Seq, SpecType, Text, shown,
+    INVALID, Bool, Choice, Context, Enum, F, MapOf, Null, Num, Record, Seq, SpecType, Text,
+    did_you_mean, shown,
 )
 from bottisota.formats.yaml_source import Marks, join, load_yaml
 
@@ -381,8 +382,15 @@ def find_personality(name_or_path: str) -> Personality:
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.is_file():
         return load_personality(path)
+    for folder in user_dirs("robot"):            # the designer's own robots come first
+        if (folder / f"{name_or_path}.yaml").is_file():
+            return load_personality(folder / f"{name_or_path}.yaml")
     bundled = bundled_personalities()
     if name_or_path not in bundled:
-        raise InputError([Problem(name_or_path, 0, 0, "", "no such robot personality; bundled: "
-                                  + ", ".join(sorted(bundled)))])
+        mine = sorted(p.stem for d in user_dirs("robot") for p in d.glob("*.yaml"))
+        known = sorted(bundled) + mine
+        raise InputError([Problem(name_or_path, 0, 0, "", "no such robot personality"
+                                  + did_you_mean(name_or_path, known) + "; bundled: "
+                                  + ", ".join(sorted(bundled))
+                                  + (f"; yours: {', '.join(mine)}" if mine else ""))])
     return bundled[name_or_path]

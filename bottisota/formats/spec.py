@@ -211,9 +211,13 @@ _CARD_BODY: dict[str, F] = {
     "weapons": F(WEAPONS, required=True, doc="its weapon systems (a list, may be empty)"),
 }
 
+REPLACES = F(Text(numbers_ok=True), doc="the id of a bundled card or mod this one replaces "
+                                         "on purpose (no shadowing warning)")
+
 CARD = Record("bot card", {
     "id": F(Text(numbers_ok=True), required=True, doc="unique among all cards"),
     "name": F(Text(), required=True, doc="the card's name"),
+    "replaces": REPLACES,
     **_CARD_BODY,
 }, rules=(_unique_weapon_names,), doc="A Bottisota bot card (formats.md)")
 
@@ -239,6 +243,7 @@ MODIFIES = Record("modifies", {
 MOD = Record("mod", {
     "id": F(Text(numbers_ok=True), required=True, doc="unique among all mods"),
     "name": F(Text(), required=True, doc="the mod's name"),
+    "replaces": REPLACES,
     "deck": F(Enum(MOD_DECKS), default=default_of(Mod, "deck"), doc="parts or research"),
     "modifies": F(MODIFIES, default={}, doc="added: move, turn, structure, min_move, "
                                             "armour_mod, hit_mod"),

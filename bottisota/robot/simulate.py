@@ -1,5 +1,5 @@
-"""`bottisota simulate ARENA --robots aggressive,sniper --games 1000`: robot-only games
-in parallel processes, and the balance report they add up to.
+"""Robot-only games in parallel processes (for `bottisota simulate`, whose options and
+report are in bottisota.commands.simulate).
 
 Game i is seeded with `seed * SEED_STRIDE + i`, so the figures do not depend on
 `--jobs`. The report gives per personality and per bot card: win rate with a
@@ -9,17 +9,16 @@ and the median range of the shots each personality fired.
 """
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import time
 from multiprocessing import get_context
 from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.formats.content import given_folders, use_folders
+from bottisota.formats.spec_types import did_you_mean
 from bottisota.robot.match import play
 from bottisota.robot.personalities import personality
-from bottisota.robot.stats import GameRecord, card_rows, personality_rows, table
+from bottisota.robot.stats import GameRecord
 
 SEED_STRIDE = 100_003
 DEFAULT_ROUND_LIMIT = 10        # robot games end here unless told otherwise (D24)
@@ -28,38 +27,11 @@ DEFAULT_ROBOTS = "aggressive,sniper"
 _WORKER: dict = {}
 
 
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    """The `simulate` subcommand's options."""
-    p.add_argument("arena", help="arena file, or the name of a bundled arena (warehouse)")
-    p.add_argument("--robots", default=DEFAULT_ROBOTS,
-                   help="personalities, one per seat: bundled names or robot files "
-                        f"(default {DEFAULT_ROBOTS})")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: the number of cores)")
-    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
-    p.add_argument("--round-limit", type=int, default=DEFAULT_ROUND_LIMIT,
-                   help=f"rounds per game (default {DEFAULT_ROUND_LIMIT})")
-    p.add_argument("--locomotion", default=None,
-                   help="deal only bot cards of these locomotions (comma-separated)")
-    p.add_argument("--cards", default=None, help="deal only these bot cards (comma-separated ids)")
-    p.add_argument("-o", "--output", default=None, help="write the chart to this PNG file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
 def arena_path(name: str) -> Path:
-    """A path as given, or a bundled arena by name."""
-    from bottisota.formats.content import arenas_dir
+    """A path as given, or an arena by name (the designer's folders, then bundled)."""
+    from bottisota.formats.content import find
 
-    path = Path(name)
-    if path.is_file():
-        return path
-    for candidate in (arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
-        if candidate.is_file():
-            return candidate
-    known = ", ".join(sorted(p.stem for p in arenas_dir().glob("*.yaml")))
-    raise InputError([Problem(name, 0, 0, "", f"no such arena file or bundled arena; "
-                                              f"bundled: {known}")])
+    return find("arena", name)
 
 
 def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
@@ -72,8 +44,11 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
         wanted = {w.strip() for w in ids.split(",") if w.strip()}
         unknown = wanted - set(cards)
         if unknown:
+            first = sorted(unknown)[0]
             raise InputError([Problem("--cards", 0, 0, "", "no bot card has the id "
-                                      + ", ".join(sorted(unknown)))])
+                                      + ", ".join(sorted(unknown))
+                                      + did_you_mean(first, sorted(cards))
+                                      + " (cards: " + ", ".join(sorted(cards)) + ")")])
         out = {k: c for k, c in out.items() if k in wanted}
     if not out:
         raise InputError([Problem("--locomotion/--cards", 0, 0, "", "no bot card is left to deal")])
@@ -81,12 +56,12 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 
 
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
-          cards: str | None = None) -> dict:
+          cards: str | None = None, rules=None) -> dict:
     """Everything a game needs, loaded once per process."""
     from bottisota.formats.loading import bundled_rules
     from bottisota.formats.loading import load_arena, load_catalogue
 
-    rules = bundled_rules()
+    rules = rules or bundled_rules()
     catalogue, mods = load_catalogue()
     return {"arena": load_arena(arena_path(arena), rules), "rules": rules,
             "cards": deal(catalogue, locomotion, cards), "mods": mods,
@@ -94,33 +69,46 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
-          round_limit: int | None, time_limit: float | None) -> None:
+          round_limit: int | None, time_limit: float | None, rules=None,
+          journals: str | None = None, folders: list[str] | None = None) -> None:
     from bottisota.robot.navigation import load_solver, prepare
 
     load_solver()       # before any fork: workers must not import it after the fork
-    _WORKER.update(setup(arena, robots, locomotion, cards))
+
+    if folders is not None:
+        use_folders(folders)          # a spawned worker starts without the --content folders
+    _WORKER.update(setup(arena, robots, locomotion, cards, rules))
+    _WORKER["journals"] = journals
     # the games' own rules (their round limit): the same compiled arena and maps
-    rules = _WORKER["rules"]
+    game_rules = _WORKER["rules"]
     if round_limit is not None:
-        rules = rules.overridden({"round_limit": round_limit})
-    prepare(_WORKER["arena"], rules, _WORKER["cards"].values())
+        game_rules = game_rules.overridden({"round_limit": round_limit})
+    prepare(_WORKER["arena"], game_rules, _WORKER["cards"].values())
     _WORKER["round_limit"] = round_limit
     _WORKER["time_limit"] = time_limit
 
 
 def _play(seed: int) -> GameRecord:
     w = _WORKER
+    journal = str(journal_file(w["journals"], seed)) if w.get("journals") else None
     return play(w["arena"], w["rules"], w["cards"], w["mods"], w["personalities"], seed,
-                w["round_limit"], w["time_limit"])
+                w["round_limit"], w["time_limit"], journal_path=journal)
+
+
+def journal_file(folder: str | Path, seed: int) -> Path:
+    """Where game `seed`'s journal goes."""
+    return Path(folder) / f"game-{seed}.jsonl"
 
 
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
-        cards: str | None = None, time_limit: float | None = None, progress: bool = False
-        ) -> list[GameRecord]:
-    """Play the games (in `jobs` processes) and return their records in seed order."""
+        cards: str | None = None, time_limit: float | None = None, progress: bool = False,
+        rules=None, journals: str | Path | None = None) -> list[GameRecord]:
+    """Play the games (in `jobs` processes) and return their records in seed order;
+    with `journals`, every game is journaled there as game-SEED.jsonl."""
     seeds = [seed * SEED_STRIDE + i for i in range(games)]
-    init = (arena, robots, locomotion, cards, round_limit, time_limit)
+    init = (arena, robots, locomotion, cards, round_limit, time_limit, rules,
+            str(journals) if journals else None, given_folders())
     bar = None
     if progress:
         from tqdm import tqdm
@@ -158,50 +146,32 @@ def _start_methods() -> list[str]:
     return get_all_start_methods()
 
 
-def report(records: list[GameRecord], seconds: float | None = None) -> str:
-    """The terminal report: both tables and a summary."""
-    people, cards = personality_rows(records), card_rows(records)
-    lines = [table("personality", people), "", table("bot card", cards), ""]
-    refusals = [f for r in records for f in r.refusals]
-    slowest = max((r.slowest for r in records), default=0.0)
-    timeouts = sum(r.timeouts for r in records)
-    summary = (f"{len(records)} games, {sum(r.rounds for r in records) / max(len(records), 1):.1f} "
-               f"rounds on average; slowest decision {1000 * slowest:.0f} ms, "
-               f"{timeouts} searches cut by the time limit; {len(refusals)} refused actions")
-    if seconds:
-        summary += f"; {len(records) / seconds:.1f} games/s"
-    lines.append(summary)
-    errors = [f"seed {r.seed}: {e}" for r in records for e in r.errors]
-    if errors:
-        lines.append(f"{len(errors)} games stopped by an error in the rules:")
-    lines += [f"  refused: {r}" for r in refusals[:5]]
-    lines += [f"  error: {e}" for e in errors[:5]]
-    return "\n".join(lines)
+def worst_games(records: list[GameRecord], count: int = 5) -> list[GameRecord]:
+    """The games most worth watching: those a rules error stopped or with refused robot
+    actions, else the most one-sided (most kills by the winners) and the longest."""
+    broken = [r for r in records if r.errors or r.refusals]
+    if broken:
+        return broken
+
+    def lopsided(r: GameRecord) -> tuple:
+        top = sum(r.players[p].kills for p in r.winners if p in r.players)
+        return (len(r.winners) == 1, top, r.rounds)
+
+    return sorted(records, key=lopsided, reverse=True)[:count]
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run `bottisota simulate`; exit 1 when a robot made an illegal action or a game
-    stopped on an error."""
-    robots = [r.strip() for r in args.robots.split(",") if r.strip()]
-    if len(robots) < 2:
-        raise InputError([Problem("--robots", 0, 0, "", "name at least two personalities, "
-                                  "one per seat (aggressive,sniper)")])
-    if args.games < 1:
-        raise InputError([Problem("--games", 0, 0, "", "play at least one game")])
-    setup(args.arena, robots, args.locomotion, args.cards)   # bad input fails here, once
-    jobs = args.jobs or os.cpu_count() or 1
-    started = time.perf_counter()
-    records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
-                  args.locomotion, args.cards,
-                  progress=not args.quiet)
-    took = time.perf_counter() - started
-    print(report(records, took))
-    if args.output:
-        from bottisota.view.chart import draw_chart
-
-        draw_chart(args.output, [("personality", personality_rows(records)),
-                                 ("bot card", card_rows(records))],
-                   title=f"{Path(args.arena).stem}: {len(records)} games, "
-                         f"{' vs '.join(robots)}")
-        print(f"chart written to {args.output}")
-    return 1 if any(r.refusals or r.errors for r in records) else 0
+def keep_journals(records: list[GameRecord], folder: str | Path, keep: str) -> list[Path]:
+    """Delete the journals not chosen by `keep` (all, worst or a number N: the first N
+    games); the kept paths."""
+    if keep == "all":
+        chosen = records
+    elif keep == "worst":
+        chosen = worst_games(records)
+    else:
+        chosen = records[:int(keep)]
+    wanted = {journal_file(folder, r.seed) for r in chosen}
+    for r in records:
+        path = journal_file(folder, r.seed)
+        if path not in wanted and path.exists():
+            path.unlink()
+    return sorted(p for p in wanted if p.exists())

@@ -53,7 +53,7 @@ class GameRecord:
 
 @dataclass
 class Row:
-    """One line of the report."""
+    """One line of the report: wins (outright), draws (a shared first place), losses."""
 
     label: str
     n: int
@@ -64,6 +64,12 @@ class Row:
     rounds: float
     goals: float = 0.0
     median_range: float | None = None
+    draws: int = 0
+    flag: str = ""                  # "over" / "under": its interval lies clear of the rest
+
+    @property
+    def losses(self) -> int:
+        return self.n - self.wins - self.draws
 
     @property
     def rate(self) -> float:
@@ -73,8 +79,17 @@ class Row:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.n)
 
+    @property
+    def draw_rate(self) -> float:
+        return self.draws / self.n if self.n else 0.0
 
-def _row(label: str, tallies: list[Tally], wins: int, ranges: list[float] | None = None) -> Row:
+    @property
+    def loss_rate(self) -> float:
+        return self.losses / self.n if self.n else 0.0
+
+
+def _row(label: str, tallies: list[Tally], wins: int, ranges: list[float] | None = None,
+         draws: int = 0) -> Row:
     n = len(tallies)
 
     def avg(values: list[float]) -> float:
@@ -83,7 +98,12 @@ def _row(label: str, tallies: list[Tally], wins: int, ranges: list[float] | None
     return Row(label, n, wins, avg([t.kills for t in tallies]), avg([t.dealt for t in tallies]),
                avg([t.taken for t in tallies]),
                avg([t.rounds / max(t.bots, 1) for t in tallies]), avg([t.goals for t in tallies]),
-               statistics.median(ranges) if ranges else None)
+               statistics.median(ranges) if ranges else None, draws)
+
+
+def drew(record: GameRecord, player: str) -> bool:
+    """A draw: the player shares first place with others (D24 ties), or nobody scored."""
+    return len(record.winners) != 1 and (player in record.winners or not record.winners)
 
 
 def sole_winner(record: GameRecord, player: str) -> bool:
@@ -95,37 +115,92 @@ def personality_rows(records: list[GameRecord]) -> list[Row]:
     """One row per personality (seats of the same personality are pooled)."""
     by: dict[str, list[Tally]] = {}
     wins: dict[str, int] = {}
+    draws: dict[str, int] = {}
     ranges: dict[str, list[float]] = {}
     for r in records:
         for player, tally in r.players.items():
             name = r.seats[player]
             by.setdefault(name, []).append(tally)
             wins[name] = wins.get(name, 0) + (1 if sole_winner(r, player) else 0)
+            draws[name] = draws.get(name, 0) + (1 if drew(r, player) else 0)
         for name, values in r.ranges.items():
             ranges.setdefault(name, []).extend(values)
-    return [_row(name, by[name], wins[name], ranges.get(name)) for name in sorted(by)]
+    return flag_outliers([_row(name, by[name], wins[name], ranges.get(name), draws[name])
+                          for name in sorted(by)])
 
 
 def card_rows(records: list[GameRecord]) -> list[Row]:
     """One row per bot card: every bot of that card fielded, won when its player won."""
     by: dict[str, list[Tally]] = {}
     wins: dict[str, int] = {}
+    draws: dict[str, int] = {}
     for r in records:
         for card, player, tally in r.cards:
             by.setdefault(card, []).append(tally)
             wins[card] = wins.get(card, 0) + (1 if sole_winner(r, player) else 0)
-    return [_row(card, by[card], wins[card]) for card in sorted(by)]
+            draws[card] = draws.get(card, 0) + (1 if drew(r, player) else 0)
+    return flag_outliers([_row(card, by[card], wins[card], draws=draws[card])
+                          for card in sorted(by)])
+
+
+def flag_outliers(rows: list[Row]) -> list[Row]:
+    """Mark a row "over" when its win interval lies wholly above that of all the other
+    rows pooled, "under" when wholly below (too strong or too weak to be chance)."""
+    if len(rows) < 2:
+        return rows
+    total_wins = sum(r.wins for r in rows)
+    total_n = sum(r.n for r in rows)
+    for row in rows:
+        lo, hi = row.interval
+        o_lo, o_hi = wilson(total_wins - row.wins, total_n - row.n)
+        row.flag = "over" if lo > o_hi else "under" if hi < o_lo else ""
+    return rows
+
+
+TARGET_HALF_WIDTH = 0.05        # ±5 points: close enough to rank cards whose rates differ by 10
+
+
+def games_for(rate: float, half_width: float = TARGET_HALF_WIDTH, z: float = Z95) -> int:
+    """Samples that give a 95% interval of about ±half_width around this rate."""
+    p = min(max(rate, 0.05), 0.95)
+    return math.ceil(z * z * p * (1 - p) / (half_width * half_width))
+
+
+def ranking_note(rows: list[Row], games: int) -> str:
+    """Whether the intervals are narrow enough to rank the rows, and if not how many
+    games would be needed for ±5 points."""
+    if not rows:
+        return ""
+    widest = max(rows, key=lambda r: r.interval[1] - r.interval[0])
+    half = (widest.interval[1] - widest.interval[0]) / 2
+    if half <= TARGET_HALF_WIDTH + 1e-9:
+        return f"intervals within ±{100 * half:.1f} points: narrow enough to rank"
+    need = games_for(widest.rate)
+    per_game = widest.n / max(games, 1)
+    total = math.ceil(need / max(per_game, 1e-9))
+    return (f"intervals up to ±{100 * half:.0f} points ({widest.label}: {widest.n} samples) "
+            f"are too wide to rank; about {total} games would give ±5 points")
+
+
+FLAG_TEXT = {"over": "OVER-powered", "under": "UNDER-powered", "": ""}
+
+
+def _pct(lo_hi: tuple[float, float]) -> str:
+    return f"{100 * lo_hi[0]:.0f}-{100 * lo_hi[1]:.0f}"
 
 
 def table(title: str, rows: list[Row]) -> str:
-    """The rows as a fixed-width text table."""
-    head = (f"{title:<14} {'n':>6} {'win %':>6} {'95% interval':>14} {'kills':>6} "
-            f"{'dealt':>6} {'taken':>6} {'rounds':>7} {'goals':>6} {'range':>6}")
+    """The rows as a fixed-width text table: wins, draws and losses with 95% intervals."""
+    head = (f"{title:<14} {'n':>5} {'win %':>6} {'95%':>7} {'draw %':>7} {'95%':>7} "
+            f"{'loss %':>7} {'95%':>7} {'kills':>6} {'dealt':>6} {'taken':>6} {'rounds':>6} "
+            f"{'goals':>6} {'range':>6}  flag")
     lines = [head, "-" * len(head)]
     for row in rows:
-        lo, hi = row.interval
         rng = f"{row.median_range:6.1f}" if row.median_range is not None else f"{'-':>6}"
-        lines.append(f"{row.label:<14} {row.n:>6} {100 * row.rate:>6.1f} "
-                     f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {row.kills:>7.2f} {row.dealt:>6.2f} "
-                     f"{row.taken:>6.2f} {row.rounds:>7.2f} {row.goals:>6.2f} {rng}")
+        lines.append(f"{row.label:<14} {row.n:>5} {100 * row.rate:>6.1f} "
+                     f"{_pct(row.interval):>7} {100 * row.draw_rate:>7.1f} "
+                     f"{_pct(wilson(row.draws, row.n)):>7} {100 * row.loss_rate:>7.1f} "
+                     f"{_pct(wilson(row.losses, row.n)):>7} {row.kills:>6.2f} {row.dealt:>6.2f} "
+                     f"{row.taken:>6.2f} {row.rounds:>6.2f} {row.goals:>6.2f} {rng}  "
+                     f"{FLAG_TEXT[row.flag]}")
     return "\n".join(lines)

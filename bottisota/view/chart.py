@@ -1,8 +1,9 @@
 """The balance chart of `bottisota simulate -o chart.png`, drawn headless with pygame.
 
 One bar per personality and per bot card: the win rate, its 95% interval as a
-whisker, and the averages (kills, damage dealt and taken, rounds survived)
-written beside it.
+whisker, the draw rate, and the averages (kills, damage dealt and taken, rounds
+survived) written beside it. A row whose interval lies clear of the rest is
+marked OVER or UNDER in words and with a coloured frame (never colour alone).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pygame
 
 from bottisota.view import style
 
-WIDTH = 1280
+WIDTH = 1440
 ROW = 34
 MARGIN = 24
 LABEL_W = 190
@@ -23,6 +24,8 @@ HEADER = 40
 AXIS = 22                       # the percent labels under a section's name
 BAR: style.Colour = style.OKABE_ITO["sky"]
 WHISKER: style.Colour = style.OKABE_ITO["orange"]
+FLAGGED: dict[str, style.Colour] = {"over": style.OKABE_ITO["red"],
+                                    "under": style.OKABE_ITO["blue"]}
 
 
 class ChartRow(Protocol):
@@ -64,7 +67,11 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
         y += HEADER + AXIS
         top = y
         for row in rows:
-            surface.blit(font.render(f"{row.label} ({row.n})", True, style.TEXT), (MARGIN, y + 8))
+            flag = getattr(row, "flag", "")
+            name = f"{row.label} ({row.n})" + (f" {flag.upper()}" if flag else "")
+            surface.blit(font.render(name, True, FLAGGED.get(flag, style.TEXT)), (MARGIN, y + 8))
+            if flag:
+                pygame.draw.rect(surface, FLAGGED[flag], (x0 - 4, y + 4, BAR_W + 8, BAR_H + 8), 3)
             pygame.draw.rect(surface, style.PANEL, (x0, y + 8, BAR_W, BAR_H))
             pygame.draw.rect(surface, BAR, (x0, y + 8, round(BAR_W * row.rate), BAR_H))
             lo, hi = row.interval
@@ -73,7 +80,9 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
             for edge in (lo, hi):
                 ex = x0 + BAR_W * edge
                 pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
-            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})   kills {row.kills:.2f}"
+            draws = getattr(row, "draw_rate", 0.0)
+            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}), draws {100 * draws:.0f}%"
+                    f"   kills {row.kills:.2f}"
                     f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}"
                     f"   goals {row.goals:.1f}")
             surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))

@@ -1,11 +1,10 @@
-"""`bottisota render ARENA -o arena.png [--scale PX_PER_CM]`: the arena as a PNG, headless."""
+"""Headless drawing of an arena: the table view's look (`render_arena`, used for
+screenshots) and the build plan rasterised for `bottisota render -o plan.png`."""
 from __future__ import annotations
 
-import argparse
 import os
 from pathlib import Path
 
-from bottisota.core.errors import InputError, Problem
 
 DEFAULT_SCALE = 10.0     # px per cm
 MARGIN = 40              # px around the table (grid labels live here)
@@ -19,14 +18,11 @@ def ensure_headless() -> None:
 
 
 def find_arena_file(name: str) -> Path:
-    """An arena path as given, else the bundled arena of that name (with or without .yaml)."""
-    from bottisota.formats.content import arenas_dir
+    """An arena path as given, else an arena of that name (the designer's folders, then
+    the bundled ones); a miss lists the arenas there are."""
+    from bottisota.formats.content import find
 
-    candidates = [Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+    return find("arena", name)
 
 
 def load_arena_file(name: str):
@@ -64,27 +60,134 @@ def render_arena(arena, scale: float = DEFAULT_SCALE, state=None, legend: bool =
     return surface, cam
 
 
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("arena", metavar="ARENA", help="arena file, or the name of a bundled arena")
-    p.add_argument("-o", "--output", default="arena.png", help="PNG to write (default arena.png)")
-    p.add_argument("--scale", type=float, default=DEFAULT_SCALE, metavar="PX_PER_CM",
-                   help=f"pixels per cm (default {DEFAULT_SCALE:g})")
-    p.add_argument("--no-legend", action="store_true", help="leave out the legend panel")
+# --- build plans (bottisota render): the blueprint rasterised -------------------------------
+
+MAX_SIDE = 16_384          # px: pygame surfaces larger than this are refused
+MAX_PIXELS = 120_000_000   # px in all
 
 
-def main(args: argparse.Namespace) -> int:
-    """Draw the arena to a PNG; 0 on success, 2 (via InputError) on a bad file."""
-    if not args.scale > 0:
-        raise InputError([Problem("--scale", 0, 0, "", f"must be more than 0, not {args.scale:g}")])
+def png_size(size: tuple[float, float], px_per_cm: float) -> tuple[int, int]:
+    return max(1, round(size[0] * px_per_cm)), max(1, round(size[1] * px_per_cm))
+
+
+def largest_png_scale(size: tuple[float, float]) -> float:
+    """The largest px per cm a PNG of this table may use."""
+    by_side = MAX_SIDE / max(size)
+    by_area = (MAX_PIXELS / (size[0] * size[1])) ** 0.5
+    return min(by_side, by_area)
+
+
+def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
+    """The plan on a pygame surface: `px_per_cm` pixels per cm of table; texts and line
+    widths are paper millimetres at print ratio 1:`ratio` (never below a readable size)."""
+    import pygame
+
+    from bottisota.view.blueprint import Circle, Line, Shape, Text
+    from bottisota.view.svg_out import Paper, arrow_head
+
+    paper = Paper(bp, ratio)
+    px_mm = px_per_cm / paper.k                # pixels per paper mm
+    w, h = png_size(bp.size, px_per_cm)
+    surface = pygame.Surface((w, h))
+    surface.fill((255, 255, 255))
+    fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    def font(size_mm: float, bold: bool):
+        px = max(11, round(size_mm * px_mm * 1.35)) + (1 if bold else 0)
+        if (px, bold) not in fonts:      # no synthetic bold: it smears small labels
+            fonts[(px, bold)] = pygame.font.Font(None, px)
+        return fonts[(px, bold)]
+
+    def lw(mm: float) -> int:
+        return max(1, round(mm * px_mm))
+
+    def draw(item, to, k):
+        if isinstance(item, Shape):
+            for i, ring in enumerate(item.rings):
+                pts = [to(*q) for q in ring]
+                if len(pts) < 3:
+                    continue
+                if item.fill is not None:
+                    pygame.draw.polygon(surface, item.fill if i == 0 else (255, 255, 255), pts)
+                if item.stroke is not None:
+                    pygame.draw.lines(surface, item.stroke, True, pts, lw(item.width))
+        elif isinstance(item, Line):
+            pts = [to(*q) for q in item.points]
+            if item.dash:
+                _dashed(surface, item.stroke, pts, lw(item.width), 2.0 * px_mm)
+            else:
+                pygame.draw.lines(surface, item.stroke, False, pts, lw(item.width))
+            if item.arrow and len(pts) >= 2:
+                pygame.draw.polygon(surface, item.stroke,
+                                    arrow_head(pts[-2], pts[-1], max(8, 2.0 * px_mm)))
+        elif isinstance(item, Circle):
+            cx, cy = to(item.x, item.y)
+            r = max(2, round(item.r * k))
+            if item.fill is not None:
+                pygame.draw.circle(surface, item.fill, (cx, cy), r)
+            if item.stroke is not None:
+                pygame.draw.circle(surface, item.stroke, (cx, cy), r, lw(item.width))
+        elif isinstance(item, Text):
+            x, y = to(item.x, item.y)
+            img = font(item.size, item.bold).render(item.text, True, item.colour)
+            ax = {"start": 0, "middle": img.get_width() / 2, "end": img.get_width()}[item.anchor]
+            surface.blit(img, (x - ax, y - img.get_height() * 0.8))
+
+    to_px = lambda x, y: (paper(x, y)[0] * px_mm, paper(x, y)[1] * px_mm)  # noqa: E731
+    for item in bp.items:
+        draw(item, to_px, paper.k * px_mm)
+    if key:
+        ox, oy = paper.key_origin()
+        kw, kh = bp.key_size
+        panel = pygame.Surface((round((kw + 4) * px_mm), round((kh + 6) * px_mm)))
+        panel.fill((255, 255, 255))
+        panel.set_alpha(230)
+        surface.blit(panel, ((ox - 2) * px_mm, (oy - 6) * px_mm))
+        for item in bp.key:
+            draw(item, lambda x, y: ((ox + x) * px_mm, (oy + y) * px_mm), px_mm)
+    return surface
+
+
+def _dashed(surface, colour, pts, width: int, dash: float) -> None:
+    import math
+
+    import pygame
+
+    dash = max(dash, 4.0)
+    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        length = math.hypot(bx - ax, by - ay)
+        n = max(1, int(length / dash))
+        for i in range(0, n, 2):
+            t0, t1 = i / n, min(1.0, (i + 1) / n)
+            pygame.draw.line(surface, colour, (ax + (bx - ax) * t0, ay + (by - ay) * t0),
+                             (ax + (bx - ax) * t1, ay + (by - ay) * t1), width)
+
+
+def png_with_dpi(surface, dpi: float) -> bytes:
+    """The surface as PNG bytes with a pHYs chunk saying its DPI (so it prints to scale)."""
+    import io
+    import struct
+    import zlib
+
+    import pygame
+
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "plan.png")
+    data = buf.getvalue()
+    ppm = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    head = 8 + 4 + 4 + 13 + 4              # signature and the IHDR chunk
+    return data[:head] + chunk + data[head:]
+
+
+def write_png(out: Path, bp, px_per_cm: float, ratio: float = 1.0, key: bool = True) -> float:
+    """Rasterise the plan headless and write it as a PNG with its DPI; the DPI."""
     ensure_headless()
-    arena = load_arena_file(args.arena)
     import pygame
 
     pygame.font.init()
-    surface, _cam = render_arena(arena, args.scale, legend=not args.no_legend)
-    out = Path(args.output)
-    if out.parent and not out.parent.exists():
-        raise InputError([Problem(str(out), 0, 0, "", "the folder to write into does not exist")])
-    pygame.image.save(surface, str(out))
-    print(f"wrote {out} ({surface.get_width()}x{surface.get_height()} px, {args.scale:g} px/cm)")
-    return 0
+    surface = raster_plan(bp, px_per_cm, ratio, key)
+    dpi = px_per_cm * ratio * 2.54
+    Path(out).write_bytes(png_with_dpi(surface, dpi))
+    return dpi

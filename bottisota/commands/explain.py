@@ -1,0 +1,34 @@
+"""`bottisota explain CODE`: what a finding of `bottisota check` means and how to fix it."""
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from bottisota.core.errors import InputError, Problem
+from bottisota.formats.lint import CODES, lookup
+from bottisota.formats.spec_types import did_you_mean
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("code", nargs="?", metavar="CODE",
+                   help="a code (W012) or name (lone-teleporter); none lists every code")
+
+
+def explanation(word: str) -> str:
+    """The text `explain` prints for one code (InputError when there is no such code)."""
+    code = lookup(word)
+    if code is None:
+        names = [c.code for c in CODES.values()] + [c.name for c in CODES.values()]
+        raise InputError([Problem(word, 0, 0, "", "no such check code" + did_you_mean(word, names)
+                                  + "; `bottisota explain` lists them")])
+    body = textwrap.fill(code.explanation, 78)
+    return f"{code.title} ({code.severity}): {code.summary}\n\n{body}"
+
+
+def listing() -> str:
+    return "\n".join(f"{c.code} {c.name:<24} {c.severity:<8} {c.summary}" for c in CODES.values())
+
+
+def main(args: argparse.Namespace) -> int:
+    print(explanation(args.code) if args.code else listing())
+    return 0

@@ -1,0 +1,65 @@
+"""`bottisota preview ARENA [CARDS...]`: a window that redraws the arena within a second
+of each save, marks the errors and warnings of `bottisota check` at their spots, and
+tells what is under the mouse: floor height, features and which bots reach it.
+Esc or q closes it. `--frames N` stops after N frames (for scripts and tests).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bottisota.commands.check import file_findings
+from bottisota.commands.options import add_content, add_rules, house_rules
+from bottisota.formats import content
+from bottisota.formats.loading import load_arena
+from bottisota.core.errors import InputError
+from bottisota.play.reach import ground_reach
+
+FPS = 10
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("arena", metavar="ARENA", help="arena file, or the name of an arena")
+    p.add_argument("cards", nargs="*", metavar="CARDS",
+                   help="card or mod files to check beside it (their findings are listed)")
+    p.add_argument("--scale", type=float, default=8.0, metavar="PX_PER_CM",
+                   help="pixels per cm (default 8)")
+    p.add_argument("--frames", type=int, default=None, help="stop after this many frames")
+    add_content(p)
+    add_rules(p)
+
+
+def loader(arena_path: Path, cards: list[Path], rules):
+    """A function that reads the files afresh and returns what the preview shows."""
+    from bottisota.view.preview import Loaded
+
+    def load() -> Loaded:
+        _kind, findings, _d, _m = file_findings(arena_path, "arena", rules)
+        for card in cards:
+            findings += file_findings(card, None, rules)[1]
+        try:
+            arena = load_arena(arena_path, rules)
+        except InputError:
+            return Loaded(None, findings)
+        return Loaded(arena, findings, ground_reach(arena, rules))
+
+    return load
+
+
+def make_preview(args: argparse.Namespace):
+    """The Preview for these arguments (no window yet)."""
+    from bottisota.view.preview import Preview
+
+    rules = house_rules(args)
+    arena_path = content.find("arena", args.arena)
+    cards = [Path(c) for c in args.cards]
+    return Preview([arena_path, *cards], loader(arena_path, cards, rules), scale=args.scale)
+
+
+def main(args: argparse.Namespace) -> int:
+    from bottisota.view.preview import run_window
+
+    preview = make_preview(args)
+    run_window(preview, args.frames, FPS)
+    print(f"preview closed after {preview.generation} loads of {preview.files[0]}")
+    return 0

@@ -1,0 +1,127 @@
+"""`bottisota simulate ARENA --robots aggressive,sniper --games 1000`: robot-only games
+and the balance report they add up to.
+
+Game i is seeded with `seed * SEED_STRIDE + i`, so the figures do not depend on
+`--jobs`. The report gives per personality and per bot card: wins (outright),
+draws (a shared first place) and losses with 95% Wilson intervals, kills, damage
+dealt and taken per game, rounds survived per bot, goal points per game and the
+median range of the shots each personality fired. It says when the intervals are
+too wide to rank and how many games would do, and flags a card whose interval lies
+clear of all the others pooled (OVER- or UNDER-powered), in the table and the chart.
+`--journals DIR --keep worst|all|N` keeps the journals of chosen games to replay.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from bottisota.commands.options import add_content, add_rules, house_rules
+from bottisota.core.errors import InputError, Problem
+from bottisota.robot.simulate import (
+    DEFAULT_ROBOTS, DEFAULT_ROUND_LIMIT, keep_journals, run, setup,
+)
+from bottisota.robot.stats import (
+    FLAG_TEXT, GameRecord, card_rows, personality_rows, ranking_note, table,
+)
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    """The `simulate` subcommand's options."""
+    p.add_argument("arena", help="arena file, or the name of an arena (warehouse)")
+    p.add_argument("--robots", default=DEFAULT_ROBOTS,
+                   help="personalities, one per seat: names or robot files "
+                        f"(default {DEFAULT_ROBOTS})")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (default: the number of cores)")
+    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.add_argument("--round-limit", type=int, default=DEFAULT_ROUND_LIMIT,
+                   help=f"rounds per game (default {DEFAULT_ROUND_LIMIT})")
+    p.add_argument("--locomotion", default=None,
+                   help="deal only bot cards of these locomotions (comma-separated)")
+    p.add_argument("--cards", default=None, help="deal only these bot cards (comma-separated ids)")
+    p.add_argument("-o", "--output", default=None, help="write the chart to this PNG file")
+    p.add_argument("--journals", default=None, metavar="DIR",
+                   help="keep the journals of chosen games in this folder (replay them with "
+                        "`bottisota replay` or on the table)")
+    p.add_argument("--keep", default="worst", metavar="worst|all|N",
+                   help="which journals to keep: worst (errors, refusals, else the most "
+                        "one-sided games), all, or the first N games (default worst)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_content(p)
+    add_rules(p)
+
+
+def report(records: list[GameRecord], seconds: float | None = None) -> str:
+    """The terminal report: both tables, the ranking advice, flags and a summary."""
+    people, cards = personality_rows(records), card_rows(records)
+    lines = [table("personality", people), "", table("bot card", cards), ""]
+    for title, rows in (("personalities", people), ("cards", cards)):
+        lines.append(f"{title}: {ranking_note(rows, len(records))}")
+        for row in rows:
+            if row.flag:
+                lo, hi = row.interval
+                lines.append(f"  {FLAG_TEXT[row.flag]}: {row.label} wins {100 * row.rate:.1f}% "
+                             f"[{100 * lo:.1f}-{100 * hi:.1f}], clear of the others pooled")
+    draws = sum(1 for r in records if len(r.winners) != 1)
+    refusals = [f for r in records for f in r.refusals]
+    slowest = max((r.slowest for r in records), default=0.0)
+    summary = (f"{len(records)} games ({draws} drawn: no sole winner), "
+               f"{sum(r.rounds for r in records) / max(len(records), 1):.1f} "
+               f"rounds on average; slowest decision {1000 * slowest:.0f} ms; "
+               f"{len(refusals)} refused actions")
+    if seconds:
+        summary += f"; {len(records) / seconds:.1f} games/s"
+    lines.append(summary)
+    errors = [f"seed {r.seed}: {e}" for r in records for e in r.errors]
+    if errors:
+        lines.append(f"{len(errors)} games stopped by an error in the rules:")
+    lines += [f"  refused: {r}" for r in refusals[:5]]
+    lines += [f"  error: {e}" for e in errors[:5]]
+    return "\n".join(lines)
+
+
+def _keep_value(keep: str) -> str:
+    if keep in ("worst", "all") or keep.isdigit() and int(keep) > 0:
+        return keep
+    raise InputError([Problem("--keep", 0, 0, "", f"'{keep}': expected worst, all or a "
+                              "number of games above 0")])
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run `bottisota simulate`; exit 1 when a robot made an illegal action or a game
+    stopped on an error."""
+    robots = [r.strip() for r in args.robots.split(",") if r.strip()]
+    if len(robots) < 2:
+        raise InputError([Problem("--robots", 0, 0, "", "name at least two personalities, "
+                                  "one per seat (aggressive,sniper)")])
+    if args.games < 1:
+        raise InputError([Problem("--games", 0, 0, "", "play at least one game")])
+    keep = _keep_value(getattr(args, "keep", "worst"))
+    journals = getattr(args, "journals", None)
+    if journals:
+        Path(journals).mkdir(parents=True, exist_ok=True)
+    rules = house_rules(args)
+    setup(args.arena, robots, args.locomotion, args.cards, rules)   # bad input fails here, once
+    jobs = args.jobs or os.cpu_count() or 1
+    started = time.perf_counter()
+    records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
+                  args.locomotion, args.cards,
+                  progress=not args.quiet, rules=rules, journals=journals)
+    took = time.perf_counter() - started
+    print(report(records, took))
+    if journals:
+        kept = keep_journals(records, journals, keep)
+        print(f"kept {len(kept)} journal{'s' * (len(kept) != 1)} in {journals} ({keep}); "
+              f"replay one with: bottisota replay {kept[0] if kept else 'FILE'}")
+    if args.output:
+        from bottisota.view.chart import draw_chart
+
+        draw_chart(args.output, [("personality", personality_rows(records)),
+                                 ("bot card", card_rows(records))],
+                   title=f"{Path(args.arena).stem}: {len(records)} games, "
+                         f"{' vs '.join(robots)}")
+        print(f"chart written to {args.output}")
+    return 1 if any(r.refusals or r.errors for r in records) else 0

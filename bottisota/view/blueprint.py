@@ -1,0 +1,353 @@
+"""An arena as a build plan: a list of plain drawing items (no pygame), which the SVG,
+PDF and PNG writers turn into files.
+
+Table items are in cm (y up, the table's corner at 0, 0); their line widths and
+text sizes are in millimetres on paper, so a 1:2 print keeps readable labels.
+The key (height key, legend) is a second list laid out in paper millimetres.
+Drawn: every feature, wall and floor heights labelled and shaded (darker is
+higher), respawn spots, teleporter links, belt and escalator speeds and
+directions, a 10 cm grid with labels, a scale bar, feature ids on request, and
+findings of `bottisota check` at their spots.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+
+RGB = tuple[int, int, int]
+WHITE: RGB = (255, 255, 255)
+INK: RGB = (20, 20, 24)
+GRID: RGB = (200, 204, 212)
+GRID_BOLD: RGB = (150, 156, 168)
+DOOR: RGB = (176, 110, 40)
+PIT: RGB = (40, 40, 44)
+PIT_RIM: RGB = (200, 30, 30)
+SLOPE: dict[str, RGB] = {"stairs": (150, 170, 210), "ramp": (150, 200, 165),
+                         "escalator": (190, 160, 220)}
+LIFT: RGB = (120, 200, 215)
+BELT: RGB = (170, 170, 180)
+SERVICE: RGB = (60, 170, 100)
+TELEPORTER: RGB = (150, 70, 210)
+GOAL: RGB = (235, 200, 30)
+RESPAWN: RGB = (190, 130, 0)
+ERROR_MARK: RGB = (220, 0, 60)
+WARNING_MARK: RGB = (230, 140, 0)
+
+
+@dataclass
+class Shape:
+    """A filled and/or outlined area: rings of points (the first the outside, the rest holes)."""
+
+    rings: list[list[tuple[float, float]]]
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    width: float = 0.3            # mm on paper
+    dash: bool = False
+
+
+@dataclass
+class Line:
+    points: list[tuple[float, float]]
+    stroke: RGB = INK
+    width: float = 0.3
+    dash: bool = False
+    arrow: bool = False           # an arrow head at the last point
+
+
+@dataclass
+class Circle:
+    x: float
+    y: float
+    r: float
+    fill: RGB | None = None
+    stroke: RGB | None = INK
+    width: float = 0.3
+
+
+@dataclass
+class Text:
+    x: float
+    y: float
+    text: str
+    size: float = 3.0             # mm on paper (cap height about 0.7 of it)
+    colour: RGB = INK
+    anchor: str = "middle"        # start | middle | end
+    bold: bool = False
+
+
+Item = Shape | Line | Circle | Text
+
+
+@dataclass
+class Blueprint:
+    """The plan of one arena: items in table cm, the key in paper mm."""
+
+    title: str
+    size: tuple[float, float]
+    items: list[Item] = field(default_factory=list)
+    key: list[Item] = field(default_factory=list)
+    key_size: tuple[float, float] = (0.0, 0.0)    # mm
+    key_corner: str = "top-left"  # the table corner the key covers least
+
+def rings_of(geom: BaseGeometry) -> list[list[list[tuple[float, float]]]]:
+    """Every polygon of a geometry as its rings."""
+    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else \
+        [geom] if isinstance(geom, Polygon) else \
+        [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+    return [[list(p.exterior.coords)[:-1]] + [list(r.coords)[:-1] for r in p.interiors]
+            for p in polys if not p.is_empty]
+
+
+def shade(base: RGB, t: float) -> RGB:
+    """`base` darkened toward ink by t (0..1): higher is darker."""
+    t = min(1.0, max(0.0, t))
+    return tuple(round(c + (INK[i] + 40 - c) * t * 0.75) for i, c in enumerate(base))  # type: ignore
+
+
+def wall_tone(height: float, top: float) -> RGB:
+    return shade((215, 215, 220), height / max(top, 1e-9))
+
+
+def floor_tone(height: float, top: float) -> RGB:
+    return shade((228, 236, 250), 0.08 + 0.3 * height / max(top, 1e-9))
+
+
+def _height(f: Feature) -> float:
+    return 10.0 if f.height is None else float(f.height)
+
+
+def build(arena: Arena, ids: bool = False, findings: Sequence = ()) -> Blueprint:
+    """The build plan of an arena (findings: objects with `at`, `level` and `code`)."""
+    w, h = arena.size
+    bp = Blueprint(arena.name, arena.size)
+    add = bp.items.append
+    barriers = [f for f in arena.features if f.type in ("wall", "door")]
+    floors = [f for f in arena.features if f.type in ("platform",) or f.type in SLOPED_TYPES]
+    tallest = max([_height(f) for f in barriers] + [1.0])
+    highest = max([f.height or 0.0 for f in floors if f.type == "platform"]
+                  + [max(f.from_z or 0, f.to_z or 0) for f in floors if f.type in SLOPED_TYPES]
+                  + [1.0])
+    add(Shape([[(0, 0), (w, 0), (w, h), (0, h)]], fill=WHITE))
+    _grid(bp, w, h)
+    for f in arena.features:
+        _feature(bp, f, tallest, highest)
+    _teleporter_links(bp, arena)
+    for f in arena.features:
+        _labels(bp, f, ids)
+    add(Shape([[(0, 0), (w, 0), (w, h), (0, h)]], stroke=INK, width=0.6))
+    _scale_bar(bp, w)
+    for item in findings:
+        if getattr(item, "at", None) is not None:
+            x, y = item.at
+            colour = ERROR_MARK if item.level == "error" else WARNING_MARK
+            add(Circle(x, y, 2.0, None, colour, 0.8))
+            add(Text(x + 2.4, y + 1.2, item.code, 3.0, colour, "start", True))
+    _key(bp, arena, barriers, tallest, highest)
+    bp.key_corner = _emptiest_corner(arena, bp.key_size)
+    return bp
+
+
+def _emptiest_corner(arena: Arena, key_mm: tuple[float, float]) -> str:
+    """The table corner where a key of this size (at 1:1) covers the least feature area."""
+    from shapely.geometry import box
+    from shapely.ops import unary_union
+
+    w, h = arena.size
+    kw, kh = min(key_mm[0] / 10, w), min(key_mm[1] / 10, h)
+    stuff = unary_union([f.shape for f in arena.features]) if arena.features else None
+    corners = {"top-left": box(0, h - kh, kw, h), "top-right": box(w - kw, h - kh, w, h),
+               "bottom-right": box(w - kw, 0, w, kh), "bottom-left": box(0, 0, kw, kh)}
+    if stuff is None:
+        return "top-left"
+    return min(corners, key=lambda c: corners[c].intersection(stuff).area)
+
+
+def _grid(bp: Blueprint, w: float, h: float) -> None:
+    for x in range(0, int(w) + 1, 5):
+        bold = x % 10 == 0
+        bp.items.append(Line([(x, 0), (x, h)], GRID_BOLD if bold else GRID, 0.25 if bold else 0.1))
+        if bold and 0 < x < w:
+            bp.items.append(Text(x + 0.2, 0.3, f"{x}", 2.2, GRID_BOLD, "start"))
+    for y in range(0, int(h) + 1, 5):
+        bold = y % 10 == 0
+        bp.items.append(Line([(0, y), (w, y)], GRID_BOLD if bold else GRID, 0.25 if bold else 0.1))
+        if bold and 0 < y < h:
+            bp.items.append(Text(0.2, y + 0.2, f"{y}", 2.2, GRID_BOLD, "start"))
+
+
+def _feature(bp: Blueprint, f: Feature, tallest: float, highest: float) -> None:
+    add = bp.items.append
+    for rings in rings_of(f.shape):
+        if f.type == "wall":
+            add(Shape(rings, wall_tone(_height(f), tallest), INK, 0.35))
+        elif f.type == "door":
+            add(Shape(rings, DOOR, INK, 0.35, dash=True))
+        elif f.type == "platform":
+            add(Shape(rings, floor_tone(f.height or 0.0, highest), INK, 0.5))
+        elif f.type in SLOPED_TYPES:
+            add(Shape(rings, SLOPE[f.type], INK, 0.35))
+        elif f.type == "lift":
+            add(Shape(rings, LIFT, INK, 0.35))
+        elif f.type == "pit":
+            add(Shape(rings, PIT, PIT_RIM, 0.6))
+        elif f.type == "conveyor":
+            add(Shape(rings, BELT, INK, 0.25))
+        elif f.type == "service":
+            add(Shape(rings, SERVICE, INK, 0.3))
+        elif f.type == "teleporter":
+            add(Shape(rings, TELEPORTER, INK, 0.3))
+        elif f.type == "goal":
+            add(Shape(rings, GOAL, INK, 0.4))
+    if f.type in SLOPED_TYPES:
+        _slope_arrows(bp, f)
+    elif f.type == "conveyor" and len(f.path) >= 2:
+        add(Line([tuple(p) for p in f.path], INK, 0.4, arrow=True))
+    elif f.type == "goal":
+        for i, (x, y) in enumerate(f.respawn):
+            add(Circle(x, y, 1.2, None, RESPAWN, 0.5))
+            add(Line([(x - 1.6, y), (x + 1.6, y)], RESPAWN, 0.4))
+            add(Line([(x, y - 1.6), (x, y + 1.6)], RESPAWN, 0.4))
+            label = f"{f.id or 'goal'} R{i + 1}" if len(f.respawn) > 1 else f"{f.id or 'goal'} R"
+            add(Text(x + 1.8, y + 1.8, label, 2.5, RESPAWN, "start"))
+
+
+def _slope_arrows(bp: Blueprint, f: Feature) -> None:
+    """An arrow up the slope (an escalator's points the way it carries)."""
+    ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+    c = f.shape.centroid
+    proj = [(x - c.x) * ux + (y - c.y) * uy for x, y in f.shape.exterior.coords]
+    half = 0.35 * (max(proj) - min(proj))
+    sign = -1.0 if f.type == "escalator" and f.carries == "down" else 1.0
+    a = (c.x - sign * ux * half, c.y - sign * uy * half)
+    b = (c.x + sign * ux * half, c.y + sign * uy * half)
+    bp.items.append(Line([a, b], INK, 0.5, arrow=True))
+    if f.type == "stairs":
+        side = f.shape.minimum_rotated_rectangle
+        for k in range(1, 6):
+            t = min(proj) + (max(proj) - min(proj)) * k / 6
+            px, py = c.x + ux * t, c.y + uy * t
+            tread = LineString([(px - uy * 100, py + ux * 100), (px + uy * 100, py - ux * 100)])
+            cut = tread.intersection(side)
+            if not cut.is_empty and isinstance(cut, LineString):
+                bp.items.append(Line(list(cut.coords), INK, 0.15))
+
+
+def _labels(bp: Blueprint, f: Feature, ids: bool) -> None:
+    add = bp.items.append
+    p = f.shape.representative_point()
+    x, y = p.x, p.y
+    lines: list[str] = []
+    if f.type == "wall":
+        lines.append(f"h {_height(f):g}")
+    elif f.type == "door":
+        lines.append(f"door h {_height(f):g}")
+    elif f.type == "platform":
+        lines.append(f"z {f.height or 0:g}")
+    elif f.type in ("stairs", "ramp"):
+        lines.append(f"{f.type} {f.from_z or 0:g}-{f.to_z or 0:g}")
+    elif f.type == "escalator":
+        lines.append(f"escalator {f.from_z or 0:g}-{f.to_z or 0:g}, {f.speed or 0:g} cm "
+                     f"{f.carries}")
+    elif f.type == "lift":
+        lines.append(f"lift to {f.top or 0:g}")
+    elif f.type == "conveyor":
+        speed = f"{f.speed:g} cm" if f.speed is not None else "house speed"
+        mid = LineString(f.path).interpolate(0.5, normalized=True) if len(f.path) >= 2 else p
+        x, y = mid.x, mid.y + (f.width or 2) / 2 + 0.6
+        lines.append(f"belt {speed}")
+    elif f.type == "goal":
+        lines.append(f"goal {f.points if f.points is not None else ''}".strip() + " pts"
+                     if f.points is not None else "goal")
+        y = f.shape.bounds[3] + 0.5
+    elif f.type == "service":
+        lines.append("service")
+        y = f.shape.bounds[3] + 0.5
+    elif f.type == "teleporter":
+        lines.append("teleport")
+        y = f.shape.bounds[3] + 0.5
+    elif f.type == "pit":
+        lines.append("PIT")
+    if ids and f.id:
+        lines.append(f"#{f.id}" if lines else f.id)
+    colour = WHITE if f.type == "pit" else INK
+    for i, text in enumerate(lines):
+        add(Text(x, y - i * 0.35 * 3.0, text, 2.6 if i == 0 else 2.2, colour, "middle", i == 0))
+
+
+def _teleporter_links(bp: Blueprint, arena: Arena) -> None:
+    """Dashed lines between the teleporters (each leads to any other, R53)."""
+    tps = arena.by_type("teleporter")
+    centres = [(t.shape.centroid.x, t.shape.centroid.y) for t in tps]
+    for i, a in enumerate(centres):
+        for b in centres[i + 1:]:
+            bp.items.append(Line([a, b], TELEPORTER, 0.3, dash=True))
+
+
+def _scale_bar(bp: Blueprint, w: float) -> None:
+    """A 10 cm bar (or 20, 50 for big tables) under the table, in 1 cm steps."""
+    length = 10 if w < 150 else 20 if w < 400 else 50
+    y = 2.2
+    for k in range(length):
+        fill = INK if k % 2 == 0 else WHITE
+        x0 = k * 1.0 * (length / 10 if length > 10 else 1)
+        x1 = (k + 1) * 1.0 * (length / 10 if length > 10 else 1)
+        if x1 > length:
+            break
+        bp.items.append(Shape([[(x0, y), (x1, y), (x1, y + 0.6), (x0, y + 0.6)]], fill, INK, 0.2))
+    bp.items.append(Text(length + 0.6, y, f"{length} cm: measure to check the print",
+                         2.5, INK, "start", True))
+
+
+def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
+         highest: float) -> None:
+    """The height key and legend, in paper mm."""
+    key = bp.key
+    y = 0.0
+    key.append(Text(0, y, f"{arena.name}: {arena.size[0]:g} x {arena.size[1]:g} cm", 5.0,
+                    INK, "start", True))
+    y += 9
+    heights = sorted({_height(f) for f in barriers})
+    if heights:
+        key.append(Text(0, y, "wall and door tops (absolute height, cm): darker is higher",
+                        3.2, INK, "start", True))
+        y += 3
+        for i, hgt in enumerate(heights):
+            x = i * 22.0
+            key.append(Shape([[(x, y), (x + 18, y), (x + 18, y + 7), (x, y + 7)]],
+                             wall_tone(hgt, tallest), INK, 0.3))
+            key.append(Text(x + 9, y + 12, f"h {hgt:g}", 3.0, INK))
+        y += 18
+    levels = sorted({f.height or 0.0 for f in arena.by_type("platform")})
+    if levels:
+        key.append(Text(0, y, "platform floors (cm)", 3.2, INK, "start", True))
+        y += 3
+        for i, z in enumerate(levels):
+            x = i * 22.0
+            key.append(Shape([[(x, y), (x + 18, y), (x + 18, y + 7), (x, y + 7)]],
+                             floor_tone(z, highest), INK, 0.3))
+            key.append(Text(x + 9, y + 12, f"z {z:g}", 3.0, INK))
+        y += 18
+    present = {f.type for f in arena.features}
+    rows = [(t, c, text) for t, c, text in (
+        ("door", DOOR, "door (cuts its wall; opens when touched)"),
+        ("pit", PIT, "pit (red rim)"), ("stairs", SLOPE["stairs"], "stairs: arrow points up"),
+        ("ramp", SLOPE["ramp"], "ramp: arrow points up"),
+        ("escalator", SLOPE["escalator"], "escalator: arrow = carry direction"),
+        ("lift", LIFT, "lift (to its landing height)"),
+        ("conveyor", BELT, "conveyor belt: arrow = direction, cm per round"),
+        ("service", SERVICE, "service point"),
+        ("teleporter", TELEPORTER, "teleporter (dashed: where it can lead)"),
+        ("goal", GOAL, "goal marker (R: respawn spots, in turn)")) if t in present]
+    for t, colour, text in rows:
+        key.append(Shape([[(0, y), (10, y), (10, y + 5), (0, y + 5)]], colour, INK, 0.3))
+        key.append(Text(13, y + 4, text, 3.0, INK, "start"))
+        y += 7
+    key.append(Text(0, y + 4, "grid: 5 cm, bold 10 cm; heights in cm above the table", 3.0,
+                    INK, "start"))
+    bp.key_size = (150.0, y + 8)
