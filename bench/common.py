@@ -213,3 +213,17 @@ class NaiveSight:
 
 def compiled(arena: Arena) -> ArenaIndex:
     return compile_arena(arena, bundled_rules())
+
+
+def bench_main(doc: str, quick_help: str, collect: Callable[[bool], dict],
+               report: Callable[[dict], str]) -> None:
+    """The command line every bench shares: `--quick` (`quick_help`) and `--json`."""
+    import argparse
+    import json
+
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help=quick_help)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = p.parse_args()
+    data = collect(args.quick)
+    print(json.dumps(data, indent=1) if args.json else report(data))

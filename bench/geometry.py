@@ -23,13 +23,11 @@ naive one on the sample. CPU time; medians with p95 and p99.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import random
 
 import numpy as np
 
-from common import (BOTS, FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
+from common import (bench_main, BOTS, FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
                     machine_limit, machine_limit_union, place_discs, stats, synthetic)
 
 NAIVE_SAMPLE = 300             # lines timed naively per configuration
@@ -109,12 +107,7 @@ def report(data: dict) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="fewer repeats, no 2000-feature arena")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = p.parse_args()
-    data = collect(args.quick)
-    print(json.dumps(data, indent=1) if args.json else report(data))
+    bench_main(__doc__, "fewer repeats, no 2000-feature arena", collect, report)
 
 
 if __name__ == "__main__":

@@ -17,14 +17,12 @@ CPU time per move; medians with p95 and p99.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import random
 
 import shapely
 from shapely.geometry import LineString
 
-from common import (FEATURES, bundled, compiled, cpu_times, fmt, machine, place_discs, stats,
+from common import (bench_main, FEATURES, bundled, compiled, cpu_times, fmt, machine, place_discs, stats,
                     synthetic, unprepared)
 from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
 from bottisota.engine.game import Game
@@ -135,12 +133,7 @@ def report(data: dict) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="fewer moves")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = p.parse_args()
-    data = collect(args.quick)
-    print(json.dumps(data, indent=1) if args.json else report(data))
+    bench_main(__doc__, "fewer moves", collect, report)
 
 
 if __name__ == "__main__":

@@ -16,12 +16,10 @@ prepared-union predicate per target line. CPU time; medians with p95 and p99.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import random
 
-from common import (FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
+from common import (bench_main, FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
                     machine_limit, machine_limit_union, place_discs, stats, synthetic)
 from bottisota.engine.setup import new_state
 from bottisota.engine.shooting.geometry import disc_of, standing_bots
@@ -130,12 +128,7 @@ def report(data: dict) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="fewer repeats")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = p.parse_args()
-    data = collect(args.quick)
-    print(json.dumps(data, indent=1) if args.json else report(data))
+    bench_main(__doc__, "fewer repeats", collect, report)
 
 
 if __name__ == "__main__":

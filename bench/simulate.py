@@ -15,13 +15,11 @@ CPU time of this process throughout.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import math
 import time
 
-from common import machine, stats, synthetic
+from common import bench_main, machine, stats, synthetic
 from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules, load_catalogue
 from bottisota.formats.robot_tables import find_personality
@@ -139,12 +137,7 @@ def report(data: dict) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="fewer games, up to 32 bots")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = p.parse_args()
-    data = collect(args.quick)
-    print(json.dumps(data, indent=1) if args.json else report(data))
+    bench_main(__doc__, "fewer games, up to 32 bots", collect, report)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,6 @@ Run: python bench/startup.py [--quick] [--json]
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import subprocess
 import sys
@@ -22,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, machine, stats
+from common import bench_main, ROOT, machine, stats
 from bottisota.formats.loading import bundled_rules, load_catalogue
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play.journal import load
@@ -37,7 +35,7 @@ sys.path.insert(0, sys.argv[1])
 os.chdir(tempfile.mkdtemp())
 import pygame
 from bottisota.view.app import TableApp
-from bottisota.view.session import build_game, robot_seats
+from bottisota.viewmodel.session import build_game, robot_seats
 pygame.display.init(); pygame.font.init()
 screen = pygame.display.set_mode((1280, 800))
 game, path = build_game(None, ["red", "blue"], 1, None, "first-frame.jsonl")
@@ -97,12 +95,7 @@ def report(data: dict) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="fewer runs, a shorter journal")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = p.parse_args()
-    data = collect(args.quick)
-    print(json.dumps(data, indent=1) if args.json else report(data))
+    bench_main(__doc__, "fewer runs, a shorter journal", collect, report)
 
 
 if __name__ == "__main__":
