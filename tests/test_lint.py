@@ -78,7 +78,7 @@ def test_explain_lists_every_code_and_refuses_an_unknown_one(capsys):
 
 
 def test_every_warning_code_has_a_fixture_or_a_test():
-    covered = {expectation(p)[1] for p in WARN_FILES} | {"W005", "W021", "E001", "E002", "E003",
+    covered = {expectation(p)[1] for p in WARN_FILES} | {"W005", "E001", "E002", "E003",
                                                           "E004", "E005", "E006", "E010",
                                                           "E012", "E013"}
     assert set(CODES) <= covered
@@ -131,9 +131,9 @@ def test_two_user_files_with_one_card_id(tmp_path, capsys):
     (tmp_path / "a.yaml").write_text(body)
     (tmp_path / "b.yaml").write_text(body)
     status, _out, err = run(capsys, "check", str(tmp_path))
-    assert status == 0
-    assert f"{tmp_path / 'b.yaml'}:1:5: warning[W021 duplicate-id]" in err
-    assert "also given in" in err
+    assert status == 2     # the game's loader refuses the second file: an error, not a warning
+    assert f"{tmp_path / 'b.yaml'}:1:5: error[E006 duplicate-id]" in err
+    assert "is used again (first in" in err
 
 
 def test_replaces_silences_the_shadowing_warning(tmp_path, capsys):

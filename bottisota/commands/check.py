@@ -21,7 +21,7 @@ from typing import Any, Callable
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats import content, spec
+from bottisota.formats import content, scenario_spec, spec
 from bottisota.formats.lint import (
     ERROR, WARNING, Finding, card_findings, from_problem, id_findings, mod_findings, show,
 )
@@ -33,7 +33,7 @@ from bottisota.formats.loading import (
 from bottisota.formats.yaml_source import Marks, load_yaml
 from bottisota.geometry.lint import arena_findings, placement_findings
 from bottisota.play.reach import reach_findings
-from bottisota.play.scenario import scenario_from_dict
+from bottisota.play.scenario import check_setup, start_state
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")
 _FOLDER_KINDS = {"arenas": "arena", "bots": "card", "cards": "card", "mods": "mod",
@@ -89,13 +89,26 @@ def _missing(name: str) -> Problem:
                                    f"(arenas: {', '.join(names)})")
 
 
-def kind_of(path: Path, data: Any) -> str | None:
-    """Which format a file follows: its folder, its name, else its keys."""
+# the words for a file that is not the kind its place says ("not an arena file: ...")
+_WHAT = {"arena": "arena", "card": "bot card", "mod": "mod", "rules": "house rules",
+         "scenario": "scenario", "robot": "robot personality"}
+
+
+def kind_by_place(path: Path) -> str | None:
+    """The format a file's name or folder says it follows, if any."""
     if path.name == "rules.yaml":
         return "rules"
     for part in reversed(path.parent.parts):
         if part in _FOLDER_KINDS:
             return _FOLDER_KINDS[part]
+    return None
+
+
+def kind_of(path: Path, data: Any) -> str | None:
+    """Which format a file follows: its folder, its name, else its keys."""
+    by_place = kind_by_place(path)
+    if by_place is not None:
+        return by_place
     sample = data[0] if isinstance(data, list) and data else data
     if not isinstance(sample, dict):
         return None
@@ -138,21 +151,28 @@ _CHECKERS: dict[str, Callable[[Any, str, Marks], Any]] = {
     "card": lambda d, f, m: cards_from_data(d, f, m),
     "mod": lambda d, f, m: mods_from_data(d, f, m),
     "rules": _check_rules,
-    "scenario": lambda d, f, m: scenario_from_dict(d, f, m, Path(f).parent),
+    # where the bots stand is reported by scenario_findings, with its own codes
+    "scenario": lambda d, f, m: scenario_spec.scenario_from_dict(d, f, m, Path(f).parent,
+                                                                 check_setup),
 }
 
 
 def check_file(path: Path, kind: str | None = None) -> tuple[str, str | None]:
-    """Validate one file: (kind, note). Raises InputError with every problem."""
-    kind, _value, _data, _marks = _load(path, kind)
-    return kind, None
+    """Validate one file as `check` does: (kind, note). Raises InputError with every
+    error (warnings are not errors)."""
+    found_kind, found, _data, _marks = file_findings(path, kind)
+    errors = [f for f in found if f.level == ERROR]
+    if errors:
+        raise InputError([Problem(f.file, f.line, f.column, f.path, f.message) for f in errors])
+    return found_kind or "", None
 
 
 def _load(path: Path, kind: str | None) -> tuple[str, Any, Any, Marks | None]:
     """(kind, loaded value, raw data, marks); InputError with every problem."""
-    if kind == "robot" or kind is None and "robots" in path.parent.parts:
+    kind = kind or kind_by_place(path)
+    if kind == "robot":
         return "robot", _check_robot(path), None, None
-    data, marks = load_yaml(path)
+    data, marks = load_yaml(path, _WHAT.get(kind or "", "YAML"))
     kind = kind or kind_of(path, data)
     if kind is None:
         raise InputError([Problem(str(path), 1 if data is not None else 0, 1, "",
@@ -181,7 +201,7 @@ def lint_value(kind: str, value: Any, data: Any, marks: Marks, rules: HouseRules
 
 def scenario_findings(scenario: Any, marks: Marks) -> list[Finding]:
     """Bots placed off the table, in walls or pits, or on each other."""
-    state = scenario.new_state()
+    state = start_state(scenario, placement=False)
     bots = [(b["id"], float(b["at"][0]), float(b["at"][1]), state.bots[b["id"]].card.base,
              f"bots[{i}]") for i, b in enumerate(scenario.bots) if b["id"] in state.bots]
     return placement_findings(scenario.arena, scenario.rules, bots, marks)
@@ -207,7 +227,7 @@ def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
     """Card and mod ids given twice among the files checked and the designer's folders,
     and ids that shadow bundled ones."""
     out: list[Finding] = []
-    for kind, what in (("card", "card"), ("mod", "mod")):
+    for kind, what in (("card", "bot card"), ("mod", "mod")):
         bundled_dir = content.bundled_dir(kind)
         bundled_files = {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
         bundled: dict[str, str] = {}

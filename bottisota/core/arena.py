@@ -43,6 +43,7 @@ class Feature:
     path: tuple[tuple[float, float], ...] = ()      # conveyor centre line
     width: float | None = None          # conveyor width
     line: int = 0                       # line in the source file, for messages
+    drawn: BaseGeometry | None = None   # a wall cut by doors: its shape as the file drew it
 
     @property
     def label(self) -> str:

@@ -71,13 +71,13 @@ def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: H
     return None
 
 
-def _setup_problems(state: GameState, bot: Bot, raw: Mapping, marks: Marks,
-                    where: str) -> list[Problem]:
+def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
+                    placement: bool = True) -> list[Problem]:
     """A bot is set up as in a game (R6, D4, D7, D25, D26): wholly on the table,
     in no wall, a ground bot in no pit, overlapping no bot placed before it, its
     damage below its structure and its rust and leaflets within their caps."""
     problems = []
-    why = check_place(state, bot, bot.x, bot.y, doors=False)
+    why = check_place(state, bot, bot.x, bot.y, doors=False) if placement else None
     if why is not None:
         problems.append(marks.problem(join(where, "at"), f"{bot.id} cannot be set up there: {why}"))
     structure = bot.stats.structure
@@ -96,10 +96,11 @@ def _setup_problems(state: GameState, bot: Bot, raw: Mapping, marks: Marks,
 def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping] = (),
               cards: Mapping[str, BotCard] | None = None, mods: Mapping[str, Mod] | None = None,
               dice: DiceSource = None, round: int = 2, marks: Marks | None = None,
-              path: str = "bots") -> GameState:
+              path: str = "bots", placement: bool = True) -> GameState:
     """A game state with these bots on the arena (formats.md scenario form).
 
-    Players are seated in order of first appearance; scores and kills start at 0;
+    With `placement` off, where the bots stand is not checked (`check` reports it with
+    its own codes). Players are seated in order of first appearance; scores and kills start at 0;
     ammo starts from the weapons' `ammo` (a bot's `ammo` overrides); z is the
     floor under each bot; goals come from the arena's goal features.
     """
@@ -159,7 +160,7 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
             rust=b["status"].get("rust", 0), leaflet=b["status"].get("leaflet", 0),
             moved=b["moved"], parts=[m.id for m in parts], ammo=ammo, new=b["new"],
             card_stats=stats)
-        problems.extend(_setup_problems(state, state.bots[b["id"]], b, marks, where))
+        problems.extend(_setup_problems(state, state.bots[b["id"]], marks, where, placement))
         if b["player"] not in state.players:
             state.players.append(b["player"])
     if problems:

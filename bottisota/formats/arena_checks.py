@@ -49,7 +49,7 @@ def cut_doors(features: Sequence[Feature]) -> tuple[Feature, ...]:
         if f.type == "wall" and f.shape.intersects(union):
             cut = f.shape.difference(union)
             if not cut.is_empty and cut.area > AREA_EPSILON:
-                f = replace(f, shape=cut)
+                f = replace(f, shape=cut, drawn=f.shape)
         out.append(f)
     return tuple(out)
 

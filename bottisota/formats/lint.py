@@ -98,15 +98,13 @@ _CODES: list[Code] = [
     Code("W020", "shadows-bundled", WARNING, "a user card or mod has the id of a bundled one",
          "Your file takes the place of the bundled card or mod of the same id. Say so with "
          "`replaces: ID` in your card (then it is not reported), or pick another id."),
-    Code("W021", "duplicate-id", WARNING, "the same card or mod id in two files",
-         "Two files you load together give the same id; only the first is used."),
     Code("W030", "unreachable", WARNING, "a platform or goal no ground bot can reach",
          "No walking, wheeled or tracked bot can get there from the ground floor by steps "
          "within the step height, stairs, ramps, escalators, lifts or teleporters. Only "
          "fliers and hovers can. Add a way up, or accept it as a flier's perch."),
 ]
 CODES: dict[str, Code] = {c.code: c for c in _CODES}
-BY_NAME: dict[str, Code] = {c.name: c for c in _CODES if c.code not in ("W021",)}
+BY_NAME: dict[str, Code] = {c.name: c for c in _CODES}
 
 
 def lookup(word: str) -> Code | None:
@@ -187,12 +185,13 @@ def show(item: Finding, text: str | None = None, colour: bool = False) -> str:
 
     head = item.headline()
     lines = [paint(item.level, head) if colour else head]
-    source = text.splitlines() if text else []
+    # the line is quoted only for a finding at a key: a file refused as a whole (binary,
+    # nested too deep, not the format at all: perhaps a password file) is never echoed
+    source = text.splitlines() if text and item.path else []
     if 0 < item.line <= len(source):
         number = str(item.line)
         pad = " " * len(number)
-        src = source[item.line - 1].replace("\t", " ")
-        col = max(item.column, 1)
+        src, col = _window(source[item.line - 1].replace("\t", " "), max(item.column, 1))
         width = _token_width(src, col - 1)
         lines.append(paint("dim", f"{pad} |"))
         lines.append(paint("dim", f"{number} | ") + src)
@@ -201,6 +200,16 @@ def show(item: Finding, text: str | None = None, colour: bool = False) -> str:
     if item.help:
         lines.append(("  = " if source else "  ") + paint("help", "help:") + f" {item.help}")
     return "\n".join(lines)
+
+
+def _window(src: str, column: int, width: int = 100) -> tuple[str, int]:
+    """A long source line cut to `width` characters around `column` (1-based)."""
+    if len(src) <= width:
+        return src, column
+    start = max(0, min(column - 1 - width // 2, len(src) - width))
+    cut = src[start:start + width]
+    return ("…" if start else "") + cut + ("…" if start + width < len(src) else ""), \
+        column - start + (1 if start else 0)
 
 
 def _token_width(src: str, start: int) -> int:
@@ -310,9 +319,9 @@ def id_findings(files: Iterable[tuple[str, Any, Marks]], bundled: Mapping[str, s
             ident = str(ident)
             path = _at(prefix, "id")
             if ident in first:
-                out.append(finding("W021", marks, path, f"the {what} id '{ident}' is also given "
-                                   f"in {first[ident]}; only the first is used",
-                                   help=f"id: {ident}-2"))
+                # the loader refuses the second file, so the game would not start
+                out.append(finding("E006", marks, path, f"the {what} id '{ident}' is used "
+                                   f"again (first in {first[ident]})", help=f"id: {ident}-2"))
                 continue
             first[ident] = marks.file
             if ident in bundled and item.get("replaces") != ident:

@@ -81,8 +81,9 @@ def _candidates(values: tuple[float, ...]) -> list[tuple[float, ...]]:
 
 
 def shape_data(feature: Feature) -> dict:
-    """The feature's shape as formats.md keys that rebuild exactly the compiled polygon."""
-    shape = feature.shape
+    """The feature's shape as formats.md keys that rebuild exactly the compiled polygon
+    (a wall cut by doors as drawn: loading cuts it again)."""
+    shape = feature.drawn if feature.drawn is not None else feature.shape
     if feature.path and feature.width:
         return {"path": [list(p) for p in feature.path], "width": feature.width}
     if not isinstance(shape, Polygon) or shape.interiors:

@@ -53,6 +53,12 @@ def check_position(arena: Arena, rules: HouseRules, bots: list, round_: int,
     new_state(arena, rules, bots, round=round_, marks=marks)
 
 
+def check_setup(arena: Arena, rules: HouseRules, bots: list, round_: int,
+                marks: Marks) -> None:
+    """A scenario's bots checked as the game would set them up, except where they stand."""
+    new_state(arena, rules, bots, round=round_, marks=marks, placement=False)
+
+
 def load_scenario(path: str | Path) -> ScenarioSpec:
     """Read and validate a scenario file, its position included."""
     return scenario_spec.load_scenario(path, check_position)
@@ -68,11 +74,12 @@ def scenario_from_dict(data: Any, source: str, marks: Marks, base_dir: Path) -> 
     return scenario_spec.scenario_from_dict(data, source, marks, base_dir, check_position)
 
 
-def start_state(spec: ScenarioSpec) -> GameState:
-    """A fresh GameState of the scenario's position (dice from `dice` or `seed`)."""
+def start_state(spec: ScenarioSpec, placement: bool = True) -> GameState:
+    """A fresh GameState of the scenario's position (dice from `dice` or `seed`); with
+    `placement` off, where the bots stand is not checked."""
     dice = list(spec.dice) if spec.dice is not None else spec.seed
     return new_state(spec.arena, spec.rules, spec.bots, dice=dice, round=spec.round,
-                     marks=Marks(spec.source))
+                     marks=Marks(spec.source), placement=placement)
 
 
 def run(spec: ScenarioSpec) -> Outcome:

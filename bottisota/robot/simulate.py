@@ -9,7 +9,9 @@ and the median range of the shots each personality fired.
 """
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -122,19 +124,27 @@ def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
             if bar is not None:
                 bar.update()
     else:
-        forking = "fork" in _start_methods()
-        ctx = get_context("fork" if forking else "spawn")
+        forking = _can_fork()
+        ctx = get_context("fork" if forking else _fresh_start_method())
         if forking:
             # prepare once here: the workers inherit the loaded cards and the prepared
             # navigation maps instead of each building them again
             _init(*init)
-        pool_args = {} if forking else {"initializer": _init, "initargs": init}
-        with ctx.Pool(jobs, **pool_args) as pool:
+        pool_args = ({"initializer": _forked} if forking
+                     else {"initializer": _init, "initargs": init})
+        pool = ctx.Pool(jobs, **pool_args)
+        try:
             chunk = max(1, min(16, games // (jobs * 8) or 1))
             for record in pool.imap_unordered(_play, seeds, chunksize=chunk):
                 records.append(record)
                 if bar is not None:
                     bar.update()
+            pool.close()            # all games are in: let the workers finish and leave
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     if bar is not None:
         bar.close()
     return sorted(records, key=lambda r: r.seed)
@@ -144,6 +154,22 @@ def _start_methods() -> list[str]:
     from multiprocessing import get_all_start_methods
 
     return get_all_start_methods()
+
+
+def _can_fork() -> bool:
+    """Fork (sharing the prepared maps) only from a single-threaded process: a fork taken
+    while another thread holds a lock (a web server, a pygame window) can deadlock."""
+    return "fork" in _start_methods() and threading.active_count() == 1
+
+
+def _fresh_start_method() -> str:
+    return "forkserver" if "forkserver" in _start_methods() else "spawn"
+
+
+def _forked() -> None:
+    """A forked worker dies on the pool's SIGTERM, even if the parent had a window that
+    had turned SIGTERM into a quit event."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def worst_games(records: list[GameRecord], count: int = 5) -> list[GameRecord]:
