@@ -26,9 +26,22 @@ from __future__ import annotations
 import random
 
 import numpy as np
-
-from common import (bench_main, BOTS, FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
-                    machine_limit, machine_limit_union, place_discs, stats, synthetic)
+from common import (
+    BOTS,
+    FEATURES,
+    NaiveSight,
+    bench_main,
+    bundled,
+    compiled,
+    cpu_times,
+    fmt,
+    machine,
+    machine_limit,
+    machine_limit_union,
+    place_discs,
+    stats,
+    synthetic,
+)
 
 NAIVE_SAMPLE = 300             # lines timed naively per configuration
 

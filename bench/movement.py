@@ -20,10 +20,21 @@ from __future__ import annotations
 import random
 
 import shapely
+from common import (
+    FEATURES,
+    bench_main,
+    bundled,
+    compiled,
+    cpu_times,
+    fmt,
+    machine,
+    place_discs,
+    stats,
+    synthetic,
+    unprepared,
+)
 from shapely.geometry import LineString
 
-from common import (bench_main, FEATURES, bundled, compiled, cpu_times, fmt, machine, place_discs, stats,
-                    synthetic, unprepared)
 from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
 from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import preview_move

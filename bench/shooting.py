@@ -19,8 +19,22 @@ from __future__ import annotations
 import math
 import random
 
-from common import (bench_main, FEATURES, NaiveSight, bundled, compiled, cpu_times, fmt, machine,
-                    machine_limit, machine_limit_union, place_discs, stats, synthetic)
+from common import (
+    FEATURES,
+    NaiveSight,
+    bench_main,
+    bundled,
+    compiled,
+    cpu_times,
+    fmt,
+    machine,
+    machine_limit,
+    machine_limit_union,
+    place_discs,
+    stats,
+    synthetic,
+)
+
 from bottisota.engine.setup import new_state
 from bottisota.engine.shooting.geometry import disc_of, standing_bots
 from bottisota.engine.shooting.premeasure import premeasure_weapons

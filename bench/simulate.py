@@ -20,6 +20,7 @@ import math
 import time
 
 from common import bench_main, machine, stats, synthetic
+
 from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules, load_catalogue
 from bottisota.formats.robot_tables import find_personality

@@ -20,13 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import bench_main, ROOT, machine, stats
-from bottisota.formats.loading import bundled_rules, load_catalogue
+from common import ROOT, bench_main, machine, stats
+
+from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play.journal import load
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
-from bottisota.formats.loading import load_arena
 
 FIRST_FRAME = r"""
 import os, sys, time, tempfile

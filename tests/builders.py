@@ -7,14 +7,14 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena, Feature
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.loading import arena_from_dict, rules_with_overrides
+from bottisota.core.dice import Dice
 from bottisota.engine.setup import new_state
 from bottisota.engine.state import Bot, GameState
+from bottisota.formats.loading import arena_from_dict, bundled_rules, rules_with_overrides
 
 
 def arena(*features: dict, size: tuple[float, float] = (80, 60), name: str = "test") -> Arena:

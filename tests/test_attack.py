@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from test_shooting_world import bot, card, events_of, weapon, world
 
 from bottisota.core.errors import DiceExhausted
 from bottisota.engine.shooting.attack import attack
-from test_shooting_world import bot, card, events_of, weapon, world
 
 
 def duel(gun, dice, target_kw=None, shooter_kw=None, rules=None):

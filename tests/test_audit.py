@@ -4,14 +4,14 @@ text is easy to misread. Decisions where the text is silent: docs/decisions.md."
 from __future__ import annotations
 
 import pytest
+from test_shooting_world import bot as sbot
+from test_shooting_world import events_of, platform, weapon, world
 
 from bottisota.core.actions import Back, Forward, Move, Refusal, Turn
 from bottisota.engine.movement.moves import commit_move, preview_move
 from bottisota.engine.shooting.shots import fire_one
 from bottisota.engine.shooting.targeting import can_fire
 from tests.builders import arena, bot, card, state
-from test_shooting_world import bot as sbot
-from test_shooting_world import events_of, platform, weapon, world
 
 ROCKET = weapon("Rocket", kind="rocket", mount="nose", range=40, to_hit=4)
 

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
-from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.formats.loading import bundled_rules
+from bottisota.core.dice import Dice
 from bottisota.engine.shooting.beams import fling_plan, resolve_beams
 from bottisota.engine.state import Bot, GameState, Mine
+from bottisota.formats.loading import bundled_rules
 from tests.builders import bare_table
 
 RULES = bundled_rules()

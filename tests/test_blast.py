@@ -1,8 +1,9 @@
 """Blasts: who is in the marker, who is safe, and the dice order (R34, R35, D12, D13, D32)."""
 from __future__ import annotations
 
-from bottisota.engine.shooting.blast import blast_members, resolve_blast
 from test_shooting_world import bot, events_of, wall, weapon, world
+
+from bottisota.engine.shooting.blast import blast_members, resolve_blast
 
 BOMB = weapon("Bomb", kind="gun", to_hit=4, hits=1, explosive=True)
 

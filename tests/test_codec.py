@@ -4,11 +4,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bottisota.core.actions import (
-    Back, DropMine, Forward, Lift, Loop, Move, Pass, Place, SelfDestruct, Service, SetOverwatch,
-    Shoot, ShotOrder, Strafe, Turn,
+    Back,
+    DropMine,
+    Forward,
+    Lift,
+    Loop,
+    Move,
+    Pass,
+    Place,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+    ShotOrder,
+    Strafe,
+    Turn,
 )
 from bottisota.formats.codec import (
-    ActionFormatError, action_from_dict, action_to_dict, steps_from_list,
+    ActionFormatError,
+    action_from_dict,
+    action_to_dict,
+    steps_from_list,
 )
 
 FORMATS_EXAMPLES = [

@@ -1,13 +1,13 @@
 """Dice modes (D8): one seeded stream per game, forced rolls, typed-in physical dice."""
 import pytest
 
+from bottisota.commands.dice_prompt import prompt_dice
+from bottisota.core.actions import Move, Pass, Place, Shoot, ShotOrder
+from bottisota.core.cards import BotCard, Weapon
 from bottisota.core.dice import Dice
 from bottisota.core.errors import DiceExhausted
-from bottisota.core.cards import BotCard, Weapon
-from bottisota.formats.loading import bundled_rules
-from bottisota.core.actions import Move, Pass, Place, Shoot, ShotOrder
-from bottisota.commands.dice_prompt import prompt_dice
 from bottisota.engine.game import Game
+from bottisota.formats.loading import bundled_rules
 from tests.builders import arena
 
 GUN = Weapon("Gun", kind="gun", mount="turret", range=100, to_hit=2, hits=1)

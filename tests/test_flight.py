@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from test_shooting_world import bot, events_of, house_rules, wall, weapon, world
 
 from bottisota.engine.shooting.flight import missile_turn_options
 from bottisota.engine.shooting.shots import fire_one
-from test_shooting_world import bot, events_of, house_rules, wall, weapon, world
 
 ROCKET = weapon("Rocket", kind="rocket", mount="nose", range=40, to_hit=4)
 MISSILE = weapon("Missile", kind="missile", mount="nose", range=40, to_hit=4)

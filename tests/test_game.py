@@ -1,12 +1,12 @@
 """The game's turn flow (R6, R7, D18-D20), destruction and respawn (R54-R56), the end (D24)."""
 import pytest
 
-from bottisota.core.dice import Dice
-from bottisota.core.cards import BotCard, Weapon
-from bottisota.formats.loading import bundled_rules
-from bottisota.core.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder
 from bottisota.commands.dice_prompt import prompt_dice
+from bottisota.core.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder
+from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.dice import Dice
 from bottisota.engine.game import Game
+from bottisota.formats.loading import bundled_rules
 from tests.builders import arena
 
 GUN = Weapon("Gun", kind="gun", mount="turret", range=100, to_hit=2, hits=1)
@@ -173,8 +173,9 @@ def test_physical_dice_are_asked_for_with_their_purpose():  # D8
 
 def test_undo_then_redo_returns_the_same_state():  # D8
     game = Game.new(TABLE, bundled_rules(), [GUNNER, SPARE], [], ["red", "blue"], seed=11)
-    from bottisota.engine.random_play import play_random_game
     import random
+
+    from bottisota.engine.random_play import play_random_game
 
     play_random_game(game, random.Random(3), max_actions=12)
     before = snapshot(game)

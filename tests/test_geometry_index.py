@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from test_geometry_support import arena
 
-from bottisota.geometry.arena_index import ArenaIndex, Disc
 from bottisota.formats.loading import bundled_rules
+from bottisota.geometry.arena_index import ArenaIndex, Disc
 
 WAREHOUSE_CORNER = (
     ("platform", {"rect": [60, 50, 40, 20], "height": 4}),

@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
-from bottisota.geometry.arena_index import ArenaIndex, Disc
-from bottisota.core.arena import FEATURE_TYPES, Arena, Feature
-from bottisota.geometry import sightline, sweep
 from bottisota.core import shapes
-from bottisota.geometry.sweep import first_touch, first_touch_times
+from bottisota.core.arena import FEATURE_TYPES, Arena, Feature
 from bottisota.formats.loading import bundled_rules
+from bottisota.geometry import sightline, sweep
+from bottisota.geometry.arena_index import ArenaIndex, Disc
+from bottisota.geometry.sweep import first_touch, first_touch_times
 
 W, H = 100.0, 80.0
 coord_x = st.floats(2.0, W - 2.0, allow_nan=False)

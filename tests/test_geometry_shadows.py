@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bottisota.formats.loading import bundled_rules
 from bottisota.geometry import shadows
 from bottisota.geometry.arena_index import ArenaIndex, Disc
-from bottisota.formats.loading import bundled_rules
 from tests.test_geometry_properties import SETTINGS, an_arena, coord_x, coord_y
 
 

@@ -3,15 +3,22 @@ from pathlib import Path
 
 import pytest
 
+from bottisota.core.actions import Forward, Move, Service, Shoot, ShotOrder, Strafe, Turn
 from bottisota.core.errors import InputError
-from bottisota.formats.loading import bundled_rules
+from bottisota.engine.setup import new_state
 from bottisota.formats.loading import (
-    WALL_DEFAULT_HEIGHT, arena_from_dict, card_from_dict, load_arena, load_cards,
-    load_catalogue, load_mods, load_rules, rules_with_overrides,
+    WALL_DEFAULT_HEIGHT,
+    arena_from_dict,
+    bundled_rules,
+    card_from_dict,
+    load_arena,
+    load_cards,
+    load_catalogue,
+    load_mods,
+    load_rules,
+    rules_with_overrides,
 )
 from bottisota.play.scenario import load_scenario, parse_scenario, start_state
-from bottisota.core.actions import Forward, Move, Service, Shoot, ShotOrder, Strafe, Turn
-from bottisota.engine.setup import new_state
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 

@@ -3,8 +3,7 @@ import pytest
 
 from bottisota.core.errors import InputError
 from bottisota.formats.arena_checks import floor_z, slope_ends
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.loading import arena_from_dict
+from bottisota.formats.loading import arena_from_dict, bundled_rules
 
 
 def problems(*features, size=(80, 60), rules=None):
@@ -137,8 +136,8 @@ def test_an_arena_of_two_platforms_loads():
 
 
 def test_a_scenario_bot_may_be_new():  # R56
-    from tests.builders import arena as make_arena
     from bottisota.engine.setup import new_state
+    from tests.builders import arena as make_arena
 
     state = new_state(make_arena(), bots=[{"id": "a", "player": "red", "at": [10, 10],
         "new": True, "card": {"locomotion": "walker", "move": 8, "armour": 4,

@@ -4,7 +4,12 @@ import math
 import pytest
 
 from bottisota.core.shapes import (
-    CIRCLE_TOLERANCE, circle, rect, rotated, shape_from_dict, strip,
+    CIRCLE_TOLERANCE,
+    circle,
+    rect,
+    rotated,
+    shape_from_dict,
+    strip,
 )
 
 

@@ -5,13 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottisota.core.cards import BotCard, Weapon
-from bottisota.formats.loading import bundled_rules
 from bottisota.core.actions import Refusal
+from bottisota.core.cards import BotCard, Weapon
 from bottisota.engine.events import apply_event
-from bottisota.engine.mines import (activate_mines, drop_mine, mine_strike,
-                                   touching_mines)
+from bottisota.engine.mines import activate_mines, drop_mine, mine_strike, touching_mines
 from bottisota.engine.state import Bot, GameState, Mine
+from bottisota.formats.loading import bundled_rules
 from tests.builders import bare_table
 
 RULES = bundled_rules()

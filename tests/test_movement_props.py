@@ -9,12 +9,12 @@ import math
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bottisota.formats.loading import bundled_rules
-from bottisota.geometry.compiled import compile_arena
-from bottisota.core.errors import InputError
 from bottisota.core.actions import Back, Forward, Move, Refusal, Strafe, Turn
+from bottisota.core.errors import InputError
 from bottisota.engine.movement.moves import commit_move, preview_move
 from bottisota.engine.movement.physics import under_higher_floor
+from bottisota.formats.loading import bundled_rules
+from bottisota.geometry.compiled import compile_arena
 from tests.builders import arena, bot, card, state
 
 SIZE = (60, 40)

@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.view.pdf_out import MARGIN, OVERLAP, LABEL, PAPERS
+from bottisota.view.pdf_out import LABEL, MARGIN, OVERLAP, PAPERS
 
 SIZES = {"warehouse": (120, 90), "duel": (60, 60), "factory": (120, 90)}
 

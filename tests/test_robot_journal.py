@@ -9,16 +9,15 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
+from bottisota.core.actions import Forward, Move, Pass, Place
 from bottisota.core.dice import Dice
 from bottisota.core.errors import JournalError
-from bottisota.play.journal import load
+from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules
+from bottisota.formats.robot_tables import find_personality
+from bottisota.play.journal import journal_game, load
 from bottisota.robot.match import decision_notes, play
 from bottisota.robot.player import Robot
-from bottisota.formats.robot_tables import find_personality
-from bottisota.core.actions import Forward, Move, Pass, Place
-from bottisota.engine.game import Game
-from bottisota.play.journal import journal_game
 from tests.builders import ROBOT_TABLE, arena
 from tests.test_journal import snapshot, write_resealed
 

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from bottisota.robot.navigation import nav_grid
-from bottisota.robot.planner import plan_move
-from bottisota.formats.robot_tables import Intention
 from bottisota.core.actions import Back, Forward, Move, Refusal, Turn
 from bottisota.engine.movement.moves import preview_move
+from bottisota.formats.robot_tables import Intention
+from bottisota.robot.navigation import nav_grid
+from bottisota.robot.planner import plan_move
 from tests.builders import arena, bot, card, state, weapon
 
 GUN = weapon("Gun", mount="nose", range=30)

@@ -6,14 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from bottisota.core.actions import Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder, Turn
 from bottisota.core.dice import Dice
-from bottisota.robot.player import Robot
-from bottisota.formats.robot_tables import bundled_personalities, load_personality
-from bottisota.core.actions import (Forward, Move, Pass, Place, SetOverwatch, Shoot, ShotOrder,
-                                     Turn)
 from bottisota.engine.game import Game
+from bottisota.formats.robot_tables import bundled_personalities, load_personality
+from bottisota.robot.player import Robot
 from tests.builders import ROBOT_TABLE, arena, bot, card, state, weapon
-
 
 GUN = weapon("Gun", mount="nose", range=30)
 

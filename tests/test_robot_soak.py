@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from bottisota.formats.content import arenas_dir
 from bottisota.core.cards import LOCOMOTIONS
+from bottisota.formats.content import arenas_dir
 from bottisota.robot.match import play
 from bottisota.robot.simulate import setup
 

@@ -6,17 +6,21 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bottisota.core.dice import Dice
-from bottisota.core.errors import InputError
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Weapon
-from bottisota.formats.content import rules_file
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError
 from bottisota.core.house_rules import HouseRules
+from bottisota.engine.state import Bot, GameState
+from bottisota.formats.content import rules_file
+from bottisota.formats.robot_tables import (
+    Intention,
+    bundled_personalities,
+    load_personality,
+    validate_file,
+)
 from bottisota.robot.decide import roll_on
 from bottisota.robot.situation import Situation
-from bottisota.formats.robot_tables import (Intention, bundled_personalities, load_personality,
-                                    validate_file)
-from bottisota.engine.state import Bot, GameState
 
 TABLE = """\
 name: tester

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.play.scenario import load_scenario
-from bottisota.play.scenario import run
+from bottisota.play.scenario import load_scenario, run
 
 FOLDER = Path(__file__).parent / "scenarios"
 VALID = sorted(p for p in FOLDER.glob("*.yaml") if not p.name.startswith("invalid_"))

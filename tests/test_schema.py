@@ -13,7 +13,17 @@ from bottisota.core.errors import InputError
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats import spec
 from bottisota.formats.schema import FILE_NAMES, schema_of
-from bottisota.formats.spec_types import META_FIELDS, AnyValue, Choice, Keyed, MapOf, Num, Record, Seq, Tagged
+from bottisota.formats.spec_types import (
+    META_FIELDS,
+    AnyValue,
+    Choice,
+    Keyed,
+    MapOf,
+    Num,
+    Record,
+    Seq,
+    Tagged,
+)
 from bottisota.formats.yaml_source import load_yaml
 
 ROOT = Path(__file__).parents[1]

@@ -6,12 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
+from bottisota.core.actions import Refusal
 from bottisota.core.arena import Feature
 from bottisota.core.cards import BotCard
-from bottisota.formats.loading import bundled_rules
-from bottisota.core.actions import Refusal
 from bottisota.engine.self_destruct import self_destruct
 from bottisota.engine.state import Bot, GameState
+from bottisota.formats.loading import bundled_rules
 from tests.builders import bare_table
 
 RULES = bundled_rules()

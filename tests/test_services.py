@@ -1,8 +1,8 @@
 """Service points (R49-R52, R54): reload, repairs, parts and their limits."""
-from bottisota.core.cards import Mod
 from bottisota.core.actions import Service
-from bottisota.engine.services import check_service, use_service
+from bottisota.core.cards import Mod
 from bottisota.engine.modes import ScenarioMode
+from bottisota.engine.services import check_service, use_service
 from tests.builders import arena, bot, card, state, weapon
 
 SERVICE_ARENA = arena({"type": "service", "id": "west", "circle": [10, 30, 3]},

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from test_shooting_world import events_of
 
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.engine.shooting.shots import (
-    can_fire, check_shoot, resolve_shoot, spray_members, weapons_that_bear,
+    can_fire,
+    check_shoot,
+    resolve_shoot,
+    spray_members,
+    weapons_that_bear,
 )
 from bottisota.engine.shooting.targeting import Pose
 from tests import builders as B
-from test_shooting_world import events_of
 
 
 def shoot(state, shooter, *orders):
@@ -286,7 +290,7 @@ def test_an_explosive_shot_blasts_at_the_target_centre():  # R34 D32
 
 
 def test_push_and_pull_are_handed_to_the_beams_rules(monkeypatch):  # R29
-    import bottisota.engine.shooting.shots as beams   # shots calls resolve_beams by this name
+    import bottisota.engine.shooting.shots as beams  # shots calls resolve_beams by this name
     seen = []
     monkeypatch.setattr(beams, "resolve_beams",
                         lambda state, shooter, orders: seen.append(

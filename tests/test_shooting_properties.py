@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import copy
 
-from bottisota.core.errors import InputError
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
-
-from bottisota.core.dice import Dice
-from bottisota.core.actions import Refusal, Shoot, ShotOrder
-from bottisota.engine.shooting.shots import check_shoot, premeasure, resolve_shoot, spray_members
-from bottisota.geometry.compiled import compile_arena
-from bottisota.formats.loading import bundled_rules
-from tests import builders as B
 from test_shooting_world import events_of
+
+from bottisota.core.actions import Refusal, Shoot, ShotOrder
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError
+from bottisota.engine.shooting.shots import check_shoot, premeasure, resolve_shoot, spray_members
+from bottisota.formats.loading import bundled_rules
+from bottisota.geometry.compiled import compile_arena
+from tests import builders as B
 
 ARENAS = [
     B.arena(),

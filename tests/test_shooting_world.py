@@ -5,15 +5,15 @@ inline cards, a `GameState` with forced dice and the bundled house rules.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import yaml
 from shapely.geometry import Polygon, box
 
-from bottisota.core.dice import Dice
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Weapon
+from bottisota.core.dice import Dice
 from bottisota.core.house_rules import HouseRules
 from bottisota.engine.state import Bot, GameState
 

@@ -12,12 +12,11 @@ import math
 import random
 import time
 
-from bottisota.formats.content import arenas_dir
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.loading import arena_from_dict, load_arena, load_catalogue
 from bottisota.engine.game import Game
 from bottisota.engine.movement.physics import under_higher_floor
 from bottisota.engine.random_play import play_random_game
+from bottisota.formats.content import arenas_dir
+from bottisota.formats.loading import arena_from_dict, bundled_rules, load_arena, load_catalogue
 
 GAMES = 500
 ROUND_LIMIT = 8

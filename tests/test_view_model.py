@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pygame
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bottisota
 from bottisota.core.actions import Forward, Move, Pass, Place

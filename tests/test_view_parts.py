@@ -8,19 +8,18 @@ import json
 import pygame
 import pytest
 
+from bottisota.commands.play import configure_parser
 from bottisota.core.actions import Back, Forward, Strafe, Turn
 from bottisota.engine.game import Game
 from bottisota.engine.turns import turn_event
 from bottisota.view import calibration
 from bottisota.view.app import TableApp
-from bottisota.commands.play import configure_parser
 from bottisota.view.camera import Camera
 from bottisota.view.help import help_lines
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.threat import threat_map
 from bottisota.viewmodel.words import describe
 from tests.builders import arena, bot, card, state, weapon
-
 
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 

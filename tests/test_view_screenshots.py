@@ -12,7 +12,6 @@ from bottisota.view.app import TableApp
 from bottisota.view.premeasure_overlay import BLAST_WIDTH
 from bottisota.view.screenshots import SIZE, make_screenshots, screenshot_game
 
-
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
 

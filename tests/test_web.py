@@ -9,8 +9,8 @@ import warnings
 import pytest
 
 from bottisota.core.actions import Forward, Move, Pass, Place, Refusal, SetOverwatch, Turn
-from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.game import Game
+from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
 from bottisota.formats.content import arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -554,7 +554,9 @@ def test_select_clear_and_show_off(shooting_game):
 
 # --- any message at all: a clear error or an answer, never a crash -------------------------------
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
+
 
 def _nested(inner):
     return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)

@@ -15,21 +15,33 @@ import argparse
 import difflib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats import content, scenario_spec, spec
 from bottisota.formats.lint import (
-    ERROR, WARNING, Finding, card_findings, from_problem, id_findings, mod_findings, show,
+    ERROR,
+    WARNING,
+    Finding,
+    card_findings,
+    from_problem,
+    id_findings,
+    mod_findings,
+    show,
 )
-from bottisota.formats.robot_tables import validate_file
 from bottisota.formats.loading import (
-    arena_from_dict, bundled_rules, cards_from_data, mods_from_data, rules_from_dict,
+    arena_from_dict,
+    bundled_rules,
+    cards_from_data,
+    mods_from_data,
+    rules_from_dict,
     rules_with_overrides,
 )
+from bottisota.formats.robot_tables import validate_file
 from bottisota.formats.yaml_source import Marks, load_yaml
 from bottisota.geometry.lint import arena_findings, placement_findings
 from bottisota.play.reach import reach_findings

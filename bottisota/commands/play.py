@@ -23,12 +23,17 @@ from bottisota.view.app import TableApp  # noqa: E402
 from bottisota.view.edit_reload import EditReloader  # noqa: E402
 from bottisota.view.projector import ProjectorWindow  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
-from bottisota.viewmodel.calibration_store import (  # noqa: E402
-    display_key, load_calibration, save_calibration)
+from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
 from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
 from bottisota.viewmodel.session import (  # noqa: E402
-    build_game, load_static, new_journal_path, parse_players, parse_robot_specs, parse_size,
-    robot_seats)
+    build_game,
+    load_static,
+    new_journal_path,
+    parse_players,
+    parse_robot_specs,
+    parse_size,
+    robot_seats,
+)
 from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
 
 NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "

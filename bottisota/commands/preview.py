@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bottisota.commands.check import file_findings
 from bottisota.commands.options import add_content, add_rules, house_rules
+from bottisota.core.errors import InputError
 from bottisota.formats import content
 from bottisota.formats.loading import load_arena
-from bottisota.core.errors import InputError
 from bottisota.play.reach import ground_reach
 
 FPS = 10

@@ -115,7 +115,11 @@ def _findings(path: Path, rules) -> list:
 
 def _write_png(out: Path, bp, arena, ratio: float, px_per_cm: float, key: bool) -> None:
     from bottisota.view.render import (
-        MAX_PIXELS, MAX_SIDE, largest_png_scale, png_size, write_png,
+        MAX_PIXELS,
+        MAX_SIDE,
+        largest_png_scale,
+        png_size,
+        write_png,
     )
 
     w, h = png_size(arena.size, px_per_cm)

@@ -20,10 +20,19 @@ from pathlib import Path
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.robot.simulate import (
-    DEFAULT_ROBOTS, DEFAULT_ROUND_LIMIT, keep_journals, run, setup,
+    DEFAULT_ROBOTS,
+    DEFAULT_ROUND_LIMIT,
+    keep_journals,
+    run,
+    setup,
 )
 from bottisota.robot.stats import (
-    FLAG_TEXT, GameRecord, card_rows, personality_rows, ranking_note, table,
+    FLAG_TEXT,
+    GameRecord,
+    card_rows,
+    personality_rows,
+    ranking_note,
+    table,
 )
 
 

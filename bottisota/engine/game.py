@@ -30,32 +30,45 @@ never opens files itself.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Protocol
 
-from bottisota.core.dice import Dice, Roll
+from bottisota.core.actions import (
+    Move,
+    Pass,
+    Place,
+    Refusal,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+)
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
+from bottisota.core.dice import Dice, Roll
 from bottisota.core.house_rules import HouseRules
-from bottisota.engine.movement import moves as movement
-from bottisota.engine.shooting import shots as shooting
-from bottisota.core.actions import (
-    Move, Pass, Place, Refusal, SelfDestruct, Service, SetOverwatch, Shoot,
-)
-from bottisota.engine.modes import StrictMode
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, has_reducer
 from bottisota.engine.goals import collect_goals
 from bottisota.engine.mines import activate_mines
+from bottisota.engine.modes import StrictMode
+from bottisota.engine.movement import moves as movement
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.overwatch import Offer, OverwatchInterrupt, offers
 from bottisota.engine.self_destruct import check_self_destruct, self_destruct
 from bottisota.engine.services import check_service, use_service
 from bottisota.engine.setup import goals_of
+from bottisota.engine.shooting import shots as shooting
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
-    can_set_overwatch_after, check_place, next_player, players_in, turn_event, winners,
+    can_set_overwatch_after,
+    check_place,
+    next_player,
+    players_in,
+    turn_event,
+    winners,
 )
 
 Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
@@ -114,7 +127,7 @@ class JournalSink(Protocol):
     def record(self, entry: Entry, state: GameState) -> None: ...
     def undone(self) -> None: ...
     def redone(self) -> None: ...
-    def reloaded(self, game: "Game") -> None: ...
+    def reloaded(self, game: Game) -> None: ...
 
 
 def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
@@ -168,7 +181,7 @@ class Game:
     @classmethod
     def new(cls, arena: Arena, rules: HouseRules, cards: Iterable[BotCard] | dict[str, BotCard],
             mods: Iterable[Mod] | dict[str, Mod], players: list[str], seed: int | None = None,
-            dice: Dice | None = None, round_limit: int | None = None) -> "Game":
+            dice: Dice | None = None, round_limit: int | None = None) -> Game:
         """A new game (R6): a random starting player, who draws a random bot to place.
         `seed` and `start_rolls` are kept on the game for its journal."""
         cards = dict(cards) if isinstance(cards, dict) else {c.id: c for c in cards}

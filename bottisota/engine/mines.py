@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 
-from bottisota.core.cards import Weapon
 from bottisota.core.actions import Refusal
-from bottisota.engine.shooting.attack import attack
-from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.core.cards import Weapon
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.reducers import find_mine
+from bottisota.engine.shooting.attack import attack
+from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.state import Bot, GameState, Mine
 
 MINE_ID_PREFIX = "mine-"

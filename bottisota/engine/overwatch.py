@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
-from bottisota.engine.shooting import shots as shooting
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.result import PathPoint
+from bottisota.engine.shooting import shots as shooting
 from bottisota.engine.state import Bot, GameState
 
 TIE_CM = 1e-3           # two watchers' points closer than this along the path are a tie
@@ -137,7 +137,7 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
     return None
 
 
-_CORNERS: "weakref.WeakKeyDictionary[object, np.ndarray]" = weakref.WeakKeyDictionary()
+_CORNERS: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
 
 
 def _corners(arena) -> np.ndarray:

@@ -7,20 +7,20 @@ scenario files; any problem raises InputError.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from bottisota.core.dice import Dice
-from bottisota.core.errors import InputError, Problem
-from bottisota.formats import spec
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
+from bottisota.core.dice import Dice
+from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.loading import card_from_dict, load_catalogue, validate
-from bottisota.formats.spec_types import did_you_mean
-from bottisota.formats.yaml_source import Marks, join
 from bottisota.engine.state import Bot, GameState, Goal
 from bottisota.engine.turns import check_place
+from bottisota.formats import spec
+from bottisota.formats.loading import bundled_rules, card_from_dict, load_catalogue, validate
+from bottisota.formats.spec_types import did_you_mean
+from bottisota.formats.yaml_source import Marks, join
 
 DiceSource = Dice | Iterable[int] | int | None
 

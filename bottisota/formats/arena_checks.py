@@ -8,17 +8,17 @@ themselves, so the checks do not depend on the compiled geometry index.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Sequence
 
 import numpy as np
 import shapely
 from shapely.geometry import Point, box
 from shapely.validation import explain_validity
 
-from bottisota.core.errors import Problem
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
+from bottisota.core.errors import Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.formats.yaml_source import Marks
 

@@ -11,8 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 from bottisota.core.actions import (
-    Back, DropMine, Forward, Lift, Loop, Move, Pass, Place, SelfDestruct, Service, SetOverwatch,
-    Shoot, ShotOrder, Step, Strafe, Turn,
+    Back,
+    DropMine,
+    Forward,
+    Lift,
+    Loop,
+    Move,
+    Pass,
+    Place,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+    ShotOrder,
+    Step,
+    Strafe,
+    Turn,
 )
 from bottisota.formats import spec
 from bottisota.formats.spec_types import INVALID, Context, SpecType

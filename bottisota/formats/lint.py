@@ -9,8 +9,9 @@ scenario positions live in `bottisota.geometry.lint`; reachability in
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from bottisota.core.errors import Problem
 from bottisota.formats.yaml_source import Marks
@@ -145,7 +146,7 @@ class Finding:
         key = f" {self.path}:" if self.path else ""
         return f"{where}: {self.level}[{self.code} {self.name}]:{key} {self.message}"
 
-    def strict(self) -> "Finding":
+    def strict(self) -> Finding:
         return replace(self, severity=ERROR)
 
 

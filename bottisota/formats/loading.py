@@ -10,14 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bottisota.core.arena import Arena, Feature
+from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
 from bottisota.formats.arena_checks import arena_problems, cut_doors
 from bottisota.formats.content import cards_dir, rules_file, user_files
-from bottisota.core.arena import Arena, Feature
-from bottisota.core.cards import BotCard, Mod, Weapon
-from bottisota.core.house_rules import HouseRules
 from bottisota.formats.spec_types import INVALID, Context, SpecType
 from bottisota.formats.yaml_source import Marks, join, load_yaml
 

@@ -15,13 +15,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bottisota.core.errors import InputError, Problem
 from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
+from bottisota.core.errors import InputError, Problem
 from bottisota.formats.content import cards_dir, user_dirs
 from bottisota.formats.spec_types import (
-    INVALID, Bool, Choice, Context, Enum, F, MapOf, Null, Num, Record, Seq, SpecType, Text,
-    did_you_mean, shown,
+    INVALID,
+    Bool,
+    Choice,
+    Context,
+    Enum,
+    F,
+    MapOf,
+    Null,
+    Num,
+    Record,
+    Seq,
+    SpecType,
+    Text,
+    did_you_mean,
+    shown,
 )
 from bottisota.formats.yaml_source import Marks, join, load_yaml
 

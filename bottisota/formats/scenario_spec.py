@@ -7,18 +7,24 @@ InputError listing every problem with its line.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.core.actions import Place
-from bottisota.core.errors import InputError, Problem
-from bottisota.formats import spec
 from bottisota.core.arena import Arena
+from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.loading import arena_from_dict, load_arena, rules_with_overrides, validate
+from bottisota.formats import spec
 from bottisota.formats.codec import action_from_clean
+from bottisota.formats.loading import (
+    arena_from_dict,
+    bundled_rules,
+    load_arena,
+    rules_with_overrides,
+    validate,
+)
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text
 

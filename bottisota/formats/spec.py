@@ -8,7 +8,8 @@ most MAX_HITS, costs and steps that something divides by above 0.
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, fields as dataclass_fields
+from dataclasses import MISSING
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from bottisota.core.actions import LIFT_DIRECTIONS, SERVICE_CHOICES
@@ -18,8 +19,25 @@ from bottisota.core.house_rules import HouseRules
 from bottisota.core.shapes import ROTATABLE, SHAPE_KEYS
 from bottisota.formats.robot_tables import ROBOT_TABLE
 from bottisota.formats.spec_types import (
-    AnyValue, Bool, Choice, Const, Context, Enum, F, Int, Keyed, MapOf, Null, Num, Record, Seq,
-    SpecType, Tagged, Text, Word, did_you_mean,
+    AnyValue,
+    Bool,
+    Choice,
+    Const,
+    Context,
+    Enum,
+    F,
+    Int,
+    Keyed,
+    MapOf,
+    Null,
+    Num,
+    Record,
+    Seq,
+    SpecType,
+    Tagged,
+    Text,
+    Word,
+    did_you_mean,
 )
 
 WALL_DEFAULT_HEIGHT = 10.0      # formats.md: a wall's top (and a door's) unless it says otherwise

@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 import difflib
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from bottisota.core.errors import Problem
 from bottisota.formats.yaml_source import Marks, join

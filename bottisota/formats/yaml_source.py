@@ -26,7 +26,12 @@ from yaml.resolver import Resolver
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.formats.limits import (
-    MAX_DEPTH, MAX_FILE_BYTES, TooLarge, decode_text, first_control_character, line_count,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    TooLarge,
+    decode_text,
+    first_control_character,
+    line_count,
     read_limited,
 )
 
@@ -70,7 +75,7 @@ class Marks:
         line, column = self.at(path, key)
         return Problem(self.file, line, column, path, message)
 
-    def child(self, prefix: str, file: str | None = None) -> "Marks":
+    def child(self, prefix: str, file: str | None = None) -> Marks:
         """The marks under `prefix`, re-rooted (a scenario's inline arena)."""
         if not prefix:
             return self

@@ -11,9 +11,10 @@ contact), `sightline` (one sight line with heights and its fire track),
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import shapely
@@ -21,15 +22,21 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
+from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 from bottisota.geometry.shadows import Shadows
+from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.sightline import (
-    Crossing, Line, disc_crossing, discs_block, discs_block_one, first_block, skips_disc,
+    Crossing,
+    Line,
+    disc_crossing,
+    discs_block,
+    discs_block_one,
+    first_block,
+    skips_disc,
     surface_crossings,
 )
 from bottisota.geometry.surfaces import Surface, feature_surface, floor_surfaces
 from bottisota.geometry.sweep import EPS, first_touch, polygon_edges, polyline, segment
-from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 
 if TYPE_CHECKING:
     from bottisota.core.arena import Arena, Feature
@@ -80,7 +87,7 @@ class Contact:
     t: float                      # 0..1 along the segment where the disc first touches
     distance: float               # cm from the segment start to the disc centre at contact
     point: tuple[float, float]    # the disc centre at contact
-    feature: "Feature"            # what it touched (wall or door)
+    feature: Feature            # what it touched (wall or door)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +106,7 @@ class EdgeCrossing:
     # slope's side edge (a real cliff, R37 R39) or a lift's edge (usable only by
     # riding the lift, R48). Movement treats every reported crossing as an edge.
     joined: bool
-    feature: "Feature | None"     # the platform (or sloped feature) whose edge it is
+    feature: Feature | None     # the platform (or sloped feature) whose edge it is
 
     @property
     def drop(self) -> float:
@@ -139,7 +146,7 @@ class Sight:
     def __init__(self, clear: bool, blocker: str | None = None,
                  point: tuple[float, float] | None = None,
                  track: tuple[TrackPoint, ...] = (),
-                 detail: "Callable[[], Sight] | None" = None) -> None:
+                 detail: Callable[[], Sight] | None = None) -> None:
         self.clear = bool(clear)
         self._blocker, self._point, self._track = blocker, point, tuple(track)
         self._detail = detail
@@ -199,11 +206,11 @@ FAST_PATHS = _Switch()
 class ArenaIndex:
     """Shapely geometry of one arena, prepared once, with one STRtree."""
 
-    def __init__(self, arena: "Arena", rules: "HouseRules") -> None:
+    def __init__(self, arena: Arena, rules: HouseRules) -> None:
         if rules is None:
             raise TypeError("an arena is compiled under given house rules (none given)")
         self.arena = arena
-        self.features: tuple["Feature", ...] = tuple(arena.features)
+        self.features: tuple[Feature, ...] = tuple(arena.features)
         self._rules = rules
         self.size: tuple[float, float] = (float(arena.size[0]), float(arena.size[1]))
         self.shapes = np.array([f.shape for f in self.features], dtype=object)
@@ -248,7 +255,7 @@ class ArenaIndex:
 
     # -- house rules ---------------------------------------------------------------
     @property
-    def rules(self) -> "HouseRules":
+    def rules(self) -> HouseRules:
         """The house rules the arena was compiled under (always given: no fallback)."""
         return self._rules
 
@@ -277,7 +284,7 @@ class ArenaIndex:
                 return surface
         return None
 
-    def features_at(self, x: float, y: float, types: Iterable[str] | None = None) -> list["Feature"]:
+    def features_at(self, x: float, y: float, types: Iterable[str] | None = None) -> list[Feature]:
         """Features whose shape contains the point (D17), in arena order. A point on
         the boundary counts as inside."""
         wanted = None if types is None else set(types)
@@ -308,7 +315,7 @@ class ArenaIndex:
 
     def disc_blocked(self, x: float, y: float, r: float, doors: bool = True,
                      open_doors: Iterable[str | int] = (),
-                     tolerance: float | None = None) -> "Feature | None":
+                     tolerance: float | None = None) -> Feature | None:
         """The first wall (or, with doors=True, closed door) the disc overlaps beyond the
         contact tolerance (D4; `tolerance` overrides the house rules'), else None."""
         reach = r - self._tolerance(tolerance)
@@ -322,7 +329,7 @@ class ArenaIndex:
         return None
 
     def disc_contacts(self, x: float, y: float, r: float, types: Iterable[str],
-                      tolerance: float | None = None) -> list["Feature"]:
+                      tolerance: float | None = None) -> list[Feature]:
         """Features of the given types whose shape the disc touches (D4; `tolerance`
         overrides the house rules' contact tolerance), in arena order."""
         wanted = set(types)
@@ -541,7 +548,7 @@ class ArenaIndex:
         return False
 
     def first_entry(self, a: Sequence[float], b: Sequence[float],
-                    types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
+                    types: Iterable[str]) -> tuple[float, tuple[float, float], Feature] | None:
         """Where the centre first enters a feature of these types (see
         `_first_entry`); an answer already found is given again."""
         types = tuple(types)
@@ -552,7 +559,7 @@ class ArenaIndex:
         return found
 
     def _first_entry(self, a: Sequence[float], b: Sequence[float],
-                     types: Iterable[str]) -> tuple[float, tuple[float, float], "Feature"] | None:
+                     types: Iterable[str]) -> tuple[float, tuple[float, float], Feature] | None:
         """Where the centre moving from a to b first enters a feature of these types
         (pits, teleporters, belts...): (distance, point, feature); None if never. A
         feature the centre is already on at a counts only if it leaves and comes back."""

@@ -6,7 +6,7 @@ Each finding carries its spot on the table (`at`, cm) so the preview can mark it
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import shapely
 from shapely.geometry import Point, box

@@ -21,7 +21,7 @@ Few lines per point: no proofs, the exact tests alone cost less.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import shapely

@@ -13,7 +13,7 @@ a wall taller than both bots).
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import shapely

@@ -9,8 +9,8 @@ point of a piece is found from its two ends alone.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 import shapely

@@ -8,8 +8,9 @@ escalators), from `from` to `to` across the shape's extent in that direction
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -34,7 +35,7 @@ def up_vector(up: float) -> tuple[float, float]:
 class Surface:
     """A region and the z of its top: z = z_low + rise * clamp((p.u - s0) / span)."""
 
-    feature: "Feature"
+    feature: Feature
     region: BaseGeometry          # where this surface is the one that counts
     z_low: float                  # z at the low end (the whole top when flat)
     z_high: float                 # z at the high end
@@ -80,7 +81,7 @@ class Surface:
         return abs(s - self.s0) <= tolerance or abs(s - self.s0 - self.span) <= tolerance
 
 
-def feature_surface(feature: "Feature", region: BaseGeometry | None = None) -> Surface:
+def feature_surface(feature: Feature, region: BaseGeometry | None = None) -> Surface:
     """The surface of a wall, door or floor feature (walls and doors: flat at their
     `height`, default per formats.md; platforms at `height`; sloped ones along `up`)."""
     region = feature.shape if region is None else region
@@ -97,7 +98,7 @@ def feature_surface(feature: "Feature", region: BaseGeometry | None = None) -> S
     return Surface(feature, region, z, z)
 
 
-def floor_surfaces(features: Sequence["Feature"]) -> list[Surface]:
+def floor_surfaces(features: Sequence[Feature]) -> list[Surface]:
     """Every floor feature with the part of it no later floor covers (later wins)."""
     floors = [f for f in features if f.type in FLOOR_TYPES]
     out: list[Surface] = []

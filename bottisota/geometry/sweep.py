@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import shapely

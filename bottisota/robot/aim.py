@@ -5,8 +5,8 @@ chooses among what they allow.
 """
 from __future__ import annotations
 
-from bottisota.core.cards import Weapon
 from bottisota.core.actions import Shoot, ShotOrder
+from bottisota.core.cards import Weapon
 from bottisota.engine.state import Bot, GameState
 
 

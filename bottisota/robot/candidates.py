@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bottisota.core.house_rules import HouseRules
 from bottisota.core.actions import Back, Forward, Loop, Step, Turn
+from bottisota.core.house_rules import HouseRules
 from bottisota.engine.state import Bot
 
 FAN = 8                         # directions tried by free turners besides the aims

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bottisota.core.dice import Dice
-from bottisota.robot.situation import Situation
 from bottisota.formats.robot_tables import Rule
+from bottisota.robot.situation import Situation
 
 
 @dataclass(frozen=True, slots=True)

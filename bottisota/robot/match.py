@@ -11,14 +11,14 @@ import math
 import time
 from pathlib import Path
 
+from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
+from bottisota.formats.robot_tables import Personality
+from bottisota.play.journal import journal_game
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
 from bottisota.robot.stats import GameRecord, Tally
-from bottisota.play.journal import journal_game
-from bottisota.formats.robot_tables import Personality
-from bottisota.core.actions import Move, Pass, Shoot
 
 
 def seat_names(personalities: list[Personality]) -> list[str]:

@@ -11,7 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from bottisota.formats.robot_tables import (
-    Personality, bundled_personalities, find_personality, load_personality, robots_dir,
+    Personality,
+    bundled_personalities,
+    find_personality,
+    load_personality,
+    robots_dir,
 )
 
 

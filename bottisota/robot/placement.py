@@ -3,15 +3,15 @@ the first one the rules accept is taken."""
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
+from bottisota.core.actions import Place
+from bottisota.engine.state import Bot, GameState
 from bottisota.robot.candidates import bearing_to
 from bottisota.robot.planner import goal_spots, service_spots
 from bottisota.robot.situation import discs
-from bottisota.core.actions import Place
-from bottisota.engine.state import Bot, GameState
 
 SPACING = 6.0                   # cm between the spots tried
 NEAR_ENEMY = 25.0               # cm: "near" an enemy, not on top of it

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from shapely.geometry import LineString
 
+from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.engine.state import Bot, GameState
+from bottisota.formats.robot_tables import Intention
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
 from bottisota.robot.situation import seen_from
-from bottisota.formats.robot_tables import Intention
-from bottisota.core.actions import DropMine, Lift, Move, Refusal
-from bottisota.engine.state import Bot, GameState
 
 ARC_PENALTY = 8.0               # cm-equivalents: the focus outside the nose arc
 NO_SHOT_PENALTY = 6.0           # cm-equivalents: no weapon could fire at the focus from there

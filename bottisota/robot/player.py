@@ -19,14 +19,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.engine.state import Bot
+from bottisota.formats.robot_tables import Intention, Personality
 from bottisota.robot import aim
 from bottisota.robot.decide import Decision, roll_on
 from bottisota.robot.placement import place
 from bottisota.robot.planner import Plan, plan_move
 from bottisota.robot.situation import Situation
-from bottisota.formats.robot_tables import Intention, Personality
-from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
-from bottisota.engine.state import Bot
 
 DEFAULT_TIME_LIMIT: float | None = None   # no wall-clock guard: counts bound the search
 SEARCH_SHARE = 0.5              # share of a guard's limit the move search may use
@@ -41,7 +41,7 @@ class Robot:
     player: str
     personality: Personality
     time_limit: float | None = DEFAULT_TIME_LIMIT   # seconds; interactive play only
-    peers: dict[str, "Robot"] = field(default_factory=dict)
+    peers: dict[str, Robot] = field(default_factory=dict)
     decisions: list[Decision] = field(default_factory=list)
     last_plan: Plan | None = None
     _events: list[dict] = field(default_factory=list)

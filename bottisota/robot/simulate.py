@@ -60,8 +60,7 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
           cards: str | None = None, rules=None) -> dict:
     """Everything a game needs, loaded once per process."""
-    from bottisota.formats.loading import bundled_rules
-    from bottisota.formats.loading import load_arena, load_catalogue
+    from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 
     rules = rules or bundled_rules()
     catalogue, mods = load_catalogue()

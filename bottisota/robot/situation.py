@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from bottisota.geometry.arena_index import Disc
+from bottisota.core.compass import heading
+from bottisota.core.compass import signed_off as angle_off
 from bottisota.engine.state import Bot, GameState
-from bottisota.core.compass import heading, signed_off as angle_off
+from bottisota.geometry.arena_index import Disc
 
 
 def bearing(ax: float, ay: float, bx: float, by: float) -> float:

@@ -16,9 +16,16 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.actions import (
+    Pass,
+    Place,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+    ShotOrder,
+)
 from bottisota.core.errors import JournalWriteError
-from bottisota.core.actions import (Pass, Place, SelfDestruct, Service, SetOverwatch, Shoot,
-                                     ShotOrder)
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer
@@ -27,18 +34,22 @@ from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.camera import Camera
 from bottisota.view.help import draw_help
 from bottisota.view.move_overlay import plan_summary
-from bottisota.view.overlays import (text_box)
+from bottisota.view.overlays import text_box
 from bottisota.view.panel import PanelInput, draw_panel
-from bottisota.view.table_painter import PlaceGhost, TableInput, WindowLayers, paint_table
 from bottisota.view.premeasure_overlay import nearest_target
-from bottisota.view.prompts import (OverwatchPrompt, draw_overwatch_prompt, pending_events,
-                                    read_typed_die)
+from bottisota.view.prompts import (
+    OverwatchPrompt,
+    draw_overwatch_prompt,
+    pending_events,
+    read_typed_die,
+)
+from bottisota.view.table_painter import PlaceGhost, TableInput, WindowLayers, paint_table
 from bottisota.view.widgets import Button
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
 from bottisota.viewmodel.guidance import SERVICE_CHOICES, danger, headline, shooting_options
 from bottisota.viewmodel.log import GameLog
-from bottisota.viewmodel.model import (PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, ViewModel)
+from bottisota.viewmodel.model import PANEL_BOTTOM, PANEL_HIDDEN, PANEL_MODES, ViewModel
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import effects_of
 from bottisota.viewmodel.sizes import TextSizes, next_ui_scale, text_sizes

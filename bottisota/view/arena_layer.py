@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 import numpy as np
 import pygame
@@ -19,8 +19,7 @@ from shapely.ops import unary_union
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
 from bottisota.view import style
 from bottisota.view.camera import Camera
-from bottisota.view.shapes import (arrow, chevron, facing_vector, fill_geom, lines_of,
-                                   outline_geom)
+from bottisota.view.shapes import arrow, chevron, facing_vector, fill_geom, lines_of, outline_geom
 
 SLOPE_BANDS = 8          # a slope is shaded in this many bands of height
 BELT_ARROW_SPACING = 4.0  # cm between belt chevrons

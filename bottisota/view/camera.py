@@ -28,7 +28,7 @@ class Camera:
 
     @classmethod
     def fit(cls, table: tuple[float, float], window: tuple[int, int],
-            margin: int = 24) -> "Camera":
+            margin: int = 24) -> Camera:
         """The whole table centred in a window area, as large as fits."""
         tw, th = table
         ww, wh = window
@@ -37,7 +37,7 @@ class Camera:
 
     @classmethod
     def centred(cls, table: tuple[float, float], window: tuple[int, int],
-                scale: float, aspect: float = 1.0) -> "Camera":
+                scale: float, aspect: float = 1.0) -> Camera:
         """The table centred in the window at a given scale (e.g. true scale, whose y
         scale may differ: `aspect`)."""
         tw, th = table
@@ -47,7 +47,7 @@ class Camera:
         return cls(table=(float(tw), float(th)), scale=float(scale), origin=(ox, oy),
                    aspect=float(aspect))
 
-    def moved(self, origin: tuple[float, float]) -> "Camera":
+    def moved(self, origin: tuple[float, float]) -> Camera:
         """The same camera drawing onto another surface whose (0, 0) is elsewhere."""
         return replace(self, origin=origin)
 
@@ -82,11 +82,11 @@ class Camera:
                 round(self.table[1] * self.scale * self.aspect))
 
     # --- moving the view ----------------------------------------------------------
-    def panned(self, dx_px: float, dy_px: float) -> "Camera":
+    def panned(self, dx_px: float, dy_px: float) -> Camera:
         """The view dragged by some pixels."""
         return replace(self, origin=(self.origin[0] + dx_px, self.origin[1] + dy_px))
 
-    def zoomed(self, factor: float, about_px: tuple[float, float]) -> "Camera":
+    def zoomed(self, factor: float, about_px: tuple[float, float]) -> Camera:
         """Zoomed by a factor, keeping the table point under `about_px` in place."""
         new_scale = min(MAX_SCALE, max(MIN_SCALE, self.scale * factor))
         cx, cy = self.to_cm(*about_px)
@@ -94,6 +94,6 @@ class Camera:
         oy = about_px[1] + cy * new_scale * self.aspect
         return replace(self, scale=new_scale, origin=(ox, oy))
 
-    def rescaled(self, scale: float, window: tuple[int, int]) -> "Camera":
+    def rescaled(self, scale: float, window: tuple[int, int]) -> Camera:
         """The same table centred at another scale."""
         return Camera.centred(self.table, window, scale, self.aspect)

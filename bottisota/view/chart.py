@@ -7,8 +7,9 @@ marked OVER or UNDER in words and with a coloured frame (never colour alone).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import pygame
 

@@ -5,8 +5,9 @@ actions on them), or the validation error, or why the game no longer replays, is
 shown on screen and the game goes on as it was."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.viewmodel.session import FileWatch, reload_game, watched_files

@@ -7,7 +7,8 @@ zone QR readers need, sized so a phone can scan it across the table).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pygame
 

@@ -14,8 +14,14 @@ from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink
-from bottisota.view.shapes import (dashed_circle, dashed_line, facing_vector, outline_geom,
-                                   polygons_of, sector_points)
+from bottisota.view.shapes import (
+    dashed_circle,
+    dashed_line,
+    facing_vector,
+    outline_geom,
+    polygons_of,
+    sector_points,
+)
 from bottisota.viewmodel.targets import target_words, verdict
 
 BLAST_WIDTH = 3          # px: the blast circle is drawn inward from its true radius

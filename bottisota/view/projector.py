@@ -3,7 +3,8 @@ edge, at the projector display's true scale (or fitted, one key away), drawn by 
 same painters from the same view model as the laptop window."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pygame
 
@@ -27,7 +28,7 @@ class ProjectorWindow:
 
     @classmethod
     def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
-             ) -> "ProjectorWindow":
+             ) -> ProjectorWindow:
         """A borderless full-screen window on `display` (the last one when fewer)."""
         sizes = pygame.display.get_desktop_sizes()
         index = min(display, len(sizes) - 1)

@@ -1,13 +1,15 @@
 """Questions the table asks a player: overwatch fire-or-hold, physical dice."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pygame
 
 from bottisota.core.actions import Move
 from bottisota.view import style
+
 
 def pending_events() -> Iterator[pygame.event.Event]:
     """Queued events one at a time: what a handler leaves unread stays queued (a

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-
 DEFAULT_SCALE = 10.0     # px per cm
 MARGIN = 40              # px around the table (grid labels live here)
 

@@ -7,7 +7,13 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from bottisota.view.blueprint import (
-    WHITE, Blueprint, Circle, Item, Line, Shape, Text,
+    WHITE,
+    Blueprint,
+    Circle,
+    Item,
+    Line,
+    Shape,
+    Text,
 )
 
 FONT = "Helvetica, Arial, sans-serif"
@@ -86,7 +92,7 @@ def svg_text(bp: Blueprint, ratio: float = 1.0, key: bool = True) -> str:
     """The SVG document of a plan."""
     paper = Paper(bp, ratio)
     w, h = paper.width, paper.height
-    parts = [f'<?xml version="1.0" encoding="UTF-8"?>',
+    parts = ['<?xml version="1.0" encoding="UTF-8"?>',
              f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(w)}mm" '
              f'height="{_n(h)}mm" viewBox="0 0 {_n(w)} {_n(h)}">',
              f'<title>{escape(bp.title)} (1:{_n(ratio)}, units mm)</title>',

@@ -17,8 +17,14 @@ from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink, draw_labels
 from bottisota.view.legend import draw_legend
 from bottisota.view.move_overlay import draw_move_preview
-from bottisota.view.overlays import (ThreatLayer, draw_effects, draw_threat_legend,
-                                     draw_turn_strip, draw_winner, text_box)
+from bottisota.view.overlays import (
+    ThreatLayer,
+    draw_effects,
+    draw_threat_legend,
+    draw_turn_strip,
+    draw_winner,
+    text_box,
+)
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import follow

@@ -3,8 +3,9 @@
 brings them back; after a resume the log holds the whole game, newest last."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from bottisota.viewmodel.words import describe
 
@@ -81,7 +82,7 @@ class GameLog:
         return self.lines[max(0, end - room):end]
 
     @classmethod
-    def of_game(cls, game: Any) -> "GameLog":
+    def of_game(cls, game: Any) -> GameLog:
         """The log of a game so far (a resumed one too): start events, then every entry."""
         log = cls()
         log.events(getattr(game, "start_events", None) or [], None)

@@ -7,18 +7,19 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
-from bottisota.robot.personalities import personality
 from bottisota.play.journal import Journal
-from bottisota.robot.player import Robot
 from bottisota.play.journal import new_journal_path as unique_journal_path
+from bottisota.robot.personalities import personality
+from bottisota.robot.player import Robot
 
 DEFAULT_PERSONALITY = "aggressive"
 POLL_SECONDS = 0.5       # --edit: how often the files are checked

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from bottisota.engine.setup import floor_height
 from bottisota.engine.shooting.targeting import weapons_that_bear

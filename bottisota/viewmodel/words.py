@@ -7,7 +7,8 @@ with `.get` and left out when absent), so no line ever shows "?" or a raw dict.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Event = dict
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 import hmac
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from bottisota.core.actions import Move, Refusal
 from bottisota.engine.movement.moves import preview_move
-from bottisota.formats.codec import steps_from_list
 from bottisota.engine.shooting.premeasure import premeasure
+from bottisota.formats.codec import steps_from_list
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
 

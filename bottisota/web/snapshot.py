@@ -8,7 +8,8 @@ representation is ever put in a snapshot: only ids, labels and numbers.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 import dataclasses
 import math
 import weakref
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Arena, Feature
-from bottisota.core.compass import heading as bearing, off_angle as angle_between
+from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import off_angle as angle_between
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.sweep import first_touch, polygon_edges
 
@@ -72,8 +73,8 @@ def bot_collision(a: Sequence[float], d: Sequence[float], length: float,
     return deep if touch is None else min(touch, deep)
 
 
-def wall_collision(index: "ArenaIndex", a: Sequence[float], b: Sequence[float], r: float,
-                   tolerance: float) -> "Contact | None":
+def wall_collision(index: ArenaIndex, a: Sequence[float], b: Sequence[float], r: float,
+                   tolerance: float) -> Contact | None:
     """Where a disc of radius r swept from a to b collides with a wall, or None
     (D4, D9, D29): only a sweep that would overlap a wall beyond the contact
     tolerance collides, and the disc stops where its base first touches that
@@ -131,7 +132,7 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
 
 # bounding boxes by shape identity; an entry leaves with its shape (a weak reference
 # drops it), so boxes live exactly as long as the arena whose shapes they are
-_BOUNDS: dict[int, tuple["weakref.ref[BaseGeometry]", tuple[float, float, float, float]]] = {}
+_BOUNDS: dict[int, tuple[weakref.ref[BaseGeometry], tuple[float, float, float, float]]] = {}
 
 
 def _forget_bounds(key: int) -> Callable[[object], None]:

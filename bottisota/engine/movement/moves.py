@@ -17,12 +17,17 @@ from __future__ import annotations
 
 from bottisota.core.actions import Move, Refusal
 from bottisota.engine.events import Event
-from bottisota.engine.movement.physics import (Ctx, Pose, finish_fling_result, forced_line,
-                                          new_fling_result)
+from bottisota.engine.mines import mine_strike, touching_mines
+from bottisota.engine.movement.physics import (
+    Ctx,
+    Pose,
+    finish_fling_result,
+    forced_line,
+    new_fling_result,
+)
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
 from bottisota.engine.movement.walk import Interrupt, Walk
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.mines import mine_strike, touching_mines
 
 __all__ = ["Interrupt", "MoveResult", "FlingResult", "PathPoint", "Piece", "preview_move",
            "commit_move", "fling", "preview_fling"]

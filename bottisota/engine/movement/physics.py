@@ -14,14 +14,24 @@ from shapely.geometry import Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
-from bottisota.engine.movement.geometry import (EPS, bearing, bot_collision, disc_contact, doors_reached,
-                                           heading_vector, may_meet, on_table, parts_of, point_at,
-                                           table_run,
-                                           wall_collision)
+from bottisota.engine.mines import mine_strike
+from bottisota.engine.movement.geometry import (
+    EPS,
+    bearing,
+    bot_collision,
+    disc_contact,
+    doors_reached,
+    heading_vector,
+    may_meet,
+    on_table,
+    parts_of,
+    point_at,
+    table_run,
+    wall_collision,
+)
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.mines import mine_strike
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
@@ -42,7 +52,7 @@ class Pose:
     facing: float
 
     @classmethod
-    def of(cls, bot: Bot) -> "Pose":
+    def of(cls, bot: Bot) -> Pose:
         return cls(bot.x, bot.y, bot.z, bot.facing)
 
     @property
@@ -261,7 +271,7 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose, heading: float | None) -> tuple
 
 
 def nearest_rest(ctx: Ctx, bot: Bot, x0: float, y0: float, z: float,
-                 moved: dict[str, "Pose"]) -> tuple[float, float] | None:
+                 moved: dict[str, Pose]) -> tuple[float, float] | None:
     """The nearest spot to (x0, y0) on floor z where the base rests clear of walls,
     the table's end, higher floors and other bots (at their `moved` poses when
     given), touching at most: rings every LANDING_RING cm, every LANDING_ANGLE degrees."""

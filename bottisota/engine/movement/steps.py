@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bottisota.core.house_rules import HouseRules
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Refusal, Step, Strafe, Turn
+from bottisota.core.house_rules import HouseRules
+from bottisota.engine.mines import check_drop_mine
 from bottisota.engine.movement.geometry import EPS
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.mines import check_drop_mine
 
 # The rule that says how far (and how) each locomotion moves.
 BUDGET_RULE = {"wheeled": "R8", "tracked": "R9", "walker": "R10", "flier": "R12", "hover": "R15"}
@@ -101,7 +101,7 @@ class TurnRhythm:
     used: int = 0
 
     @classmethod
-    def start(cls, rules: HouseRules, bot: Bot) -> "TurnRhythm":
+    def start(cls, rules: HouseRules, bot: Bot) -> TurnRhythm:
         return cls(bot.stats.locomotion, bot.stats.turn, rules.turn_step,
                    int(rules.free_turns_at_start))
 

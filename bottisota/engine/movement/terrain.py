@@ -8,10 +8,20 @@ from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
 from bottisota.engine.events import r2
-from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, discs_overlap,
-                                           doors_reached, heading_vector, norm_facing, parts_of,
-                                           point_at, table_run, touching_door,
-                                           wall_collision)
+from bottisota.engine.movement.geometry import (
+    EPS,
+    angle_between,
+    bearing,
+    discs_overlap,
+    doors_reached,
+    heading_vector,
+    norm_facing,
+    parts_of,
+    point_at,
+    table_run,
+    touching_door,
+    wall_collision,
+)
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.state import Bot, GameState
 

@@ -17,26 +17,58 @@ from typing import Protocol
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
-from bottisota.core.actions import (Back, DropMine, Forward, Lift, Loop, Move, Refusal,
-                                     Step, Strafe, Turn)
+from bottisota.core.actions import (
+    Back,
+    DropMine,
+    Forward,
+    Lift,
+    Loop,
+    Move,
+    Refusal,
+    Step,
+    Strafe,
+    Turn,
+)
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
-from bottisota.engine.movement.geometry import (EPS, angle_between, bearing, bot_collision, doors_reached,
-                                           doors_touching,
-                                           heading_vector, norm_facing, parts_of, point_at,
-                                           contains_point, runs_inside, table_run,
-                                           touching_door, wall_collision)
+from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
+from bottisota.engine.movement.geometry import (
+    EPS,
+    angle_between,
+    bearing,
+    bot_collision,
+    contains_point,
+    doors_reached,
+    doors_touching,
+    heading_vector,
+    norm_facing,
+    parts_of,
+    point_at,
+    runs_inside,
+    table_run,
+    touching_door,
+    wall_collision,
+)
 from bottisota.engine.movement.physics import Ctx, Pose, collision, fall, mine_touches, pit, xy2
 from bottisota.engine.movement.result import MoveResult, PathPoint, Piece
-from bottisota.engine.movement.steps import (BUDGET_RULE, TurnRhythm, check_step, straight_multiplier,
-                                        strafe_kind)
-from bottisota.engine.movement.terrain import (carry, free_teleporters, lift_car_touched, loop_blocker,
-                                          lift_car_under, lift_landing, overlaps_bot,
-                                          teleporter_centre)
+from bottisota.engine.movement.steps import (
+    BUDGET_RULE,
+    TurnRhythm,
+    check_step,
+    strafe_kind,
+    straight_multiplier,
+)
+from bottisota.engine.movement.terrain import (
+    carry,
+    free_teleporters,
+    lift_car_touched,
+    lift_car_under,
+    lift_landing,
+    loop_blocker,
+    overlaps_bot,
+    teleporter_centre,
+)
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.mines import mine_strike, touching_mines
-from bottisota.engine.mines import drop_mine
-
 
 
 class Interrupt(Protocol):

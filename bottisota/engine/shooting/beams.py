@@ -18,12 +18,12 @@ import math
 from dataclasses import dataclass
 
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing
 from bottisota.engine import damage
-from bottisota.engine.shooting.attack import special_damage
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.moves import fling
+from bottisota.engine.shooting.attack import special_damage
 from bottisota.engine.state import Bot, GameState
-from bottisota.core.compass import bearing
 
 PUSH, PULL = "push", "pull"
 

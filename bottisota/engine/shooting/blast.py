@@ -10,14 +10,14 @@ member rolls its own to-hit, nearest first to the centre, ties by id.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from bottisota.core.cards import Weapon
-from bottisota.engine.shooting.attack import attack
 from bottisota.engine.events import Event, apply_event, r2
+from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.geometry import first_barrier, open_doors
 from bottisota.engine.state import Bot, GameState
 

@@ -26,12 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from bottisota.core.cards import Weapon
+from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
-from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.geometry import (
-    ahead, at_flight_height, bearing, flight_barrier, flight_height, open_doors,
-    segment_distances, signed_turn,
+    ahead,
+    at_flight_height,
+    bearing,
+    flight_barrier,
+    flight_height,
+    open_doors,
+    segment_distances,
+    signed_turn,
 )
 from bottisota.engine.state import Bot, GameState
 

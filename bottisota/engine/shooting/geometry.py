@@ -8,17 +8,17 @@ Walls and doors of an arena are gathered once per arena into Shapely arrays
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from bottisota.geometry.arena_index import ArenaIndex, Disc
 from bottisota.core.arena import Feature
-from bottisota.engine.state import Bot, GameState
 from bottisota.core.compass import bearing, off_angle
+from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import ArenaIndex, Disc
 
 
 @dataclass(frozen=True, slots=True)

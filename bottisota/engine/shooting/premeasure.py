@@ -20,26 +20,40 @@ import numpy as np
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.geometry.arena_index import Sight, TrackPoint
+from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
 from bottisota.engine import damage
-from bottisota.core.actions import Refusal
+from bottisota.engine.movement.moves import preview_fling
 from bottisota.engine.shooting.beams import fling_plan
-from bottisota.engine.shooting.spray import spray_members
 from bottisota.engine.shooting.blast import BlastMember, SafeBot, blast_area, recentred
 from bottisota.engine.shooting.flight import MissileTurn, missile_turn_options
 from bottisota.engine.shooting.geometry import (
-    ahead, at_flight_height, bearing, disc_of, door_keys, flight_barrier, flight_height,
-    open_doors, segment_distances,
+    ahead,
+    at_flight_height,
+    bearing,
+    disc_of,
+    door_keys,
+    flight_barrier,
+    flight_height,
+    open_doors,
+    segment_distances,
     standing_bots,
 )
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.shooting.spray import spray_members
 from bottisota.engine.shooting.targeting import (
-    ANGLE_EPSILON, BEAM_KINDS, Pose, arc_refusal, find_weapon, melee_refusal, pose_of,
-    range_refusal, reach,
+    ANGLE_EPSILON,
+    BEAM_KINDS,
+    Pose,
+    arc_refusal,
+    find_weapon,
+    melee_refusal,
+    pose_of,
+    range_refusal,
+    reach,
     sight_blocked,
 )
-from bottisota.engine.movement.moves import preview_fling
+from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import Sight, TrackPoint
 
 
 class LazySight:

@@ -8,22 +8,26 @@ together (R29, R30), at the place of the first of them in the order.
 """
 from __future__ import annotations
 
-
-
-from bottisota.core.cards import Weapon
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
-from bottisota.engine.shooting.attack import attack
-from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.core.cards import Weapon
 from bottisota.engine.events import Event, apply_event
-from bottisota.engine.shooting.flight import FLYING_KINDS, explode_at, fly_on
+from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.beams import resolve_beams
-from bottisota.engine.shooting.spray import SprayMember, spray_heights, spray_members
+from bottisota.engine.shooting.blast import resolve_blast
+from bottisota.engine.shooting.flight import FLYING_KINDS, explode_at, fly_on
 from bottisota.engine.shooting.premeasure import Premeasure, premeasure, premeasure_weapons
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.shooting.spray import SprayMember, spray_heights, spray_members
 from bottisota.engine.shooting.targeting import (
-    BEAM_KINDS, FIRST_ROUND, ammo_left, can_fire, find_weapon, fire_refusal, target_refusal,
+    BEAM_KINDS,
+    FIRST_ROUND,
+    ammo_left,
+    can_fire,
+    find_weapon,
+    fire_refusal,
+    target_refusal,
     weapons_that_bear,
 )
+from bottisota.engine.state import Bot, GameState
 
 __all__ = ["check_shoot", "resolve_shoot", "premeasure", "premeasure_weapons", "Premeasure",
            "can_fire",

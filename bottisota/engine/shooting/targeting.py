@@ -16,14 +16,19 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bottisota.geometry.arena_index import Sight
+from bottisota.core.actions import Refusal
 from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
-from bottisota.core.actions import Refusal
 from bottisota.engine.shooting.geometry import (
-    bearing, disc_of, door_keys, off_angle, open_doors, standing_bots,
+    bearing,
+    disc_of,
+    door_keys,
+    off_angle,
+    open_doors,
+    standing_bots,
 )
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import Sight
 
 FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
 BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
