@@ -49,7 +49,8 @@ def test_floors_of_many_points_are_the_floors_of_each(a, points, spread):  # D16
     ys = [y for _, y in points] + [points[0][1] + spread * math.cos(k) for k in range(16)]
     xs += [x for x, _ in _corners(index)]
     ys += [y for _, y in _corners(index)]
-    assert index.floor_z_many(xs, ys) == [index.floor_z(x, y) for x, y in zip(xs, ys)]
+    assert index.floor_z_many(xs, ys) == [index.floor_z(x, y)
+                                          for x, y in zip(xs, ys, strict=True)]
 
 
 @SETTINGS
@@ -124,3 +125,16 @@ def test_the_grid_places_points_on_cell_borders_and_off_the_table():  # D17
     assert index._grid.at(10.0, 10.0) == (0, 1, 4, 5)
     assert index.floor_z(10.0, 10.0) == 6.0          # the last listed of the four wins
     assert index._grid.at(math.nan, 3.0) is None
+
+
+def test_floors_of_far_points_are_found_as_one_by_one():  # D16
+    # points far off the table (huge but finite) land in the edge cells, as `floor_z`
+    # places them one at a time
+    from bottisota.core import shapes
+    from bottisota.core.arena import Arena, Feature
+    feats = (Feature(0, "platform", shapes.rect(0, 0, 40, 40), height=2.0),)
+    index = ArenaIndex(Arena("far", (40.0, 40.0), feats), bundled_rules())
+    xs = [1e300, -1e300, 20.0, 40.0, 1e18]
+    ys = [20.0, 20.0, 1e300, 40.0, -1e18]
+    assert index.floor_z_many(xs, ys) == [index.floor_z(x, y)
+                                          for x, y in zip(xs, ys, strict=True)]

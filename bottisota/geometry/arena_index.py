@@ -219,6 +219,12 @@ class _PointGrid:
                     cells[cy * self.nx + cx].append(i)
         self.cells = [np.array(c, dtype=np.intp) for c in cells]
 
+    def cells_of(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """The cell number of each point (as `_cell` finds it, for arrays)."""
+        cx = np.where(px > self.x0, np.minimum((px - self.x0) / self.cw, self.nx - 1), 0.0)
+        cy = np.where(py > self.y0, np.minimum((py - self.y0) / self.ch, self.ny - 1), 0.0)
+        return cy.astype(np.intp) * self.nx + cx.astype(np.intp)
+
     def _cell(self, x: float, y: float) -> tuple[int, int]:
         cx = int((x - self.x0) / self.cw) if x > self.x0 else 0
         cy = int((y - self.y0) / self.ch) if y > self.y0 else 0
@@ -273,6 +279,7 @@ class ArenaIndex:
         self._floor_region = {s.feature.index: s for s in self.floors}
         self._edges: dict[int, np.ndarray] = {}
         self._floor_boundary: dict[int, BaseGeometry] = {}
+        self._grid_floor_cells: dict[int, np.ndarray] = {}
         self._has_lifts = any(f.type == "lift" for f in self.features)
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
         self._cache: dict[tuple, object] = {}
@@ -338,25 +345,34 @@ class ArenaIndex:
         """`floor_z` of many points: the same answers, the points of one grid cell
         tested against its floors in one array call."""
         grid = self._grid if FAST_PATHS.on else None
-        if grid is None or not all(math.isfinite(v) for v in (*xs, *ys)):
+        px = np.asarray(xs, dtype=float)
+        py = np.asarray(ys, dtype=float)
+        if grid is None or not (np.isfinite(px).all() and np.isfinite(py).all()):
             return [self.floor_z(x, y) for x, y in zip(xs, ys, strict=True)]
-        cells: dict[int, list[int]] = {}
-        for k, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            cx, cy = grid._cell(x, y)
-            cells.setdefault(cy * grid.nx + cx, []).append(k)
-        out = [0.0] * len(xs)
-        for cell, ks in cells.items():
-            cand = [i for i in grid.cells[cell].tolist() if i in self._floor_z_of]
-            if not cand:
+        cells = grid.cells_of(px, py)
+        out = [0.0] * len(px)
+        for cell in np.unique(cells).tolist():
+            cand = self._grid_floors(cell)
+            if not len(cand):
                 continue
-            px = np.array([xs[k] for k in ks], dtype=float)
-            py = np.array([ys[k] for k in ks], dtype=float)
-            hit = shapely.intersects_xy(self.shapes[cand][:, None], px[None, :], py[None, :])
+            ks = np.flatnonzero(cells == cell)
+            hit = shapely.intersects_xy(self.shapes[cand][:, None], px[ks][None, :],
+                                        py[ks][None, :])
             last = len(cand) - 1 - hit[::-1].argmax(axis=0)      # the last floor listed wins
+            owners = cand[last].tolist()
             for col in np.flatnonzero(hit.any(axis=0)).tolist():
-                k = ks[col]
-                out[k] = self._floor_z_of[cand[int(last[col])]].z_at(xs[k], ys[k])
+                k = int(ks[col])
+                out[k] = self._floor_z_of[owners[col]].z_at(xs[k], ys[k])
         return out
+
+    def _grid_floors(self, cell: int) -> np.ndarray:
+        """The floors among a grid cell's features, in arena order (kept per cell)."""
+        found = self._grid_floor_cells.get(cell)
+        if found is None:
+            found = np.array([i for i in self._grid.cells[cell].tolist()
+                              if i in self._floor_z_of], dtype=np.intp)
+            self._grid_floor_cells[cell] = found
+        return found
 
     def _floor_owner(self, x: float, y: float) -> Surface | None:
         for i in reversed(self._at(x, y)):
