@@ -19,6 +19,7 @@ from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
+from bottisota.engine.movement.geometry import wall_collision
 from bottisota.geometry.compiled import compile_arena
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
@@ -92,6 +93,7 @@ class NavGrid:
     hop_cost: np.ndarray
     walls: object                  # prepared union of walls inflated by the radius
     bad: object                    # prepared union of what a centre must not cross
+    lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def hops(self, c: int) -> list[tuple[int, float]]:
@@ -128,19 +130,37 @@ class NavGrid:
 
     @cached_property
     def _reversed(self):
-        """The hops as a sparse matrix, reversed (row: the cell a hop enters), the
-        cheapest of parallel hops kept."""
+        """The hops as a sparse matrix, reversed (`reversed_hops`)."""
         csr_matrix = load_solver()[0]
+        data, indices, indptr = self.reversed_hops
         n = len(self.xs)
-        if not len(self.hop_to):
-            return csr_matrix((n, n))
+        return csr_matrix((data, indices, indptr), shape=(n, n))
+
+    @cached_property
+    def reversed_hops(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hops reversed (row: the cell a hop enters, column: the cell it leaves),
+        the cheapest of parallel hops kept, as compressed sparse rows (data, indices,
+        indptr; columns sorted in each row). Plain numpy: built with the map, before
+        scipy is imported."""
+        n = len(self.xs)
         src = np.repeat(np.arange(n), np.diff(self.hop_start))
         rows, cols, w = self.hop_to, src, self.hop_cost
         order = np.lexsort((w, cols, rows))
         rows, cols, w = rows[order], cols[order], w[order]
         first = np.ones(len(rows), dtype=bool)
         first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
-        return csr_matrix((w[first], (rows[first], cols[first])), shape=(n, n))
+        rows, cols, w = rows[first], cols[first], w[first]
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return w.astype(float), cols.astype(np.int32), indptr
+
+    def at_least(self, a: Point2, b: Point2) -> float:
+        """A travel distance from a to b is never shorter than this: every hop but a
+        lift's costs its straight length, and b lies within 2 cells of its cell's
+        centre (0 on a map with lifts)."""
+        if self.lifts:
+            return 0.0
+        return math.hypot(b[0] - a[0], b[1] - a[1]) - 2.0 * CELL
 
     def distance(self, a: tuple[float, float], b: tuple[float, float]) -> float:
         """Travel distance from a to b: straight when the way is clear, else by the grid."""
@@ -259,9 +279,16 @@ def grid_for(arena: Arena, rules: HouseRules, card) -> NavGrid:
 
 
 def prepare(arena: Arena, rules: HouseRules, cards) -> None:
-    """Build every grid these cards will need now, so no decision pays for it later."""
+    """Build every grid these cards will need now, and the compiled arena's sight
+    structures that the robots' batched sight questions use, so that no decision pays
+    for them later."""
+    index = compile_arena(arena, rules)
+    w, h = arena.size
     for card in cards:
         grid_for(arena, rules, card)
+        # the walls grown by this base's radius, which every move's sweep is tested against
+        wall_collision(index, (0.0, 0.0), (w, h), card.base / 2.0, rules.contact_tolerance)
+    index.sight_many(np.array([[0.0, 0.0, 1.0, w, h, 1.0]]))
 
 
 @dataclass(eq=False)
@@ -332,6 +359,7 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
     base = compile_arena(arena, rules).cached(
         ("robot", "nav-base", kind, round(radius, 3)), lambda: _base(arena, rules, kind, radius))
     src, dst, cost = base.src, base.dst, base.cost
+    ls = ld = np.zeros(0, dtype=np.int64)
     if kind != "flying" and lift_cost > 0:
         ls, ld = _lift_hops(arena, base.xs, base.ys, base.z, base.ok, radius)
         if len(ls):
@@ -341,8 +369,10 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
     order = np.argsort(src, kind="stable")          # by the cell left, found order kept
     start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=start[1:])
-    return NavGrid(arena, kind, radius, base.nx, base.ny, base.xs, base.ys, base.z, base.ok,
-                   start, dst[order], cost[order], base.walls, base.bad)
+    grid = NavGrid(arena, kind, radius, base.nx, base.ny, base.xs, base.ys, base.z, base.ok,
+                   start, dst[order], cost[order], base.walls, base.bad, bool(len(ls)))
+    _ = grid.reversed_hops                          # with the map, not in a decision
+    return grid
 
 
 def _meets(shape, lines: np.ndarray) -> np.ndarray:

@@ -106,8 +106,17 @@ class Scorer:
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
         if not spots:
             return None
-        here = self.bot.pos
-        return min(spots, key=lambda s: (self.grid.distance(here, s), s))
+        here, grid = self.bot.pos, self.grid
+        best: tuple[float, tuple[float, float]] | None = None
+        # nearest first by a bound no travel beats: the spots that cannot be nearer than
+        # the best found need no distance field
+        for bound, spot in sorted((grid.at_least(here, s), s) for s in spots):
+            if best is not None and bound > best[0]:
+                break
+            found = (grid.distance(here, spot), spot)
+            if best is None or found < best:
+                best = found
+        return None if best is None else best[1]
 
     def _choose_target(self) -> None:
         f, kind = self.focus, self.kind
