@@ -16,11 +16,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
+from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
 from bottisota.robot.situation import seen_from
@@ -48,12 +50,6 @@ class Plan:
     previews: int
     timed_out: bool = False
     result: object = None
-
-
-def _preview():
-    from bottisota.engine.movement.moves import preview_move
-
-    return preview_move
 
 
 def enemies_of(state: GameState, bot: Bot) -> list[Bot]:
@@ -235,8 +231,6 @@ class Scorer:
             p += HAZARD["teleport"]
         if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal") \
                 and self.in_reach(result.x, result.y) and not self.walled(result.x, result.y):
-            from bottisota.robot.aim import can_fire_from
-
             if not can_fire_from(self.state, self.bot, self.focus, result.final):
                 p += NO_SHOT_PENALTY        # in reach, but arc or sight forbid (R19, R22)
         for e in getattr(result, "events", ()):
@@ -296,9 +290,7 @@ def on_table(state: GameState, bot: Bot, cands: list[Candidate]) -> list[Candida
                    for x, y in c.path)]
 
 
-def _pt(x: float, y: float):
-    from shapely.geometry import Point
-
+def _pt(x: float, y: float) -> Point:
     return Point(x, y)
 
 
@@ -309,7 +301,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     (perf_counter) is the interactive guard only: None (robot games, tests,
     simulations) never looks at the clock. `preview(state, move)` judges each move
     (default `preview_move`; `Game.preview_move` shares its cached walks)."""
-    preview = preview or _preview()
+    preview = preview or preview_move
     scorer = Scorer(state, bot, intention, focus)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
