@@ -89,6 +89,22 @@ def test_escalator_carries_a_bot_into_one_standing_higher_up_it():  # R46 D9
     assert not figures_overlap(s.bots["a"], s.bots["b"], s.rules.contact_tolerance)
 
 
+def test_base_under_an_overhang_stops_where_the_levels_meet():  # D3 D9 R43
+    # b stands on a ledge beside the ramp, its base out over the ramp's side; a climbs the
+    # ramp along the ledge's foot (touching its face, D4) and passes under b's base
+    ledge = {"type": "platform", "id": "ledge", "rect": [30, 40, 10, 10], "height": 4}
+    for bx, stop in ((35.0, 35.0), (35.3, 35.0), (36.5, 35.6282)):
+        s = state(arena(RAMP, TOP, ledge), bot("a", "red", (31, 38.95), 90, WALKER),
+                  bot("b", "blue", (bx, 40.75), 0, HOVER), seed=1)
+        r = go(s, Forward(6))
+        assert [e["with"] for e in r.events if e["type"] == "collision"] == ["b"]
+        a = s.bots["a"]
+        assert (a.x, a.y) == pytest.approx((stop, 38.95), abs=1e-4)
+        # where its figure's top meets b's floor (2 + 2 = 4), or at first contact
+        assert a.z == pytest.approx(0.4 * (stop - 30), abs=1e-4)
+        assert not figures_overlap(a, s.bots["b"], s.rules.contact_tolerance)
+
+
 def test_faller_still_lands_on_the_bot_below_rather_than_ramming_it():  # R39 R40
     s = state(arena(DECK), bot("a", "red", (30, 30), 90, WALKER),
               bot("b", "blue", (41.5, 30), 0), seed=6)

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from shapely import STRtree
 from shapely.geometry import LineString, Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
@@ -23,7 +24,6 @@ from bottisota.engine.movement.geometry import (
     disc_contact,
     doors_reached,
     heading_vector,
-    may_meet,
     on_table,
     parts_of,
     point_at,
@@ -33,6 +33,8 @@ from bottisota.engine.movement.geometry import (
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.surfaces import Surface
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
@@ -40,7 +42,7 @@ LANDING_RING = 0.05             # cm between rings of trial spots around where i
 LANDING_SEARCH = 8.0            # cm: the farthest trial ring
 LANDING_STEP = 0.05             # cm between trial points straight on past the edge
 LEVEL_STEP = 0.05               # cm between floor samples where bases overlap on two levels
-UNDER_STEP = 0.1                # cm between samples of a base meeting a cliff's face
+UNDER_STEP = 0.25               # cm between samples of a base meeting a cliff's face
 UNDER_RAYS = 32                 # rays from a base's centre searched for a cliff edge under it
 LANDING_REACH = 4.0             # radii: how far straight on a faller may come to rest
 
@@ -256,6 +258,25 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
         _slide_off(ctx, bot, pose, landed)
 
 
+def floors_near(index: ArenaIndex, a: Sequence[float], b: Sequence[float],
+                reach: float) -> list[Surface]:
+    """The floor surfaces whose regions come within `reach` of the segment a-b (or the
+    point a when b is a), from a tree over the floors built once per compiled arena."""
+    tree, floors = index.cached(("movement", "floor tree"), lambda: (
+        STRtree([f.region for f in index.floors]), list(index.floors)))
+    shape = Point(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else LineString([a, b])
+    return [floors[int(i)] for i in sorted(tree.query(shape, predicate="dwithin",
+                                                      distance=reach))]
+
+
+def top_within(surface: Surface, x: float, y: float, reach: float) -> float:
+    """The highest a surface stands within `reach` of (x, y) (along a slope's rise)."""
+    if not surface.sloped:
+        return surface.top
+    return max(surface.z_at(x + surface.ux * reach, y + surface.uy * reach),
+               surface.z_at(x - surface.ux * reach, y - surface.uy * reach))
+
+
 def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
                        strict: bool = False) -> bool:
     """Part of a base at (x, y) on floor z lies under a floor higher by more than a
@@ -268,16 +289,18 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
         return False
     index = state.index
     point = Point(x, y)
-    if not any(surface.top > z + rules.step_height + EPS
-               and may_meet(surface.region, (x, y), (x, y), reach)
+    if not any(top_within(surface, x, y, reach) > z + rules.step_height + EPS
                and surface.region.distance(point) < reach
-               for surface in index.floors):
+               for surface in floors_near(index, (x, y), (x, y), reach)):
         return False
     for k in range(UNDER_RAYS):
         dx, dy = heading_vector(k * 360.0 / UNDER_RAYS)
         if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + EPS:
             return True                   # the centre is on the edge, the higher floor this way
         rim = (x + dx * reach, y + dy * reach)
+        if max(index.floor_z(*rim), index.floor_z(x + dx * reach / 2, y + dy * reach / 2)) \
+                <= z + rules.step_height + EPS:
+            continue                      # no higher floor this way (a strip under r/2 aside)
         if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)):
             return True
     return False
@@ -300,15 +323,19 @@ def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
         return None
     b = point_at(a, d, length)
     lowest = min(z0, index.floor_z(*b))
-    segment = LineString([a, b])
-    near = [f for f in index.floors if f.top > lowest + rules.step_height + EPS
-            and may_meet(f.region, a, b, reach) and f.region.distance(segment) < reach]
+    near = [f for f in floors_near(index, a, b, reach)
+            if f.top > lowest + rules.step_height + EPS]
     if not near or under_higher_floor(state, a[0], a[1], r, z0):
         return None
 
     def under(s: float) -> bool:
         x, y = point_at(a, d, s)
-        return under_higher_floor(state, x, y, r, index.floor_z(x, y))
+        z = index.floor_z(x, y)
+        point = Point(x, y)
+        if not any(top_within(f, x, y, reach) > z + rules.step_height + EPS
+                   and f.region.distance(point) < reach for f in near):
+            return False
+        return under_higher_floor(state, x, y, r, z)
 
     n = max(1, math.ceil(length / UNDER_STEP))
     marks = sorted({length * k / n for k in range(1, n + 1)}
