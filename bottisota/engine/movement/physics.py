@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from shapely import STRtree
 from shapely.geometry import LineString, Point
 
@@ -21,6 +22,7 @@ from bottisota.engine.movement.geometry import (
     EPS,
     bearing,
     bot_collision,
+    bounds_of,
     disc_contact,
     doors_reached,
     heading_vector,
@@ -288,20 +290,25 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
     if reach <= 0.0:
         return False
     index = state.index
-    point = Point(x, y)
-    if not any(top_within(surface, x, y, reach) > z + rules.step_height + EPS
-               and surface.region.distance(point) < reach
-               for surface in floors_near(index, (x, y), (x, y), reach)):
+    tops, boxes = _floor_boxes(index)
+    near = np.flatnonzero((tops > z + rules.step_height + EPS)
+                          & (x >= boxes[:, 0] - reach) & (x <= boxes[:, 2] + reach)
+                          & (y >= boxes[:, 1] - reach) & (y <= boxes[:, 3] + reach))
+    if not len(near):
         return False
-    for k in range(UNDER_RAYS):
-        dx, dy = heading_vector(k * 360.0 / UNDER_RAYS)
-        if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + EPS:
-            return True                   # the centre is on the edge, the higher floor this way
-        rim = (x + dx * reach, y + dy * reach)
-        if max(index.floor_z(*rim), index.floor_z(x + dx * reach / 2, y + dy * reach / 2)) \
-                <= z + rules.step_height + EPS:
-            continue                      # no higher floor this way (a strip under r/2 aside)
-        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)):
+    point = Point(x, y)
+    floors = index.floors
+    if not any(floors[k].region.distance(point) < reach for k in near.tolist()):
+        return False
+    rays = _rays()
+    step = rules.step_height
+    beside = index.floor_z_many([x + dx * 1e-6 for dx, _ in rays],
+                                [y + dy * 1e-6 for _, dy in rays])
+    if any(zb > z + step + EPS for zb in beside):
+        return True                       # the centre is on the edge, the higher floor that way
+    rims = [(x + dx * reach, y + dy * reach) for dx, dy in rays]
+    for k in index.segments_meeting_floors((x, y), rims):
+        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rims[k], step)):
             return True
     return False
 
@@ -355,6 +362,28 @@ def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
             return lo, face.label
         previous = s
     return None
+
+
+def _rays() -> list[tuple[float, float]]:
+    """The UNDER_RAYS directions searched from a base's centre for a cliff edge."""
+    if not _RAYS:
+        _RAYS.extend(heading_vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
+    return _RAYS
+
+
+_RAYS: list[tuple[float, float]] = []
+
+
+def _floor_boxes(index) -> tuple[np.ndarray, np.ndarray]:
+    """Every floor's top and the bounding box of its region (later floors cut out),
+    as arrays in floor order: the floors that may lie under a base are found by one
+    array test (the `may_meet` test of each)."""
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        tops = np.array([s.top for s in index.floors], dtype=float)
+        boxes = np.array([bounds_of(s.region) for s in index.floors],
+                         dtype=float).reshape(-1, 4)
+        return tops, boxes
+    return index.cached(("movement", "floor-boxes"), build)
 
 
 def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:
