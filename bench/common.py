@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +25,7 @@ import shapely  # noqa: E402
 from shapely.geometry import LineString  # noqa: E402
 
 from bottisota.core.arena import Arena  # noqa: E402
+from bottisota.engine.movement.physics import under_higher_floor  # noqa: E402
 from bottisota.formats.loading import arena_from_dict, bundled_rules, load_arena  # noqa: E402
 from bottisota.geometry.arena_index import ArenaIndex, Disc  # noqa: E402
 from bottisota.geometry.compiled import compile_arena  # noqa: E402
@@ -96,8 +98,10 @@ def synthetic(features: int, seed: int = 1) -> Arena:
 
 def place_discs(index: ArenaIndex, n: int, rng: random.Random, r: float = BOT_R,
                 h: float = BOT_H) -> list[Disc]:
-    """n bots on legal spots: on the table, clear of walls, doors, pits and each other."""
+    """n bots on legal spots: on the table, clear of walls, doors, pits, each other and
+    higher floors (no base reaches under one, docs/decisions.md D29)."""
     bots: list[Disc] = []
+    level = SimpleNamespace(index=index, rules=index.rules)    # what under_higher_floor reads
     w, hgt = index.size
     tries = 0
     while len(bots) < n:
@@ -106,6 +110,9 @@ def place_discs(index: ArenaIndex, n: int, rng: random.Random, r: float = BOT_R,
             raise RuntimeError(f"no room for {n} bots")
         x, y = rng.uniform(r + 0.5, w - r - 0.5), rng.uniform(r + 0.5, hgt - r - 0.5)
         if index.disc_blocked(x, y, r) is not None or index.features_at(x, y, ("pit",)):
+            continue
+        if under_higher_floor(level, round(x, 2), round(y, 2), r,  # type: ignore[arg-type]
+                              index.floor_z(round(x, 2), round(y, 2))):
             continue
         if any(math.hypot(b.x - x, b.y - y) < 2 * r + 0.2 for b in bots):
             continue

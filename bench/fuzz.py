@@ -333,13 +333,12 @@ def play_short(arena=None, rules=None, cards=None, mods=None, personality=None,
 
 def playable(case: Case, out: Path) -> None:
     """Play what was accepted (raises on a fault)."""
+    from bottisota.commands.options import rules_file_values
     from bottisota.formats.loading import (
         bundled_rules,
         cards_from_data,
         load_arena,
         mods_from_data,
-        rules_from_dict,
-        rules_with_overrides,
     )
     from bottisota.formats.robot_tables import load_personality
     from bottisota.formats.yaml_source import load_yaml
@@ -360,10 +359,9 @@ def playable(case: Case, out: Path) -> None:
         mods = {m.id: m for m in mods_from_data(data, str(p), marks)}
         play_short(mods=mods, journal=journal)
     elif kind == "rules":
-        data, marks = load_yaml(p)
-        rules = (rules_from_dict(data, str(p), marks) if p.name == "rules.yaml"
-                 else rules_with_overrides(bundled_rules(), data or {}, str(p), marks))
-        play_short(rules=rules, journal=journal)
+        # read as `--rules FILE` reads it: complete, or partial over the bundled rules
+        # (a rules.yaml with keys dropped is a partial file, as `check` accepts it)
+        play_short(rules=rules_file_values(p), journal=journal)
     elif kind == "robot":
         play_short(personality=load_personality(p), journal=journal)
     elif kind == "journal":

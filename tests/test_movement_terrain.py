@@ -136,7 +136,8 @@ def test_ground_bot_may_not_drive_up_a_cliff():  # R37 D29
     s = state(arena(PLATFORM), bot("a", "red", (10, 30), 90, WALKER))
     r = go(s, Forward(12))
     assert isinstance(r, Refusal) and r.rule == "R37" and "platform 'deck'" in r.message
-    assert r.at == pytest.approx((20.0, 30.0))
+    # refused where the base meets the cliff's face, touching within D4 (docs/decisions.md D29)
+    assert r.at == pytest.approx((19.05, 30.0), abs=1e-6)
 
 
 def test_flier_climbs_a_cliff_paying_its_height_and_floats_down_free():  # R37 R41
@@ -321,7 +322,7 @@ def test_side_of_stairs_is_a_cliff_for_ground_bots():  # R42 D29
     s = state(arena(STAIRS, TOP), bot("a", "red", (35, 14), 0, WALKER))
     r = go(s, Forward(10))
     assert isinstance(r, Refusal) and r.rule == "R37"
-    assert r.at == pytest.approx((35.0, 20.0))
+    assert r.at == pytest.approx((35.0, 19.05), abs=1e-6)    # the base at the face (D29)
 
 
 def test_ground_bot_may_not_drive_from_a_lift_car_onto_the_landing():  # R48 D29

@@ -109,6 +109,14 @@ def test_a_png_too_large_is_refused_with_the_largest_scale(tmp_path, capsys, sca
     assert not (tmp_path / "a.png").exists()
 
 
+def test_render_duel_at_scale_500_is_refused_not_aborted(tmp_path, capsys, monkeypatch):
+    # issue 16: `render duel --scale 500` used to segfault at 30000 x 30000 px
+    monkeypatch.chdir(tmp_path)                       # the default output, arena.png, here
+    code, _out, err = render(capsys, "duel", "--scale", "500")
+    assert code == 2 and "too large" in err and "--scale 182 or less" in err
+    assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
 def test_unknown_extension_and_bad_scale_are_refused(tmp_path, capsys):
     code, _out, err = render(capsys, "duel", "-o", tmp_path / "a.tga")
     assert code == 2 and "use .png, .svg or .pdf" in err

@@ -3,8 +3,8 @@
 Invariants, checked after every action of every game (fixed seeds): every
 live base wholly on the table, overlapping no wall and no other standing base
 on its level beyond the contact tolerance (D4), on the floor under its centre;
-no ground bot rests in a pit (R36), nor after a fall with its base under a
-higher floor (R39);
+no ground bot rests in a pit (R36), nor with its base under a higher floor
+(R39, D29);
 movement spent never exceeds the movement allowed, damage stays below structure for live bots (D7), and scores equal
 the kills (D22) and goals (D23) read from the events.
 """
@@ -63,9 +63,9 @@ def check_invariants(game: Game, tally: Tally, action, events=()) -> None:
         assert abs(index.floor_z(b.x, b.y) - b.z) < 1e-3, f"{where} floats at z {b.z}"
         if b.card.is_ground:
             assert not index.features_at(b.x, b.y, ["pit"]), f"{where} rests in a pit"
-            if b.id in fallen:
-                assert not under_higher_floor(s, b.x, b.y, b.radius, b.z), \
-                    f"{where} fell and rests with its base under a higher floor"
+            how = "fell and rests" if b.id in fallen else "rests"
+            assert not under_higher_floor(s, b.x, b.y, b.radius, b.z), \
+                f"{where} {how} with its base under a higher floor (R39, D29)"
         assert b.moved <= b.stats.move + EPS, f"{where} moved {b.moved} of {b.stats.move}"
         assert b.damage < b.stats.structure, f"{where} damage {b.damage} not below structure"
     for i, a in enumerate(live):          # D4: standing bots at one level never overlap

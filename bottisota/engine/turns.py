@@ -15,6 +15,7 @@ is) and `phase`:
 from __future__ import annotations
 
 from bottisota.engine.events import Event, apply_event
+from bottisota.engine.movement.physics import under_higher_floor
 from bottisota.engine.state import Bot, GameState
 
 # --- questions about the flow ------------------------------------------------------
@@ -63,7 +64,8 @@ def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = Tr
     """Why the bot may not be placed with its centre at (x, y) (R6, R55), or None:
     it must lie on the table, overlap no wall (no closed door unless `doors` is
     False: a bot set up in a doorway holds it open, R47) and no other base on its
-    level (D4), and a ground bot may not stand in a pit (R36)."""
+    level (D4), and a ground bot may not stand in a pit (R36) nor with its base under
+    a higher floor (R37, docs/decisions.md D29)."""
     index = state.index
     r = bot.radius
     tol = state.rules.contact_tolerance
@@ -81,4 +83,7 @@ def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = Tr
             return f"the base would overlap {other.id}'s"
     if bot.card.is_ground and index.features_at(x, y, ["pit"]):
         return f"a ground bot may not stand in a pit at ({x:.2f}, {y:.2f})"
+    if bot.card.is_ground and under_higher_floor(state, x, y, r, z):
+        return (f"a ground bot's base may not reach under a higher floor at ({x:.2f}, {y:.2f}) "
+                "(R37 D29)")
     return None

@@ -8,10 +8,12 @@ or preview (no dice, nothing changed; predicted events only).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from shapely.geometry import Point
+from shapely import STRtree
+from shapely.geometry import LineString, Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
@@ -33,12 +35,16 @@ from bottisota.engine.movement.geometry import (
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.surfaces import Surface
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
 LANDING_RING = 0.05             # cm between rings of trial spots around where it fell
 LANDING_SEARCH = 8.0            # cm: the farthest trial ring
 LANDING_STEP = 0.05             # cm between trial points straight on past the edge
+LEVEL_STEP = 0.05               # cm between floor samples where bases overlap on two levels
+UNDER_STEP = 0.25               # cm between samples of a base meeting a cliff's face
 UNDER_RAYS = 32                 # rays from a base's centre searched for a cliff edge under it
 LANDING_REACH = 4.0             # radii: how far straight on a faller may come to rest
 
@@ -88,7 +94,66 @@ class Ctx:
         """Other bots on the table that a base at floor height z bumps into
         (bases on the same level: floors closer than the figure height)."""
         return [o for o in self.state.bots.values()
-                if o.on_table and o.id != bot.id and abs(o.z - z) < max(o.card.height, bot.card.height)]
+                if o.on_table and o.id != bot.id and same_level(bot, z, o)]
+
+    def bots_in_way(self, bot: Bot, a: tuple[float, float], d: tuple[float, float],
+                    length: float, z0: float) -> list[tuple[float, Bot]]:
+        """Where a ground base going `length` cm from a along d (floor z0 at a) first
+        collides with each other bot (D4, D9), as (distance, bot). The level is
+        taken where the bases meet, not where the move began: a base climbing a
+        ramp or escalator meets the bots standing higher up it (and one passing a
+        bot on another level collides only where their figures come to share a
+        level along the slope, stopping just before; past an edge it falls)."""
+        tol = self.state.rules.contact_tolerance
+        index = self.state.index
+        found: list[tuple[float, Bot]] = []
+        for other in self.state.bots.values():
+            if not other.on_table or other.id == bot.id:
+                continue
+            reach = bot.radius + other.radius
+            s = bot_collision(a, d, length, other.pos, reach, tol)
+            if s is None:
+                continue
+            z = z0 if s <= EPS else index.floor_z(*point_at(a, d, s))
+            if same_level(bot, z, other):
+                found.append((s, other))
+                continue
+            end = min(length, overlap_exit(a, d, other.pos, reach - tol))
+            b = point_at(a, d, length)   # beyond an edge it falls (R39, R40): no ramming there
+            end = min([end] + [c.distance for c in
+                               index.edge_crossings(a, b, self.state.rules.step_height)])
+            previous = s
+            k = 1
+            while previous < end - EPS:
+                t = min(end, s + k * LEVEL_STEP)
+                if same_level(bot, index.floor_z(*point_at(a, d, t)), other):
+                    lo, hi = previous, t
+                    for _ in range(30):
+                        mid = (lo + hi) / 2.0
+                        if same_level(bot, index.floor_z(*point_at(a, d, mid)), other):
+                            hi = mid
+                        else:
+                            lo = mid
+                    found.append((lo, other))
+                    break
+                previous, k = t, k + 1
+        return found
+
+
+def same_level(bot: Bot, z: float, other: Bot) -> bool:
+    """A base on floor z and another bot's are on one level: their floors are closer
+    than the taller figure (D3), so their bases can collide (D9)."""
+    return abs(other.z - z) < max(other.card.height, bot.card.height)
+
+
+def overlap_exit(a: Sequence[float], d: Sequence[float], c: Sequence[float],
+                 reach: float) -> float:
+    """Distance along the unit d from a at which a disc stops overlapping a disc at c
+    (sum of radii `reach`); 0 when it never overlaps ahead."""
+    fx, fy = a[0] - c[0], a[1] - c[1]
+    fd = fx * d[0] + fy * d[1]
+    disc = fd * fd - (fx * fx + fy * fy - reach * reach)
+    return max(0.0, -fd + math.sqrt(disc)) if disc > 0.0 else 0.0
 
 
 def xy2(x: float, y: float) -> list[float]:
@@ -195,6 +260,25 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
         _slide_off(ctx, bot, pose, landed)
 
 
+def floors_near(index: ArenaIndex, a: Sequence[float], b: Sequence[float],
+                reach: float) -> list[Surface]:
+    """The floor surfaces whose regions come within `reach` of the segment a-b (or the
+    point a when b is a), from a tree over the floors built once per compiled arena."""
+    tree, floors = index.cached(("movement", "floor tree"), lambda: (
+        STRtree([f.region for f in index.floors]), list(index.floors)))
+    shape = Point(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else LineString([a, b])
+    return [floors[int(i)] for i in sorted(tree.query(shape, predicate="dwithin",
+                                                      distance=reach))]
+
+
+def top_within(surface: Surface, x: float, y: float, reach: float) -> float:
+    """The highest a surface stands within `reach` of (x, y) (along a slope's rise)."""
+    if not surface.sloped:
+        return surface.top
+    return max(surface.z_at(x + surface.ux * reach, y + surface.uy * reach),
+               surface.z_at(x - surface.ux * reach, y - surface.uy * reach))
+
+
 def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
                        strict: bool = False) -> bool:
     """Part of a base at (x, y) on floor z lies under a floor higher by more than a
@@ -227,6 +311,57 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
         if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rims[k], step)):
             return True
     return False
+
+
+def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
+                         d: tuple[float, float], length: float, z0: float,
+                         also: tuple[float, ...] = ()) -> tuple[float, str] | None:
+    """Where a ground base going `length` cm from a along d (floor z0 at a) first
+    comes under a floor higher by more than a step across a real edge, beyond the
+    contact tolerance (D4, D16; docs/decisions.md D29): (distance, that floor's
+    label), or None. A cliff's face stops a base as a wall does; a base that
+    already stands so (set up before this rule) may move on. Sampled every
+    UNDER_STEP cm and at the distances in `also`, then bisected."""
+    rules = state.rules
+    index = state.index
+    r = bot.radius
+    reach = r - rules.contact_tolerance - 1e-9
+    if reach <= 0.0 or length <= EPS:
+        return None
+    b = point_at(a, d, length)
+    lowest = min(z0, index.floor_z(*b))
+    near = [f for f in floors_near(index, a, b, reach)
+            if f.top > lowest + rules.step_height + EPS]
+    if not near or under_higher_floor(state, a[0], a[1], r, z0):
+        return None
+
+    def under(s: float) -> bool:
+        x, y = point_at(a, d, s)
+        z = index.floor_z(x, y)
+        point = Point(x, y)
+        if not any(top_within(f, x, y, reach) > z + rules.step_height + EPS
+                   and f.region.distance(point) < reach for f in near):
+            return False
+        return under_higher_floor(state, x, y, r, z)
+
+    n = max(1, math.ceil(length / UNDER_STEP))
+    marks = sorted({length * k / n for k in range(1, n + 1)}
+                   | {t for t in also if EPS < t <= length})
+    previous = 0.0
+    for s in marks:
+        if under(s):
+            lo, hi = previous, s
+            for _ in range(40):
+                mid = (lo + hi) / 2.0
+                if under(mid):
+                    hi = mid
+                else:
+                    lo = mid
+            point = Point(*point_at(a, d, lo))
+            face = min(near, key=lambda f: f.region.distance(point))
+            return lo, face.label
+        previous = s
+    return None
 
 
 def _rays() -> list[tuple[float, float]]:
@@ -415,10 +550,8 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
         contact = wall_collision(index, a, b, r, tol)
         if contact is not None:
             stops.append((contact.distance, 0, "wall", contact.feature))
-        for other in ctx.blockers(bot, pose.z):
-            s = bot_collision(a, d, length, other.pos, r + other.radius, tol)
-            if s is not None:
-                stops.append((s, 1, "bot", other))
+        for s, other in ctx.bots_in_way(bot, a, d, length, pose.z):
+            stops.append((s, 1, "bot", other))
         if bot.stats.is_ground:
             entry = index.first_entry(a, b, ["pit"])
             if entry is not None:
@@ -427,6 +560,10 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
                 kind = "fall" if crossing.drop > 0 else "cliff"
                 stops.append((crossing.distance, 4, kind, crossing))
                 break
+            face = higher_floor_reached(state, bot, a, d, length, pose.z,
+                                        tuple(stop[0] for stop in stops))
+            if face is not None:            # the base meets a cliff's face before its centre
+                stops.append((face[0], 4, "cliff", face[1]))
     stops.sort(key=lambda item: (item[0], item[1]))
     run, _, kind, what = stops[0] if stops else (length, 9, None, None)
     run = max(0.0, min(run, length))
@@ -438,7 +575,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
         return "mine"
     pose.x, pose.y = point_at(a, d, run)
     pose.z = what.z_after if kind == "fall" else index.floor_z(pose.x, pose.y)
-    if kind == "cliff":
+    if kind == "cliff" and not isinstance(what, str):
         pose.z = what.z_before
     parts = parts_of(state.index)
     doors = [door.label for s, door in doors_reached(parts, a, pose.xy, r) if s > EPS or run > EPS]
@@ -457,10 +594,12 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
         if result is not None:
             result.collisions.append(what.label)
         collision(ctx, bot, pose, None, what.label, mover_by=by)
-    elif kind == "cliff":
+    elif kind == "cliff":             # its centre at the edge, or its base at the face
+        label = what if isinstance(what, str) else \
+            (what.feature.label if what.feature else "cliff")
         if result is not None:
-            result.collisions.append(what.feature.label if what.feature else "cliff")
-        collision(ctx, bot, pose, None, what.feature.label if what.feature else "cliff", mover_by=by)
+            result.collisions.append(label)
+        collision(ctx, bot, pose, None, label, mover_by=by)
     elif kind == "bot":
         if result is not None:
             result.collisions.append(what.id)

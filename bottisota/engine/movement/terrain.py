@@ -24,6 +24,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.state import Bot, GameState
+from bottisota.engine.turns import check_place
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
 LIFT_RIM_POINTS = 32            # points of the base's rim checked for the landing floor
@@ -257,7 +258,10 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
 
 def free_teleporters(state: GameState, mover: Bot, source: Feature) -> list[Feature]:
     """Teleporters other than the source that no other base overlaps, and where the
-    arriving base would overlap none (R53), in arena order."""
+    arriving base may stand as if set up there (R53 "free", docs/decisions.md R53):
+    wholly on the table, in no wall, overlapping no base on its level (D4), a
+    ground bot in no pit (R36) and with no part under a higher floor (D29); in
+    arena order."""
     free = []
     for feature in parts_of(state.index).teleporters:
         if feature.index == source.index:
@@ -269,7 +273,8 @@ def free_teleporters(state: GameState, mover: Bot, source: Feature) -> list[Feat
             if feature.shape.distance(Point(other.x, other.y)) < other.radius - 1e-6:
                 taken = True
                 break
-        if not taken and overlaps_bot(state, mover, *teleporter_centre(feature)) is None:
+        x, y = teleporter_centre(feature)
+        if not taken and check_place(state, mover, x, y, doors=False) is None:
             free.append(feature)
     return free
 

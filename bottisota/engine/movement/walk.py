@@ -36,7 +36,6 @@ from bottisota.engine.movement.geometry import (
     EPS,
     angle_between,
     bearing,
-    bot_collision,
     contains_point,
     doors_reached,
     doors_touching,
@@ -49,7 +48,16 @@ from bottisota.engine.movement.geometry import (
     touching_door,
     wall_collision,
 )
-from bottisota.engine.movement.physics import Ctx, Pose, collision, fall, mine_touches, pit, xy2
+from bottisota.engine.movement.physics import (
+    Ctx,
+    Pose,
+    collision,
+    fall,
+    higher_floor_reached,
+    mine_touches,
+    pit,
+    xy2,
+)
 from bottisota.engine.movement.result import MoveResult, PathPoint, Piece
 from bottisota.engine.movement.steps import (
     BUDGET_RULE,
@@ -274,10 +282,8 @@ class Walk:
             if contact is not None:
                 stops.append((contact.distance, 0, "wall", contact.feature))
             if ground:
-                for other in self.ctx.blockers(bot, pose.z):
-                    s = bot_collision(a, d, cm, other.pos, r + other.radius, tol)
-                    if s is not None:
-                        stops.append((s, 1, "bot", other))
+                for s, other in self.ctx.bots_in_way(bot, a, d, cm, pose.z):
+                    stops.append((s, 1, "bot", other))
                 entry = index.first_entry(a, b, ["pit"])
                 if entry is not None:
                     stops.append((entry[0], 2, "pit", entry[2]))
@@ -310,6 +316,13 @@ class Walk:
                         if z1 > z0 + EPS:
                             refusals.append((s0, "R42", f"{self.loco} bots cannot climb stairs "
                                              f"({st.label} at {_at(*point_at(a, d, s0))})"))
+            if ground:                      # a cliff's face stops the base, not only its centre
+                face = higher_floor_reached(state, bot, a, d, cm, pose.z,
+                                            tuple(stop[0] for stop in stops))
+                if face is not None:
+                    refusals.append((face[0], "R37", "only flying bots go up a cliff; D29 refuses "
+                                     f"the step ({bot.id}'s base would go under {face[1]} at "
+                                     f"{_at(*point_at(a, d, face[0]))})"))
         stops.sort(key=lambda item: (item[0], item[1]))
         run, _, stop, what = stops[0] if stops else (cm, 9, None, None)
         run = max(0.0, min(run, cm))
