@@ -43,7 +43,13 @@ from bottisota.view.prompts import (
     pending_events,
     read_typed_die,
 )
-from bottisota.view.table_painter import PlaceGhost, TableInput, WindowLayers, paint_table
+from bottisota.view.table_painter import (
+    SPRITE_BUDGET_MS,
+    PlaceGhost,
+    TableInput,
+    WindowLayers,
+    paint_table,
+)
 from bottisota.view.widgets import Button
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
@@ -103,6 +109,7 @@ class TableApp:
         self._ruler_drag = False
         self._pan_drag: tuple[int, int] | None = None
         self._plan_drag = False
+        self._drag_plan: tuple | None = None   # the plan as the panel shows it
         self._strafe_drag = False
         self.threat: Any = None
         self.calibration: CalibrationScreen | None = None
@@ -114,6 +121,8 @@ class TableApp:
         self._belt_phase = 0.0
         self._last_zoom = -1.0
         self._clock = 0.0
+        self._frame_input: TableInput | None = None   # this frame's table input (both windows)
+        self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
         if journal_name:
             self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")
         self._sync_selection()
@@ -866,9 +875,11 @@ class TableApp:
         for event in pending_events():
             self.handle(event)
         self.update(dt)
+        self._frame_input = None
         out = self.draw()
         if self.projector is not None and self.calibration is None:
             self.projector.draw(self)
+        self._frame_input = None
         return out
 
     def update(self, dt: float) -> None:
@@ -951,13 +962,16 @@ class TableApp:
             shooter=self.shooting_bot(), ghost=ghost, belt_phase=self._belt_phase,
             moving=self.moving, settled=self.zoom_settled,
             open_doors=tuple(door_keys(open_doors(self.state))),
-            show_message=self.panel_rect is None)
+            show_message=self.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms)
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
                    laptop: bool = False, layers: WindowLayers | None = None) -> None:
         """The table and everything on it, into `area` (both windows use this, each
-        with its own cached `layers`)."""
-        paint_table(surface, cam, area, self.table_input(), layers or self.layers, laptop)
+        with its own cached `layers`; the projector's frame reuses the laptop's input,
+        made once per frame)."""
+        if laptop or self._frame_input is None:
+            self._frame_input = self.table_input()
+        paint_table(surface, cam, area, self._frame_input, layers or self.layers, laptop)
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
@@ -997,7 +1011,7 @@ class TableApp:
         vm = self.vm
         pm = self.premeasure()
         key = (vm.version, self.size, rect.topleft, vm.selected, vm.weapon, vm.measure_overwatch,
-               vm.plan.all_steps() if vm.plan is not None else None, tuple(vm.orders),
+               self._panel_plan(), tuple(vm.orders),
                vm.message, len(vm.log.lines), vm.log.lines[-1].text if vm.log.lines else None,
                sum(ln.undone for ln in vm.log.lines), vm.service_choice, vm.threat_on,
                self.state.dice.used, vm.place_facing, vm.log.scroll, vm.confirm, vm.ui_scale,
@@ -1011,6 +1025,16 @@ class TableApp:
             self._panel = (key, surface.subsurface(rect).copy(), rect)
         else:
             surface.blit(self._panel[1], self._panel[2].topleft)
+
+    def _panel_plan(self) -> tuple | None:
+        """The plan as the panel shows it: while a step is dragged, as it was when the
+        drag began (the table shows the drag; the panel follows when it ends)."""
+        plan = self.vm.plan
+        if plan is None:
+            self._drag_plan = None
+        elif not self._plan_drag or self._drag_plan is None:
+            self._drag_plan = plan.all_steps()
+        return self._drag_plan
 
     def run(self, clock: pygame.time.Clock | None = None) -> None:
         """The window's loop until it is closed."""

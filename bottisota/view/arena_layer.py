@@ -26,6 +26,7 @@ BELT_ARROW_SPACING = 4.0  # cm between belt chevrons
 GRID_LABEL_EVERY = 10     # cm between labelled (bold) grid lines
 LAYER_MARGIN_PX = 40      # px around the table kept in the layer (grid labels)
 LAYER_BUDGET_MS = 5.0     # a new layer is drawn this long per frame
+GRID_LINES_PER_STEP = 12  # grid lines drawn per step of a layer drawn over several frames
 
 
 def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
@@ -218,15 +219,20 @@ def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
         return
     overlay = pygame.Surface(area.size, pygame.SRCALPHA)
     local = cam.moved((cam.origin[0] - area.x, cam.origin[1] - area.y))
-    for i in range(0, int(math.floor(tw)) + 1, fine):
+    yield
+    for n, i in enumerate(range(0, int(math.floor(tw)) + 1, fine)):
         bold = i % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
         pygame.draw.line(overlay, colour, local.to_px(i, 0), local.to_px(i, th), 1)
+        if n % GRID_LINES_PER_STEP == GRID_LINES_PER_STEP - 1:
+            yield
     yield
-    for j in range(0, int(math.floor(th)) + 1, fine):
+    for n, j in enumerate(range(0, int(math.floor(th)) + 1, fine)):
         bold = j % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
         pygame.draw.line(overlay, colour, local.to_px(0, j), local.to_px(tw, j), 1)
+        if n % GRID_LINES_PER_STEP == GRID_LINES_PER_STEP - 1:
+            yield
     yield
     strip = max(1, area.h // 6)
     for y in range(0, area.h, strip):
@@ -255,6 +261,7 @@ def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool =
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
+    yield
     ordered = sorted(arena.features, key=lambda f: (_DRAW_ORDER.get(f.type, 7), f.index))
     for f in ordered:
         if f.type == "goal" and not goals:
@@ -305,11 +312,25 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
 def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,
                      marks: dict[int, list] | None = None) -> None:
     """Belt travel chevrons (R44) and escalator direction; `phase` animates them."""
+    if marks is None:
+        marks = _marks_at(arena, phase)
     for f in arena.by_type("conveyor"):
-        spots = belt_marks(f, phase) if marks is None else marks.get(f.index, [])
+        spots = marks.get(f.index, [])
         size = min(f.width or 2.0, 3.0) * 0.8
         for x, y, facing in spots:
             chevron(surface, cam, x, y, facing, size, style.ARROW, 2)
+
+
+_last_marks: list = [None, None]      # (arena id, phase) and its marks: both windows share
+
+
+def _marks_at(arena: Arena, phase: float) -> dict[int, list]:
+    """Every belt's chevron spots at a phase (worked out once per frame and arena)."""
+    key = (id(arena), phase)
+    if _last_marks[0] != key:
+        _last_marks[0] = key
+        _last_marks[1] = {f.index: belt_marks(f, phase) for f in arena.by_type("conveyor")}
+    return _last_marks[1]
 
 
 class ArenaLayer:
@@ -327,7 +348,10 @@ class ArenaLayer:
         self._scale = 0.0
         self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
         self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
+        self._zoomed: pygame.Surface | None = None   # reused for the scaled layer of a zoom
+        self._spare: pygame.Surface | None = None    # the layer before, reused for the next
         self.rebuilds = 0
+        self.serial = 0                  # a new number for every new picture given out
 
     def _covers(self, cam: Camera, size: tuple[int, int], layer: tuple | None = None) -> bool:
         """Whether a layer (the shown one, or `layer` = (surface, scale, corner)) holds
@@ -344,17 +368,31 @@ class ArenaLayer:
 
     def _start(self, cam: Camera, size: tuple[int, int]) -> None:
         ww, wh = size
-        near = pygame.Rect(0, 0, ww, wh).inflate(ww // 4, wh // 4)
-        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
-        region = near.clip(table)
-        if region.w <= 0 or region.h <= 0:
-            region = pygame.Rect(0, 0, 1, 1)
-        surface = pygame.Surface(region.size)
-        surface.fill(style.BACKGROUND)
+        region = pygame.Rect(0, 0, ww, wh).inflate(ww // 4, wh // 4)   # one size: reused
+        surface = self._spare if (self._spare is not None
+                                  and self._spare.get_size() == region.size) else None
+        self._spare = None
+        if surface is None:
+            surface = pygame.Surface(region.size)
         local = cam.moved((cam.origin[0] - region.x, cam.origin[1] - region.y))
-        steps = arena_steps(surface, local, self.arena, grid=self.grid, goals=self.goals)
+        steps = self._steps(surface, local)
         self._next = (surface, cam.scale, cam.to_cm(region.x, region.y), steps,
                       (cam.scale, cam.origin, tuple(size)))
+
+    def _steps(self, surface: pygame.Surface, cam: Camera) -> Iterator[None]:
+        whole = surface.get_rect()
+        table = pygame.Rect(cam.table_rect()).clip(whole)
+        if table.w <= 0 or table.h <= 0:
+            surface.fill(style.BACKGROUND)
+        else:                           # around the table (arena_steps floors the table)
+            for r in (pygame.Rect(0, 0, whole.w, table.y),
+                      pygame.Rect(0, table.bottom, whole.w, whole.h - table.bottom),
+                      pygame.Rect(0, table.y, table.x, table.h),
+                      pygame.Rect(table.right, table.y, whole.w - table.right, table.h)):
+                if r.w > 0 and r.h > 0:
+                    surface.fill(style.BACKGROUND, r)
+        yield
+        yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals)
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""
@@ -363,9 +401,12 @@ class ArenaLayer:
         for _ in steps:
             if end is not None and time.process_time() >= end:
                 return False
+        if self._surface is not None and self._surface is not surface:
+            self._spare = self._surface          # its pixels are reused for the next drawing
         self._surface, self._scale, self._corner = surface, scale, corner
         self._next = None
         self.rebuilds += 1
+        self.serial += 1
         return True
 
     def surface(self, cam: Camera, size: tuple[int, int], settled: bool = True,
@@ -380,6 +421,7 @@ class ArenaLayer:
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
+            self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
@@ -406,9 +448,14 @@ class ArenaLayer:
         src = src.clip(self._surface.get_rect())
         if src.w <= 0 or src.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
-        part = pygame.transform.scale(self._surface.subsurface(src), shown.size)
-        return part, shown.topleft
+        if self._zoomed is None or self._zoomed.get_size() != shown.size:
+            self._zoomed = pygame.Surface(shown.size)
+        pygame.transform.scale(self._surface.subsurface(src), shown.size, self._zoomed)
+        self.serial += 1
+        return self._zoomed, shown.topleft
 
     def invalidate(self) -> None:
         self._surface = None
+        self._spare = None
         self._next = None
+        self.serial += 1

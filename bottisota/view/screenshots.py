@@ -105,6 +105,7 @@ def _two_windows(path: Path) -> Path:
     app.resized(LAPTOP)
     app.choose_weapon(1)
     app.vm.aim = "s1"
+    app.sprite_budget_ms = None
     app.update(0.0)
     laptop = app.draw()
     projector = app.projector.draw(app)
@@ -122,6 +123,7 @@ def _two_windows(path: Path) -> Path:
 
 
 def _save(app: TableApp, path: Path, dt: float = 0.0) -> Path:
+    app.sprite_budget_ms = None            # a still: every bot drawn exactly
     app.update(dt)
     pygame.image.save(app.draw(), str(path))
     return path

@@ -29,11 +29,11 @@ from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
-from bottisota.viewmodel.sizes import text_sizes
+from bottisota.viewmodel.sizes import TextSizes, text_sizes
 from bottisota.viewmodel.threat import CELL_CM
 
-THREAT_BATCH = 6         # new threat cells shown in batches of this many
-LAYER_BUDGET_MS = 4.0    # a new arena drawing is made this long per frame
+LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
+SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
 
 
 class WindowLayers:
@@ -45,7 +45,9 @@ class WindowLayers:
         self.threat = ThreatLayer()
         self.labels: list = []
         self.labels_key: tuple | None = None
-        self.base: tuple[tuple, pygame.Surface] | None = None
+        self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
+        self.buffers: dict[str, pygame.Surface] = {}
+        self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,16 @@ class TableInput:
     settled: bool
     open_doors: tuple
     show_message: bool
+    sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: every bot exact (stills)
 
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
                 layers: WindowLayers, laptop: bool) -> None:
     """The table and everything on it, into `area`."""
     vm, state = t.vm, t.game.state
-    sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
+    if t.settled or layers.sizes is None:  # a zoom under way keeps the text sizes it began with
+        layers.sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
+    sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
                                      budget_ms=LAYER_BUDGET_MS)
     surface.set_clip(area)
@@ -99,7 +104,8 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     sink = LabelSink(sizes.table)
     unplaced = state.active if t.game.expected() == "place" else None
     colours = player_colours(state)
-    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=not t.moving)
+    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=t.settled,
+               budget_ms=t.sprite_budget_ms)
     if t.preview is not None and vm.plan is not None:
         draw_move_preview(surface, cam, state.bots[vm.plan.bot], t.preview, colours, state.bots,
                           sink)
@@ -141,20 +147,35 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
 def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int], cam: Camera,
                 state: Any, pm: Any, threat: Any) -> pygame.Surface:
     """The arena layer with what stays put until the state changes baked in (the threat
-    shading, the pre-measure's arc fill): one opaque blit per frame."""
-    shown = 0
-    if threat is not None:      # while filling, the shading is re-baked every few cells
-        shown = len(threat.cells) if threat.done else len(threat.cells) // THREAT_BATCH
-    key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
+    shading, the pre-measure's arc fill): one opaque blit per frame. While the threat
+    map fills, only its new cells are painted into it."""
+    corner = (round(cam.origin[0] - at[0], 3), round(cam.origin[1] - at[1], 3))
+    key = (layers.arena.serial, id(layer), cam.scale, corner, id(pm), id(threat))
+    local = cam.moved(corner)
     if layers.base is None or layers.base[0] != key:
-        base = layer.copy()
-        local = cam.moved((cam.origin[0] - at[0], cam.origin[1] - at[1]))
-        if threat is not None:
-            layers.threat.draw(base, local, threat, CELL_CM)
+        clean = layer
         if pm is not None:
-            draw_arc_fill(base, local, state.bots[pm.bot], pm)
-        layers.base = (key, base)
+            clean = _buffer(layers, "clean", layer)
+            draw_arc_fill(clean, local, state.bots[pm.bot], pm)
+        base = clean
+        if threat is not None:
+            base = _buffer(layers, "base", clean)
+            layers.threat.draw(base, local, threat, CELL_CM)
+        layers.base = (key, base, clean)
+    elif threat is not None and layers.threat.painted < len(threat.cells):
+        layers.threat.patch(layers.base[1], layers.base[2], local, threat)
     return layers.base[1]
+
+
+def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:
+    """A window's reused surface of `source`'s size holding a copy of it (no new
+    surface of the window's size every time the shading is re-baked)."""
+    buf = layers.buffers.get(name)
+    if buf is None or buf.get_size() != source.get_size():
+        buf = layers.buffers[name] = source.copy()
+    else:
+        buf.blit(source, (0, 0))
+    return buf
 
 
 def _fill_around(surface: pygame.Surface, area: pygame.Rect, inner: pygame.Rect) -> None:

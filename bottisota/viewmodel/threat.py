@@ -69,29 +69,29 @@ class ThreatMap:
     done: bool = False
     coarse_done: bool = False
     _work: _Work | None = None
-    _cell_s: float = 0.0              # recent CPU seconds per cell
+    _cell_s: float = 0.0              # CPU seconds the last batch took
+    _batch: int = 0                   # cells in the last batch
     _index: dict = field(default_factory=dict)   # (size, i, j) -> cell
 
     def fill(self, budget_ms: float = BUDGET_MS) -> int:
-        """Compute cells in batches until the budget is spent (the batch sized from
-        the recent cost per cell, so a batch does not overrun it); returns how many
-        were added."""
+        """Compute cells in batches until the budget is spent (each batch sized from
+        the last one's cost, so that it fits what is left); returns how many were
+        added."""
         if self.done or self._work is None:
             return 0
-        start = time.process_time()
-        end = start + budget_ms / 1000.0
+        end = time.process_time() + budget_ms / 1000.0
         added = 0
         while True:
             t0 = time.process_time()
             left = end - t0
-            if added and (left <= 0 or left < self._cell_s):
+            if added and left <= 0.25 * budget_ms / 1000.0:
                 return added
-            n = FIRST_BATCH if self._cell_s <= 0 else max(1, int(left / self._cell_s))
+            n = FIRST_BATCH if self._batch <= 0 else max(
+                1, min(4 * self._batch, int(0.8 * self._batch * left / max(self._cell_s, 1e-6))))
             cells = self._work.take(n)
-            took = time.process_time() - t0
             if cells:
-                per = took / len(cells)
-                self._cell_s = per if self._cell_s <= 0 else max(per, 0.5 * (self._cell_s + per))
+                self._cell_s = max(time.process_time() - t0, 1e-6)
+                self._batch = len(cells)
             for cell in cells:
                 if cell.size <= CELL_CM:
                     self.coarse_done = True
@@ -167,9 +167,8 @@ class _Work:
     """The cells still to compute, coarse grid first, handed out in batches."""
 
     def __init__(self, state: GameState, viewer_id: str) -> None:
-        self.state = state
-        self.viewer_id = viewer_id
-        self.enemies = [b for b in state.live_bots() if b.player != state.bots[viewer_id].player]
+        enemies = [b for b in state.live_bots() if b.player != state.bots[viewer_id].player]
+        self.asker = ThreatAsker(state, viewer_id, enemies)
         tw, th = state.arena.size
         self.todo = [(size, x, y) for size in (COARSE_CM, CELL_CM) for x, y in _grid(tw, th, size)]
         self.next = 0
@@ -181,124 +180,153 @@ class _Work:
     def take(self, n: int) -> list[ThreatCell]:
         part = self.todo[self.next:self.next + n]
         self.next += len(part)
-        answers = cells_threat(self.state, self.viewer_id, self.enemies,
-                               [(x, y) for _s, x, y in part])
+        answers = self.asker.ask([(x, y) for _s, x, y in part])
         return [ThreatCell(x, y, size, *a) for (size, x, y), a in zip(part, answers, strict=True)]
 
 
 def cells_threat(state: GameState, viewer_id: str, enemies: Sequence[Bot],
                  points: Sequence[tuple[float, float]]
                  ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
-    """`cell_threat` for many cells at once, with the same rulings: the arc, range,
-    contact and ammo checks are the core's own functions; every sight line of the
-    batch (each enemy to each cell it could fire at) is asked in one `sight_many`
-    call per set of open doors and per kind (through bots for sprays, R28)."""
-    viewer = state.bots[viewer_id]
-    n = len(points)
-    if n == 0:
-        return []
-    zs = [floor_height(state, x, y) for x, y in points]
-    poses = [Pose(float(x), float(y), float(z), viewer.facing)
-             for (x, y), z in zip(points, zs, strict=True)]
-    doors = _door_sets(state, viewer, points)
-    others = tuple(disc_of(b) for b in standing_bots(state) if b.id != viewer.id)
-    bz = [z + viewer.card.height / 2.0 for z in zs]
-    xs = np.array([p[0] for p in points], dtype=float)
-    ys = np.array([p[1] for p in points], dtype=float)
-    # per enemy: which cells need which sight (through bots or not), per weapon
-    lines: dict[tuple[bool, frozenset], list[tuple[int, int]]] = {}
-    checks: list[tuple[int, list[tuple[int, bool, bool, bool, bool]]]] = []   # enemy, its cells
-    for ei, e in enumerate(enemies):
-        if not e.on_table or target_refusal(state, e, viewer.id)[1] is not None:
-            continue
-        weapons = [w for w in e.stats.weapons if find_weapon(state, e, w.name)[1] is None]
-        if not weapons:
-            continue
-        far = max(max(w.range for w in weapons), e.radius + viewer.radius
-                  + state.rules.contact_tolerance) + 1.0
-        near = np.flatnonzero(np.hypot(xs - e.x, ys - e.y) <= far)
-        spose = Pose(e.x, e.y, e.z, e.facing)
-        found: list[tuple[int, bool, bool, bool, bool]] = []   # cell, through, normal, ...
-        for ci in near.tolist():
-            tpose = poses[ci]
-            for w in weapons:
-                normal = _geometry_ok(state, e, w, viewer, spose, tpose, False)
-                watch = e.overwatch and _geometry_ok(state, e, w, viewer, spose, tpose, True)
-                if not normal and not watch:
-                    continue
-                through = w.kind == "spray"
-                if w.kind != "melee":
-                    lines.setdefault((through, doors[ci]), []).append((ei, ci))
-                found.append((ci, through, normal, watch, w.kind == "melee"))
-        checks.append((ei, found))
-    clear = _sights(state, enemies, lines, others, points, bz)
-    count = [0] * n
-    shooters: list[list[str]] = [[] for _ in range(n)]
-    watchers: list[list[str]] = [[] for _ in range(n)]
-    for ei, found in checks:
-        e = enemies[ei]
-        fired: set[int] = set()
-        watched: set[int] = set()
-        for ci, through, normal, watch, melee in found:
-            if not melee and not clear[(through, doors[ci], ei, ci)]:
+    """`cell_threat` for many cells at once, with the same rulings (`ThreatAsker`)."""
+    return ThreatAsker(state, viewer_id, enemies).ask(points)
+
+
+@dataclass
+class _Enemy:
+    index: int
+    bot: Bot
+    weapons: list[Weapon]
+    far: float                    # cm: no weapon of it reaches past this
+    pose: Pose
+
+
+class ThreatAsker:
+    """The threat questions of one viewer in one state, asked for batches of cells.
+
+    The arc, range, contact and ammo checks are the core's own functions; every
+    sight line of a batch (each enemy to each cell it could fire at) goes to the
+    compiled arena in one `sight_many` call per set of open doors and per kind
+    (through bots for sprays, R28). What does not depend on the cell is worked out
+    once, here."""
+
+    def __init__(self, state: GameState, viewer_id: str, enemies: Sequence[Bot]) -> None:
+        self.state = state
+        self.viewer = viewer = state.bots[viewer_id]
+        self.enemies = list(enemies)
+        self.armed: list[_Enemy] = []
+        for ei, e in enumerate(self.enemies):
+            if not e.on_table or target_refusal(state, e, viewer.id)[1] is not None:
                 continue
-            if normal:
-                count[ci] += 1
-                fired.add(ci)
-            if watch:
-                watched.add(ci)
-        for ci in sorted(fired):
-            shooters[ci].append(e.id)
-        for ci in sorted(watched):
-            watchers[ci].append(e.id)
-    return [(count[i], tuple(watchers[i]), tuple(shooters[i])) for i in range(n)]
+            weapons = [w for w in e.stats.weapons if find_weapon(state, e, w.name)[1] is None]
+            if weapons:
+                far = max(max(w.range for w in weapons), e.radius + viewer.radius
+                          + state.rules.contact_tolerance) + 1.0
+                self.armed.append(_Enemy(ei, e, weapons, far, Pose(e.x, e.y, e.z, e.facing)))
+        # the other bots as sight obstacles: the shooter's own disc holds the line's
+        # start, so the geometry skips it, as the per-line check does by leaving it out
+        self.others = tuple(disc_of(b) for b in standing_bots(state) if b.id != viewer.id)
+        self.barriers = barriers(state.index)
+        self.base_doors = (frozenset(door_keys(open_doors(state, {viewer.id: AWAY})))
+                           if self.barriers.doors else frozenset())
+
+    def ask(self, points: Sequence[tuple[float, float]]
+            ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
+        """(weapons, watchers, shooters) for the viewer standing at each point."""
+        state, viewer = self.state, self.viewer
+        n = len(points)
+        if n == 0:
+            return []
+        zs = [floor_height(state, x, y) for x, y in points]
+        poses = [Pose(float(x), float(y), float(z), viewer.facing)
+                 for (x, y), z in zip(points, zs, strict=True)]
+        doors = self._door_sets(points)
+        bz = [z + viewer.card.height / 2.0 for z in zs]
+        xs = np.array([p[0] for p in points], dtype=float)
+        ys = np.array([p[1] for p in points], dtype=float)
+        lines: dict[tuple[bool, frozenset], list[tuple[int, int]]] = {}
+        checks: list[tuple[Bot, list[tuple[int, bool, bool, bool, bool]]]] = []
+        for en in self.armed:
+            e = en.bot
+            dist = np.hypot(xs - e.x, ys - e.y)
+            found: list[tuple[int, bool, bool, bool, bool]] = []   # cell, through, normal, ...
+            for ci in np.flatnonzero(dist <= en.far).tolist():
+                tpose, d = poses[ci], float(dist[ci])
+                for w in en.weapons:
+                    normal = _geometry_ok(state, e, w, viewer, en.pose, tpose, d, False)
+                    watch = e.overwatch and _geometry_ok(state, e, w, viewer, en.pose, tpose, d,
+                                                         True)
+                    if not normal and not watch:
+                        continue
+                    through = w.kind == "spray"
+                    if w.kind != "melee":
+                        lines.setdefault((through, doors[ci]), []).append((en.index, ci))
+                    found.append((ci, through, normal, watch, w.kind == "melee"))
+            checks.append((e, found))
+        clear = self._sights(lines, points, bz)
+        count = [0] * n
+        shooters: list[list[str]] = [[] for _ in range(n)]
+        watchers: list[list[str]] = [[] for _ in range(n)]
+        for (e, found), en in zip(checks, self.armed, strict=True):
+            fired: set[int] = set()
+            watched: set[int] = set()
+            for ci, through, normal, watch, melee in found:
+                if not melee and not clear[(through, doors[ci], en.index, ci)]:
+                    continue
+                if normal:
+                    count[ci] += 1
+                    fired.add(ci)
+                if watch:
+                    watched.add(ci)
+            for ci in sorted(fired):
+                shooters[ci].append(e.id)
+            for ci in sorted(watched):
+                watchers[ci].append(e.id)
+        return [(count[i], tuple(watchers[i]), tuple(shooters[i])) for i in range(n)]
+
+    def _door_sets(self, points: Sequence[tuple[float, float]]) -> list[frozenset]:
+        """Per cell, the doors open with the viewer standing there (R47): those another
+        standing bot touches and those the viewer's base would touch."""
+        bar = self.barriers
+        if not bar.doors:
+            return [self.base_doors] * len(points)
+        reach_cm = self.viewer.radius + self.state.rules.contact_tolerance + 1e-9
+        near = shapely.dwithin(bar.door_shapes[:, None], shapely.points(list(points))[None, :],
+                               reach_cm)
+        out = []
+        for ci in range(len(points)):
+            touched = [bar.doors[k] for k in np.flatnonzero(near[:, ci]).tolist()]
+            out.append(self.base_doors | frozenset(door_keys(touched)) if touched
+                       else self.base_doors)
+        return out
+
+    def _sights(self, lines: dict[tuple[bool, frozenset], list[tuple[int, int]]],
+                points: Sequence[tuple[float, float]], bz: list[float]) -> dict[tuple, bool]:
+        """Every sight line asked, batched: {(through, doors, enemy, cell): clear}."""
+        out: dict[tuple, bool] = {}
+        enemies = self.enemies
+        for (through, doors), pairs in lines.items():
+            arr = np.array([(enemies[ei].x, enemies[ei].y,
+                             enemies[ei].z + enemies[ei].card.height,
+                             points[ci][0], points[ci][1], bz[ci]) for ei, ci in pairs],
+                           dtype=float)
+            ans = self.state.index.sight_many(arr, discs=() if through else self.others,
+                                              open_doors=tuple(doors))
+            for (ei, ci), ok in zip(pairs, ans, strict=True):
+                out[(through, doors, ei, ci)] = bool(ok)
+        return out
 
 
 def _geometry_ok(state: GameState, e: Bot, w: Weapon, viewer: Bot, spose: Pose, tpose: Pose,
-                 overwatch: bool) -> bool:
-    """`fire_refusal` without its sight check (arc, then range or base contact)."""
+                 distance: float, overwatch: bool) -> bool:
+    """Whether `fire_refusal` passes but for its sight check (arc, then range or base
+    contact); a target far out of range is passed over before any refusal is built."""
+    if w.kind != "melee" and distance > reach(state, w, overwatch) + 2e-9:
+        return False
     if arc_refusal(state, w, spose, tpose) is not None:
         return False
     if w.kind == "melee":
         return melee_refusal(state, e, viewer, spose, tpose) is None
-    if math.hypot(tpose.x - spose.x, tpose.y - spose.y) > reach(state, w, overwatch) + 2e-9:
-        return False                # far out of range: no refusal text built
     return range_refusal(state, w, spose, tpose, overwatch) is None
-
-
-def _door_sets(state: GameState, viewer: Bot, points: Sequence[tuple[float, float]]
-               ) -> list[frozenset]:
-    """Per cell, the doors open with the viewer standing there (R47): those another
-    standing bot touches and those the viewer's base would touch."""
-    bar = barriers(state.index)
-    if not bar.doors:
-        return [frozenset()] * len(points)
-    base = frozenset(door_keys(open_doors(state, {viewer.id: AWAY})))
-    reach_cm = viewer.radius + state.rules.contact_tolerance + 1e-9
-    near = shapely.dwithin(bar.door_shapes[:, None], shapely.points(list(points))[None, :],
-                           reach_cm)
-    out = []
-    for ci in range(len(points)):
-        touched = [bar.doors[k] for k in np.flatnonzero(near[:, ci]).tolist()]
-        out.append(base | frozenset(door_keys(touched)) if touched else base)
-    return out
-
-
-def _sights(state: GameState, enemies: Sequence[Bot],
-            lines: dict[tuple[bool, frozenset], list[tuple[int, int]]], others: tuple,
-            points: Sequence[tuple[float, float]], bz: list[float]) -> dict[tuple, bool]:
-    """Every sight line asked, batched: {(through, doors, enemy, cell): clear}. The
-    shooter's own disc holds the line's start, so the geometry skips it, as the
-    per-line check does by leaving it out."""
-    out: dict[tuple, bool] = {}
-    for (through, doors), pairs in lines.items():
-        arr = np.array([(enemies[ei].x, enemies[ei].y, enemies[ei].z + enemies[ei].card.height,
-                         points[ci][0], points[ci][1], bz[ci]) for ei, ci in pairs], dtype=float)
-        ans = state.index.sight_many(arr, discs=() if through else others,
-                                     open_doors=tuple(doors))
-        for (ei, ci), ok in zip(pairs, ans, strict=True):
-            out[(through, doors, ei, ci)] = bool(ok)
-    return out
 
 
 def threat_map(state: GameState, viewer_id: str) -> ThreatMap:
