@@ -143,3 +143,33 @@ def test_threat_map_fills_within_its_budget_coarse_first():
     assert frames > 1
     c = tm.cells[-1]
     assert tm.at(c.x, c.y) is c
+
+
+# --- the arena's texts go through the label pass -------------------------------------------
+
+def test_arena_texts_are_placed_with_the_bot_labels_without_overlaps():
+    import pygame
+
+    from bottisota.view.app import TableApp
+    from bottisota.viewmodel.labels import arena_texts, rect_meets_disc, rects_overlap
+
+    pygame.display.init()
+    pygame.font.init()
+    rules = bundled_rules()
+    a = load_arena(arenas_dir() / "warehouse.yaml", rules)
+    texts_wanted = {t.key for t in arena_texts(a)}
+    s = warehouse(24, 5)
+    app = TableApp(Game(s), (1920, 1080))
+    app.step(0.0)
+    labels = app.vm.labels
+    keys = {lb.key for lb in labels}
+    assert texts_wanted and texts_wanted <= keys                  # every feature text placed
+    assert any(k in s.bots for k in keys)                         # beside the bots' names
+    rects = [lb.rect for lb in labels]
+    for i, r in enumerate(rects):
+        for other in rects[i + 1:]:
+            assert not rects_overlap(r, other)
+    for b in s.live_bots():
+        cx, cy = app.camera.to_px(b.x, b.y)
+        for r in rects:
+            assert not rect_meets_disc(r, (cx, cy, app.camera.length(b.radius)))

@@ -63,7 +63,7 @@ def slope_z(f: Feature, t: float) -> float:
     return lo + (hi - lo) * t
 
 
-def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
+def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
     d, s_min, s_max = _slope_extent(f)
     base = style.FEATURE_FILL[f.type]
     span = max(s_max - s_min, 1e-9)
@@ -84,6 +84,8 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     c = f.shape.centroid
     length = max(1.5, min(span * 0.6, 6.0))
     arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
+    if not texts:
+        return
     size = max(12, round(cam.length(1.6)))
     low = style.label(f"{(f.from_z or 0):g}", size, style.TEXT)
     high = style.label(f"{(f.to_z or 0):g}", size, style.TEXT)
@@ -106,20 +108,23 @@ def _cliff_edges(arena: Arena) -> list[LineString]:
     return out
 
 
-def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
-    """One feature, as it looks with nobody on it (doors closed)."""
+def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
+    """One feature, as it looks with nobody on it (doors closed); `texts=False` leaves
+    out its words (the table view places them with the labels: `arena_texts`)."""
     kind = f.type
     fill = style.FEATURE_FILL[kind]
     c = f.shape.centroid
     text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
+        if not texts:
+            return
         lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
         minx, miny, maxx, maxy = f.shape.bounds
         px, py = cam.to_px(minx + 0.4, maxy - 0.4)
         surface.blit(lab, (px, py))
     elif kind in SLOPED_TYPES:
-        _draw_slope(surface, cam, f)
+        _draw_slope(surface, cam, f, texts)
     elif kind == "wall":
         fill_geom(surface, cam, f.shape, fill)
         outline_geom(surface, cam, f.shape, style.WALL_EDGE, 2)
@@ -144,7 +149,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
         r_px = cam.length(math.sqrt(f.shape.area / math.pi))
         pygame.draw.circle(surface, (20, 0, 40), cam.to_px(c.x, c.y), max(2.0, r_px * 0.45))
         outline_geom(surface, cam, f.shape, (235, 200, 255), 2)
-        if f.id:
+        if f.id and texts:
             lab = style.label(f.id, max(12, text_size - 4), (235, 200, 255))
             px, py = cam.to_px(c.x, c.y)
             surface.blit(lab, lab.get_rect(midtop=(px, py + r_px + 2)))
@@ -154,8 +159,9 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
         minx, miny, maxx, maxy = f.shape.bounds
         pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, miny), cam.to_px(maxx, maxy), 1)
         pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, maxy), cam.to_px(maxx, miny), 1)
-        lab = style.label(f"L{(f.top or 0):g}", text_size, style.OUTLINE)
-        surface.blit(lab, lab.get_rect(center=cam.to_px(c.x, c.y)))
+        if texts:
+            lab = style.label(f"L{(f.top or 0):g}", text_size, style.OUTLINE)
+            surface.blit(lab, lab.get_rect(center=cam.to_px(c.x, c.y)))
     elif kind == "goal":
         draw_goal_marker(surface, cam, c.x, c.y, math.sqrt(f.shape.area / math.pi),
                          f.points if f.points is not None else 1)
@@ -257,7 +263,7 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
 
 
 def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
-                goals: bool = True) -> Iterator[None]:
+                goals: bool = True, texts: bool = True) -> Iterator[None]:
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
@@ -268,7 +274,7 @@ def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool =
             continue
         if f.type in ("door", "wall", "goal"):
             continue
-        _draw_feature(surface, cam, f)
+        _draw_feature(surface, cam, f, texts)
         yield
     if grid:
         yield from grid_steps(surface, cam)
@@ -392,7 +398,8 @@ class ArenaLayer:
                 if r.w > 0 and r.h > 0:
                     surface.fill(style.BACKGROUND, r)
         yield
-        yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals)
+        yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals,
+                               texts=False)             # the labels pass places the texts
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""

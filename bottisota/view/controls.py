@@ -233,31 +233,40 @@ class InputHandling(FrameDrawing):
             if self.prompt is not None or not self.on_table(event.pos):
                 return
             x, y = self.table_point(event.pos)
-            if self.expected() == "place" and self.human_to_act():
-                bot = self.active_bot()
-                self.act(Place(bot.id, round(x, 2), round(y, 2), vm.place_facing))
+            if self.expected() != "place" and self._grab_plan(
+                    x, y, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                    or bool(getattr(event, "mod", 0) & pygame.KMOD_SHIFT)):
                 return
-            if self._grab_plan(x, y, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-                               or bool(getattr(event, "mod", 0) & pygame.KMOD_SHIFT)):
-                return
-            hit = bot_at(self.state, x, y)
-            shooter = self.shooting_bot()
-            if hit is not None and shooter is not None and vm.weapon is not None \
-                    and hit.id != shooter.id and vm.selected == shooter.id:
-                self.toggle_order(hit.id)
-                vm.aim = hit.id
-            elif hit is not None:
-                if hit.id != vm.selected:
-                    vm.weapon, vm.aim = None, None
-                vm.selected = hit.id
-            elif vm.weapon is not None:
-                vm.aim = (round(x, 2), round(y, 2))
+            self.click_table(x, y)
         elif event.button == 3 and self.on_table(event.pos):
             a = self._snap(self.table_point(event.pos))
             vm.ruler = (a, a)
             self._ruler_drag = True
         elif event.button == 2:
             self._pan_drag = event.pos
+
+    def click_table(self, x: float, y: float) -> None:
+        """A left click on the table at (x, y) cm, in either window: place the drawn bot,
+        add or take back a shot at the bot there, select it, or aim a blast there."""
+        vm = self.vm
+        if self.prompt is not None:
+            return
+        if self.expected() == "place" and self.human_to_act():
+            bot = self.active_bot()
+            self.act(Place(bot.id, round(x, 2), round(y, 2), vm.place_facing))
+            return
+        hit = bot_at(self.state, x, y)
+        shooter = self.shooting_bot()
+        if hit is not None and shooter is not None and vm.weapon is not None \
+                and hit.id != shooter.id and vm.selected == shooter.id:
+            self.toggle_order(hit.id)
+            vm.aim = hit.id
+        elif hit is not None:
+            if hit.id != vm.selected:
+                vm.weapon, vm.aim = None, None
+            vm.selected = hit.id
+        elif vm.weapon is not None:
+            vm.aim = (round(x, 2), round(y, 2))
 
     def _snap(self, p: tuple[float, float]) -> tuple[float, float]:
         """A ruler end on a bot snaps to its centre."""

@@ -5,6 +5,7 @@ reload), draw the table in each window and the panel, then the extra overlays
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -153,13 +154,17 @@ class FrameDrawing(WindowControl, GameActions):
             show_message=self.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms)
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
-                   laptop: bool = False, layers: WindowLayers | None = None) -> None:
+                   laptop: bool = False, layers: WindowLayers | None = None,
+                   settled: bool | None = None) -> None:
         """The table and everything on it, into `area` (both windows use this, each
         with its own cached `layers`; the projector's frame reuses the laptop's input,
         made once per frame)."""
         if laptop or self._frame_input is None:
             self._frame_input = self.table_input()
-        paint_table(surface, cam, area, self._frame_input, layers or self.layers, laptop)
+        t = self._frame_input
+        if settled is not None and not laptop:     # the projector's own zoom under way, or not
+            t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
+        paint_table(surface, cam, area, t, layers or self.layers, laptop)
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))

@@ -27,7 +27,7 @@ from bottisota.view.overlays import (
 )
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
 from bottisota.view.widgets import draw_ruler
-from bottisota.viewmodel.labels import follow
+from bottisota.viewmodel.labels import arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
 from bottisota.viewmodel.threat import CELL_CM
@@ -117,6 +117,9 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
     draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
+    for text in arena_texts(state.arena):                  # after the bots': they place first
+        sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
+                  radius=cam.length(text.radius) + 2 if text.radius else 0.0)
     strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
                             list(colours))
     bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
