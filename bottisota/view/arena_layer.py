@@ -403,6 +403,7 @@ class ArenaLayer:
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""
+        assert self._next is not None
         surface, scale, corner, steps, _key = self._next
         end = None if budget_ms is None else time.process_time() + budget_ms / 1000.0
         for _ in steps:
@@ -421,13 +422,14 @@ class ArenaLayer:
         """The layer and the window pixel of its top-left corner. While a zoom is in
         progress (not `settled`), or, given a `budget_ms` per call, while a new layer
         is being drawn, the old one is given moved and scaled."""
-        if self._covers(cam, size):
+        if self._surface is not None and self._covers(cam, size):
             self._next = None
             left, top = cam.to_px(*self._corner)
             return self._surface, (round(left), round(top))
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
+            assert self._surface is not None
             self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
@@ -436,11 +438,13 @@ class ArenaLayer:
                 return self._scaled(cam, size)
         else:
             return self._scaled(cam, size)
+        assert self._surface is not None
         left, top = cam.to_px(*self._corner)
         return self._surface, (round(left), round(top))
 
     def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
         """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
+        assert self._surface is not None
         f = cam.scale / self._scale
         left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
         w, h = self._surface.get_size()

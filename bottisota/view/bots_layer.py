@@ -237,13 +237,15 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
     players = list(colours)
     end = math.inf if budget_ms is None else time.process_time() + budget_ms / 1000.0
+    made = False
     for b in state.bots.values():
         if b.removed or b.id == hidden:
             continue
-        if exact and time.process_time() > end:   # new sprites later: scaled ones for now
+        if made and exact and time.process_time() > end:   # more new sprites in later frames
             exact = False
-        draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
-                 labels=sink is None, mark=style.seat_mark(players, b.player), exact=exact)
+        made = draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
+                        labels=sink is None, mark=style.seat_mark(players, b.player),
+                        exact=exact)
         if sink is not None:
             c = cam.to_px(b.x, b.y)
             r = max(2.0, cam.length(b.radius))

@@ -28,7 +28,7 @@ from bottisota.viewmodel.calibration_store import Calibration  # noqa: E402
 SIZE = (1920, 1080)
 SIZE_4K = (3840, 2160)
 LAPTOP = (1280, 800)
-PROJECTOR_PX_PER_CM = 12.8     # a 1.5 m wide image of 1920 px
+PROJECTOR_PX_PER_CM = 12.0     # a 1.6 m wide image of 1920 px: the 90 cm table fills its height
 
 # a position on the bundled default arena: (id, player, card, at, facing, extra)
 POSITION: tuple[tuple[str, str, str, tuple[float, float], float, dict], ...] = (

@@ -27,7 +27,7 @@ from bottisota.view.overlays import (
 )
 from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
 from bottisota.view.widgets import draw_ruler
-from bottisota.viewmodel.labels import arena_texts, follow
+from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
 from bottisota.viewmodel.threat import CELL_CM
@@ -117,7 +117,7 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
     draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
-    for text in arena_texts(state.arena):                  # after the bots': they place first
+    for text in _arena_texts(state.arena):                 # after the bots': they place first
         sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
                   radius=cam.length(text.radius) + 2 if text.radius else 0.0)
     strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
@@ -168,6 +168,19 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
     elif threat is not None and layers.threat.painted < len(threat.cells):
         layers.threat.patch(layers.base[1], layers.base[2], local, threat)
     return layers.base[1]
+
+
+_texts: dict[int, tuple[Any, list[ArenaText]]] = {}
+
+
+def _arena_texts(arena: Any) -> list[ArenaText]:
+    """The arena's texts, worked out once per arena."""
+    got = _texts.get(id(arena))
+    if got is None or got[0] is not arena:
+        if len(_texts) > 8:
+            _texts.clear()
+        got = _texts[id(arena)] = (arena, arena_texts(arena))
+    return got[1]
 
 
 def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:

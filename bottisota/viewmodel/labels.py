@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import shapely
+
 from bottisota.core.arena import SLOPED_TYPES, Arena
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
@@ -171,8 +173,11 @@ def arena_texts(arena: Arena) -> list[ArenaText]:
     for f in arena.features:
         key = f"arena:{f.index}"
         if f.type == "platform":
+            minx, _miny, _maxx, maxy = f.shape.bounds
+            corner = (minx + 2.0, maxy - 1.5)          # near its top-left corner, inside
             p = f.shape.representative_point()
-            out.append(ArenaText(key, f"{(f.height or 0):g} cm", (p.x, p.y)))
+            at = corner if f.shape.contains(shapely.Point(corner)) else (p.x, p.y)
+            out.append(ArenaText(key, f"{(f.height or 0):g} cm", at))
         elif f.type in SLOPED_TYPES:
             rad = math.radians(f.up or 0.0)
             d = (math.sin(rad), math.cos(rad))
