@@ -10,7 +10,9 @@ re-drawn once the zoom settles), threat view on (filled within its per-frame
 budget), an animated result (a shot's markers and a move's path), both windows
 (the laptop and the projector's table, 1920x1080 each), and the frame right after
 each action and undo. Prints median, p95, p99 and max per scene against the
-issue's budget (8 ms median, 16 ms p99).
+issue's budget (8 ms median, 16 ms p99; after an action or undo: no frame over
+16 ms). Each scene's first frame, a new view drawing everything once, is given
+apart ("first"); every frame after it is counted.
 """
 from __future__ import annotations
 
@@ -216,7 +218,10 @@ def main() -> int:
     print(f"warehouse, {BOTS} bots, {SIZE[0]}x{SIZE[1]}, CPU ms per frame "
           f"(budget: median <= {MEDIAN_BUDGET_MS:g}, p99 <= {P99_BUDGET_MS:g})")
     for name, f in figures.items():
-        ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS
+        if name == "frame after action/undo":          # the issue: none of them over 16 ms
+            ok = f["max"] <= P99_BUDGET_MS
+        else:
+            ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS
         print(f"{name:<26} median {f['median']:6.2f}  p95 {f['p95']:6.2f}  p99 {f['p99']:6.2f}"
               f"  max {f['max']:6.2f}  first {f['first']:6.2f}  ({f['frames']} frames) "
               f"{'ok' if ok else 'OVER'}")

@@ -87,6 +87,7 @@ class TableApp(InputHandling):
         self._clock = 0.0
         self._frame_input: TableInput | None = None   # this frame's table input (both windows)
         self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
+        self._labels_placed = False    # the laptop placed its labels this frame
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         if journal_name:
             self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")

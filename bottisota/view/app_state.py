@@ -39,7 +39,7 @@ FPS = 60
 FREE_TURNERS = ("walker", "hover")
 DRAG_GRAB_SLACK_CM = 1.0
 ZOOM_SETTLE_S = 0.25     # the arena is re-drawn this long after the last zoom step
-THREAT_BUDGET_MS = 4.0
+THREAT_BUDGET_MS = 3.0     # the threat view computes this long per frame (issue: at most 4)
 
 
 class AppState:
@@ -82,6 +82,7 @@ class AppState:
     _clock: float
     _frame_input: TableInput | None    # this frame's table input (both windows)
     sprite_budget_ms: float | None     # None: stills, every bot exact
+    _labels_placed: bool               # the laptop placed its labels this frame
     overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]]   # drawn last, each frame
 
     @property

@@ -164,7 +164,10 @@ class FrameDrawing(WindowControl, GameActions):
         t = self._frame_input
         if settled is not None and not laptop:     # the projector's own zoom under way, or not
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
-        paint_table(surface, cam, area, t, layers or self.layers, laptop)
+        placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
+                             may_place=laptop or not self._labels_placed)
+        if laptop:
+            self._labels_placed = placed     # the projector places its own the frame after
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
@@ -215,7 +218,11 @@ class FrameDrawing(WindowControl, GameActions):
         self._panel_shown = (id(surface), key)
         if self._panel is None or self._panel[0] != key:
             self.buttons = draw_panel(surface, rect, vm, self.panel_input())
-            self._panel = (key, surface.subsurface(rect).copy(), rect)
+            kept = self._panel[1] if self._panel is not None else None
+            if kept is None or kept.get_size() != rect.size:
+                kept = pygame.Surface(rect.size)
+            kept.blit(surface, (0, 0), rect)             # its pixels, for frames drawn over it
+            self._panel = (key, kept, rect)
         else:
             surface.blit(self._panel[1], self._panel[2].topleft)
 

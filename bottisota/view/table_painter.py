@@ -25,7 +25,11 @@ from bottisota.view.overlays import (
     draw_winner,
     text_box,
 )
-from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
+from bottisota.view.premeasure_overlay import (
+    draw_arc_fill,
+    draw_premeasure,
+    draw_target_rings,
+)
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
@@ -46,7 +50,7 @@ class WindowLayers:
         self.labels: list = []
         self.labels_key: tuple | None = None
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
-        self.buffers: dict[str, pygame.Surface] = {}
+        self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
 
 
@@ -83,14 +87,20 @@ class TableInput:
 
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
-                layers: WindowLayers, laptop: bool) -> None:
-    """The table and everything on it, into `area`."""
+                layers: WindowLayers, laptop: bool, may_place: bool = True) -> bool:
+    """The table and everything on it, into `area`. Labels are placed afresh when what
+    they label changed, unless `may_place` is False (the other window placed its labels
+    this frame: these ride along with their anchors until the next frame). Returns
+    whether labels were placed."""
     vm, state = t.vm, t.game.state
     if t.settled or layers.sizes is None:  # a zoom under way keeps the text sizes it began with
         layers.sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
     sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
                                      budget_ms=LAYER_BUDGET_MS)
+    if not layers.buffers:                 # the first frame: the shading's surfaces made now
+        for name in ("clean", "base"):
+            layers.buffers[(name, layer.get_size())] = pygame.Surface(layer.get_size())
     surface.set_clip(area)
     pm = t.premeasure
     if pm is None and t.threat is None:
@@ -111,7 +121,8 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
                           sink)
     _draw_orders(surface, cam, t, sink)
     if pm is not None:
-        draw_premeasure(surface, cam, state, pm, t.focus, None, arc_fill=False, sink=sink)
+        draw_premeasure(surface, cam, state, pm, t.focus, None, arc_fill=False, sink=sink,
+                        rings=False)
     if t.ghost is not None:
         _draw_place_ghost(surface, cam, t.ghost, sink)
     if vm.ruler is not None:
@@ -124,12 +135,14 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
                             list(colours))
     bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
     key = (sink.key(), bounds)
-    if t.moving:                          # pan or zoom under way: labels ride along
+    placed = False
+    if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
         layers.labels = follow(layers.labels, sink.wishes)
         layers.labels_key = None
     elif key != layers.labels_key:
         layers.labels, left_out = sink.place(bounds)
         layers.labels_key = key
+        placed = True
         if laptop:
             vm.labels, vm.labels_left_out = layers.labels, left_out
     draw_labels(surface, layers.labels, sink.size)
@@ -145,6 +158,7 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
         text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
                  sizes.panel, vm.message[1])
     surface.set_clip(None)
+    return placed
 
 
 def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int], cam: Camera,
@@ -160,6 +174,7 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
         if pm is not None:
             clean = _buffer(layers, "clean", layer)
             draw_arc_fill(clean, local, state.bots[pm.bot], pm)
+            draw_target_rings(clean, local, state, pm)
         base = clean
         if threat is not None:
             base = _buffer(layers, "base", clean)
@@ -186,9 +201,12 @@ def _arena_texts(arena: Any) -> list[ArenaText]:
 def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:
     """A window's reused surface of `source`'s size holding a copy of it (no new
     surface of the window's size every time the shading is re-baked)."""
-    buf = layers.buffers.get(name)
-    if buf is None or buf.get_size() != source.get_size():
-        buf = layers.buffers[name] = source.copy()
+    key = (name, source.get_size())
+    buf = layers.buffers.get(key)
+    if buf is None:
+        if len(layers.buffers) > 6:            # sizes of zooms gone by
+            layers.buffers.clear()
+        buf = layers.buffers[key] = source.copy()
     else:
         buf.blit(source, (0, 0))
     return buf
