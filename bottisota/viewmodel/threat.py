@@ -243,7 +243,7 @@ class ThreatAsker:
         bz = [z + viewer.card.height / 2.0 for z in zs]
         xs = np.array([p[0] for p in points], dtype=float)
         ys = np.array([p[1] for p in points], dtype=float)
-        lines: dict[tuple[bool, frozenset], list[tuple[int, int]]] = {}
+        lines: dict[frozenset, set[tuple[int, int]]] = {}   # per door set: (enemy, cell)
         checks: list[tuple[Bot, list[tuple[int, bool, bool, bool, bool]]]] = []
         for en in self.armed:
             e = en.bot
@@ -259,7 +259,7 @@ class ThreatAsker:
                         continue
                     through = w.kind == "spray"
                     if w.kind != "melee":
-                        lines.setdefault((through, doors[ci]), []).append((en.index, ci))
+                        lines.setdefault(doors[ci], set()).add((en.index, ci))
                     found.append((ci, through, normal, watch, w.kind == "melee"))
             checks.append((e, found))
         clear = self._sights(lines, points, bz)
@@ -299,20 +299,23 @@ class ThreatAsker:
                        else self.base_doors)
         return out
 
-    def _sights(self, lines: dict[tuple[bool, frozenset], list[tuple[int, int]]],
+    def _sights(self, lines: dict[frozenset, set[tuple[int, int]]],
                 points: Sequence[tuple[float, float]], bz: list[float]) -> dict[tuple, bool]:
-        """Every sight line asked, batched: {(through, doors, enemy, cell): clear}."""
+        """Every sight line asked, batched: {(through, doors, enemy, cell): clear}, one
+        `sight_many_both` call per set of open doors (the terrain tested once, then the
+        bots: through them for sprays, past them for the rest)."""
         out: dict[tuple, bool] = {}
         enemies = self.enemies
-        for (through, doors), pairs in lines.items():
+        for doors, wanted in lines.items():
+            pairs = sorted(wanted)
             arr = np.array([(enemies[ei].x, enemies[ei].y,
                              enemies[ei].z + enemies[ei].card.height,
                              points[ci][0], points[ci][1], bz[ci]) for ei, ci in pairs],
                            dtype=float)
-            ans = self.state.index.sight_many(arr, discs=() if through else self.others,
-                                              open_doors=tuple(doors))
-            for (ei, ci), ok in zip(pairs, ans, strict=True):
-                out[(through, doors, ei, ci)] = bool(ok)
+            through, past = self.state.index.sight_many_both(arr, self.others, tuple(doors))
+            for (ei, ci), t, p in zip(pairs, through.tolist(), past.tolist(), strict=True):
+                out[(True, doors, ei, ci)] = bool(t)
+                out[(False, doors, ei, ci)] = bool(p)
         return out
 
 
