@@ -2,16 +2,17 @@
 
 Run: python bench/movement.py [--quick] [--json]
 
-In the warehouse and in synthetic arenas of 50, 500 and 2000 features (read
-and checked like `bottisota check`) with 16 bots of every locomotion, random
-5-step moves are judged by `preview_move` (the referee's full answer: walls,
+In the warehouse, the factory and synthetic arenas of 50, 500 and 2000
+features (read and checked like `bottisota check`) with 16 bots of every
+locomotion, random 5-step moves are judged by `preview_move` (the referee's full answer: walls,
 bots, doors, pits, cliffs, stairs, belts, teleporters, costs, turns, events),
 and by `Game.preview_move`, which the robots, `Game.legal` and the commit's
 check share (the second question about the same move in the same state is a
 look-up). Each move is timed as asked the first time: the compiled arena's
-remembered answers to segment questions are dropped before it. Beside them: (a) the naive shapely version of the path's geometry
-(the path buffered by the radius and every wall, door, pit and floor edge
-tested, no index; setup excluded) and (b) the machine limit, one prepared
+remembered answers to segment questions are dropped before it. Beside them:
+(a) the naive shapely version of the path's geometry (the path buffered by
+the radius and every wall, door, pit and floor edge tested, no index; setup
+excluded) and (b) the machine limit, one prepared
 predicate per path (the path against one prepared union of the obstacles).
 CPU time per move; medians with p95 and p99.
 """
@@ -124,7 +125,7 @@ def one(name: str, arena, moves_wanted: int, seed: int = 7) -> dict:
 
 def collect(quick: bool = False) -> dict:
     moves = 120 if quick else 400
-    rows = [one("warehouse", bundled("warehouse"), moves)]
+    rows = [one(name, bundled(name), moves) for name in ("warehouse", "factory")]
     rows += [one(f"synthetic-{n}", synthetic(n), moves) for n in FEATURES]
     return {"bench": "movement", "machine": machine(), "moves": rows}
 

@@ -3,12 +3,14 @@
 Run: python bench/shooting.py [--quick] [--json]
 
 A shooter with 4 weapons (a nose gun, a turret spray, an explosive shell, a
-missile) against every other bot, in the warehouse and in synthetic arenas of
-50, 500 and 2000 features (walls of several heights, doors, platforms with
+missile) against every other bot, in the warehouse, the factory and synthetic
+arenas of 50, 500 and 2000 features (walls of several heights, doors, platforms with
 ramps; read and checked like `bottisota check`), with 8, 32 and 64 bots on
 legal spots. Timed: `premeasure_weapons` as the shooting phase and the view
-ask it (sight shared by the weapons), and the same with every target's fire
-track, blocker and blocking point worked out (the overlay's "fire tracks on").
+ask it (sight shared by the weapons); the same with the fire track, blocker and
+blocking point of the bot under the cursor (the overlay with fire tracks on,
+each bot in turn under the cursor); and the same with every target's track
+worked out at once (the worst case: the overlay never asks for them all).
 Beside them: (a) a naive shapely version (sight with heights per target, every
 feature and bot tested, no index, shared by the weapons as fairly as the fast
 one; arc and range per weapon; setup excluded) and (b) the machine limit: one
@@ -103,25 +105,38 @@ def one(name: str, arena, n_bots: int, repeats: int) -> dict:
     def with_tracks():
         for pm in premeasure_weapons(state, "b0", NAMES).values():
             for t in pm.targets:
-                t.track, t.blocker, t.block_point
+                _ = t.track, t.blocker, t.block_point
 
     t_tracks = stats(cpu_times(with_tracks, max(3, repeats // 3)))
+    cursor = iter(range(10 ** 9))
+
+    def with_cursor_track():
+        # the overlay with fire tracks on: every weapon measured, and the fire track,
+        # blocker and blocking point of the bot under the cursor (each bot in turn)
+        pms = premeasure_weapons(state, "b0", NAMES)
+        targets = pms["Missile"].targets
+        t = targets[next(cursor) % len(targets)]
+        _ = t.track, t.blocker, t.block_point
+
+    t_cursor = stats(cpu_times(with_cursor_track, repeats))
     t_naive = stats(cpu_times(lambda: naive(state, sight), max(3, repeats // 10)))
     union = machine_limit_union(arena)
     lines = [((shooter.x, shooter.y), (b.x, b.y)) for b in state.bots.values() if b.id != "b0"]
     t_limit = stats(machine_limit(union, lines, repeats))
     return {"arena": name, "features": len(arena.features), "bots": n_bots,
             "in_sight": sum(t.in_sight for t in fast["Nose gun"].targets),
-            "premeasure": t_fast, "premeasure_with_tracks": t_tracks, "naive": t_naive,
+            "premeasure": t_fast, "premeasure_with_cursor_track": t_cursor,
+            "premeasure_with_tracks": t_tracks, "naive": t_naive,
             "machine_limit": t_limit,
             "naive_over_premeasure": t_naive["median"] / t_fast["median"],
-            "premeasure_over_limit": t_fast["median"] / t_limit["median"]}
+            "premeasure_over_limit": t_fast["median"] / t_limit["median"],
+            "cursor_track_over_limit": t_cursor["median"] / t_limit["median"]}
 
 
 def collect(quick: bool = False) -> dict:
     repeats = 15 if quick else 45
     rows = []
-    for name, arena in [("warehouse", bundled("warehouse"))] + [
+    for name, arena in [(n, bundled(n)) for n in ("warehouse", "factory")] + [
             (f"synthetic-{n}", synthetic(n)) for n in FEATURES]:
         for n in BOT_COUNTS:
             rows.append(one(name, arena, n, repeats))
@@ -134,7 +149,10 @@ def report(data: dict) -> str:
         out.append(f"{r['arena']:>15} {r['features']:5d} features {r['bots']:3d} bots "
                    f"({r['in_sight']} in sight of the nose gun)")
         out.append(f"    premeasure_weapons      {fmt(r['premeasure'])}  "
-                   f"{r['premeasure_over_limit']:.1f}x limit, naive {r['naive_over_premeasure']:.1f}x slower")
+                   f"{r['premeasure_over_limit']:.1f}x limit, "
+                   f"naive {r['naive_over_premeasure']:.1f}x slower")
+        out.append(f"    + the cursor's track    {fmt(r['premeasure_with_cursor_track'])}  "
+                   "(fire tracks on: the track, blocker and point of the bot under the cursor)")
         out.append(f"    with every fire track   {fmt(r['premeasure_with_tracks'])}")
         out.append(f"    naive                   {fmt(r['naive'])}")
         out.append(f"    machine limit           {fmt(r['machine_limit'])}")

@@ -110,10 +110,9 @@ def kind_by_place(path: Path) -> str | None:
     """The format a file's name or folder says it follows, if any."""
     if path.name == "rules.yaml":
         return "rules"
-    for part in reversed(path.parent.parts):
-        if part in _FOLDER_KINDS:
-            return _FOLDER_KINDS[part]
-    return None
+    # the nearest folder only: a checkout under a folder named "robots" or "cards" says
+    # nothing about the files in it
+    return _FOLDER_KINDS.get(path.parent.name)
 
 
 def kind_of(path: Path, data: Any) -> str | None:

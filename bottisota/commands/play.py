@@ -150,7 +150,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         journal_path = new_journal_path()
         game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
         journal_name = str(journal_path)
-    robots = robot_seats(args.robot, players, game)
+    # no game given: a robot builds its maps when it first moves, after the first frame
+    robots = robot_seats(args.robot, players)
     key = _desktop_key(0, screen.get_size())
     cal, notes = load_calibration(key)
     app = TableApp(game, screen.get_size(), screen=screen, robots=robots,

@@ -70,6 +70,7 @@ from bottisota.engine.turns import (
     turn_event,
     winners,
 )
+from bottisota.geometry.arena_index import FAST_PATHS
 
 Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
 
@@ -175,6 +176,7 @@ class Game:
         self._mark = state.dice.used              # where the last entry's rolls ended
         self._walks: dict[Move, MoveResult | Refusal] = {}   # previews of this state
         self._walks_of: tuple = ()                # the state those previews belong to
+        self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
 
     # --- construction -------------------------------------------------------------------
 
@@ -270,8 +272,11 @@ class Game:
             result = self.preview_move(state, action)
             return result if isinstance(result, Refusal) else None
         if isinstance(action, Shoot):
-            return (not_yet_allowed(state, bot, "shoot")
-                    or shooting.check_shoot(state, action))
+            refusal = (not_yet_allowed(state, bot, "shoot")
+                       or shooting.check_shoot(state, action))
+            if refusal is None and state is self.state and FAST_PATHS.on:
+                self._shot_checked = (action, _walk_key(state))
+            return refusal
         if isinstance(action, SetOverwatch):
             barred = not_yet_allowed(state, bot, "set overwatch")
             if barred:
@@ -375,7 +380,9 @@ class Game:
         if isinstance(action, Move):
             return self._move(action, events)
         if isinstance(action, Shoot):
-            result = shooting.resolve_shoot(state, action)
+            checked = self._shot_checked == (action, _walk_key(state))
+            self._shot_checked = None
+            result = shooting.resolve_shoot(state, action, checked=checked)
             if isinstance(result, Refusal):
                 return result
             events += result

@@ -262,6 +262,18 @@ class OverwatchInterrupt:
             events += shots
         return events
 
+    def quiet_along(self, state: GameState, mover: Bot, path: list[PathPoint]) -> bool:
+        """No unheld watcher has the mover within reach anywhere on the path (each
+        piece between two of its points out of every watcher's reach window), so
+        `earliest` answers None for every piece of a walk along it."""
+        pieces = list(zip(path, path[1:], strict=False)) or [(path[0], path[0])]
+        for w in watchers(state, mover, self._skip()):
+            reach = _reach(state, w)
+            if reach >= 0 and any(_window(w, reach, mover.radius, a, b) is not None
+                                  for a, b in pieces):
+                return False
+        return True
+
     def after_move(self, state: GameState, mover: Bot) -> list[Event]:
         """R24: watchers that have not fired (nor hold) may fire now the move has
         ended, in seat order, while the mover lives."""

@@ -54,6 +54,7 @@ INFLATE_MARGIN = 1e-6      # cm
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
 MEMO_SIZE = 20000          # answers kept per kind of question before they are forgotten
+GRID_FEATURES_PER_CELL = 1.0   # the point grid's cells: about this many features each
 
 
 def _remember(memo: dict, key: tuple, value: T) -> T:
@@ -188,6 +189,59 @@ class Sight:
                 f"track={self.track!r})")
 
 
+class _PointGrid:
+    """Which features a point query must test: every feature listed under each
+    cell of a uniform grid its bounding box touches. A point's candidates are its
+    cell's list, tested exactly by `intersects_xy` (no Point is built), which
+    gives what the tree's query with a Point gives: the features whose shapes
+    the point intersects, in arena order."""
+
+    def __init__(self, shapes: np.ndarray, size: tuple[float, float]) -> None:
+        self.shapes = shapes
+        n = len(shapes)
+        box = shapely.bounds(shapes) if n else np.zeros((0, 4))
+        x0 = min(0.0, float(box[:, 0].min())) if n else 0.0
+        y0 = min(0.0, float(box[:, 1].min())) if n else 0.0
+        x1 = max(size[0], float(box[:, 2].max())) if n else size[0]
+        y1 = max(size[1], float(box[:, 3].max())) if n else size[1]
+        w, h = max(x1 - x0, 1e-9), max(y1 - y0, 1e-9)
+        side = math.sqrt(w * h * GRID_FEATURES_PER_CELL / max(n, 1))
+        self.nx = max(1, min(1024, int(w / side) + 1))
+        self.ny = max(1, min(1024, int(h / side) + 1))
+        self.x0, self.y0 = x0, y0
+        self.cw, self.ch = w / self.nx, h / self.ny
+        cells: list[list[int]] = [[] for _ in range(self.nx * self.ny)]
+        for i, (minx, miny, maxx, maxy) in enumerate(box.tolist()):
+            cx0, cy0 = self._cell(minx, miny)
+            cx1, cy1 = self._cell(maxx, maxy)
+            for cy in range(cy0, cy1 + 1):
+                for cx in range(cx0, cx1 + 1):
+                    cells[cy * self.nx + cx].append(i)
+        self.cells = [np.array(c, dtype=np.intp) for c in cells]
+
+    def cells_of(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """The cell number of each point (as `_cell` finds it, for arrays)."""
+        cx = np.where(px > self.x0, np.minimum((px - self.x0) / self.cw, self.nx - 1), 0.0)
+        cy = np.where(py > self.y0, np.minimum((py - self.y0) / self.ch, self.ny - 1), 0.0)
+        return cy.astype(np.intp) * self.nx + cx.astype(np.intp)
+
+    def _cell(self, x: float, y: float) -> tuple[int, int]:
+        cx = int((x - self.x0) / self.cw) if x > self.x0 else 0
+        cy = int((y - self.y0) / self.ch) if y > self.y0 else 0
+        return min(cx, self.nx - 1), min(cy, self.ny - 1)
+
+    def at(self, x: float, y: float) -> tuple[int, ...] | None:
+        """The features at the point, or None for a point the grid cannot place
+        (not a finite number)."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None
+        cx, cy = self._cell(x, y)
+        cand = self.cells[cy * self.nx + cx]
+        if not len(cand):
+            return ()
+        return tuple(cand[shapely.intersects_xy(self.shapes[cand], x, y)].tolist())
+
+
 class _Switch:
     """Whether the fast paths are on (the default): sight through the batched path
     and remembered answers to point and segment questions; off, every question is
@@ -224,6 +278,9 @@ class ArenaIndex:
         self.floors: list[Surface] = floor_surfaces(self.features)   # later floors cut out
         self._floor_region = {s.feature.index: s for s in self.floors}
         self._edges: dict[int, np.ndarray] = {}
+        self._floor_boundary: dict[int, BaseGeometry] = {}
+        self._grid_floor_cells: dict[int, np.ndarray] = {}
+        self._has_lifts = any(f.type == "lift" for f in self.features)
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
         self._cache: dict[tuple, object] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
@@ -267,15 +324,55 @@ class ArenaIndex:
         key = (x, y)
         found = self._memo_at.get(key)
         if found is None:
-            hits = self.tree.query(Point(x, y), predicate="intersects")
-            found = _remember(self._memo_at, key, tuple(sorted(int(i) for i in hits)))
+            found = self._grid.at(x, y) if FAST_PATHS.on else None
+            if found is None:
+                hits = self.tree.query(Point(x, y), predicate="intersects")
+                found = tuple(sorted(int(i) for i in hits))
+            _remember(self._memo_at, key, found)
         return found
+
+    @cached_property
+    def _grid(self) -> _PointGrid:
+        return _PointGrid(self.shapes, self.size)
 
     def floor_z(self, x: float, y: float) -> float:
         """Floor height at a point: 0, a platform's height, or the linear slope of
         stairs/ramps/escalators along `up`; later features win where they overlap."""
         top = self._floor_owner(x, y)
         return 0.0 if top is None else top.z_at(x, y)
+
+    def floor_z_many(self, xs: Sequence[float], ys: Sequence[float]) -> list[float]:
+        """`floor_z` of many points: the same answers, the points of one grid cell
+        tested against its floors in one array call."""
+        grid = self._grid if FAST_PATHS.on else None
+        px = np.asarray(xs, dtype=float)
+        py = np.asarray(ys, dtype=float)
+        if grid is None or not (np.isfinite(px).all() and np.isfinite(py).all()):
+            return [self.floor_z(x, y) for x, y in zip(xs, ys, strict=True)]
+        cells = grid.cells_of(px, py)
+        out = [0.0] * len(px)
+        for cell in np.unique(cells).tolist():
+            cand = self._grid_floors(cell)
+            if not len(cand):
+                continue
+            ks = np.flatnonzero(cells == cell)
+            hit = shapely.intersects_xy(self.shapes[cand][:, None], px[ks][None, :],
+                                        py[ks][None, :])
+            last = len(cand) - 1 - hit[::-1].argmax(axis=0)      # the last floor listed wins
+            owners = cand[last].tolist()
+            for col in np.flatnonzero(hit.any(axis=0)).tolist():
+                k = int(ks[col])
+                out[k] = self._floor_z_of[owners[col]].z_at(xs[k], ys[k])
+        return out
+
+    def _grid_floors(self, cell: int) -> np.ndarray:
+        """The floors among a grid cell's features, in arena order (kept per cell)."""
+        found = self._grid_floor_cells.get(cell)
+        if found is None:
+            found = np.array([i for i in self._grid.cells[cell].tolist()
+                              if i in self._floor_z_of], dtype=np.intp)
+            self._grid_floor_cells[cell] = found
+        return found
 
     def _floor_owner(self, x: float, y: float) -> Surface | None:
         for i in reversed(self._at(x, y)):
@@ -494,6 +591,20 @@ class ArenaIndex:
                               tuple(self._edge_crossings(a, b, step_height)))
         return list(found)
 
+    def segments_meeting_floors(self, a: Sequence[float],
+                                ends: Sequence[Sequence[float]]) -> list[int]:
+        """Which of the segments from a to each of `ends` meet a floor feature (in
+        order): only those can have an edge crossing (`edge_crossings` of the
+        others is empty). One tree query for them all."""
+        if not ends:
+            return []
+        ax, ay = float(a[0]), float(a[1])
+        coords = np.array([[(ax, ay), (float(b[0]), float(b[1]))] for b in ends], dtype=float)
+        seg_idx, feat_idx = self.tree.query(shapely.linestrings(coords), predicate="intersects")
+        floors = self._floor_region
+        return sorted({int(k) for k, i in zip(seg_idx.tolist(), feat_idx.tolist(), strict=True)
+                       if i in floors})
+
     def _edge_crossings(self, a: Sequence[float], b: Sequence[float],
                         step_height: float | None = None) -> list[EdgeCrossing]:
         """Every change of floor height the centre meets from a to b, in order, that is
@@ -512,7 +623,7 @@ class ArenaIndex:
             return []
         ts = {0.0, 1.0}
         for i in near:
-            cut = shapely.intersection(seg, self._floor_region[i].region.boundary)
+            cut = shapely.intersection(seg, self._floor_edges(i))
             for x, y in shapely.get_coordinates(cut).tolist():
                 t = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / (length * length)
                 if 0.0 < t < 1.0:
@@ -536,12 +647,21 @@ class ArenaIndex:
                                     None if higher is None else higher.feature))
         return out
 
+    def _floor_edges(self, i: int) -> BaseGeometry:
+        """The boundary of floor i's region (later floors cut out), built once."""
+        edges = self._floor_boundary.get(i)
+        if edges is None:
+            edges = self._floor_boundary[i] = self._floor_region[i].region.boundary
+        return edges
+
     def _joined(self, x: float, y: float, before: Surface | None, after: Surface | None,
                 z_high: float, step: float) -> bool:
         """A stair, ramp or escalator floor on either side, or a lift car serving the
         higher floor right at the edge (EdgeCrossing.joined: not a way through)."""
         if any(s is not None and s.feature.type in SLOPED_TYPES for s in (before, after)):
             return True
+        if not self._has_lifts:
+            return False
         for f in self.disc_contacts(x, y, 0.0, ("lift",)):
             if f.top is not None and abs(f.top - z_high) <= step + EPS:
                 return True

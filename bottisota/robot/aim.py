@@ -7,27 +7,57 @@ from __future__ import annotations
 
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.core.cards import Weapon
+from bottisota.engine.shooting.targeting import (
+    Pose,
+    arc_refusal,
+    find_weapon,
+    line_of_sight,
+    melee_refusal,
+    pose_of,
+    range_refusal,
+    target_refusal,
+)
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import Sight
 
 
-def _can_fire():
-    from bottisota.engine.shooting.targeting import can_fire
-
-    return can_fire
+def fires(state: GameState, shooter: Bot, name: str, target: Bot, spose: Pose, tpose: Pose,
+          sights: dict[bool, Sight]) -> bool:
+    """`can_fire(...) is None` for the shooter at `spose` and the target at `tpose`
+    (R18-R25, R49), the same checks in the same order, but a yes or no only: a blocked
+    line's blocker is never looked up to word a refusal. `sights` keeps the target's
+    sight lines (through bots or not) for the next weapon."""
+    weapon, refusal = find_weapon(state, shooter, name)
+    if refusal is not None or weapon is None:
+        return False
+    if target_refusal(state, shooter, target.id)[1] is not None:
+        return False
+    if arc_refusal(state, weapon, spose, tpose) is not None:
+        return False
+    if weapon.kind == "melee":
+        return melee_refusal(state, shooter, target, spose, tpose) is None
+    if range_refusal(state, weapon, spose, tpose, False) is not None:
+        return False
+    through = weapon.kind == "spray"
+    if through not in sights:
+        sights[through] = line_of_sight(state, shooter, target, spose, tpose,
+                                        through_bots=through)
+    return sights[through].clear
 
 
 def weapons_at(state: GameState, bot: Bot, target: Bot) -> list[str]:
     """Names of the bot's guns (not mines) that could fire at the target now."""
-    can_fire = _can_fire()
+    spose, tpose = pose_of(bot), pose_of(target)
+    sights: dict[bool, Sight] = {}
     return [w.name for w in bot.stats.weapons
-            if not w.is_mine and can_fire(state, bot.id, w.name, target.id) is None]
+            if not w.is_mine and fires(state, bot, w.name, target, spose, tpose, sights)]
 
 
 def can_fire_from(state: GameState, bot: Bot, target: Bot, pose: object) -> bool:
     """Some gun of the bot could fire at the target with the bot standing at `pose`."""
-    can_fire = _can_fire()
-    return any(not w.is_mine and can_fire(state, bot.id, w.name, target.id,
-                                          shooter_pose=pose) is None
+    spose, tpose = pose_of(bot, pose), pose_of(target)
+    sights: dict[bool, Sight] = {}
+    return any(not w.is_mine and fires(state, bot, w.name, target, spose, tpose, sights)
                for w in bot.stats.weapons)
 
 
@@ -73,12 +103,14 @@ def ordered_targets(state: GameState, bot: Bot, policy: str) -> list[Bot]:
 
 def shots(state: GameState, bot: Bot, weapons: str, target: str) -> Shoot | None:
     """Each chosen weapon at the first preferred enemy it can legally hit; None if none."""
-    can_fire = _can_fire()
     targets = ordered_targets(state, bot, target)
+    spose = pose_of(bot)
+    poses = {t.id: pose_of(t) for t in targets}
+    sights: dict[str, dict[bool, Sight]] = {t.id: {} for t in targets}
     orders = []
     for w in chosen_weapons(bot, weapons):
         for t in targets:
-            if can_fire(state, bot.id, w.name, t.id) is None:
+            if fires(state, bot, w.name, t, spose, poses[t.id], sights[t.id]):
                 orders.append(ShotOrder(w.name, t.id))
                 break
     return Shoot(bot.id, tuple(orders)) if orders else None

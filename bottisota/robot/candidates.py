@@ -10,20 +10,29 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from bottisota.core.actions import Back, Forward, Loop, Step, Turn
+from bottisota.core.actions import Back, Forward, Lift, Loop, Step, Turn
 from bottisota.core.house_rules import HouseRules
 from bottisota.engine.state import Bot
 
 FAN = 8                         # directions tried by free turners besides the aims
 EPS = 1e-6
+_STEPS = {"turn": Turn, "forward": Forward, "back": Back, "lift": Lift}
+
+
+def step_of(part: tuple) -> Step:
+    """A movement step from its plain form: ("turn", 45.0), ("forward", 5.0),
+    ("back", 2.0), ("lift", "up") or ("loop",)."""
+    return Loop() if part[0] == "loop" else _STEPS[part[0]](part[1])
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A step list and its predicted end (ignoring terrain and other bots)."""
+    """A step list (in plain form: candidates are many, and only the few the rules are
+    asked about become steps) and its predicted end (ignoring terrain and other bots)."""
 
-    steps: tuple[Step, ...]
+    plan: tuple[tuple, ...]
     x: float
     y: float
     facing: float
@@ -31,7 +40,12 @@ class Candidate:
     distance: float
     path: tuple[tuple[float, float], ...] = ()      # the centre's corners, start first
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(step_of(p) for p in self.plan)
 
+
+@lru_cache(maxsize=4096)
 def heading(facing: float) -> tuple[float, float]:
     rad = math.radians(facing)
     return math.sin(rad), math.cos(rad)
@@ -54,19 +68,23 @@ def _round(v: float) -> float:
 class _Walk:
     """Follows steps like the rules would on an empty table, keeping the cost."""
 
+    __slots__ = ("rules", "loco", "turn_cm", "free_turner", "tracked", "turn_step", "back_cost",
+                 "x", "y", "f", "spent", "distance", "since", "free", "steps", "points")
+
     def __init__(self, bot: Bot, rules: HouseRules) -> None:
         s = bot.stats
         self.rules, self.loco, self.turn_cm = rules, s.locomotion, s.turn
+        self.free_turner = self.loco in ("walker", "hover")
+        self.tracked = self.loco == "tracked"
+        self.turn_step, self.back_cost = rules.turn_step, rules.backward_cost
         self.x, self.y, self.f = bot.x, bot.y, bot.facing
         self.spent = self.distance = self.since = 0.0
         self.free = int(rules.free_turns_at_start)
-        self.steps: list[Step] = []
+        self.steps: list[tuple] = []
         self.points: list[tuple[float, float]] = [(self.x, self.y)]
 
     def can_turn(self, units: int = 1) -> bool:
-        if self.loco in ("walker", "hover"):
-            return True
-        if self.loco == "tracked":
+        if self.free_turner or self.tracked:
             return True
         if units == 1:
             return (self.free > 0 and self.distance <= EPS) or self.since >= self.turn_cm - EPS
@@ -75,30 +93,35 @@ class _Walk:
     def turn(self, degrees: float) -> None:
         if abs(degrees) < 0.05:
             return
-        if self.loco not in ("walker", "hover"):
-            units = int(round(abs(degrees) / self.rules.turn_step))
+        if not self.free_turner:
+            units = int(round(abs(degrees) / self.turn_step))
             for _ in range(units):
                 if self.free > 0 and self.distance <= EPS:
                     self.free -= 1
-                elif self.loco == "tracked":
+                elif self.tracked:
                     self.spent += self.turn_cm
                 else:
                     self.since = 0.0
         self.f = (self.f + degrees) % 360.0
-        self.steps.append(Turn(_round(degrees)))
+        self.steps.append(("turn", round(degrees, 2)))
 
     def forward(self, cm: float, back: bool = False) -> None:
-        cm = _round(cm)
+        cm = round(cm, 2)
         if cm <= 0:
             return
         hx, hy = heading(self.f)
-        sign = -1.0 if back else 1.0
-        self.x += hx * cm * sign
-        self.y += hy * cm * sign
-        self.spent += cm * (self.rules.backward_cost if back else 1.0)
+        if back:
+            self.x += hx * cm * -1.0
+            self.y += hy * cm * -1.0
+            self.spent += cm * self.back_cost
+            self.steps.append(("back", cm))
+        else:
+            self.x += hx * cm * 1.0
+            self.y += hy * cm * 1.0
+            self.spent += cm * 1.0
+            self.steps.append(("forward", cm))
         self.distance += cm
         self.since += cm
-        self.steps.append(Back(cm) if back else Forward(cm))
         self.points.append((self.x, self.y))
 
     def done(self) -> Candidate:
@@ -211,7 +234,7 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
             hx, hy = heading(bot.facing)
             rest = max(min_move, 0.0)
             w = _Walk(bot, rules)
-            w.steps.append(Loop())
+            w.steps.append(("loop",))
             ahead = heading(bot.facing)
             w.points += [(bot.x + ahead[0] * s.turn, bot.y + ahead[1] * s.turn), (bot.x, bot.y)]
             w.f = (w.f + 180.0) % 360.0
@@ -243,8 +266,8 @@ def candidate_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]]
     seen: set = set()
     out = []
     for c in found:
-        if c.steps in seen or c.spent > budget + 1e-3:
+        if c.plan in seen or c.spent > budget + 1e-3:
             continue
-        seen.add(c.steps)
+        seen.add(c.plan)
         out.append(c)
     return out

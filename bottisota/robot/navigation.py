@@ -19,6 +19,7 @@ from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
+from bottisota.engine.movement.geometry import wall_collision
 from bottisota.geometry.compiled import compile_arena
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
@@ -38,32 +39,45 @@ def mobility(locomotion: str) -> str:
 
 def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Floor z at many points (platforms, slopes; later features win) and the index of
-    the sloped feature under each point (-1 where none)."""
+    the sloped feature under each point (-1 where none). Each floor is tested only
+    against the points inside its bounding box (points sorted by x once)."""
     z = np.zeros(len(xs))
     slope = np.full(len(xs), -1)
-    for f in arena.features:
+    floors = [f for f in arena.features if f.type == "platform" or f.type in SLOPED_TYPES]
+    if not floors or not len(xs):
+        return z, slope
+    order = np.argsort(xs, kind="stable")
+    sorted_x = xs[order]
+    for f in floors:
+        minx, miny, maxx, maxy = f.shape.bounds
+        near = order[np.searchsorted(sorted_x, minx, "left"):np.searchsorted(sorted_x, maxx,
+                                                                              "right")]
+        near = near[(ys[near] >= miny) & (ys[near] <= maxy)]
+        if not len(near):
+            continue
+        inside = near[shapely.contains_xy(f.shape, xs[near], ys[near])]
+        if not len(inside):
+            continue
         if f.type == "platform":
-            inside = shapely.contains_xy(f.shape, xs, ys)
             z[inside] = f.height or 0.0
             slope[inside] = -1
-        elif f.type in SLOPED_TYPES:
-            inside = shapely.contains_xy(f.shape, xs, ys)
-            if not inside.any():
-                continue
-            ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
-            coords = np.asarray(f.shape.exterior.coords)
-            proj = coords[:, 0] * ux + coords[:, 1] * uy
-            lo, hi = proj.min(), proj.max()
-            t = ((xs[inside] * ux + ys[inside] * uy) - lo) / max(hi - lo, 1e-9)
-            z[inside] = (f.from_z or 0.0) + np.clip(t, 0, 1) * ((f.to_z or 0.0) - (f.from_z or 0.0))
-            slope[inside] = f.index
+            continue
+        ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+        coords = np.asarray(f.shape.exterior.coords)
+        proj = coords[:, 0] * ux + coords[:, 1] * uy
+        lo, hi = proj.min(), proj.max()
+        t = ((xs[inside] * ux + ys[inside] * uy) - lo) / max(hi - lo, 1e-9)
+        z[inside] = (f.from_z or 0.0) + np.clip(t, 0, 1) * ((f.to_z or 0.0) - (f.from_z or 0.0))
+        slope[inside] = f.index
     return z, slope
 
 
 @dataclass(eq=False)
 class NavGrid:
-    """Cells of CELL cm; `ok[i]` where a bot's centre may rest; `edges[i]` the cells
-    reachable from i in one straight hop, with their cost in cm."""
+    """Cells of CELL cm; `ok[i]` where a bot's centre may rest; the hops (straight runs
+    from a cell to a neighbour or across a lift, with their cost in cm) as arrays,
+    grouped by the cell they leave: cell c's hops are `hop_to[hop_start[c]:hop_start[c + 1]]`
+    (costs in `hop_cost`), in the order they were found."""
 
     arena: Arena
     kind: str
@@ -74,11 +88,18 @@ class NavGrid:
     ys: np.ndarray
     z: np.ndarray
     ok: np.ndarray
-    edges: list[list[tuple[int, float]]]
+    hop_start: np.ndarray
+    hop_to: np.ndarray
+    hop_cost: np.ndarray
     walls: object                  # prepared union of walls inflated by the radius
     bad: object                    # prepared union of what a centre must not cross
-    back: list[list[tuple[int, float]]]
+    lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def hops(self, c: int) -> list[tuple[int, float]]:
+        """The hops leaving cell c: (cell reached, cost in cm)."""
+        a, b = int(self.hop_start[c]), int(self.hop_start[c + 1])
+        return list(zip(self.hop_to[a:b].tolist(), self.hop_cost[a:b].tolist(), strict=True))
 
     def cell(self, x: float, y: float) -> int:
         i = min(max(int(x / CELL), 0), self.nx - 1)
@@ -109,21 +130,37 @@ class NavGrid:
 
     @cached_property
     def _reversed(self):
-        """The edges as a sparse matrix, reversed (row: the cell an edge enters), the
-        cheapest of parallel edges kept."""
+        """The hops as a sparse matrix, reversed (`reversed_hops`)."""
         csr_matrix = load_solver()[0]
-        n = len(self.edges)
-        src = [a for a, out in enumerate(self.edges) for _ in out]
-        dst = [b for out in self.edges for b, _ in out]
-        cost = [w for out in self.edges for _, w in out]
-        if not src:
-            return csr_matrix((n, n))
-        rows, cols, w = np.array(dst), np.array(src), np.array(cost, dtype=float)
+        data, indices, indptr = self.reversed_hops
+        n = len(self.xs)
+        return csr_matrix((data, indices, indptr), shape=(n, n))
+
+    @cached_property
+    def reversed_hops(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hops reversed (row: the cell a hop enters, column: the cell it leaves),
+        the cheapest of parallel hops kept, as compressed sparse rows (data, indices,
+        indptr; columns sorted in each row). Plain numpy: built with the map, before
+        scipy is imported."""
+        n = len(self.xs)
+        src = np.repeat(np.arange(n), np.diff(self.hop_start))
+        rows, cols, w = self.hop_to, src, self.hop_cost
         order = np.lexsort((w, cols, rows))
         rows, cols, w = rows[order], cols[order], w[order]
         first = np.ones(len(rows), dtype=bool)
         first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
-        return csr_matrix((w[first], (rows[first], cols[first])), shape=(n, n))
+        rows, cols, w = rows[first], cols[first], w[first]
+        indptr = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return w.astype(float), cols.astype(np.int32), indptr
+
+    def at_least(self, a: Point2, b: Point2) -> float:
+        """A travel distance from a to b is never shorter than this: every hop but a
+        lift's costs its straight length, and b lies within 2 cells of its cell's
+        centre (0 on a map with lifts)."""
+        if self.lifts:
+            return 0.0
+        return math.hypot(b[0] - a[0], b[1] - a[1]) - 2.0 * CELL
 
     def distance(self, a: tuple[float, float], b: tuple[float, float]) -> float:
         """Travel distance from a to b: straight when the way is clear, else by the grid."""
@@ -196,7 +233,7 @@ class NavGrid:
         travelled = 0.0
         seen = {c}
         while True:
-            nxt = min(self.edges[c], key=lambda e: f[e[0]] + e[1], default=None)
+            nxt = min(self.hops(c), key=lambda e: f[e[0]] + e[1], default=None)
             if nxt is None or f[nxt[0]] >= f[c] or nxt[0] in seen:
                 break
             travelled += nxt[1]
@@ -228,6 +265,8 @@ def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,
     """The grid for this arena and mover (built on first use, then kept with the
     compiled arena, so it lives and dies with it)."""
     kind = mobility(locomotion)
+    if kind == "flying":
+        lift_cost = 0.0                 # fliers take no lifts: one grid for them all
     key = ("robot", "nav-grid", kind, round(radius, 3), round(lift_cost, 3))
     return compile_arena(arena, rules).cached(
         key, lambda: _build(arena, rules, kind, radius, lift_cost))
@@ -240,51 +279,113 @@ def grid_for(arena: Arena, rules: HouseRules, card) -> NavGrid:
 
 
 def prepare(arena: Arena, rules: HouseRules, cards) -> None:
-    """Build every grid these cards will need now, so no decision pays for it later."""
+    """Build every grid these cards will need now, and the compiled arena's sight
+    structures that the robots' batched sight questions use, so that no decision pays
+    for them later."""
+    index = compile_arena(arena, rules)
+    w, h = arena.size
     for card in cards:
         grid_for(arena, rules, card)
+        # the walls grown by this base's radius, which every move's sweep is tested against
+        wall_collision(index, (0.0, 0.0), (w, h), card.base / 2.0, rules.contact_tolerance)
+    index.sight_many(np.array([[0.0, 0.0, 1.0, w, h, 1.0]]))
 
 
-def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost: float) -> NavGrid:
+@dataclass(eq=False)
+class _Base:
+    """What every grid of one kind of mover and radius shares: the cells, where a
+    centre may rest, the floor and the hops between neighbours (lifts are added per
+    lift cost)."""
+
+    nx: int
+    ny: int
+    xs: np.ndarray
+    ys: np.ndarray
+    z: np.ndarray
+    ok: np.ndarray
+    walls: object
+    bad: object
+    src: np.ndarray                # hop i goes from cell src[i] to dst[i] at cost[i],
+    dst: np.ndarray                # in the order they were found
+    cost: np.ndarray
+
+
+def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
     w, h = arena.size
     nx, ny = max(int(math.ceil(w / CELL)), 1), max(int(math.ceil(h / CELL)), 1)
     ii, jj = np.meshgrid(np.arange(nx), np.arange(ny))
     xs = np.clip((ii.ravel() + 0.5) * CELL, radius, w - radius)
     ys = np.clip((jj.ravel() + 0.5) * CELL, radius, h - radius)
+    index = compile_arena(arena, rules)
     margin = radius + rules.contact_tolerance
-    walls = [f.shape for f in arena.features if f.type == "wall"]
-    wall_zone = unary_union(walls).buffer(margin) if walls else shapely.Polygon()
+    wall_zone = index.cached(("robot", "wall-zone", round(margin, 6)),
+                             lambda: _wall_zone(arena, rules, margin))
     pits = [f.shape for f in arena.features if f.type == "pit"] if kind != "flying" else []
-    bad = unary_union([wall_zone] + [p.buffer(radius * 0.5) for p in pits]
-                      + _cliffs(arena, kind))
+    cliffs = index.cached(("robot", "cliffs", kind), lambda: _cliffs(arena, kind))
+    bad = unary_union([wall_zone] + [p.buffer(radius * 0.5) for p in pits] + cliffs)
     shapely.prepare(bad)
-    shapely.prepare(wall_zone)
     ok = ~shapely.contains_xy(bad, xs, ys)
     z, _ = floor_heights(arena, xs, ys)
-    n = nx * ny
-    edges: list[list[tuple[int, float]]] = [[] for _ in range(n)]
     pa, pb = _neighbour_pairs(ok, nx, ny)
+    src = dst = np.zeros(0, dtype=np.int64)
+    cost = np.zeros(0)
     if len(pa):
         lines = shapely.linestrings(np.stack([np.stack([xs[pa], ys[pa]], 1),
                                               np.stack([xs[pb], ys[pb]], 1)], 1))
-        free = ~shapely.intersects(bad, lines)
+        free = ~_meets(bad, lines)
         lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
         fwd, bwd = _passable(arena, rules, kind, xs, ys, pa, pb, lengths)
-        ks = np.flatnonzero(free)
-        for a, b, length, forward, backward in zip(pa[ks].tolist(), pb[ks].tolist(),
-                                                   lengths[ks].tolist(), fwd[ks].tolist(),
-                                                   bwd[ks].tolist()):
-            if forward:
-                edges[a].append((b, length))
-            if backward:
-                edges[b].append((a, length))
+        fwd, bwd = fwd & free, bwd & free
+        # pair k gives the hop a->b (when passable forward) then b->a: keep that order
+        src = np.stack([pa, pb], 1).ravel()
+        dst = np.stack([pb, pa], 1).ravel()
+        cost = np.repeat(lengths, 2)
+        keep = np.stack([fwd, bwd], 1).ravel()
+        src, dst, cost = src[keep], dst[keep], cost[keep]
+    return _Base(nx, ny, xs, ys, z, ok, wall_zone, bad, src, dst, cost)
+
+
+def _wall_zone(arena: Arena, rules: HouseRules, margin: float):
+    """The walls grown by `margin` (prepared), shared by every kind of mover of one size;
+    their union is worked out once per arena."""
+    union = compile_arena(arena, rules).cached(("robot", "wall-union"), lambda: unary_union(
+        [f.shape for f in arena.features if f.type == "wall"]))
+    zone = union.buffer(margin) if not union.is_empty else shapely.Polygon()
+    shapely.prepare(zone)
+    return zone
+
+
+def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost: float) -> NavGrid:
+    base = compile_arena(arena, rules).cached(
+        ("robot", "nav-base", kind, round(radius, 3)), lambda: _base(arena, rules, kind, radius))
+    src, dst, cost = base.src, base.dst, base.cost
+    ls = ld = np.zeros(0, dtype=np.int64)
     if kind != "flying" and lift_cost > 0:
-        _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, lift_cost)
-    back: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-    for a, out in enumerate(edges):
-        for b, length in out:
-            back[b].append((a, length))
-    return NavGrid(arena, kind, radius, nx, ny, xs, ys, z, ok, edges, wall_zone, bad, back)
+        ls, ld = _lift_hops(arena, base.xs, base.ys, base.z, base.ok, radius)
+        if len(ls):
+            src, dst = np.concatenate([src, ls]), np.concatenate([dst, ld])
+            cost = np.concatenate([cost, np.full(len(ls), float(lift_cost))])
+    n = len(base.xs)
+    order = np.argsort(src, kind="stable")          # by the cell left, found order kept
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=start[1:])
+    grid = NavGrid(arena, kind, radius, base.nx, base.ny, base.xs, base.ys, base.z, base.ok,
+                   start, dst[order], cost[order], base.walls, base.bad, bool(len(ls)))
+    _ = grid.reversed_hops                          # with the map, not in a decision
+    return grid
+
+
+def _meets(shape, lines: np.ndarray) -> np.ndarray:
+    """For many short lines: does each meet `shape`? Asked of the shape's parts through a
+    spatial index (the same answers as `shapely.intersects(shape, lines)`, without
+    testing every line against every part)."""
+    hit = np.zeros(len(lines), dtype=bool)
+    parts = shapely.get_parts(shape)
+    parts = parts[~shapely.is_empty(parts)]
+    if len(parts) and len(lines):
+        found, _ = shapely.STRtree(parts).query(lines, predicate="intersects")
+        hit[found] = True
+    return hit
 
 
 def _neighbour_pairs(ok: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
@@ -332,7 +433,7 @@ def _slope_sides(feature) -> list:
     ux, uy = math.sin(math.radians(feature.up or 0.0)), math.cos(math.radians(feature.up or 0.0))
     coords = list(feature.shape.exterior.coords)
     sides = []
-    for (ax, ay), (bx, by) in zip(coords, coords[1:]):
+    for (ax, ay), (bx, by) in zip(coords, coords[1:], strict=False):
         length = math.hypot(bx - ax, by - ay)
         if length > 1e-9 and abs(((bx - ax) * ux + (by - ay) * uy) / length) > 0.5:
             sides.append(LineString([(ax, ay), (bx, by)]))
@@ -369,16 +470,24 @@ def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, length
     return fwd, bwd
 
 
-def _add_lifts(arena, rules, xs, ys, z, ok, edges, nx, radius, cost) -> None:
-    """R48: the car and the landing beside it are joined, for ground bots, at a cost."""
+def _lift_hops(arena, xs, ys, z, ok, radius) -> tuple[np.ndarray, np.ndarray]:
+    """R48: the car and each landing beside it are joined both ways, for ground bots
+    (the hops' sources and destinations; each car's hops to its landings, each followed
+    by the hop back)."""
+    srcs, dsts = [], []
     for f in arena.features:
         if f.type != "lift" or f.top is None:
             continue
-        cars = [c for c in range(len(xs)) if ok[c] and shapely.contains_xy(f.shape, xs[c], ys[c])]
+        cars = np.flatnonzero(ok & shapely.contains_xy(f.shape, xs, ys))
         reach = f.shape.buffer(2 * radius * 2 + CELL)
-        landings = [c for c in range(len(xs)) if ok[c] and abs(z[c] - f.top) < 1e-6
-                    and shapely.contains_xy(reach, xs[c], ys[c])]
-        for a in cars:
-            for b in landings:
-                edges[a].append((b, cost))
-                edges[b].append((a, cost))
+        landings = np.flatnonzero(ok & (np.abs(z - f.top) < 1e-6)
+                                  & shapely.contains_xy(reach, xs, ys))
+        if not len(cars) or not len(landings):
+            continue
+        a = np.repeat(cars, len(landings))
+        b = np.tile(landings, len(cars))
+        srcs.append(np.stack([a, b], 1).ravel())
+        dsts.append(np.stack([b, a], 1).ravel())
+    if not srcs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(srcs), np.concatenate(dsts)

@@ -1,5 +1,10 @@
 """Where a robot puts a new bot (R6, R55): spots on a grid, ranked by the rolled wish,
-the first one the rules accept is taken."""
+the first one the rules accept is taken.
+
+The spots and their costs are worked out as arrays (a large arena has thousands of
+spots): each cost is the same float the plain per-spot formula gives (distances by
+`math.hypot`, see `_nearest`), so the ranking, ties included, is that formula's.
+"""
 from __future__ import annotations
 
 import math
@@ -15,76 +20,98 @@ from bottisota.robot.situation import discs
 
 SPACING = 6.0                   # cm between the spots tried
 NEAR_ENEMY = 25.0               # cm: "near" an enemy, not on top of it
+COVER_SPOTS = 40                # cover: spots furthest from the enemies whose sight is asked
+_TIE = 1e-9                     # relative window of squared distances that may hold the nearest
 
 
-def _spots(state: GameState, bot: Bot) -> list[tuple[float, float]]:
+def _grid(state: GameState, bot: Bot) -> tuple[np.ndarray, np.ndarray]:
+    """The spots' x and y, row by row (y outer), kept `radius` off the table's edge."""
     w, h = state.arena.size
     r = bot.radius
     nx, ny = max(int(w // SPACING), 1), max(int(h // SPACING), 1)
-    return [(min(max((i + 0.5) * w / nx, r), w - r), min(max((j + 0.5) * h / ny, r), h - r))
-            for j in range(ny) for i in range(nx)]
+    xs = np.minimum(np.maximum((np.arange(nx) + 0.5) * w / nx, r), w - r)
+    ys = np.minimum(np.maximum((np.arange(ny) + 0.5) * h / ny, r), h - r)
+    return np.tile(xs, ny), np.repeat(ys, nx)
 
 
-def placement_cost(state: GameState, bot: Bot, wish: str,
-                   spots: list[tuple[float, float]] | None = None
-                   ) -> Callable[[float, float], float]:
-    """Cost of each spot for the wish (lower is better). For "cover" the enemies'
-    sight of every spot in `spots` is asked in one batched query."""
+def _nearest(points: list[tuple[float, float]], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """For each spot, `min(math.hypot(px - x, py - y))` over the points (0 with none):
+    the points that may be nearest are found by squared distance, and only they are
+    measured with `math.hypot`, so the value is the plain formula's to the last bit."""
+    if not points:
+        return np.zeros(len(xs))
+    px = np.array([p[0] for p in points])
+    py = np.array([p[1] for p in points])
+    d2 = (px[None, :] - xs[:, None]) ** 2 + (py[None, :] - ys[:, None]) ** 2
+    first = d2.argmin(axis=1)
+    low = d2[np.arange(len(xs)), first]
+    ties = np.flatnonzero((d2 <= low[:, None] * (1.0 + _TIE) + 1e-12).sum(axis=1) > 1)
+    hypot = math.hypot
+    out = [hypot(points[i][0] - x, points[i][1] - y)
+           for i, x, y in zip(first.tolist(), xs.tolist(), ys.tolist(), strict=True)]
+    for k in ties.tolist():         # two points about as near: measure each of them
+        x, y = float(xs[k]), float(ys[k])
+        close = np.flatnonzero(d2[k] <= low[k] * (1.0 + _TIE) + 1e-12)
+        out[k] = min(hypot(points[i][0] - x, points[i][1] - y) for i in close.tolist())
+    return np.array(out)
+
+
+def placement_costs(state: GameState, bot: Bot, wish: str, xs: np.ndarray,
+                    ys: np.ndarray) -> np.ndarray:
+    """The cost of each spot for the wish (lower is better). For "cover" the enemies'
+    sight of every spot is asked in one batched query."""
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size
-
-    def nearest(points, x, y) -> float:
-        return min((math.hypot(px - x, py - y) for px, py in points), default=0.0)
-
     foes = [(e.x, e.y) for e in enemies]
     goals, services = goal_spots(state), service_spots(state)
     if wish == "near_enemy" and foes:
-        return lambda x, y: abs(nearest(foes, x, y) - NEAR_ENEMY)
+        return np.abs(_nearest(foes, xs, ys) - NEAR_ENEMY)
     if wish == "far_from_enemies" and foes:
-        return lambda x, y: -nearest(foes, x, y)
+        return -_nearest(foes, xs, ys)
     if wish == "near_goal" and goals:
-        return lambda x, y: nearest(goals, x, y)
+        return _nearest(goals, xs, ys)
     if wish == "near_service" and services:
-        return lambda x, y: nearest(services, x, y)
+        return _nearest(services, xs, ys)
     if wish == "cover" and foes:
-        seen = _seen_counts(state, bot, enemies, spots or [])
-
-        def hidden(x: float, y: float) -> float:
-            count = seen.get((x, y))
-            if count is None:
-                count = _seen_counts(state, bot, enemies, [(x, y)])[(x, y)]
-            return count * 100.0 - nearest(foes, x, y) * 0.1
-        return hidden
-    return lambda x, y: math.hypot(x - w / 2, y - h / 2)
+        seen = _seen_counts(state, bot, enemies, xs, ys)
+        return seen * 100.0 - _nearest(foes, xs, ys) * 0.1
+    return np.array([math.hypot(x - w / 2, y - h / 2)
+                     for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
 
 
-def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot],
-                 spots: list[tuple[float, float]]) -> dict[tuple[float, float], int]:
+def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot], xs: np.ndarray,
+                 ys: np.ndarray) -> np.ndarray:
     """How many enemies see a bot's middle at each spot (R22, D15): one batched
     sight query for every spot and enemy."""
-    if not spots:
-        return {}
+    if not len(xs):
+        return np.zeros(0)
     mid = bot.stats.height / 2.0
     rows = np.array([(e.x, e.y, e.z + e.stats.height, x, y, mid)
-                     for x, y in spots for e in enemies], dtype=float)
+                     for x, y in zip(xs.tolist(), ys.tolist(), strict=True) for e in enemies],
+                    dtype=float)
     clear = np.array(state.index.sight_many(rows, discs=discs(state)), dtype=bool)
-    counts = clear.reshape(len(spots), len(enemies)).sum(axis=1).tolist()
-    return dict(zip(spots, counts))
+    return clear.reshape(len(xs), len(enemies)).sum(axis=1).astype(float)
+
+
+def _ranked(costs: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Spot indices by (cost, x, y), as sorting the (cost, (x, y)) tuples would."""
+    return np.lexsort((ys, xs, costs))
 
 
 def place(state: GameState, bot: Bot, wish: str, legal: Callable[[Place], object]) -> Place:
     """The best spot for the wish that `legal` accepts (returns None for legal),
     facing the nearest enemy or the table's centre."""
-    spots = _spots(state, bot)
+    xs, ys = _grid(state, bot)
     if wish == "cover":             # sight lines cost: rank by distance first, test a few
-        far = placement_cost(state, bot, "far_from_enemies")
-        spots = sorted(spots, key=lambda s: far(*s))[:40]
-    cost = placement_cost(state, bot, wish, spots)
-    ranked = sorted(spots, key=lambda s: (cost(*s), s))
+        far = placement_costs(state, bot, "far_from_enemies", xs, ys)
+        keep = np.argsort(far, kind="stable")[:COVER_SPOTS]
+        xs, ys = xs[keep], ys[keep]
+    order = _ranked(placement_costs(state, bot, wish, xs, ys), xs, ys)
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size
     fallback = None
-    for x, y in ranked:
+    for k in order.tolist():
+        x, y = float(xs[k]), float(ys[k])
         look = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y)).pos if enemies \
             else (w / 2, h / 2)
         facing = round(bearing_to(x, y, *look) / 45.0) * 45.0 % 360.0 \

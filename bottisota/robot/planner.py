@@ -16,11 +16,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
+from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
 from bottisota.robot.situation import seen_from
@@ -48,12 +50,6 @@ class Plan:
     previews: int
     timed_out: bool = False
     result: object = None
-
-
-def _preview():
-    from bottisota.engine.movement.moves import preview_move
-
-    return preview_move
 
 
 def enemies_of(state: GameState, bot: Bot) -> list[Bot]:
@@ -106,8 +102,17 @@ class Scorer:
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
         if not spots:
             return None
-        here = self.bot.pos
-        return min(spots, key=lambda s: (self.grid.distance(here, s), s))
+        here, grid = self.bot.pos, self.grid
+        best: tuple[float, tuple[float, float]] | None = None
+        # nearest first by a bound no travel beats: the spots that cannot be nearer than
+        # the best found need no distance field
+        for bound, spot in sorted((grid.at_least(here, s), s) for s in spots):
+            if best is not None and bound > best[0]:
+                break
+            found = (grid.distance(here, spot), spot)
+            if best is None or found < best:
+                best = found
+        return None if best is None else best[1]
 
     def _choose_target(self) -> None:
         f, kind = self.focus, self.kind
@@ -146,10 +151,12 @@ class Scorer:
         """Work out the travel distances of many end spots at once."""
         if self.target is not None and self.kind in ("close_in", "ram", "flank", "grab_goal",
                                                      "retreat"):
-            self._known.update(zip(points, self.grid.distances_many(points, self.target)))
+            self._known.update(zip(points, self.grid.distances_many(points, self.target),
+                                   strict=True))
         if self.wants_shot and points:
             f = self.focus
-            self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y))))
+            self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y)),
+                                    strict=True))
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -224,8 +231,6 @@ class Scorer:
             p += HAZARD["teleport"]
         if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal") \
                 and self.in_reach(result.x, result.y) and not self.walled(result.x, result.y):
-            from bottisota.robot.aim import can_fire_from
-
             if not can_fire_from(self.state, self.bot, self.focus, result.final):
                 p += NO_SHOT_PENALTY        # in reach, but arc or sight forbid (R19, R22)
         for e in getattr(result, "events", ()):
@@ -285,9 +290,7 @@ def on_table(state: GameState, bot: Bot, cands: list[Candidate]) -> list[Candida
                    for x, y in c.path)]
 
 
-def _pt(x: float, y: float):
-    from shapely.geometry import Point
-
+def _pt(x: float, y: float) -> Point:
     return Point(x, y)
 
 
@@ -298,7 +301,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     (perf_counter) is the interactive guard only: None (robot games, tests,
     simulations) never looks at the clock. `preview(state, move)` judges each move
     (default `preview_move`; `Game.preview_move` shares its cached walks)."""
-    preview = preview or _preview()
+    preview = preview or preview_move
     scorer = Scorer(state, bot, intention, focus)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
@@ -307,10 +310,10 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     scorer.prime([(c.x, c.y) for c in cands])
     crossing = scorer.grid.crosses([c.path for c in cands])
     ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent) + (BLOCKED if cross else 0.0), i, c)
-                     for i, (c, cross) in enumerate(zip(cands, crossing))),
+                     for i, (c, cross) in enumerate(zip(cands, crossing, strict=True))),
                     key=lambda t: (t[0], t[1]))
-    extra = [Candidate(steps, bot.x, bot.y, bot.facing, 0.0, 0.0)
-             for steps in lift_candidates(state, bot)]
+    extra = [Candidate(tuple(("lift", s.direction) for s in steps), bot.x, bot.y, bot.facing,
+                       0.0, 0.0) for steps in lift_candidates(state, bot)]
     queue = [(p, c) for p, _, c in ranked]
     if extra:
         queue = queue[:2] + [(queue[0][0] if queue else 0.0, c) for c in extra] + queue[2:]

@@ -17,6 +17,7 @@ so the journal still says exactly why the robot moved as it did.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
@@ -24,6 +25,7 @@ from bottisota.engine.state import Bot
 from bottisota.formats.robot_tables import Intention, Personality
 from bottisota.robot import aim
 from bottisota.robot.decide import Decision, roll_on
+from bottisota.robot.navigation import prepare
 from bottisota.robot.placement import place
 from bottisota.robot.planner import Plan, plan_move
 from bottisota.robot.situation import Situation
@@ -64,8 +66,6 @@ class Robot:
     def prepare(self, game) -> None:
         """Build the robot's maps for every card in the game (call once at the start, so
         that no decision pays for them)."""
-        from bottisota.robot.navigation import prepare
-
         prepare(game.state.arena, game.state.rules, game.state.cards.values())
 
     def decide(self, game) -> object:
@@ -141,37 +141,45 @@ class Robot:
         tries = {"overwatch": [self._overwatch], "service": [self._service],
                  "self_destruct": [self._self_destruct], "pass": []}.get(intent.then, [])
         tries = tries + [self._fire, self._free_service]
+        answers: dict[object, object] = {}
+
+        def legal(action) -> object:
+            """`game.legal`, each action asked once in this phase."""
+            if action not in answers:
+                answers[action] = game.legal(action)
+            return answers[action]
+
         for attempt in tries:
-            action = attempt(game, bot, intent)
-            if action is not None and game.legal(action) is None:
+            action = attempt(game, bot, intent, legal)
+            if action is not None and legal(action) is None:
                 return action
         return Pass(bot.id)
 
-    def _fire(self, game, bot: Bot, intent: Intention):
+    def _fire(self, game, bot: Bot, intent: Intention, legal: Callable):
         shoot = aim.shots(game.state, bot, intent.weapons, intent.target)
         if shoot is None and intent.weapons != "all":
             shoot = aim.shots(game.state, bot, "all", intent.target)
-        if shoot is not None and game.legal(shoot) is not None and len(shoot.shots) > 1:
+        if shoot is not None and legal(shoot) is not None and len(shoot.shots) > 1:
             for order in shoot.shots:            # one shot the rules accept beats none
                 single = type(shoot)(bot.id, (order,))
-                if game.legal(single) is None:
+                if legal(single) is None:
                     return single
         return shoot
 
-    def _overwatch(self, game, bot: Bot, intent: Intention):
+    def _overwatch(self, game, bot: Bot, intent: Intention, legal: Callable):
         return SetOverwatch(bot.id)
 
-    def _self_destruct(self, game, bot: Bot, intent: Intention):
+    def _self_destruct(self, game, bot: Bot, intent: Intention, legal: Callable):
         return SelfDestruct(bot.id)
 
-    def _service(self, game, bot: Bot, intent: Intention):
+    def _service(self, game, bot: Bot, intent: Intention, legal: Callable):
         order = SERVICE_ORDER if intent.service == "best" else (intent.service,) + SERVICE_ORDER
         for choice in order:
             action = Service(bot.id, choice)
-            if game.legal(action) is None:
+            if legal(action) is None:
                 return action
         return None
 
-    def _free_service(self, game, bot: Bot, intent: Intention):
+    def _free_service(self, game, bot: Bot, intent: Intention, legal: Callable):
         """Nothing to shoot: a bot standing on a service point uses it anyway (R49)."""
-        return self._service(game, bot, Intention(then="service"))
+        return self._service(game, bot, Intention(then="service"), legal)

@@ -10,11 +10,13 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+from shapely.geometry import Point
 
 from bottisota.core.compass import heading
 from bottisota.core.compass import signed_off as angle_off
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import Disc
+from bottisota.robot.aim import weapons_at
 
 
 def bearing(ax: float, ay: float, bx: float, by: float) -> float:
@@ -95,7 +97,7 @@ class Situation:
     @cached_property
     def visible(self) -> list[Bot]:
         seen = sees(self.state, [(self.bot, e) for e in self.enemies])
-        return [e for e, yes in zip(self.enemies, seen) if yes]
+        return [e for e, yes in zip(self.enemies, seen, strict=True) if yes]
 
     @cached_property
     def in_sight(self) -> bool:
@@ -103,8 +105,6 @@ class Situation:
 
     @cached_property
     def in_reach(self) -> bool:
-        from bottisota.robot.aim import weapons_at
-
         return any(weapons_at(self.state, self.bot, e) for e in self.enemies)
 
     @property
@@ -186,7 +186,5 @@ class Situation:
         return all(self.holds(k, v) for k, v in when.items())
 
 
-def _point(x: float, y: float):
-    from shapely.geometry import Point
-
+def _point(x: float, y: float) -> Point:
     return Point(x, y)

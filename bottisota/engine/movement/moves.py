@@ -15,8 +15,10 @@ lifts, teleporters).
 """
 from __future__ import annotations
 
+import dataclasses
+
 from bottisota.core.actions import Move, Refusal
-from bottisota.engine.events import Event
+from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.mines import mine_strike, touching_mines
 from bottisota.engine.movement.physics import (
     Ctx,
@@ -28,6 +30,7 @@ from bottisota.engine.movement.physics import (
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
 from bottisota.engine.movement.walk import Interrupt, Walk
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import FAST_PATHS
 
 __all__ = ["Interrupt", "MoveResult", "FlingResult", "PathPoint", "Piece", "preview_move",
            "commit_move", "fling", "preview_fling"]
@@ -63,7 +66,50 @@ def commit_move(state: GameState, move: Move, interrupt: Interrupt | None = None
         checked = Walk(state, bot, move, live=False).run()
     if isinstance(checked, Refusal):
         return checked
+    if FAST_PATHS.on and _quiet(state, bot, checked, interrupt):
+        return _walked_as_previewed(state, checked)
     return Walk(state, bot, move, live=True, interrupt=interrupt).run()
+
+
+# A move whose preview holds only these events, and only these pieces, rolls no
+# die and meets nothing that differs between the preview and the live walk.
+QUIET_EVENTS = frozenset({"bot_moved", "door_opened", "path", "docked"})
+QUIET_PIECES = frozenset({"forward", "back", "strafe", "turn"})
+
+
+def _quiet(state: GameState, bot: Bot, checked: MoveResult,
+           interrupt: Interrupt | None) -> bool:
+    """The live walk would give the preview's events exactly: no event that rolls
+    dice or depends on them (collisions, falls, pits, teleports, belts, lifts,
+    loops, dropped mines), no active mine touched anywhere on the path (R31: the
+    preview reports none on the way, and none is touched where the events put
+    the bot, rounded as they are), and no watcher that could fire anywhere on the
+    path (R23)."""
+    if checked.ended is not None or checked.teleport_candidates:
+        return False
+    if any(e["type"] not in QUIET_EVENTS for e in checked.events):
+        return False
+    if any(p.kind not in QUIET_PIECES for p in checked.pieces):
+        return False
+    if any(m.active for m in state.mines) and any(
+            touching_mines(state, dataclasses.replace(bot, x=r2(p.x), y=r2(p.y), z=r2(p.z)))
+            for p in checked.path):
+        return False      # the live walk stands the bot where its events put it (rounded)
+    if interrupt is None:
+        return True
+    quiet_along = getattr(interrupt, "quiet_along", None)
+    return quiet_along is not None and bool(quiet_along(state, bot, checked.path))
+
+
+def _walked_as_previewed(state: GameState, checked: MoveResult) -> MoveResult:
+    """The live walk of a quiet move: its preview's events applied in order (what
+    the live walk would emit and apply), the result marked committed."""
+    events = [dict(e) for e in checked.events]
+    for event in events:
+        apply_event(state, event)
+    return dataclasses.replace(checked, path=list(checked.path), pieces=list(checked.pieces),
+                               events=events, dropped_steps=list(checked.dropped_steps),
+                               teleport_candidates=[], committed=True)
 
 
 def fling(state: GameState, bot_id: str, heading_deg: float, distance: float,

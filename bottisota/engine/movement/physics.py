@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 from shapely.geometry import Point
 
 from bottisota.engine.damage import deal_damage, destroy, take_hits
@@ -19,10 +20,10 @@ from bottisota.engine.movement.geometry import (
     EPS,
     bearing,
     bot_collision,
+    bounds_of,
     disc_contact,
     doors_reached,
     heading_vector,
-    may_meet,
     on_table,
     parts_of,
     point_at,
@@ -205,20 +206,49 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
     if reach <= 0.0:
         return False
     index = state.index
-    point = Point(x, y)
-    if not any(surface.top > z + rules.step_height + EPS
-               and may_meet(surface.region, (x, y), (x, y), reach)
-               and surface.region.distance(point) < reach
-               for surface in index.floors):
+    tops, boxes = _floor_boxes(index)
+    near = np.flatnonzero((tops > z + rules.step_height + EPS)
+                          & (x >= boxes[:, 0] - reach) & (x <= boxes[:, 2] + reach)
+                          & (y >= boxes[:, 1] - reach) & (y <= boxes[:, 3] + reach))
+    if not len(near):
         return False
-    for k in range(UNDER_RAYS):
-        dx, dy = heading_vector(k * 360.0 / UNDER_RAYS)
-        if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + EPS:
-            return True                   # the centre is on the edge, the higher floor this way
-        rim = (x + dx * reach, y + dy * reach)
-        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)):
+    point = Point(x, y)
+    floors = index.floors
+    if not any(floors[k].region.distance(point) < reach for k in near.tolist()):
+        return False
+    rays = _rays()
+    step = rules.step_height
+    beside = index.floor_z_many([x + dx * 1e-6 for dx, _ in rays],
+                                [y + dy * 1e-6 for _, dy in rays])
+    if any(zb > z + step + EPS for zb in beside):
+        return True                       # the centre is on the edge, the higher floor that way
+    rims = [(x + dx * reach, y + dy * reach) for dx, dy in rays]
+    for k in index.segments_meeting_floors((x, y), rims):
+        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rims[k], step)):
             return True
     return False
+
+
+def _rays() -> list[tuple[float, float]]:
+    """The UNDER_RAYS directions searched from a base's centre for a cliff edge."""
+    if not _RAYS:
+        _RAYS.extend(heading_vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
+    return _RAYS
+
+
+_RAYS: list[tuple[float, float]] = []
+
+
+def _floor_boxes(index) -> tuple[np.ndarray, np.ndarray]:
+    """Every floor's top and the bounding box of its region (later floors cut out),
+    as arrays in floor order: the floors that may lie under a base are found by one
+    array test (the `may_meet` test of each)."""
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        tops = np.array([s.top for s in index.floors], dtype=float)
+        boxes = np.array([bounds_of(s.region) for s in index.floors],
+                         dtype=float).reshape(-1, 4)
+        return tops, boxes
+    return index.cached(("movement", "floor-boxes"), build)
 
 
 def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:

@@ -277,6 +277,7 @@ class _Shared:
         self._state, self._shooter = state, shooter
         self._clear: tuple[list[bool], list[bool]] | None = None
         self._lazy: dict[bool, list[LazySight]] = {}
+        self._disc_list: tuple | None = None
 
     def _ends(self) -> tuple[tuple[float, float], float, list[tuple[tuple[float, float], float]]]:
         spose, shooter = self.spose, self._shooter
@@ -284,7 +285,11 @@ class _Shared:
         return a, top, [((o.x, o.y), o.z + o.card.height / 2.0) for o in self.others]
 
     def _discs(self) -> tuple:
-        return tuple(disc_of(b) for b in standing_bots(self._state) if b.id != self._shooter.id)
+        """The other standing bots as sight obstacles (built once, for both kinds of line)."""
+        if self._disc_list is None:
+            self._disc_list = tuple(disc_of(b) for b in standing_bots(self._state)
+                                    if b.id != self._shooter.id)
+        return self._disc_list
 
     def clear(self, through_bots: bool) -> list[bool]:
         """Sight to each other bot: clear or not, every line in one vectorised pass."""

@@ -67,10 +67,13 @@ def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refu
     return None
 
 
-def resolve_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> list[Event] | Refusal:
+def resolve_shoot(state: GameState, shoot: Shoot, overwatch: bool = False,
+                  checked: bool = False) -> list[Event] | Refusal:
     """Check, then fire every shot in order: roll `state.dice`, apply and return
-    the events. A refused Shoot rolls nothing and changes nothing."""
-    refusal = check_shoot(state, shoot, overwatch)
+    the events. A refused Shoot rolls nothing and changes nothing. `checked`:
+    the caller has just found `check_shoot` None in this very state (`Game`
+    checks an action before making it), so it is not asked twice."""
+    refusal = None if checked else check_shoot(state, shoot, overwatch)
     if refusal is not None:
         return refusal
     shooter = state.bots[shoot.bot]

@@ -34,6 +34,7 @@ FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
 BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
 MINE_KINDS = ("mine", "magnetic_mine")
 ANGLE_EPSILON = 1e-6            # degrees: an arc's boundary is inside it
+NO_SIGHT = Refusal("R22", "something blocks the line")    # unexplained (explain=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +182,13 @@ def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
 def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                  overwatch: bool = False, spose: Pose | None = None,
                  tpose: Pose | None = None,
-                 sights: dict[bool, Sight] | None = None) -> Refusal | None:
+                 sights: dict[bool, Sight] | None = None,
+                 explain: bool = True) -> Refusal | None:
     """The geometric checks for one weapon at one target: arc (R19), then range
     (R18, R23) or base contact (R25), then sight (R22, R38; none for melee).
-    `sights` keeps the sight lines (through bots or not) for the next weapon."""
+    `sights` keeps the sight lines (through bots or not) for the next weapon.
+    Without `explain` a blocked line answers a bare R22 refusal: the blocker and
+    where it blocks (worked out line by line) are not looked for."""
     spose = spose or pose_of(shooter)
     tpose = tpose or pose_of(target)
     refusal = arc_refusal(state, weapon, spose, tpose)
@@ -198,6 +202,8 @@ def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     if through not in sights:
         sights[through] = line_of_sight(state, shooter, target, spose, tpose,
                                         through_bots=through)
+    if not explain:
+        return None if sights[through].clear else NO_SIGHT
     return sight_refusal(state, sights[through], spose, tpose)
 
 
@@ -251,6 +257,6 @@ def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
     for weapon in shooter.stats.weapons:
         _, refusal = find_weapon(state, shooter, weapon.name)
         if refusal is None and fire_refusal(state, shooter, weapon, target, overwatch,
-                                            spose, tpose, sights) is None:
+                                            spose, tpose, sights, explain=False) is None:
             names.append(weapon.name)
     return names
