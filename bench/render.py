@@ -10,7 +10,9 @@ re-drawn once the zoom settles), threat view on (filled within its per-frame
 budget), an animated result (a shot's markers and a move's path), both windows
 (the laptop and the projector's table, 1920x1080 each), and the frame right after
 each action and undo. Prints median, p95, p99 and max per scene against the
-issue's budget (8 ms median, 16 ms p99).
+issue's budget (8 ms median, 16 ms p99; after an action or undo: no frame over
+16 ms). Each scene's first frame, a new view drawing everything once, is given
+apart ("first"); every frame after it is counted.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ BOTS = 32
 PLAYERS = ("red", "blue", "orange", "sky")
 CARDS = ("rammer", "artillery", "hunter", "scout", "brawler", "sniper", "hoverdrone", "juggernaut")
 MEDIAN_BUDGET_MS, P99_BUDGET_MS = 8.0, 16.0
+FIRST: list[float] = []       # each scene's first frame (a new view), reported apart
 
 
 def free_spots(arena, count: int, r: float = 1.5) -> list[tuple[float, float]]:
@@ -74,7 +77,7 @@ def build_app(phase: str = "move") -> TableApp:
     active = next(b for b in state.bots.values() if b.card.id == "artillery")
     turn_event(state, active, phase)
     app = TableApp(Game(state), SIZE, robot_pace=0.0)
-    app.update(0.0)
+    FIRST.append(frame(app))          # the new view's first frame draws everything once
     return app
 
 
@@ -154,6 +157,7 @@ def scene_two_windows(frames: int) -> list[float]:
     app.projector = ProjectorWindow(SIZE, Calibration(13.0, 13.0))
     app._panel = None
     app.camera = app._fit_camera()
+    FIRST[-1] = frame(app)            # the projector window's first frame draws its table
     app.choose_weapon(1)
     app.mouse = (500, 400)
     return [frame(app) for _ in range(frames)]
@@ -179,10 +183,9 @@ def scene_after_actions(rounds: int) -> list[float]:
     return out
 
 
-def stats(times: list[float]) -> dict:
-    """Figures of a scene's frames after its first (the first frame of a new view, which
-    draws everything once, is reported apart as "first")."""
-    first, times = times[0], times[1:]
+def stats(times: list[float], first: float) -> dict:
+    """Figures of a scene's frames (the first frame of the new view, which draws
+    everything once before the scene starts, is reported apart as "first")."""
     s = sorted(times)
     pick = lambda q: s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]   # noqa: E731
     return {"frames": len(s), "median": statistics.median(s), "p95": pick(0.95),
@@ -197,18 +200,28 @@ def main() -> int:
     pygame.display.init()
     pygame.font.init()
     n = args.frames
-    threat, cells, done = scene_threat(n)
-    scenes = {"planning drag": scene_drag(n), "pan and zoom": scene_pan_zoom(n),
-              "threat view on": threat, "animated result": scene_result(n),
-              "both windows": scene_two_windows(n), "frame after action/undo": scene_after_actions(24)}
-    figures = {k: stats(v) for k, v in scenes.items()}
+    runs = [("threat view on", lambda: scene_threat(n)), ("planning drag", lambda: scene_drag(n)),
+            ("pan and zoom", lambda: scene_pan_zoom(n)),
+            ("animated result", lambda: scene_result(n)),
+            ("both windows", lambda: scene_two_windows(n)),
+            ("frame after action/undo", lambda: scene_after_actions(24))]
+    figures = {}
+    cells, done = 0, False
+    for name, run in runs:
+        out = run()
+        if name == "threat view on":
+            out, cells, done = out
+        figures[name] = stats(out, FIRST[-1])
     if args.json:
         print(json.dumps({"size": SIZE, "bots": BOTS, "scenes": figures}, indent=2))
         return 0
     print(f"warehouse, {BOTS} bots, {SIZE[0]}x{SIZE[1]}, CPU ms per frame "
           f"(budget: median <= {MEDIAN_BUDGET_MS:g}, p99 <= {P99_BUDGET_MS:g})")
     for name, f in figures.items():
-        ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS
+        if name == "frame after action/undo":          # the issue: none of them over 16 ms
+            ok = f["max"] <= P99_BUDGET_MS
+        else:
+            ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS
         print(f"{name:<26} median {f['median']:6.2f}  p95 {f['p95']:6.2f}  p99 {f['p99']:6.2f}"
               f"  max {f['max']:6.2f}  first {f['first']:6.2f}  ({f['frames']} frames) "
               f"{'ok' if ok else 'OVER'}")

@@ -26,6 +26,7 @@ BELT_ARROW_SPACING = 4.0  # cm between belt chevrons
 GRID_LABEL_EVERY = 10     # cm between labelled (bold) grid lines
 LAYER_MARGIN_PX = 40      # px around the table kept in the layer (grid labels)
 LAYER_BUDGET_MS = 5.0     # a new layer is drawn this long per frame
+GRID_LINES_PER_STEP = 12  # grid lines drawn per step of a layer drawn over several frames
 
 
 def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
@@ -62,7 +63,7 @@ def slope_z(f: Feature, t: float) -> float:
     return lo + (hi - lo) * t
 
 
-def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
+def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
     d, s_min, s_max = _slope_extent(f)
     base = style.FEATURE_FILL[f.type]
     span = max(s_max - s_min, 1e-9)
@@ -83,6 +84,8 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     c = f.shape.centroid
     length = max(1.5, min(span * 0.6, 6.0))
     arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
+    if not texts:
+        return
     size = max(12, round(cam.length(1.6)))
     low = style.label(f"{(f.from_z or 0):g}", size, style.TEXT)
     high = style.label(f"{(f.to_z or 0):g}", size, style.TEXT)
@@ -105,20 +108,23 @@ def _cliff_edges(arena: Arena) -> list[LineString]:
     return out
 
 
-def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
-    """One feature, as it looks with nobody on it (doors closed)."""
+def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
+    """One feature, as it looks with nobody on it (doors closed); `texts=False` leaves
+    out its words (the table view places them with the labels: `arena_texts`)."""
     kind = f.type
     fill = style.FEATURE_FILL[kind]
     c = f.shape.centroid
     text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
+        if not texts:
+            return
         lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
         minx, miny, maxx, maxy = f.shape.bounds
         px, py = cam.to_px(minx + 0.4, maxy - 0.4)
         surface.blit(lab, (px, py))
     elif kind in SLOPED_TYPES:
-        _draw_slope(surface, cam, f)
+        _draw_slope(surface, cam, f, texts)
     elif kind == "wall":
         fill_geom(surface, cam, f.shape, fill)
         outline_geom(surface, cam, f.shape, style.WALL_EDGE, 2)
@@ -143,7 +149,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
         r_px = cam.length(math.sqrt(f.shape.area / math.pi))
         pygame.draw.circle(surface, (20, 0, 40), cam.to_px(c.x, c.y), max(2.0, r_px * 0.45))
         outline_geom(surface, cam, f.shape, (235, 200, 255), 2)
-        if f.id:
+        if f.id and texts:
             lab = style.label(f.id, max(12, text_size - 4), (235, 200, 255))
             px, py = cam.to_px(c.x, c.y)
             surface.blit(lab, lab.get_rect(midtop=(px, py + r_px + 2)))
@@ -153,8 +159,9 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
         minx, miny, maxx, maxy = f.shape.bounds
         pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, miny), cam.to_px(maxx, maxy), 1)
         pygame.draw.line(surface, style.OUTLINE, cam.to_px(minx, maxy), cam.to_px(maxx, miny), 1)
-        lab = style.label(f"L{(f.top or 0):g}", text_size, style.OUTLINE)
-        surface.blit(lab, lab.get_rect(center=cam.to_px(c.x, c.y)))
+        if texts:
+            lab = style.label(f"L{(f.top or 0):g}", text_size, style.OUTLINE)
+            surface.blit(lab, lab.get_rect(center=cam.to_px(c.x, c.y)))
     elif kind == "goal":
         draw_goal_marker(surface, cam, c.x, c.y, math.sqrt(f.shape.area / math.pi),
                          f.points if f.points is not None else 1)
@@ -218,15 +225,20 @@ def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
         return
     overlay = pygame.Surface(area.size, pygame.SRCALPHA)
     local = cam.moved((cam.origin[0] - area.x, cam.origin[1] - area.y))
-    for i in range(0, int(math.floor(tw)) + 1, fine):
+    yield
+    for n, i in enumerate(range(0, int(math.floor(tw)) + 1, fine)):
         bold = i % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
         pygame.draw.line(overlay, colour, local.to_px(i, 0), local.to_px(i, th), 1)
+        if n % GRID_LINES_PER_STEP == GRID_LINES_PER_STEP - 1:
+            yield
     yield
-    for j in range(0, int(math.floor(th)) + 1, fine):
+    for n, j in enumerate(range(0, int(math.floor(th)) + 1, fine)):
         bold = j % GRID_LABEL_EVERY == 0
         colour = (*style.GRID_BOLD, 150) if bold else (*style.GRID_FINE, 90)
         pygame.draw.line(overlay, colour, local.to_px(0, j), local.to_px(tw, j), 1)
+        if n % GRID_LINES_PER_STEP == GRID_LINES_PER_STEP - 1:
+            yield
     yield
     strip = max(1, area.h // 6)
     for y in range(0, area.h, strip):
@@ -251,17 +263,18 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
 
 
 def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
-                goals: bool = True) -> Iterator[None]:
+                goals: bool = True, texts: bool = True) -> Iterator[None]:
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
+    yield
     ordered = sorted(arena.features, key=lambda f: (_DRAW_ORDER.get(f.type, 7), f.index))
     for f in ordered:
         if f.type == "goal" and not goals:
             continue
         if f.type in ("door", "wall", "goal"):
             continue
-        _draw_feature(surface, cam, f)
+        _draw_feature(surface, cam, f, texts)
         yield
     if grid:
         yield from grid_steps(surface, cam)
@@ -305,11 +318,25 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
 def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,
                      marks: dict[int, list] | None = None) -> None:
     """Belt travel chevrons (R44) and escalator direction; `phase` animates them."""
+    if marks is None:
+        marks = _marks_at(arena, phase)
     for f in arena.by_type("conveyor"):
-        spots = belt_marks(f, phase) if marks is None else marks.get(f.index, [])
+        spots = marks.get(f.index, [])
         size = min(f.width or 2.0, 3.0) * 0.8
         for x, y, facing in spots:
             chevron(surface, cam, x, y, facing, size, style.ARROW, 2)
+
+
+_last_marks: list = [None, None]      # (arena id, phase) and its marks: both windows share
+
+
+def _marks_at(arena: Arena, phase: float) -> dict[int, list]:
+    """Every belt's chevron spots at a phase (worked out once per frame and arena)."""
+    key = (id(arena), phase)
+    if _last_marks[0] != key:
+        _last_marks[0] = key
+        _last_marks[1] = {f.index: belt_marks(f, phase) for f in arena.by_type("conveyor")}
+    return _last_marks[1]
 
 
 class ArenaLayer:
@@ -327,7 +354,10 @@ class ArenaLayer:
         self._scale = 0.0
         self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
         self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
+        self._zoomed: pygame.Surface | None = None   # reused for the scaled layer of a zoom
+        self._spare: pygame.Surface | None = None    # the layer before, reused for the next
         self.rebuilds = 0
+        self.serial = 0                  # a new number for every new picture given out
 
     def _covers(self, cam: Camera, size: tuple[int, int], layer: tuple | None = None) -> bool:
         """Whether a layer (the shown one, or `layer` = (surface, scale, corner)) holds
@@ -344,28 +374,47 @@ class ArenaLayer:
 
     def _start(self, cam: Camera, size: tuple[int, int]) -> None:
         ww, wh = size
-        near = pygame.Rect(0, 0, ww, wh).inflate(ww // 4, wh // 4)
-        table = pygame.Rect(cam.table_rect()).inflate(2 * LAYER_MARGIN_PX, 2 * LAYER_MARGIN_PX)
-        region = near.clip(table)
-        if region.w <= 0 or region.h <= 0:
-            region = pygame.Rect(0, 0, 1, 1)
-        surface = pygame.Surface(region.size)
-        surface.fill(style.BACKGROUND)
+        region = pygame.Rect(0, 0, ww, wh).inflate(ww // 4, wh // 4)   # one size: reused
+        surface = self._spare if (self._spare is not None
+                                  and self._spare.get_size() == region.size) else None
+        self._spare = None
+        if surface is None:
+            surface = pygame.Surface(region.size)
         local = cam.moved((cam.origin[0] - region.x, cam.origin[1] - region.y))
-        steps = arena_steps(surface, local, self.arena, grid=self.grid, goals=self.goals)
+        steps = self._steps(surface, local)
         self._next = (surface, cam.scale, cam.to_cm(region.x, region.y), steps,
                       (cam.scale, cam.origin, tuple(size)))
 
+    def _steps(self, surface: pygame.Surface, cam: Camera) -> Iterator[None]:
+        whole = surface.get_rect()
+        table = pygame.Rect(cam.table_rect()).clip(whole)
+        if table.w <= 0 or table.h <= 0:
+            surface.fill(style.BACKGROUND)
+        else:                           # around the table (arena_steps floors the table)
+            for r in (pygame.Rect(0, 0, whole.w, table.y),
+                      pygame.Rect(0, table.bottom, whole.w, whole.h - table.bottom),
+                      pygame.Rect(0, table.y, table.x, table.h),
+                      pygame.Rect(table.right, table.y, whole.w - table.right, table.h)):
+                if r.w > 0 and r.h > 0:
+                    surface.fill(style.BACKGROUND, r)
+        yield
+        yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals,
+                               texts=False)             # the labels pass places the texts
+
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""
+        assert self._next is not None
         surface, scale, corner, steps, _key = self._next
         end = None if budget_ms is None else time.process_time() + budget_ms / 1000.0
         for _ in steps:
             if end is not None and time.process_time() >= end:
                 return False
+        if self._surface is not None and self._surface is not surface:
+            self._spare = self._surface          # its pixels are reused for the next drawing
         self._surface, self._scale, self._corner = surface, scale, corner
         self._next = None
         self.rebuilds += 1
+        self.serial += 1
         return True
 
     def surface(self, cam: Camera, size: tuple[int, int], settled: bool = True,
@@ -373,13 +422,15 @@ class ArenaLayer:
         """The layer and the window pixel of its top-left corner. While a zoom is in
         progress (not `settled`), or, given a `budget_ms` per call, while a new layer
         is being drawn, the old one is given moved and scaled."""
-        if self._covers(cam, size):
+        if self._surface is not None and self._covers(cam, size):
             self._next = None
             left, top = cam.to_px(*self._corner)
             return self._surface, (round(left), round(top))
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
+            assert self._surface is not None
+            self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
@@ -387,11 +438,13 @@ class ArenaLayer:
                 return self._scaled(cam, size)
         else:
             return self._scaled(cam, size)
+        assert self._surface is not None
         left, top = cam.to_px(*self._corner)
         return self._surface, (round(left), round(top))
 
     def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
         """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
+        assert self._surface is not None
         f = cam.scale / self._scale
         left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
         w, h = self._surface.get_size()
@@ -406,9 +459,14 @@ class ArenaLayer:
         src = src.clip(self._surface.get_rect())
         if src.w <= 0 or src.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
-        part = pygame.transform.scale(self._surface.subsurface(src), shown.size)
-        return part, shown.topleft
+        if self._zoomed is None or self._zoomed.get_size() != shown.size:
+            self._zoomed = pygame.Surface(shown.size)
+        pygame.transform.scale(self._surface.subsurface(src), shown.size, self._zoomed)
+        self.serial += 1
+        return self._zoomed, shown.topleft
 
     def invalidate(self) -> None:
         self._surface = None
+        self._spare = None
         self._next = None
+        self.serial += 1

@@ -3,6 +3,7 @@ name, damage pips), mine markers, goal markers and doors held open."""
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import pygame
@@ -28,30 +29,58 @@ def player_colours(state: GameState) -> dict[str, style.Colour]:
 
 
 _sprites: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}   # by look
+_latest: dict[tuple, tuple[float, tuple[pygame.Surface, tuple[int, int]]]] = {}  # look: scale
 SPRITE_CACHE_SIZE = 512
 
 
 def draw_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Colour,
              selected: bool = False, alpha_ghost: bool = False, labels: bool = True,
-             mark: str = "dot", exact: bool = True) -> None:
+             mark: str = "dot", exact: bool = True) -> bool:
     """One bot: disc of its real base, facing wedge, name above, damage pips below.
     Drawn once per look (facing, damage, status, scale) and then blitted; while a zoom
-    is under way (`exact=False`) painted directly, no sprite made for a passing scale."""
-    if alpha_ghost or not exact:               # a ghost, or a zoom under way: painted directly
-        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels and exact, mark)
-        return
-    key = (mark, bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure, bot.rust,
-           bot.leaflet, bot.overwatch, bot.destroyed, bot.card.is_flying, colour, selected,
-           labels, cam.scale)
-    hit = _sprites.get(key)
+    is under way (`exact=False`) the sprite of its last settled scale is scaled (no
+    sprite is made for a passing scale). A bot wholly outside the surface's clip is
+    not drawn. Returns whether a new sprite was made."""
+    cx, cy = cam.to_px(bot.x, bot.y)
+    reach = cam.length(bot.radius) * 4 + 80            # the sprite's extent, generously
+    clip = surface.get_clip()
+    if (cx + reach < clip.left or cx - reach > clip.right or cy + reach < clip.top
+            or cy - reach > clip.bottom):
+        return False
+    if alpha_ghost:
+        _paint_bot(surface, cam, bot, colour, selected, alpha_ghost, labels, mark)
+        return False
+    look = (mark, bot.id, bot.facing, bot.z, bot.radius, bot.damage, bot.stats.structure,
+            bot.rust, bot.leaflet, bot.overwatch, bot.destroyed, bot.card.is_flying, colour,
+            selected, labels)
+    hit = _sprites.get((*look, cam.scale))
+    if hit is None and not exact:
+        made = _latest.get(look)
+        if made is None:
+            _paint_bot(surface, cam, bot, colour, selected, False, labels, mark)
+            return False
+        scale, (sprite, (ox, oy)) = made
+        f = cam.scale / scale
+        w, h = sprite.get_size()
+        size = (max(1, round(w * f)), max(1, round(h * f)))
+        if size[0] * size[1] > surface.get_width() * surface.get_height() // 4:   # huge: paint
+            _paint_bot(surface, cam, bot, colour, selected, False, labels, mark)
+            return False
+        surface.blit(pygame.transform.scale(sprite, size), (round(cx - ox * f),
+                                                           round(cy - oy * f)))
+        return False
+    made_one = hit is None
     if hit is None:
-        hit = _sprites[key] = _make_sprite(cam, bot, colour, selected, labels, mark)
+        hit = _sprites[(*look, cam.scale)] = _make_sprite(cam, bot, colour, selected, labels, mark)
+        _latest[look] = (cam.scale, hit)
         if len(_sprites) > SPRITE_CACHE_SIZE:
             _sprites.clear()
-            _sprites[key] = hit
+            _latest.clear()
+            _sprites[(*look, cam.scale)] = hit
+            _latest[look] = (cam.scale, hit)
     sprite, (ox, oy) = hit
-    cx, cy = cam.to_px(bot.x, bot.y)
     surface.blit(sprite, (round(cx) - ox, round(cy) - oy))
+    return made_one
 
 
 def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
@@ -188,10 +217,13 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
                selected: str | None = None, open_doors: tuple = (),
-               hidden: str | None = None, sink: Any = None, exact: bool = True) -> None:
+               hidden: str | None = None, sink: Any = None, exact: bool = True,
+               budget_ms: float | None = None) -> None:
     """Everything that changes during a game, over the cached arena layer
     (`hidden`: a drawn bot not yet placed). With a label `sink` the bots' names go
-    to the label placement pass instead of being drawn above each bot."""
+    to the label placement pass instead of being drawn above each bot. With a
+    `budget_ms`, new sprites are made for that long, the rest scaled from their last
+    sprites until a later frame."""
     for f in state.arena.by_type("door"):
         if f.index in open_doors or (f.id is not None and f.id in open_doors):
             draw_open_door(surface, cam, f)
@@ -204,11 +236,16 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
     for m in state.mines:
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))
     players = list(colours)
+    end = math.inf if budget_ms is None else time.process_time() + budget_ms / 1000.0
+    made = False
     for b in state.bots.values():
         if b.removed or b.id == hidden:
             continue
-        draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
-                 labels=sink is None, mark=style.seat_mark(players, b.player), exact=exact)
+        if made and exact and time.process_time() > end:   # more new sprites in later frames
+            exact = False
+        made = draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
+                        labels=sink is None, mark=style.seat_mark(players, b.player),
+                        exact=exact)
         if sink is not None:
             c = cam.to_px(b.x, b.y)
             r = max(2.0, cam.length(b.radius))

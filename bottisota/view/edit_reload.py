@@ -26,7 +26,7 @@ class EditReloader:
         """Reload when a file changed. True when the game now runs on the new files."""
         if not self.watch.changed(force):
             return False
-        error = reload_game(app.game, self.load, app.robots)
+        error = app.apply(reload_game, app.game, self.load, app.robots)
         if error is not None:
             self.error = error
             for line in error.splitlines():

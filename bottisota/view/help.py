@@ -48,6 +48,12 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("R", "service: cycle reload / repair / rust / leaflet / part;  Shift+R uses it"),
         ("P or Space", "pass"),
     )),
+    ("Projector window (F5)", (
+        ("Wheel, middle drag, Home", "zoom, pan, its own view again (F3: fit / true scale)"),
+        ("Click", "select a bot, add a shot at it, place the drawn bot"),
+        ("Keys", "work as on the laptop"),
+        ("Laptop only", "dragging a plan, the ruler, the panel's buttons and log"),
+    )),
     ("Prompts", (
         ("F / H", "overwatch: fire or hold"),
         ("1-6", "physical dice: type the result"),

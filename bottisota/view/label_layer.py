@@ -23,7 +23,7 @@ class LabelSink:
 
     def want(self, text: str, anchor: tuple[float, float], tone: str = "plain",
              key: str = "", radius: float = 0.0) -> None:
-        w, h = style.font(self.size).size(text)
+        w, h = style.text_size(text, self.size)
         k = key or f"{text}@{round(anchor[0])},{round(anchor[1])}"
         self.wishes.append(LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k))
         self.radii[k] = max(self.radii.get(k, 0.0), radius)
@@ -61,8 +61,11 @@ def _tag(text: str, tone: str, size: int, w: int, h: int) -> pygame.Surface:
 
 
 def draw_labels(surface: pygame.Surface, placed: list[PlacedLabel], size: int) -> None:
+    clip = surface.get_clip()
     for p in placed:
         x, y, w, h = p.rect
+        if not clip.colliderect((x, y, w, h)) and not clip.collidepoint(p.anchor):
+            continue                             # carried off the window by a pan or zoom
         if p.leader:
             colour = style.tone(p.tone)
             cx, cy = x + w / 2, y + h / 2

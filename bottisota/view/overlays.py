@@ -32,25 +32,52 @@ class ThreatLayer:
         self._painted = 0
 
     def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
+        """The whole shading over `surface`."""
+        synced = self.sync(surface, cam, tm)
+        if synced is not None and self._surface is not None:
+            surface.blit(self._surface, synced[1])
+
+    def sync(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap
+             ) -> tuple[list[pygame.Rect], tuple[int, int]] | None:
+        """Paint the cells not yet painted; returns their rectangles on the shading and
+        where the shading's corner lands on `surface` (None: zoomed too far in to shade)."""
         tw, th = cam.table
         w, h = round(tw * cam.scale), round(th * cam.scale_y)
         if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
-            return
+            return None
         key = (id(tm), w, h)
         if self._key != key:
             self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
             self._surface.fill((0, 0, 0, 0))
             self._key = key
             self._painted = 0
-        for c in tm.cells[self._painted:]:           # coarse first, then the fine ones over them
-            _paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
+        assert self._surface is not None
+        rects = [_paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
+                 for c in tm.cells[self._painted:]]   # coarse first, then the fine ones over
         self._painted = len(tm.cells)
         left, bottom = cam.to_px(0, 0)
-        surface.blit(self._surface, (round(left), round(bottom - h)))
+        return rects, (round(left), round(bottom - h))
+
+    def patch(self, base: pygame.Surface, clean: pygame.Surface, cam: Camera,
+              tm: ThreatMap) -> None:
+        """`base` shows `clean` with the shading: bring it up to date with the new cells
+        only (each new cell's pixels taken afresh from `clean`, then shaded)."""
+        synced = self.sync(base, cam, tm)
+        if synced is None or self._surface is None:
+            return
+        rects, (ox, oy) = synced
+        for r in rects:
+            at = r.move(ox, oy)
+            base.blit(clean, at, at)
+            base.blit(self._surface, at, r)
+
+    @property
+    def painted(self) -> int:
+        return self._painted
 
 
 def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: float,
-                th: float) -> None:
+                th: float) -> pygame.Rect:
     alpha = round(THREAT_ALPHA * min(1.0, c.weapons / most)) if c.weapons else 0
     x0, x1 = (c.x - c.size / 2) * scale, (c.x + c.size / 2) * scale
     y0, y1 = (th - c.y - c.size / 2) * scale_y, (th - c.y + c.size / 2) * scale_y
@@ -58,6 +85,7 @@ def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: flo
     s.fill((*THREAT_COLOUR, alpha), rect)
     if c.watchers:
         pygame.draw.rect(s, (255, 255, 255, 200), rect.inflate(-2, -2), 1)
+    return rect
 
 
 def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, tm: ThreatMap,

@@ -99,9 +99,10 @@ def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool
 
 
 def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
-                 sink: LabelSink | None = None) -> None:
+                 sink: LabelSink | None = None, rings: bool = True) -> None:
     """Every other bot ringed by its verdict: a solid ring when it may be shot (with
-    to-hit and chance), else a dashed ring and why not in words."""
+    to-hit and chance), else a dashed ring and why not in words (`rings=False`: the
+    words only, the rings being baked into the view's cached layer)."""
     for t in pm.targets:
         b = state.bots.get(t.bot)
         if b is None:
@@ -109,10 +110,8 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
         colour = target_colour(t)
         centre = cam.to_px(b.x, b.y)
         r = cam.length(b.radius) + 6
-        if t.can_fire:
-            pygame.draw.circle(surface, colour, centre, r, 3)
-        else:
-            dashed_circle(surface, colour, centre, r, 3)
+        if rings:
+            _ring(surface, t, colour, centre, r)
         text = target_words(t, pm)
         tone = "clear" if t.can_fire else "dim" if verdict(t) == "arc" else "alarm"
         if sink is not None:
@@ -122,6 +121,22 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
             rect = lab.get_rect(midtop=(centre[0], centre[1] + r + 12))
             pygame.draw.rect(surface, style.OUTLINE, rect.inflate(4, 2))
             surface.blit(lab, rect)
+
+
+def draw_target_rings(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any) -> None:
+    """The targets' rings alone (solid: may be shot; dashed: may not)."""
+    for t in pm.targets:
+        b = state.bots.get(t.bot)
+        if b is not None:
+            _ring(surface, t, target_colour(t), cam.to_px(b.x, b.y), cam.length(b.radius) + 6)
+
+
+def _ring(surface: pygame.Surface, t: Any, colour: style.Colour, centre: tuple[float, float],
+          r: float) -> None:
+    if t.can_fire:
+        pygame.draw.circle(surface, colour, centre, r, 3)
+    else:
+        dashed_circle(surface, colour, centre, r, 3)
 
 
 def sight_of(t: Any) -> tuple[str | None, tuple[float, float] | None, tuple]:
@@ -295,12 +310,14 @@ def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: An
 
 def draw_premeasure(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
                     focus: str | None, inset_at: tuple[int, int] | None,
-                    arc_fill: bool = True, sink: LabelSink | None = None) -> None:
+                    arc_fill: bool = True, sink: LabelSink | None = None,
+                    rings: bool = True) -> None:
     """The whole pre-measure; `focus` is the target bot whose sight line and fire
-    track are shown (the hovered or aimed one)."""
+    track are shown (the hovered or aimed one). `arc_fill` and `rings` False: those
+    are baked into the view's cached layer."""
     shooter = state.bots[pm.bot]
     draw_arc(surface, cam, shooter, pm, fill=arc_fill, sink=sink)
-    draw_targets(surface, cam, state, pm, sink)
+    draw_targets(surface, cam, state, pm, sink, rings)
     if focus is not None:
         t = pm.target(focus)
         target = state.bots.get(focus)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.view.app_state import ZOOM_SETTLE_S
 from bottisota.view.camera import Camera
 from bottisota.viewmodel.calibration_store import Calibration
 
@@ -25,6 +26,9 @@ class ProjectorWindow:
         self.message = message or (lambda text, tone: None)
         self.camera: Camera | None = None
         self.layers: Any = None           # its own cached layers (set by the view)
+        self.pointer: tuple[int, int] = (size[0] // 2, size[1] // 2)
+        self.pan_from: tuple[int, int] | None = None   # a middle drag under way
+        self.zoomed_at = -1.0             # the view's clock at its last zoom step
 
     @classmethod
     def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
@@ -46,14 +50,41 @@ class ProjectorWindow:
         return self.window is not None and getattr(event, "window", None) is self.window
 
     def handle(self, event: pygame.event.Event, app: Any) -> bool:
-        """Its own close and F3 (fit / true scale); other keys go to the laptop's controls."""
+        """Its own close, F3 (fit / true scale), Home (its own view again), wheel (zoom),
+        middle drag (pan) and left click (select a bot, add a shot at it, place the
+        drawn bot: `app.click_table`). Keys go on to the laptop's controls. Planning
+        drags, the ruler and the panel stay on the laptop (help says so)."""
         if event.type == pygame.WINDOWCLOSE:
             app.projector = None
             self.close()
             return True
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_F3:
-            self.fit = not self.fit or self.calibration is None
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_F3, pygame.K_HOME):
+            if event.key == pygame.K_F3:
+                self.fit = not self.fit or self.calibration is None
             self.camera = None
+            return True
+        cam = self.camera_for(app.state.arena.size)
+        if event.type == pygame.MOUSEWHEEL:
+            self.camera = cam.zoomed(1.15 ** event.y, self.pointer)
+            self.zoomed_at = app._clock
+            return True
+        if event.type == pygame.MOUSEMOTION:
+            self.pointer = event.pos
+            if self.pan_from is not None:
+                dx, dy = event.pos[0] - self.pan_from[0], event.pos[1] - self.pan_from[1]
+                self.camera = cam.panned(dx, dy)
+                self.pan_from = event.pos
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.pointer = event.pos
+            if event.button == 2:
+                self.pan_from = event.pos
+            elif event.button == 1:
+                app.click_table(*cam.to_cm(*event.pos))
+            return True
+        if event.type == pygame.MOUSEBUTTONUP:
+            if event.button == 2:
+                self.pan_from = None
             return True
         return False
 
@@ -75,7 +106,9 @@ class ProjectorWindow:
         area = pygame.Rect((0, 0), self.surface.get_size())
         if self.layers is None:
             self.layers = app.new_layers()
-        app.draw_table(self.surface, cam, area, layers=self.layers)
+        app.draw_table(self.surface, cam, area, layers=self.layers,
+                       settled=app._clock - self.zoomed_at >= ZOOM_SETTLE_S
+                       and self.pan_from is None)
         if self.window is not None:
             self.window.flip()
         return self.surface

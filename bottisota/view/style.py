@@ -134,6 +134,7 @@ def forget_fonts() -> None:
     """Drop cached fonts and labels (before pygame quits: they die with it)."""
     _fonts.clear()
     _labels.clear()
+    _sizes.clear()
 
 
 def font(size: int) -> pygame.font.Font:
@@ -145,6 +146,20 @@ def font(size: int) -> pygame.font.Font:
     if f is None:
         f = _fonts[size] = pygame.font.Font(None, size)
     return f
+
+
+_sizes: dict[tuple[str, int], tuple[int, int]] = {}
+
+
+def text_size(text: str, size: int) -> tuple[int, int]:
+    """The pixel size of a text at a font size (cached: asked for every label, every frame)."""
+    key = (text, size)
+    got = _sizes.get(key)
+    if got is None:
+        if len(_sizes) > 4000:
+            _sizes.clear()
+        got = _sizes[key] = font(size).size(text)
+    return got
 
 
 def label(text: str, size: int, colour: Colour = TEXT) -> pygame.Surface:

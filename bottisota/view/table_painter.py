@@ -25,15 +25,19 @@ from bottisota.view.overlays import (
     draw_winner,
     text_box,
 )
-from bottisota.view.premeasure_overlay import draw_arc_fill, draw_premeasure
+from bottisota.view.premeasure_overlay import (
+    draw_arc_fill,
+    draw_premeasure,
+    draw_target_rings,
+)
 from bottisota.view.widgets import draw_ruler
-from bottisota.viewmodel.labels import follow
+from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
-from bottisota.viewmodel.sizes import text_sizes
+from bottisota.viewmodel.sizes import TextSizes, text_sizes
 from bottisota.viewmodel.threat import CELL_CM
 
-THREAT_BATCH = 6         # new threat cells shown in batches of this many
-LAYER_BUDGET_MS = 4.0    # a new arena drawing is made this long per frame
+LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
+SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
 
 
 class WindowLayers:
@@ -45,7 +49,9 @@ class WindowLayers:
         self.threat = ThreatLayer()
         self.labels: list = []
         self.labels_key: tuple | None = None
-        self.base: tuple[tuple, pygame.Surface] | None = None
+        self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
+        self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
+        self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
 
 
 @dataclass(frozen=True)
@@ -77,15 +83,24 @@ class TableInput:
     settled: bool
     open_doors: tuple
     show_message: bool
+    sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: every bot exact (stills)
 
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
-                layers: WindowLayers, laptop: bool) -> None:
-    """The table and everything on it, into `area`."""
+                layers: WindowLayers, laptop: bool, may_place: bool = True) -> bool:
+    """The table and everything on it, into `area`. Labels are placed afresh when what
+    they label changed, unless `may_place` is False (the other window placed its labels
+    this frame: these ride along with their anchors until the next frame). Returns
+    whether labels were placed."""
     vm, state = t.vm, t.game.state
-    sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
+    if t.settled or layers.sizes is None:  # a zoom under way keeps the text sizes it began with
+        layers.sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
+    sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
                                      budget_ms=LAYER_BUDGET_MS)
+    if not layers.buffers:                 # the first frame: the shading's surfaces made now
+        for name in ("clean", "base"):
+            layers.buffers[(name, layer.get_size())] = pygame.Surface(layer.get_size())
     surface.set_clip(area)
     pm = t.premeasure
     if pm is None and t.threat is None:
@@ -99,28 +114,35 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     sink = LabelSink(sizes.table)
     unplaced = state.active if t.game.expected() == "place" else None
     colours = player_colours(state)
-    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=not t.moving)
+    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=t.settled,
+               budget_ms=t.sprite_budget_ms)
     if t.preview is not None and vm.plan is not None:
         draw_move_preview(surface, cam, state.bots[vm.plan.bot], t.preview, colours, state.bots,
                           sink)
     _draw_orders(surface, cam, t, sink)
     if pm is not None:
-        draw_premeasure(surface, cam, state, pm, t.focus, None, arc_fill=False, sink=sink)
+        draw_premeasure(surface, cam, state, pm, t.focus, None, arc_fill=False, sink=sink,
+                        rings=False)
     if t.ghost is not None:
         _draw_place_ghost(surface, cam, t.ghost, sink)
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
     draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
+    for text in _arena_texts(state.arena):                 # after the bots': they place first
+        sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
+                  radius=cam.length(text.radius) + 2 if text.radius else 0.0)
     strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
                             list(colours))
     bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
     key = (sink.key(), bounds)
-    if t.moving:                          # pan or zoom under way: labels ride along
+    placed = False
+    if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
         layers.labels = follow(layers.labels, sink.wishes)
         layers.labels_key = None
     elif key != layers.labels_key:
         layers.labels, left_out = sink.place(bounds)
         layers.labels_key = key
+        placed = True
         if laptop:
             vm.labels, vm.labels_left_out = layers.labels, left_out
     draw_labels(surface, layers.labels, sink.size)
@@ -136,25 +158,58 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
         text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
                  sizes.panel, vm.message[1])
     surface.set_clip(None)
+    return placed
 
 
 def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int], cam: Camera,
                 state: Any, pm: Any, threat: Any) -> pygame.Surface:
     """The arena layer with what stays put until the state changes baked in (the threat
-    shading, the pre-measure's arc fill): one opaque blit per frame."""
-    shown = 0
-    if threat is not None:      # while filling, the shading is re-baked every few cells
-        shown = len(threat.cells) if threat.done else len(threat.cells) // THREAT_BATCH
-    key = (id(layer), at, cam.scale, cam.origin, id(pm), id(threat), shown)
+    shading, the pre-measure's arc fill): one opaque blit per frame. While the threat
+    map fills, only its new cells are painted into it."""
+    corner = (round(cam.origin[0] - at[0], 3), round(cam.origin[1] - at[1], 3))
+    key = (layers.arena.serial, id(layer), cam.scale, corner, id(pm), id(threat))
+    local = cam.moved(corner)
     if layers.base is None or layers.base[0] != key:
-        base = layer.copy()
-        local = cam.moved((cam.origin[0] - at[0], cam.origin[1] - at[1]))
-        if threat is not None:
-            layers.threat.draw(base, local, threat, CELL_CM)
+        clean = layer
         if pm is not None:
-            draw_arc_fill(base, local, state.bots[pm.bot], pm)
-        layers.base = (key, base)
+            clean = _buffer(layers, "clean", layer)
+            draw_arc_fill(clean, local, state.bots[pm.bot], pm)
+            draw_target_rings(clean, local, state, pm)
+        base = clean
+        if threat is not None:
+            base = _buffer(layers, "base", clean)
+            layers.threat.draw(base, local, threat, CELL_CM)
+        layers.base = (key, base, clean)
+    elif threat is not None and layers.threat.painted < len(threat.cells):
+        layers.threat.patch(layers.base[1], layers.base[2], local, threat)
     return layers.base[1]
+
+
+_texts: dict[int, tuple[Any, list[ArenaText]]] = {}
+
+
+def _arena_texts(arena: Any) -> list[ArenaText]:
+    """The arena's texts, worked out once per arena."""
+    got = _texts.get(id(arena))
+    if got is None or got[0] is not arena:
+        if len(_texts) > 8:
+            _texts.clear()
+        got = _texts[id(arena)] = (arena, arena_texts(arena))
+    return got[1]
+
+
+def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:
+    """A window's reused surface of `source`'s size holding a copy of it (no new
+    surface of the window's size every time the shading is re-baked)."""
+    key = (name, source.get_size())
+    buf = layers.buffers.get(key)
+    if buf is None:
+        if len(layers.buffers) > 6:            # sizes of zooms gone by
+            layers.buffers.clear()
+        buf = layers.buffers[key] = source.copy()
+    else:
+        buf.blit(source, (0, 0))
+    return buf
 
 
 def _fill_around(surface: pygame.Surface, area: pygame.Rect, inner: pygame.Rect) -> None:

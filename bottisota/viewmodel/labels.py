@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import shapely
+
+from bottisota.core.arena import SLOPED_TYPES, Arena
+
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
 GRID_PX = 64.0
 RINGS = 6                # how far a label may wander: rings of spots around its anchor
@@ -149,3 +153,45 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
         else:
             left_out += 1
     return placed, left_out
+
+
+@dataclass(frozen=True)
+class ArenaText:
+    """A feature's text on the table (a platform's height, a slope's ends, a lift's top,
+    a teleporter's id): it goes through the same placement pass as the bots' labels."""
+
+    key: str
+    text: str
+    at: tuple[float, float]      # cm, the anchor
+    radius: float = 0.0          # cm kept clear around the anchor (a teleporter's pad)
+    tone: str = "dim"
+
+
+def arena_texts(arena: Arena) -> list[ArenaText]:
+    """Every feature text of an arena, anchored where it belongs."""
+    out: list[ArenaText] = []
+    for f in arena.features:
+        key = f"arena:{f.index}"
+        if f.type == "platform":
+            minx, _miny, _maxx, maxy = f.shape.bounds
+            corner = (minx + 2.0, maxy - 1.5)          # near its top-left corner, inside
+            p = f.shape.representative_point()
+            at = corner if f.shape.contains(shapely.Point(corner)) else (p.x, p.y)
+            out.append(ArenaText(key, f"{(f.height or 0):g} cm", at))
+        elif f.type in SLOPED_TYPES:
+            rad = math.radians(f.up or 0.0)
+            d = (math.sin(rad), math.cos(rad))
+            proj = [x * d[0] + y * d[1] for x, y in f.shape.exterior.coords]
+            span = max(proj) - min(proj)
+            c = f.shape.centroid
+            off = span / 2.0 - 0.6
+            for end, sign, z in (("low", -1, f.from_z), ("high", 1, f.to_z)):
+                out.append(ArenaText(f"{key}:{end}", f"{(z or 0):g}",
+                                     (c.x + sign * d[0] * off, c.y + sign * d[1] * off)))
+        elif f.type == "teleporter" and f.id:
+            c = f.shape.centroid
+            out.append(ArenaText(key, f.id, (c.x, c.y), math.sqrt(f.shape.area / math.pi)))
+        elif f.type == "lift":
+            c = f.shape.centroid
+            out.append(ArenaText(key, f"L{(f.top or 0):g}", (c.x, c.y)))
+    return out

@@ -1,0 +1,142 @@
+"""The table view's windows: the laptop window's geometry (panel, table area, text
+sizes, the fitted or true-scale camera), full screen, the projector window (F5) and
+calibration results (F2)."""
+
+from __future__ import annotations
+
+import pygame
+
+from bottisota.view.app_state import (
+    PANEL_SHARE,
+    AppState,
+)
+from bottisota.view.camera import Camera
+from bottisota.viewmodel.calibration_store import Calibration
+from bottisota.viewmodel.model import PANEL_BOTTOM, PANEL_HIDDEN
+from bottisota.viewmodel.sizes import TextSizes, text_sizes
+
+
+class WindowControl(AppState):
+    """Window geometry, full screen, the projector and calibration."""
+
+    # --- geometry of the window --------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    @property
+    def panel_rect(self) -> pygame.Rect | None:
+        w, h = self.size
+        if self.vm.panel == PANEL_HIDDEN and self.projector is None:
+            return None                 # one screen, the table alone (two: the laptop keeps it)
+        if self.vm.panel == PANEL_BOTTOM:
+            ph = min(h - 100, max(200, round(h * 0.32)))
+            return pygame.Rect(0, h - ph, w, ph)
+        pw = min(w - 100, max(300, round(w * PANEL_SHARE * self.vm.ui_scale)))
+        return pygame.Rect(w - pw, 0, pw, h)
+
+    @property
+    def table_area(self) -> pygame.Rect:
+        w, h = self.size
+        p = self.panel_rect
+        if p is None:
+            return pygame.Rect(0, 0, w, h)
+        if self.vm.panel == PANEL_BOTTOM:
+            return pygame.Rect(0, 0, w, p.y)
+        return pygame.Rect(0, 0, max(100, p.x), h)
+
+    def sizes(self, cam: Camera | None = None) -> TextSizes:
+        return text_sizes((cam or self.camera).scale, self.size, self.vm.ui_scale)
+
+    def _fit_camera(self) -> Camera:
+        area = self.table_area
+        cal = self.calibration_value
+        if self.vm.true_scale and cal is not None and self.projector is None:
+            cam = Camera.centred(self.game.state.arena.size, area.size, cal.x, cal.y / cal.x)
+            tw, th = self.game.state.arena.size
+            if tw * cal.x > area.w + 1 or th * cal.y > area.h + 1:
+                self.vm.say("the table at true scale is bigger than this window: F3 fits it "
+                            "(or hide the panel with Tab)", "alarm")
+            return cam
+        return Camera.fit(self.game.state.arena.size, area.size)
+
+    def resized(self, size: tuple[int, int]) -> None:
+        """The window changed size: a new surface (headless) and a fitted camera."""
+        if self.screen is None:
+            self.surface = pygame.Surface(size)
+        else:
+            self.surface = self.screen = window_surface()
+        self._panel = None
+        self.camera = self._fit_camera()
+
+    # --- input ---------------------------------------------------------------------------
+    def on_table(self, pos: tuple[int, int]) -> bool:
+        return self.table_area.collidepoint(pos)
+
+    def table_point(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return self.camera.to_cm(*pos)
+
+    def _calibrated(self, result: Calibration | None) -> None:
+        if result is None:
+            return
+        from_display = self.calibration_key()
+        try:
+            path = self.calibration_saver(from_display, result)
+        except (OSError, ValueError) as err:
+            self.say(f"the calibration could not be saved: {err}", "alarm")
+            path = None
+        if self.projector is not None:          # the ruler was on the projector's display
+            self.projector.calibration = result
+            self.projector.fit = False
+            self.projector.camera = None
+        else:
+            self.calibration_value = result
+            self.vm.true_scale = True
+            self.camera = self._fit_camera()
+        where = f" in {path}" if path else ""
+        self.say(f"true scale {result.x:.2f} x {result.y:.2f} px/cm saved{where}")
+
+    # set by the session (bottisota.commands.play): where calibrations go
+
+    calibration_key = staticmethod(lambda: "display0")
+
+    calibration_saver = staticmethod(lambda key, cal: None)
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen on or off; where the driver cannot, the window stays and says so."""
+        if self.screen is None:
+            self.say("full screen needs a real window", "dim")
+            return
+        try:
+            pygame.display.toggle_fullscreen()
+            self.resized(window_surface().get_size())
+        except pygame.error as err:
+            self.say(f"full screen is not available here ({err}); the window stays", "alarm")
+
+    def toggle_projector(self) -> None:
+        """F5: the table alone on a second window (the projector), at true scale."""
+        from_window = self.projector
+        if from_window is not None:
+            from_window.close()
+            self.projector = None
+            self.say("projector window closed")
+        else:
+            opener = getattr(self, "open_projector", None)
+            if opener is None:
+                self.say("a second window needs a real display", "dim")
+                return
+            try:
+                self.projector = opener(self)
+                self.say("projector window open: the table alone at true scale")
+            except (pygame.error, OSError, ValueError) as err:
+                self.say(f"no second window: {err}", "alarm")
+        self._panel = None
+        self.camera = self._fit_camera()
+
+
+def window_surface() -> pygame.Surface:
+    """The display's surface (a window is open whenever this is asked)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise pygame.error("no window is open")
+    return surface
