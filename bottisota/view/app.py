@@ -558,6 +558,7 @@ class TableApp:
     # set by the session (bottisota.commands.play): where calibrations go
     calibration_key = staticmethod(lambda: "display0")
     calibration_saver = staticmethod(lambda key, cal: None)
+    phones: Any = None     # play --phones: a view.phone_links.PhoneTable
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mod = event.key, event.mod
@@ -597,6 +598,8 @@ class TableApp:
             self.say(f"UI scale {vm.ui_scale:g}", "dim")
         elif k == pygame.K_F5:
             self.toggle_projector()
+        elif k == pygame.K_F6 and self.phones is not None:
+            self.phones.toggle_links(self)
         elif k == pygame.K_TAB:
             vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
             self._panel = None
@@ -958,6 +961,8 @@ class TableApp:
         """The table and everything on it, into `area` (both windows use this, each
         with its own cached `layers`)."""
         paint_table(surface, cam, area, self.table_input(), layers or self.layers, laptop)
+        if self.phones is not None:
+            self.phones.draw(surface, cam, area, self)
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
