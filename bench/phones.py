@@ -145,10 +145,12 @@ def child_phones(port: int, n: int, seconds: float, rate: float, shown: int) -> 
 
 
 def projector_under_drag(n: int, seconds: float, rate: float, shown: int
-                         ) -> tuple[list[float], list[float], list[float], int]:
+                         ) -> tuple[list[float], list[float], list[float], list[float], float]:
     """`play --phones` in this process: the table view's frames at 60 a second under
     the server's lock while the phones (a child process) drag. Returns the frames'
-    wall ms, their CPU ms, the phones' reply ms and how many frames ran."""
+    wall ms, their CPU ms (the server thread's share of the process included), the
+    phones' reply ms, each frame's wait for the lock and the share of one core the
+    process (table and server) used."""
     import pygame
 
     from bottisota.view.app import TableApp
@@ -171,21 +173,25 @@ def projector_under_drag(n: int, seconds: float, rate: float, shown: int
                              stdout=subprocess.PIPE, text=True)
     wall: list[float] = []
     cpu: list[float] = []
+    waits: list[float] = []
     time.sleep(0.5)                         # the phones connect and start dragging
-    next_at = time.perf_counter()
+    next_at = started = time.perf_counter()
+    cpu_started = time.process_time()
     try:
         while child.poll() is None:
             t, c = time.perf_counter(), time.process_time()
             table.frame(app, 1 / 60)
             wall.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c) * 1000)
+            waits.append(table.wait_ms)
             next_at += 1 / 60
             time.sleep(max(0.0, next_at - time.perf_counter()))
         out = child.stdout.read() if child.stdout else "[]"
+        share = (time.process_time() - cpu_started) / (time.perf_counter() - started)
     finally:
         running.stop()
     lat = json.loads(out.strip().splitlines()[-1])
-    return wall, cpu, lat, len(wall)
+    return wall, cpu, lat, waits, share
 
 
 def server_cost(count: int = 300) -> tuple[list[float], list[float]]:
@@ -227,7 +233,7 @@ def main() -> int:
     finally:
         proc.stdin.close()
         proc.wait(timeout=10)
-    wall, cpu, lat, frames = projector_under_drag(args.phones, args.seconds, args.rate,
+    wall, cpu, lat, waits, share = projector_under_drag(args.phones, args.seconds, args.rate,
                                                   min(args.shown, args.phones))
     measure_cpu, plan_cpu = server_cost()
     p95 = pct(trips, 95)
@@ -241,10 +247,13 @@ def main() -> int:
           f"updates sent and answered, p50 {statistics.median(lat):.1f} ms, p99 {p99:.1f} ms, "
           f"max {max(lat):.1f} ms (target p99 <= 100 ms: {p99 / 100:.2f} of it)")
     f99 = pct(wall, 99)
-    print(f"projector frame (1920x1080, the table alone) under the drag: {frames} frames, "
+    print(f"projector frame (1920x1080, the table alone) under the drag: {len(wall)} frames, "
           f"wall p50 {statistics.median(wall):.1f} ms, p99 {f99:.1f} ms, max {max(wall):.1f} ms "
-          f"(target p99 <= 16 ms: {f99 / 16:.2f} of it); CPU p50 "
-          f"{statistics.median(cpu):.1f} ms, p99 {pct(cpu, 99):.1f} ms")
+          f"(target p99 <= 16 ms: {f99 / 16:.2f} of it); process CPU p50 "
+          f"{statistics.median(cpu):.1f} ms, p99 {pct(cpu, 99):.1f} ms; wait for the lock "
+          f"p50 {statistics.median(waits):.2f} ms, p99 {pct(waits, 99):.1f} ms; the table and "
+          f"the server used {share:.0%} of one core (os.getloadavg: "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(f"server CPU per message: pre-measure median {statistics.median(measure_cpu):.2f} ms "
           f"(p99 {pct(measure_cpu, 99):.2f}), drag update median "
           f"{statistics.median(plan_cpu):.2f} ms (p99 {pct(plan_cpu, 99):.2f}); "

@@ -13,7 +13,7 @@ import warnings
 import pygame
 import pytest
 
-from bottisota.core.actions import Forward, Move, Pass, Place
+from bottisota.core.actions import Forward, Move, Pass, SetOverwatch
 from bottisota.engine.shooting.premeasure import premeasure
 from bottisota.play.journal import read, state_digest
 from bottisota.view.app import TableApp
@@ -210,15 +210,36 @@ def test_no_race_when_the_phone_and_the_table_act_at_once(video, tmp_path):
     assert state_digest(replayed.state) == state_digest(game.state)
 
 
-def test_robot_watchers_answer_a_phones_move(video):
-    """A phone's committed move that passes a robot's overwatch: the robot's table
-    decides fire or hold (R23), its decision journaled as the move's note."""
-    game = advance(new_game(), until_round=2)
+def test_robot_watchers_answer_a_phones_move():
+    """Red's phone commits a move past blue-2 on overwatch, blue played by a robot:
+    the robot's overwatch table decides fire or hold (R23), the decision journaled
+    as the move's note and the move's hold_fire as it decided, as at the table."""
+    game = advance(new_game())                       # round 2: red-1 (20, 36), blue-2 (40, 36)
+    assert game.act(Pass("red-1")).ok
+    assert game.act(Move("blue-2", ())).ok
+    assert game.act(SetOverwatch("blue-2")).ok       # round 3: red-1 to move, in blue's sight
     robots = robot_seats(["blue"], ["red", "blue"], game)
     hub = Hub(game, dict(TOKENS), commit=True, robots=robots)
-    move = Move("red-1", (Forward(1.0),))
-    holds = hub._robot_holds(move)
-    assert isinstance(holds, Move) and holds.bot == "red-1"
+    move = Move("red-1", (Forward(7.0),))
+    assert [o.watcher for o in game.preview(move).overwatch] == ["blue-2"]
+    reply = hub.handle(hub.seats["red"], parse_commit_move("red-1", 7.0)).replies[0]
+    assert reply["type"] == "done"
+    entry = game.history[-1]
+    notes = entry.events[:entry.notes]
+    (decision,) = [e for e in notes if e["type"] == "robot_decision"]
+    assert decision["player"] == "blue"
+    held = "blue-2" in entry.action.hold_fire
+    fired = any(e["type"] == "overwatch_fire" for e in entry.events)
+    assert held != fired                             # it did as its table said
+    assert any(t.startswith("OVERWATCH") or "blue-2" in t for t in reply["events"]) or held
+
+
+def parse_commit_move(bot: str, cm: float):
+    import json
+
+    from bottisota.web.protocol import parse
+
+    return parse(json.dumps({"type": "commit", "action": {"bot": bot, "move": [{"forward": cm}]}}))
 
 
 def test_start_phones_listens_and_gives_the_human_seats_links(video, tmp_path):
@@ -232,7 +253,6 @@ def test_start_phones_listens_and_gives_the_human_seats_links(video, tmp_path):
         assert phones.hub.robots is robots and not phones.hub.drive_robots
     finally:
         phones.stop()
-    assert Place  # noqa: B018  (imported for the spots' actions in the race test)
 
 
 # --- one source of words: the phone reads what the table reads --------------------------------
@@ -325,3 +345,11 @@ def test_play_phone_options_need_phones(capsys):
 
     assert main(["play", "--headless", "--phones-commit"]) == 2
     assert "--phones-commit" in capsys.readouterr().err
+
+
+def test_seat_tokens_are_saved_before_plays_journal_folder_exists(tmp_path):
+    from bottisota.web.tokens import seat_tokens, tokens_path
+
+    journal = tmp_path / "not-yet" / "games" / "game-1.jsonl"    # `play` writes it later
+    tokens = seat_tokens(journal, ["red", "blue"])
+    assert tokens_path(journal).is_file() and seat_tokens(journal, ["red", "blue"]) == tokens

@@ -3,6 +3,8 @@ pygame window (a browser on the laptop, opened with the table's link, is the tab
 
 Each seat's link is printed first. Plain `serve` listens on this machine only
 (127.0.0.1); `--host 0.0.0.0` (or a LAN address) lets phones on the network join.
+`--robot blue` gives a seat to a robot, which the server plays (`--robot-pace`
+seconds after each action) while anyone is connected.
 """
 from __future__ import annotations
 

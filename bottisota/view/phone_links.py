@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,6 +106,7 @@ class PhoneTable:
         self.show_links = show_links
         self._seen: tuple | None = game_mark(self.hub.game)    # what the view has taken in
         self._work: tuple[tuple, list] | None = None
+        self.wait_ms = 0.0
 
     @property
     def links(self) -> list[Any]:
@@ -113,8 +115,11 @@ class PhoneTable:
     # --- the frame ----------------------------------------------------------------------
 
     def frame(self, app: Any, dt: float) -> pygame.Surface:
-        """One frame of the view under the server's lock: phones' changes first."""
+        """One frame of the view under the server's lock: phones' changes first
+        (`wait_ms`: how long the frame waited for a phone's answer to finish)."""
+        asked = time.perf_counter()
         with self.hub.lock:
+            self.wait_ms = (time.perf_counter() - asked) * 1000.0
             self.sync(app)
             out = app.step(dt)
             self._seen = game_mark(app.game)
