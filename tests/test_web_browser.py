@@ -293,3 +293,45 @@ def test_pinch_zooms_and_a_drag_pans_the_table(served, browser):
     browser.drag((cx, cy + 150), (cx - 60, cy + 150))
     x2, _y2 = browser.js("window.bottisota.screenOfPoint(30, 30)")
     assert abs((x2 - x) + 60) < 3
+
+
+def test_play_with_phones_a_phone_beside_the_table_view(browser, tmp_path, video):
+    """`play --phones`: red's phone (390x844) pre-measures and plans and shows it on the
+    table; the table view (pygame, under the server's lock) draws it with the seats'
+    links. One picture of both, the README's."""
+    import pygame
+
+    from bottisota.view.app import TableApp
+    from bottisota.view.phone_links import PhoneTable
+    from bottisota.web.server import Phones
+    from bottisota.web.table_link import seat_links
+
+    game = advance(new_game())
+    hub = Hub(game, dict(TOKENS))
+    running = start_in_thread(hub, "127.0.0.1", 0)
+    try:
+        links = seat_links({"red": TOKENS["red"], "blue": TOKENS["blue"]}, "192.168.1.20",
+                           running.port)
+        app = TableApp(game, (1600, 900), robot_pace=0.0)
+        app.phones = PhoneTable(Phones(hub, running, links))
+        phone = play_a_seat(browser, running.port, (390, 844), True, tmp_path / "phone.png")
+        browser.tap_selector("#show")
+        browser.wait("document.getElementById('show').getAttribute('aria-pressed') === 'true'",
+                     "shown on the table")
+        time.sleep(0.2)
+        phone = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+        assert hub.shown_work() and hub.shown_work()[0][0] == "red"
+        table = app.phones.frame(app, 1 / 60).copy()
+    finally:
+        running.stop()
+    shot = pygame.image.load(io.BytesIO(phone), "phone.png")
+    h = table.get_height()
+    small = pygame.transform.smoothscale(shot, (round(shot.get_width() * h / shot.get_height()), h))
+    both = pygame.Surface((table.get_width() + 24 + small.get_width(), h))
+    both.fill((24, 26, 30))
+    both.blit(small, (0, 0))
+    both.blit(table, (small.get_width() + 24, 0))
+    out = tmp_path / "phones-and-table.png"
+    pygame.image.save(both, str(out))
+    assert distinct_colours(out.read_bytes()) > 40
+    _keep("phones-and-table.png", out.read_bytes())

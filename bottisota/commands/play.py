@@ -2,6 +2,9 @@
 
 With no display it says so at once and exits 2; `--headless` runs the table
 without a window for scripted use (robot seats play; `--frames`, `--screenshot`).
+`--phones` serves the same game to the players' phones on the local network
+(`bottisota.web`): the table shows each seat's QR code and link (F6 hides them)
+and draws what a seat shows on it; `--phones-commit` lets seats act from phones.
 """
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.play.journal import resume  # noqa: E402
 from bottisota.view import style  # noqa: E402
-from bottisota.view.app import TableApp  # noqa: E402
+from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.edit_reload import EditReloader  # noqa: E402
+from bottisota.view.phone_links import PhoneTable  # noqa: E402
 from bottisota.view.projector import ProjectorWindow  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
 from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
@@ -35,6 +39,9 @@ from bottisota.viewmodel.session import (  # noqa: E402
     robot_seats,
 )
 from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
+from bottisota.web.server import start_phones  # noqa: E402
+
+PHONES_PORT = 8765
 
 NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
               "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
@@ -43,7 +50,8 @@ NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_D
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("arena", nargs="?", metavar="ARENA",
                    help="arena file or bundled arena name (default: the bundled default arena)")
-    p.add_argument("--players", default="red,blue", help="seat names, comma-separated (default red,blue)")
+    p.add_argument("--players", default="red,blue",
+                   help="seat names, comma-separated (default red,blue)")
     p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
                    help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
     p.add_argument("--seed", type=int, default=None, help="seed of the dice")
@@ -66,6 +74,13 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=None,
                    help="--headless: stop after this many frames (default: until nobody acts)")
     p.add_argument("--screenshot", metavar="PNG", help="--headless: save the last frame")
+    p.add_argument("--phones", action="store_true",
+                   help="serve the game to the players' phones on the local network: the table "
+                        "shows each seat's QR code and link (F6 hides them)")
+    p.add_argument("--phones-commit", action="store_true",
+                   help="with --phones: each seat may act for its own bots on its own turn")
+    p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
+                   help=f"with --phones: the port phones connect to (default {PHONES_PORT})")
 
 
 def has_display() -> bool:
@@ -85,6 +100,7 @@ def main(args: argparse.Namespace) -> int:
         parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
     if not args.robot_pace >= 0:
         raise InputError([Problem("--robot-pace", 0, 0, "", "must be 0 or more seconds")])
+    _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     elif not has_display():
@@ -104,6 +120,17 @@ def main(args: argparse.Namespace) -> int:
     finally:
         style.forget_fonts()
         pygame.quit()
+
+
+def _check_phone_options(args: argparse.Namespace) -> None:
+    """--phones-commit and --phones-port mean something only with --phones."""
+    for flag, given in (("--phones-commit", args.phones_commit),
+                        ("--phones-port", args.phones_port != PHONES_PORT)):
+        if given and not args.phones:
+            raise InputError([Problem(flag, 0, 0, "", "add --phones (the phone server)")])
+    if not 0 <= args.phones_port <= 65535:
+        raise InputError([Problem("--phones-port", 0, 0, "",
+                                  f"expected 0 to 65535, not {args.phones_port}")])
 
 
 def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surface, str | None]:
@@ -177,9 +204,35 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
     if args.projector and not args.headless:
         app.toggle_projector()
+    if args.phones:
+        try:
+            phones = start_phones(game, journal_name, port=args.phones_port,
+                                  commit=args.phones_commit, physical=args.physical_dice,
+                                  robots=robots)
+        except OSError as err:
+            print(f"bottisota: the phone server could not start: {err}", file=sys.stderr)
+            return 2
+        app.phones = PhoneTable(phones)
+        for link in phones.links:
+            print(f"{link.seat}: {link.url}", flush=True)
+        app.say("phones: each seat scans its QR code (F6 hides the links)", "dim")
+        try:
+            return _headless(app, args) if args.headless else _run(app)
+        finally:
+            phones.stop()
     if args.headless:
         return _headless(app, args)
     app.run()
+    return 0
+
+
+def _run(app: TableApp) -> int:
+    """The window's loop (TableApp.run), each frame under the phone server's lock."""
+    clock = pygame.time.Clock()
+    while app.running:
+        dt = clock.tick(FPS) / 1000.0
+        app.phones.frame(app, dt)
+        pygame.display.flip()
     return 0
 
 
@@ -190,7 +243,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
     idle = 0
     while app.running and (args.frames is None or frames < args.frames):
         before = app.vm.version
-        app.step(1.0 / 60)
+        if app.phones is not None:
+            app.phones.frame(app, 1.0 / 60)
+        else:
+            app.step(1.0 / 60)
         frames += 1
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:

@@ -3,6 +3,8 @@ pygame window (a browser on the laptop, opened with the table's link, is the tab
 
 Each seat's link is printed first. Plain `serve` listens on this machine only
 (127.0.0.1); `--host 0.0.0.0` (or a LAN address) lets phones on the network join.
+`--robot blue` gives a seat to a robot, which the server plays (`--robot-pace`
+seconds after each action) while anyone is connected.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from bottisota.engine.game import Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.play.journal import journal_game, new_journal_path, resume
+from bottisota.viewmodel.session import parse_robot_specs, robot_seats
 from bottisota.web.hub import Hub
 from bottisota.web.server import serve_forever
 from bottisota.web.table_link import public_host, seat_links
@@ -38,6 +41,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--resume", metavar="GAME.jsonl",
                    help="go on with a journaled game; phones rejoin with the same links")
+    p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
+                   help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
+    p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
+                   help="robot seats wait this long after each action (default 1.5)")
 
 
 def _journal_dir() -> Path:
@@ -51,7 +58,8 @@ def _arena_file(name: str | None) -> Path:
     for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
         if c.is_file():
             return c
-    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+    raise InputError([Problem(name, 0, 0, "",
+                              "no such arena file (nor a bundled arena of that name)")])
 
 
 def _players(text: str) -> list[str]:
@@ -64,6 +72,9 @@ def _players(text: str) -> list[str]:
 
 def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
     """The game (new or resumed), its hub and journal path."""
+    if args.robot and args.physical_dice:
+        raise InputError([Problem("--robot", 0, 0, "", "robot seats roll their own decisions: "
+                                  "a served game with robots cannot use --physical-dice")])
     if args.physical_dice and not args.phones_commit:
         raise InputError([Problem("--physical-dice", 0, 0, "", "phones type the dice only when "
                                   "they commit: add --phones-commit")])
@@ -73,6 +84,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
                                   "before any phone joins: start it at the table with "
                                   "`bottisota play --physical-dice`, then serve it with "
                                   "--resume GAME.jsonl --physical-dice --phones-commit")])
+    if not args.robot_pace >= 0:
+        raise InputError([Problem("--robot-pace", 0, 0, "", "must be 0 or more seconds")])
     if not 0 <= args.port <= 65535:
         raise InputError([Problem("--port", 0, 0, "", f"expected 0 to 65535, not {args.port}")])
     holder: dict[str, Hub] = {}
@@ -85,6 +98,7 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
         game = resume(journal, ask if args.physical_dice else None)
     else:
         players = _players(args.players)
+        parse_robot_specs(args.robot, players)    # a bad seat is refused before anything else
         rules = bundled_rules()
         arena = load_arena(_arena_file(args.arena), rules)
         cards, mods = load_catalogue()
@@ -94,16 +108,21 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
         journal = str(new_journal_path(folder))
         journal_game(game, journal)
     tokens = seat_tokens(journal, list(game.state.players))
-    hub = Hub(game, tokens, commit=args.phones_commit, physical=args.physical_dice)
+    robots = robot_seats(args.robot, list(game.state.players), game)
+    hub = Hub(game, tokens, commit=args.phones_commit, physical=args.physical_dice,
+              robots=robots, drive_robots=True, robot_pace=args.robot_pace)
     holder["hub"] = hub
     return game, hub, journal
 
 
 def main(args: argparse.Namespace) -> int:
     game, hub, journal = build(args)
-    links = seat_links(hub_tokens(hub), public_host(args.host), args.port, table=True)
+    humans = {n: t for n, t in hub_tokens(hub).items() if n not in hub.robots}
+    links = seat_links(humans, public_host(args.host), args.port, table=True)
     for link in links:
         print(f"{link.seat}: {link.url}", flush=True)
+    for player, robot in hub.robots.items():
+        print(f"{player}: played by a robot ({robot.personality.name})", flush=True)
     print(f"journal: {journal}", flush=True)
     if args.host in ("127.0.0.1", "localhost", "::1"):
         print("listening on this machine only; --host 0.0.0.0 lets phones on the network join",

@@ -89,6 +89,7 @@ class TableApp(InputHandling):
         self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
         self._labels_placed = False    # the laptop placed its labels this frame
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
+        self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
         if journal_name:
             self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")
         self._sync_selection()

@@ -84,6 +84,7 @@ class AppState:
     sprite_budget_ms: float | None     # None: stills, every bot exact
     _labels_placed: bool               # the laptop placed its labels this frame
     overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]]   # drawn last, each frame
+    phones: Any                        # play --phones: a view.phone_links.PhoneTable, or None
 
     @property
     def arena_layer(self) -> ArenaLayer:

@@ -104,6 +104,8 @@ class InputHandling(FrameDrawing):
             self.say(f"UI scale {vm.ui_scale:g}", "dim")
         elif k == pygame.K_F5:
             self.toggle_projector()
+        elif k == pygame.K_F6 and self.phones is not None:
+            self.phones.toggle_links(self)
         elif k == pygame.K_TAB:
             vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
             self._panel = None

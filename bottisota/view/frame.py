@@ -168,6 +168,8 @@ class FrameDrawing(WindowControl, GameActions):
                              may_place=laptop or not self._labels_placed)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
+        if self.phones is not None:
+            self.phones.draw(surface, cam, area, self)   # what the phones show on the table
 
     def _focus(self, pm: Any, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))

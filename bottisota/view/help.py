@@ -23,6 +23,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Tab", "panel: side / bottom / hidden (the table alone)"),
         ("F4", "UI scale: bigger text everywhere (steps, then wraps)"),
         ("F5", "projector window on the second display (true scale)"),
+        ("F6", "phones' join codes shown / hidden (play --phones)"),
         ("N", "skip the animation / let a robot seat act now"),
     )),
     ("Placing a new bot", (

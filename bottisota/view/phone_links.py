@@ -1,18 +1,33 @@
-"""The seats' join links on the table (`play --phones`): one QR code per seat with
-the seat's name and short URL under it, drawn in a row across a rectangle.
+"""The phones beside the table view (`play --phones`).
 
-The links and QR matrices come from `bottisota.web.table_link.seat_links`;
-this module only draws them (dark modules on a white card with the quiet
-zone QR readers need, sized so a phone can scan it across the table).
+- `draw_phone_links`: one QR code per seat with the seat's name and short URL
+  under it, drawn in a row across a rectangle (dark modules on a white card
+  with the quiet zone QR readers need, sized so a phone can scan it across the
+  table). The links and QR matrices come from `bottisota.web.table_link`.
+- `PhoneTable`: what the table view does for the phones. Each frame runs under
+  the phone server's lock (`frame`), so a phone's commit never lands in the
+  middle of the view's frame, nor the view's action in the middle of a phone's
+  answer; changes made from a phone between two frames reach the view's log,
+  results and caches (`sync`); the work seats pushed with "Show on table" is
+  measured by the core and drawn with the table's own painters, and the links
+  are shown until a key (F6) hides them (`draw`).
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import pygame
 
+from bottisota.core.actions import Move
 from bottisota.view import style
+from bottisota.view.bots_layer import player_colours
+from bottisota.view.camera import Camera
+from bottisota.view.move_overlay import draw_move_preview
+from bottisota.view.premeasure_overlay import draw_premeasure
+from bottisota.viewmodel.core_calls import premeasure, preview_move
+from bottisota.viewmodel.results import effects_of
 
 QUIET = 4               # modules of white around a QR code (the standard's quiet zone)
 MIN_MODULE_PX = 3       # smaller modules do not scan from a phone held over the table
@@ -50,7 +65,7 @@ def draw_phone_links(surface: pygame.Surface, links: Sequence[Any], area: pygame
     total = sum(w for w, _h in sizes) + GAP_PX * max(0, len(links) - 1)
     x = area.centerx - total // 2
     rects = []
-    for link, (w, h) in zip(links, sizes):
+    for link, (w, h) in zip(links, sizes, strict=True):
         card = pygame.Rect(x, area.centery - h // 2, w, h)
         pygame.draw.rect(surface, (255, 255, 255), card)
         top = card.top + QUIET * module
@@ -68,3 +83,133 @@ def draw_phone_links(surface: pygame.Surface, links: Sequence[Any], area: pygame
         rects.append(card)
         x += w + GAP_PX
     return rects
+
+
+# --- the table's side of the phones ------------------------------------------------------
+
+LINKS_KEY = pygame.K_F6       # shows / hides the seats' links
+LINKS_SHARE = 0.45            # the links' strip: this share of the table area's height, at most
+
+
+def game_mark(game: Any) -> tuple:
+    """What tells whether the game changed: its state object, history and dice."""
+    return (id(game.state), len(game.history), game.state.dice.used)
+
+
+class PhoneTable:
+    """The table view's side of a phone server (`bottisota.web.server.Phones`): see the
+    module doc. The view holds one as `app.phones`."""
+
+    def __init__(self, phones: Any, show_links: bool = True) -> None:
+        self.phones = phones
+        self.hub = phones.hub
+        self.show_links = show_links
+        self._seen: tuple | None = game_mark(self.hub.game)    # what the view has taken in
+        self._work: tuple[tuple, list] | None = None
+        self.wait_ms = 0.0
+
+    @property
+    def links(self) -> list[Any]:
+        return list(self.phones.links)
+
+    # --- the frame ----------------------------------------------------------------------
+
+    def frame(self, app: Any, dt: float) -> pygame.Surface:
+        """One frame of the view under the server's lock: phones' changes first
+        (`wait_ms`: how long the frame waited for a phone's answer to finish)."""
+        asked = time.perf_counter()
+        with self.hub.lock:
+            self.wait_ms = (time.perf_counter() - asked) * 1000.0
+            self.sync(app)
+            out = app.step(dt)
+            self._seen = game_mark(app.game)
+        return out
+
+    def sync(self, app: Any) -> bool:
+        """Bring what phones did since the last frame into the view: the log (with the
+        seat that acted), the results on the table and the view's caches."""
+        game = app.game
+        mark = game_mark(game)
+        seen, self._seen = self._seen, mark
+        if seen is None or seen == mark:
+            return False
+        before, now = seen[1], len(game.history)
+        log = app.vm.log
+        if now < before:                          # the table's seat undid from a browser
+            log.undone(now + 1)
+            app.vm.effects.clear()
+        for n in range(before + 1, now + 1):
+            if any(line.entry == n and line.undone for line in log.lines):
+                log.redone(n)
+                continue
+            log.forget_undone()
+            who = self.hub.last_actor or "a phone"
+            log.say(f"from {who}'s phone:" if who in self.hub.seats else f"{who}:", "dim", n)
+            events = game.history[n - 1].events
+            log.events(events, n)
+            app.vm.effects.add(effects_of(events, game.state))
+        app.vm.robot_wait = app.vm.robot_pace
+        app._changed()
+        return True
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def toggle_links(self, app: Any) -> None:
+        self.show_links = not self.show_links
+        app.say("seat links shown (F6 hides them)" if self.show_links
+                else "seat links hidden (F6 shows them)", "dim")
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def shared(self, game: Any) -> list[tuple[str, Any, str | None, Any]]:
+        """The work seats show on the table, measured by the core (cached until the game
+        or the work changes): (seat, pre-measure or None, its focus, move preview or None)."""
+        work = self.hub.shown_work()
+        key = (game_mark(game), repr(work))
+        if self._work is not None and self._work[0] == key:
+            return self._work[1]
+        out = []
+        state = game.state
+        for seat, req, move in work:
+            pm = focus = pv = None
+            if req is not None:
+                aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
+                pm = premeasure(state, req["bot"], req["weapon"], aim,
+                                bool(req.get("overwatch")))
+                focus = req.get("target")
+            if isinstance(move, Move) and move.bot in state.bots:
+                pv = preview_move(game, move)
+            out.append((seat, pm, focus, pv))
+        self._work = (key, out)
+        return out
+
+    def draw(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect, app: Any) -> None:
+        """What the seats show on the table, named by seat; then the seats' links."""
+        state = app.game.state
+        colours = player_colours(state)
+        size = app.sizes(cam).table
+        clip = surface.get_clip()
+        surface.set_clip(area)
+        try:
+            for seat, pm, focus, pv in self.shared(app.game):
+                bot_id = None
+                if pm is not None and pm.bot in state.bots:
+                    draw_premeasure(surface, cam, state, pm, focus, None, arc_fill=False)
+                    bot_id = pm.bot
+                if pv is not None and pv.move.bot in state.bots:
+                    draw_move_preview(surface, cam, state.bots[pv.move.bot], pv, colours,
+                                      state.bots)
+                    bot_id = pv.move.bot
+                if bot_id is not None:
+                    bot = state.bots[bot_id]
+                    tag = style.label(f"{seat}'s phone", size, colours.get(seat, style.TEXT))
+                    x, y = cam.to_px(bot.x, bot.y)
+                    r = max(4, round(bot.radius * cam.scale))
+                    surface.blit(tag, tag.get_rect(midbottom=(x, y - r - 4)))
+            if self.show_links and self.links:
+                h = min(area.height, round(area.height * LINKS_SHARE))
+                strip = pygame.Rect(area.x, area.bottom - h, area.width, h)
+                draw_phone_links(surface, self.links, strip.inflate(-16, -16),
+                                 text_px=app.sizes().panel)
+        finally:
+            surface.set_clip(clip)

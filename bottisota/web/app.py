@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from importlib import resources
 from typing import Any
 
@@ -36,6 +37,7 @@ from bottisota.web.protocol import ProtocolError, RateLimit, parse
 log = logging.getLogger("bottisota.web")
 
 POLL_SECONDS = 0.2          # how often the game is checked for changes made at the table
+SHOWN_SECONDS = 0.1         # what seats show on the table reaches the others at most this often
 RATE = 60.0                 # messages per second a connection may send (burst as many)
 WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
 
@@ -79,6 +81,8 @@ class PhoneServer:
         self.rate = rate
         self.connections: set[Connection] = set()
         self._watcher: asyncio.Task | None = None
+        self._shown_task: asyncio.Task | None = None
+        self._shown_at = 0.0                # when what is shown was last pushed
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),
@@ -139,8 +143,10 @@ class PhoneServer:
                 answer = self.hub.handle(seat, msg)
                 for reply in answer.replies:
                     await conn.send(reply)
-                if answer.changed:
-                    await self.broadcast(refreshed=answer.moved)
+                if answer.moved:
+                    await self.broadcast(refreshed=True)
+                elif answer.changed:            # only what is shown on the table changed
+                    await self._shown_soon()
         except WebSocketDisconnect:
             pass
         finally:
@@ -161,15 +167,39 @@ class PhoneServer:
 
         await asyncio.gather(*(tell(c) for c in list(self.connections)))
 
+    async def _shown_soon(self) -> None:
+        """A seat's shown work changed (a drag that is shown on the table): the others
+        are told at once, then at most once per SHOWN_SECONDS (the last change always
+        arrives), not once per update of every seat."""
+        if self._shown_task is not None and not self._shown_task.done():
+            return                              # a later push is due: it will carry this
+        wait = self._shown_at + SHOWN_SECONDS - time.monotonic()
+        if wait <= 0:
+            self._shown_at = time.monotonic()
+            await self.broadcast()
+        else:
+            self._shown_task = asyncio.get_running_loop().create_task(self._shown_later(wait))
+
+    async def _shown_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._shown_at = time.monotonic()
+        try:
+            await self.broadcast()
+        except Exception:
+            log.exception("telling the seats what is shown failed")
+
     def _start_watcher(self) -> None:
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
     async def _watch(self) -> None:
-        """Tell every seat when the game changed at the table (the view acts too)."""
+        """Tell every seat when the game changed at the table (the view acts too) or a
+        robot seat played (while anyone is connected to watch it)."""
         while self.connections:
             await asyncio.sleep(POLL_SECONDS)
             try:
+                if self.hub.drive_robots:      # `serve --robot`: robot seats play here
+                    await asyncio.to_thread(self.hub.robot_turn)
                 if self.hub.poll():
                     await self.broadcast(refreshed=True)
             except Exception:      # the watcher must outlive any one bad moment

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,8 +80,14 @@ class Hub:
     """The game served to the seats (see the module doc)."""
 
     def __init__(self, game: Any, tokens: dict[str, str], commit: bool = False,
-                 physical: bool = False) -> None:
+                 physical: bool = False, robots: dict[str, Any] | None = None,
+                 drive_robots: bool = False, robot_pace: float = 1.5) -> None:
         self.game = game
+        self.robots = robots or {}            # seats played by robots (`--robot`)
+        self.drive_robots = drive_robots      # True: the hub plays them (serve); else the view
+        self.robot_pace = robot_pace
+        self._robot_due = 0.0                 # monotonic time the next robot action may come
+        self.last_actor: str | None = None    # the seat whose commit changed the game last
         self.seats = {name: Seat(name, tok) for name, tok in tokens.items()}
         self.desks: dict[str, Desk] = {name: Desk() for name in tokens}
         self.commit = commit
@@ -327,6 +334,8 @@ class Hub:
             return Answer([error(f"seat {seat.name} acts only for its own bots; "
                                  f"{bot.id} is {bot.player}'s")])
         turn = game.whose_turn()
+        if turn in self.robots and (seat.is_table or seat.name != turn):
+            return Answer([error(f"it is {turn}'s turn, and a robot plays {turn}")])
         if not seat.is_table and turn != seat.name:
             return Answer([error(f"it is {turn}'s turn, not {seat.name}'s"
                                  if turn else "the game is over")])
@@ -335,6 +344,8 @@ class Hub:
         refusal = game.legal(action)
         if refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(refusal)}])
+        if isinstance(action, Move) and self.robots:
+            action = self._robot_holds(action)
         result = self._act(action, list(msg.dice))
         if isinstance(result, dict):
             return Answer([result])
@@ -342,9 +353,51 @@ class Hub:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])
         desk = self.desks[seat.name]
         desk.plan, desk.last_plan = None, None
+        self.last_actor = seat.name
+        self._robot_due = time.monotonic() + self.robot_pace
         self.poll()
         return Answer([{"type": "done", "events": snapshot.events_json(result.events)}],
                       changed=True, moved=True)
+
+    # --- robot seats ------------------------------------------------------------------------
+
+    def _robot_notes(self) -> list[dict]:
+        """The robots' decisions since the last action (journaled as its notes)."""
+        notes: list[dict] = []
+        seen: set[int] = set()
+        for robot in self.robots.values():
+            if id(robot) not in seen:
+                seen.add(id(robot))
+                notes += robot.take_events()
+        return notes
+
+    def _robot_holds(self, move: Move) -> Move:
+        """A seat's move meets watchers played by robots: each answers by its overwatch
+        table whether it fires or holds (R23), as at the table."""
+        robot = next(iter(self.robots.values()))
+        holds = tuple(h for h in robot.holds(self.game, move) if h not in move.hold_fire)
+        return Move(move.bot, move.steps, move.hold_fire + holds) if holds else move
+
+    def robot_turn(self, now: float | None = None) -> bool:
+        """When a robot's seat is due (and the pace waited out), it acts once, as
+        `play --robot` does; True when it acted. Only a hub that drives its robots
+        (`serve --robot`) does this; under `play --phones` the table view does."""
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            game = self.game
+            if not self.drive_robots or not self.robots or game.expected() == "over":
+                return False
+            bot = game.active_bot()
+            if bot is None or bot.player not in self.robots or now < self._robot_due:
+                return False
+            action = self.robots[bot.player].decide(game)
+            result = game.act(action, self._robot_notes())
+            self._robot_due = now + self.robot_pace
+            if result.refusal is not None:
+                log.error("robot %s's %s was refused: %s", bot.player, action, result.refusal)
+                return False
+            self.last_actor = bot.player
+            return True
 
     def _on_undo(self, seat: Seat, msg: Message) -> Answer:
         return self._history(seat, "undo")
@@ -364,18 +417,20 @@ class Hub:
                                                       else " made again")]}],
                       changed=True, moved=True)
 
-    def _act(self, action: Any, dice: list[int]) -> Any:
+    def _act(self, action: Any, dice: list[int], notes: list[dict] | None = None) -> Any:
         """Game.act; with physical dice the typed dice are used in order, and when the
         rules ask for one more the game is put back as it was and the phone is asked."""
+        if notes is None:
+            notes = self._robot_notes()
         if not self.physical:
-            return self.game.act(action)
+            return self.game.act(action, notes)
         game = self.game
         saved, mark = game.state.copy(), game._mark
         table_ask = game.state.dice.ask        # the table's own prompt stays the table's
         game.state.dice.ask = self.ask
         self._typed = list(dice)
         try:
-            result = game.act(action)
+            result = game.act(action, notes)
         except NeedDie as need:
             game.state, game._mark = saved, mark
             return {"type": "dice", "need": need.purpose, "given": len(dice)}

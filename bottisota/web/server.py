@@ -73,10 +73,14 @@ class Phones:
 
 
 def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
-                 commit: bool = False, physical: bool = False) -> Phones:
+                 commit: bool = False, physical: bool = False,
+                 robots: dict[str, Any] | None = None) -> Phones:
     """Serve a running game to the phones on a background thread: the seats' tokens
-    are those beside the journal (a resumed game keeps its links), else new ones."""
+    are those beside the journal (a resumed game keeps its links), else new ones.
+    Robot seats (`robots`) are played by the table view, not by the server; they get
+    no link, and their watchers answer a phone's move by their overwatch table."""
     tokens = seat_tokens(journal, list(game.state.players))
-    hub = Hub(game, tokens, commit=commit, physical=physical)
+    hub = Hub(game, tokens, commit=commit, physical=physical, robots=robots)
     running = start_in_thread(hub, host, port)
-    return Phones(hub, running, seat_links(tokens, public_host(host), running.port))
+    humans = {name: tok for name, tok in tokens.items() if name not in (robots or {})}
+    return Phones(hub, running, seat_links(humans, public_host(host), running.port))

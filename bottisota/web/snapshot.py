@@ -1,10 +1,15 @@
 """The core's answers as JSON for the phones: the table, the bots, a pre-measure,
 a planned move with its overwatch offers, events in words.
 
-This is the one module that turns core values into what a browser reads, so it
-can later read from the shared view model instead. Numbers are rounded to
-0.01 cm / 0.1° (what a phone can draw); no file path, journal name or Python
-representation is ever put in a snapshot: only ids, labels and numbers.
+This is the one module that turns core values into what a browser reads. Its
+words are the table's: events read as the table's log reads them
+(`viewmodel.words.describe`, the same lines left out), a pre-measured target as
+the table labels it (`viewmodel.targets`) with the core's reason and rule, the
+turn as the table's strip says it
+(`viewmodel.model.turn_line`), a refusal as the core words it (rule: reason).
+Numbers are rounded to 0.01 cm / 0.1° (what a phone can draw); no file path,
+journal name or Python representation is ever put in a snapshot: only ids,
+labels, numbers and those words.
 """
 from __future__ import annotations
 
@@ -16,6 +21,10 @@ from shapely.geometry import MultiPolygon, Polygon
 from bottisota.core.actions import Refusal
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
 from bottisota.engine.state import Bot, GameState
+from bottisota.viewmodel.log import QUIET
+from bottisota.viewmodel.model import turn_line
+from bottisota.viewmodel.targets import target_words, verdict
+from bottisota.viewmodel.words import describe
 
 Json = dict[str, Any]
 
@@ -82,7 +91,7 @@ def game_state(game: Any, version: int) -> Json:
     s: GameState = game.state
     active = game.active_bot()
     return {
-        "version": version,
+        "version": version, "line": turn_line(game),
         "round": s.round, "phase": game.expected(), "turn": game.whose_turn(),
         "active": active.id if active is not None else None,
         "players": list(s.players), "scores": dict(s.scores), "out": list(s.out),
@@ -99,45 +108,9 @@ def game_state(game: Any, version: int) -> Json:
 
 # --- events in words ------------------------------------------------------------------------
 
-def _n(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-_WORDS = {
-    "bot_moved": lambda e: f"{e['bot']} moves to ({_n(e['x'])}, {_n(e['y'])})",
-    "to_hit": lambda e: (f"{e['bot']}'s {e.get('weapon', 'shot')} at {e.get('target')}: "
-                         f"rolled {e['roll']}, needs {e['need']}+: "
-                         f"{'hit' if e['hit'] else 'miss'}"),
-    "armour_test": lambda e: (f"{e['bot']} armour test: rolled {e['roll']}, needs {e['need']}+: "
-                              f"{'saved' if e['passed'] else 'failed'}"),
-    "damaged": lambda e: f"{e['bot']} takes {e['amount']} damage",
-    "destroyed": lambda e: f"{e['bot']} is destroyed",
-    "removed": lambda e: f"{e['bot']} leaves the table",
-    "overwatch": lambda e: f"{e['bot']} {'goes on' if e['on'] else 'leaves'} overwatch",
-    "score": lambda e: f"{e['player']} scores {e['points']}",
-    "placed": lambda e: f"{e['bot']} is placed",
-    "turn": lambda e: f"{e.get('player', '')}'s turn with {e.get('bot', '')}",
-    "round": lambda e: f"round {e['round']} begins",
-    "pass": lambda e: f"{e['bot']} passes",
-    "game_over": lambda e: "game over: " + ", ".join(map(str, e.get("winners", []))) + " win",
-}
-
-
-def words(event: dict) -> str:
-    """One event in plain words (the table's log has the full text)."""
-    fn = _WORDS.get(str(event.get("type", "")))
-    if fn is not None:
-        try:
-            return fn(event)
-        except (KeyError, TypeError, ValueError):
-            pass
-    rest = ", ".join(f"{k} {_n(v)}" for k, v in event.items()
-                     if k != "type" and isinstance(v, (str, int, float)))
-    return f"{str(event.get('type', 'event')).replace('_', ' ')}: {rest}"
-
-
 def events_json(events: Iterable[dict]) -> list[str]:
-    return [words(e) for e in events if e.get("type") not in ("path", "phase")]
+    """An action's events as the table's log lists them (the same lines left out)."""
+    return [describe(e) for e in events if e.get("type") not in QUIET]
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -172,7 +145,8 @@ def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json
                    "in_arc": bool(t.in_arc), "in_range": bool(t.in_range),
                    "in_sight": bool(t.in_sight), "need": t.need, "modifier": t.modifier,
                    "chance": round(float(t.chance), 4), "can_fire": bool(t.can_fire),
-                   "refusal": t.refusal}
+                   "refusal": t.refusal,
+                   "words": target_words(t, pm), "verdict": verdict(t)}
         if not t.in_sight and t.sight_decides:
             d["blocker"] = t.blocker
             point = t.block_point
@@ -202,7 +176,7 @@ def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json
                         "members": [{"bot": m.bot, "distance": r2(m.distance),
                                      "centre": m.centre, "hit_mod": m.hit_mod,
                                      "armour_mod": m.armour_mod, "chance": round(float(c), 4)}
-                                    for m, c in zip(bl.members, bl.chances)],
+                                    for m, c in zip(bl.members, bl.chances, strict=True)],
                         "safe": [{"bot": s.bot, "reason": s.reason} for s in bl.safe]}
     if pm.missile is not None:
         m = pm.missile

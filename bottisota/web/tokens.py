@@ -24,7 +24,10 @@ def new_tokens(players: list[str]) -> dict[str, str]:
 
 
 def save_tokens(path: Path, tokens: dict[str, str]) -> None:
-    """Written readable by the owner only (the tokens are the seats' keys)."""
+    """Written readable by the owner only (the tokens are the seats' keys); the
+    folder is made when the game's journal has not made it yet (`play` writes its
+    journal from the first action)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump({"seats": tokens}, fh)

@@ -211,12 +211,8 @@
     (pl.offers || []).forEach((o) => { ring(o.at.x, o.at.y, r + 0.5, "#ffdc50", 3, [3, 3]); label(o.at.x, o.at.y, `${o.watcher} fires here`, "#ffdc50", 12, -18); });
     label(end.x, end.y, `${fmt(mv.left)} cm left`, "#ebebeb", 12, -(r * S.view.scale) - 12);
   }
-  function verdict(t) {
-    if (t.can_fire) return [CLEAR, `${t.need}+${t.modifier ? (t.modifier > 0 ? "+" : "") + t.modifier : ""} ${pct(t.chance)}`];
-    if (!t.in_arc) return [ARC, "out of arc"];
-    if (!t.in_range) return [RANGE, "out of range"];
-    if (!t.in_sight) return [BLOCKED, "no sight"];
-    return [BLOCKED, "cannot"];
+  function verdict(t) {     // the table's words and ring for a target (from the server)
+    return [{ clear: CLEAR, arc: ARC, range: RANGE }[t.verdict] || BLOCKED, t.words];
   }
   function drawMeasure(pm) {
     const shooter = botById(pm.bot); if (!shooter) return;
@@ -250,7 +246,7 @@
   function renderAll() { renderTurn(); renderBot(); renderMeasure(); renderPlan(); renderActions(); renderShow(); draw(); }
   function renderTurn() {
     const s = S.state; if (!s) return;
-    $("turn").textContent = s.over ? "game over" : `round ${s.round} · ${s.turn}: ${s.phase}` + (myTurn() && !S.hello.table_seat ? " (your turn)" : "");
+    $("turn").textContent = s.line + (!s.over && myTurn() && !S.hello.table_seat ? " (your turn)" : "");
   }
   function renderBot() {
     const b = selectedBot(), info = $("botinfo"), ws_ = $("weapons"); info.innerHTML = ""; ws_.innerHTML = "";
@@ -277,7 +273,7 @@
     const t = el("table");
     pm.targets.forEach((x) => { const row = el("tr"); if (x.bot === pm.focus) row.className = "focus";
       row.appendChild(el("td", x.bot)); row.appendChild(el("td", `${fmt(x.distance)} cm`, "dim"));
-      row.appendChild(x.can_fire ? el("td", `${x.need}+${x.modifier ? (x.modifier > 0 ? "+" : "") + x.modifier : ""} · ${pct(x.chance)}`, "ok") : el("td", x.refusal || "cannot be shot", "no"));
+      row.appendChild(el("td", x.can_fire ? x.words : (x.refusal || x.words), x.can_fire ? "ok" : "no"));
       row.onclick = () => premeasure(pm.bot, pm.weapon, x.bot, null); t.appendChild(row); });
     if (!pm.targets.length) box.appendChild(el("div", "no other bot on the table", "dim"));
     box.appendChild(t);
