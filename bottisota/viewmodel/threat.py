@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from bottisota.core.i18n import _, ngettext
 from bottisota.engine.setup import floor_height
 from bottisota.engine.shooting.targeting import weapons_that_bear
 from bottisota.engine.state import GameState
@@ -142,10 +143,12 @@ def hover_words(tm: ThreatMap, x: float, y: float) -> str | None:
     if c is None:
         return None
     if not c.shooters:
-        text = "no enemy can hit here"
+        text = _("no enemy can hit here")
     else:
         n = len(c.shooters)
-        text = f"{n} bot{'s' if n != 1 else ''} can hit here ({c.weapons} weapon{'s' if c.weapons != 1 else ''}): " + ", ".join(c.shooters)
+        text = (ngettext("{n} bot can hit here", "{n} bots can hit here", n).format(n=n) + " ("
+                + ngettext("{n} weapon", "{n} weapons", c.weapons).format(n=c.weapons) + "): "
+                + ", ".join(c.shooters))
     if c.watchers:
-        text += "; overwatch: " + ", ".join(c.watchers)
+        text += "; " + _("overwatch: {names}").format(names=", ".join(c.watchers))
     return text
