@@ -26,6 +26,7 @@ from bottisota.core.actions import (
     ShotOrder,
 )
 from bottisota.core.errors import JournalWriteError
+from bottisota.core.i18n import _, other_language, set_language, translated
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer
@@ -115,7 +116,8 @@ class TableApp:
         self._last_zoom = -1.0
         self._clock = 0.0
         if journal_name:
-            self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")
+            self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
+                                journal_name=journal_name), "dim")
         self._sync_selection()
 
     @property
@@ -175,8 +177,8 @@ class TableApp:
             cam = Camera.centred(self.game.state.arena.size, area.size, cal.x, cal.y / cal.x)
             tw, th = self.game.state.arena.size
             if tw * cal.x > area.w + 1 or th * cal.y > area.h + 1:
-                self.vm.say("the table at true scale is bigger than this window: F3 fits it "
-                            "(or hide the panel with Tab)", "alarm")
+                self.vm.say(_("the table at true scale is bigger than this window: F3 fits "
+                              "it (or hide the panel with Tab)"), "alarm")
             return cam
         return Camera.fit(self.game.state.arena.size, area.size)
 
@@ -249,10 +251,11 @@ class TableApp:
             self.say(str(err), "alarm")
             return False
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
-            self.say(f"could not act: {type(err).__name__}: {err}", "alarm")
+            self.say(_("could not act: {name}: {err}").format(
+                         name=type(err).__name__, err=err), "alarm")
             return False
         if result.refusal is not None:
-            self.say(f"refused: {result.refusal}", "alarm")
+            self.say(_("refused: {refusal}").format(refusal=translated(result.refusal)), "alarm")
             return False
         self.notes = []
         self.vm.message = None
@@ -286,11 +289,11 @@ class TableApp:
             self.notes = []        # undo drops the dice rolled since the last action too
             self.vm.log.undone(n)
             self.vm.effects.clear()
-            self.say(f"undone: action {n}", "dim")
+            self.say(_("undone: action {n}").format(n=n), "dim")
             self.vm.plan = None
             self._changed()
         else:
-            self.say("nothing to undo", "dim")
+            self.say(_("nothing to undo"), "dim")
 
     def redo(self) -> None:
         try:
@@ -302,11 +305,11 @@ class TableApp:
             self.take_robot_notes()
             self.notes = []        # redo drops the dice rolled since the last action
             self.vm.log.redone(len(self.game.history))
-            self.say(f"redone: action {len(self.game.history)}", "dim")
+            self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
         else:
-            self.say("nothing to redo", "dim")
+            self.say(_("nothing to redo"), "dim")
 
     # --- the move preview ----------------------------------------------------------------
     def move_preview(self) -> MovePreview | None:
@@ -330,13 +333,14 @@ class TableApp:
         if pv is None:
             pv = preview_move(self.game, plan.move())
         if pv.refusal is not None:
-            self.say(f"refused: {pv.refusal}", "alarm")
+            self.say(_("refused: {refusal}").format(refusal=translated(pv.refusal)), "alarm")
             return
         bot = self.state.bots[plan.bot]
         why = danger(pv, bot)
         if why is not None and self.vm.confirm != f"move:{plan.all_steps()}":
             self.vm.confirm = f"move:{plan.all_steps()}"
-            self.say(f"{why}: press Enter again to commit, Esc to think again", "alarm")
+            self.say(_("{why}: press Enter again to commit, Esc to think again").format(
+                         why=why), "alarm")
             return
         self.vm.confirm = None
         self._start_move(plan.move(), pv.offers)
@@ -382,7 +386,7 @@ class TableApp:
             try:
                 pm = premeasure(self.state, vm.selected, vm.weapon, vm.aim, vm.measure_overwatch)
             except (KeyError, ValueError) as err:
-                self.say(f"cannot pre-measure: {err}", "alarm")
+                self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
                 pm = None
             self._pm_cache = (key, pm)
         return self._pm_cache[1]
@@ -423,7 +427,7 @@ class TableApp:
             if o.weapon == vm.weapon:
                 vm.orders.remove(o)
                 if o.target == target:
-                    self.say(f"{vm.weapon}: shot taken back", "dim")
+                    self.say(_("{weapon}: shot taken back").format(weapon=vm.weapon), "dim")
                     return
         vm.orders.append(ShotOrder(vm.weapon, target))
         self.say(f"{vm.weapon} -> {target}")
@@ -434,10 +438,10 @@ class TableApp:
             return
         why = self.options()[0].why_not if self.options() else None
         if why is not None:
-            self.say(f"no shooting now: {why} - P passes", "alarm")
+            self.say(_("no shooting now: {why} - P passes").format(why=why), "alarm")
             return
         if not self.vm.orders:
-            self.say("choose a weapon (1-9) and click a target first", "dim")
+            self.say(_("choose a weapon (1-9) and click a target first"), "dim")
             return
         self.act(Shoot(bot.id, tuple(self.vm.orders)))
 
@@ -458,10 +462,11 @@ class TableApp:
         if self.vm.confirm != "self_destruct":
             refusal = self.game.legal(SelfDestruct(bot.id))
             if refusal is not None:
-                self.say(f"no self-destruct: {refusal}", "alarm")
+                self.say(_("no self-destruct: {refusal}").format(
+                        refusal=translated(refusal)), "alarm")
                 return
             self.vm.confirm = "self_destruct"
-            self.say(f"press X again to self-destruct {bot.id} (Esc: no)", "alarm")
+            self.say(_("press X again to self-destruct {id} (Esc: no)").format(id=bot.id), "alarm")
             return
         self.act(SelfDestruct(bot.id))
 
@@ -542,7 +547,7 @@ class TableApp:
         try:
             path = self.calibration_saver(from_display, result)
         except (OSError, ValueError) as err:
-            self.say(f"the calibration could not be saved: {err}", "alarm")
+            self.say(_("the calibration could not be saved: {err}").format(err=err), "alarm")
             path = None
         if self.projector is not None:          # the ruler was on the projector's display
             self.projector.calibration = result
@@ -552,8 +557,9 @@ class TableApp:
             self.calibration_value = result
             self.vm.true_scale = True
             self.camera = self._fit_camera()
-        where = f" in {path}" if path else ""
-        self.say(f"true scale {result.x:.2f} x {result.y:.2f} px/cm saved{where}")
+        where = _(" in {path}").format(path=path) if path else ""
+        self.say(_("true scale {x:.2f} x {y:.2f} px/cm saved{where}").format(
+                     x=result.x, y=result.y, where=where))
 
     # set by the session (bottisota.commands.play): where calibrations go
     calibration_key = staticmethod(lambda: "display0")
@@ -575,7 +581,7 @@ class TableApp:
             return
         if vm.confirm and k not in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_x):
             vm.confirm = None
-            self.say("not done", "dim")
+            self.say(_("not done"), "dim")
             if k == pygame.K_ESCAPE:
                 return
         if k == pygame.K_F1 or event.unicode == "?":
@@ -588,15 +594,17 @@ class TableApp:
         elif k == pygame.K_F3:
             vm.true_scale = not vm.true_scale and self.calibration_value is not None
             if self.calibration_value is None:
-                self.say("no true scale yet: calibrate with F2", "dim")
+                self.say(_("no true scale yet: calibrate with F2"), "dim")
             self.camera = self._fit_camera()
         elif k == pygame.K_F4:
             vm.ui_scale = next_ui_scale(vm.ui_scale)
             self._panel = None
             self.camera = self._fit_camera()
-            self.say(f"UI scale {vm.ui_scale:g}", "dim")
+            self.say(_("UI scale {ui_scale:g}").format(ui_scale=vm.ui_scale), "dim")
         elif k == pygame.K_F5:
             self.toggle_projector()
+        elif k == pygame.K_F8:
+            self.switch_language()
         elif k == pygame.K_TAB:
             vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
             self._panel = None
@@ -692,7 +700,7 @@ class TableApp:
                 planned = [s for s in plan.steps if type(s).__name__ == "DropMine"]
                 plan.drop_mine(mines[len(planned) % len(mines)])
             else:
-                self.say(f"{bot.id} carries no mines", "dim")
+                self.say(_("{id} carries no mines").format(id=bot.id), "dim")
         elif k == pygame.K_BACKSPACE:
             plan.undo_step()
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -710,7 +718,7 @@ class TableApp:
                 self.use_service()
             else:
                 self.vm.service_choice = (self.vm.service_choice + 1) % len(SERVICE_CHOICES)
-                self.say(f"service: {self.vm.service} (Shift+R to use)")
+                self.say(_("service: {service} (Shift+R to use)").format(service=self.vm.service))
         elif k in (pygame.K_p, pygame.K_SPACE):
             self.pass_turn()
 
@@ -815,16 +823,24 @@ class TableApp:
                 fx, fy = math.sin(math.radians(facing)), math.cos(math.radians(facing))
                 vm.plan.drag_straight(dx * fx + dy * fy)
 
+    def switch_language(self) -> None:
+        """F8: Finnish <-> English; the panel, prompts and new log lines follow."""
+        set_language(other_language())
+        self._panel = None
+        self._changed()
+        self.say(_("language: English"), "dim")
+
     def toggle_fullscreen(self) -> None:
         """F11: full screen on or off; where the driver cannot, the window stays and says so."""
         if self.screen is None:
-            self.say("full screen needs a real window", "dim")
+            self.say(_("full screen needs a real window"), "dim")
             return
         try:
             pygame.display.toggle_fullscreen()
             self.resized(pygame.display.get_surface().get_size())
         except pygame.error as err:
-            self.say(f"full screen is not available here ({err}); the window stays", "alarm")
+            self.say(_("full screen is not available here ({err}); the window stays").format(
+                         err=err), "alarm")
 
     def toggle_projector(self) -> None:
         """F5: the table alone on a second window (the projector), at true scale."""
@@ -832,17 +848,17 @@ class TableApp:
         if from_window is not None:
             from_window.close()
             self.projector = None
-            self.say("projector window closed")
+            self.say(_("projector window closed"))
         else:
             opener = getattr(self, "open_projector", None)
             if opener is None:
-                self.say("a second window needs a real display", "dim")
+                self.say(_("a second window needs a real display"), "dim")
                 return
             try:
                 self.projector = opener(self)
-                self.say("projector window open: the table alone at true scale")
+                self.say(_("projector window open: the table alone at true scale"))
             except (pygame.error, OSError, ValueError) as err:
-                self.say(f"no second window: {err}", "alarm")
+                self.say(_("no second window: {err}").format(err=err), "alarm")
         self._panel = None
         self.camera = self._fit_camera()
 
@@ -857,7 +873,8 @@ class TableApp:
         finally:
             self.dice_question = None
             self._panel_shown = None
-        self.say(f"die typed in: {value} ({purpose})", "dice")
+        self.say(_("die typed in: {value} ({purpose})").format(
+                     value=value, purpose=purpose), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
@@ -913,8 +930,9 @@ class TableApp:
                 return surface
             self.projector.calibrate(self.calibration)       # the ruler on the projector
             self.draw_table(surface, self.camera, self.table_area, laptop=True)
-            text_box(surface, ["calibrating the projector: stretch the ruler on the table to 10 cm "
-                               "(Left/Right, Enter, Esc)"], (10, 10), self.sizes().panel, "dice")
+            text_box(surface, [_("calibrating the projector: stretch the ruler on the table "
+                                 "to 10 cm (Left/Right, Enter, Esc)")],
+                     (10, 10), self.sizes().panel, "dice")
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
@@ -969,15 +987,16 @@ class TableApp:
         pv = self.move_preview() if vm.plan is not None else None
         plan_lines = [(t, _tone_of(c)) for t, c in plan_summary(pv)] if pv is not None else []
         if vm.plan is not None:
-            steps = ", ".join(str(s) for s in vm.plan.all_steps()) or "(no steps yet)"
-            plan_lines.insert(0, (f"plan: {steps}", "plain"))
+            steps = ", ".join(str(s) for s in vm.plan.all_steps()) or _("(no steps yet)")
+            plan_lines.insert(0, (_("plan: {steps}").format(steps=steps), "plain"))
             bot = self.state.bots.get(vm.plan.bot)
             why = danger(pv, bot) if pv is not None and bot is not None else None
             if why:
-                plan_lines.append((f"{why}: Enter twice to commit", "alarm"))
+                plan_lines.append((_("{why}: Enter twice to commit").format(why=why), "alarm"))
         if self.expected() == "place" and self.human_to_act():
-            plan_lines.append((f"click the table to place {self.state.active} "
-                               f"(Left/Right: facing {vm.place_facing:g})", "dice"))
+            plan_lines.append((_("click the table to place {active} (Left/Right: facing "
+                                 "{place_facing:g})").format(
+                                   active=self.state.active, place_facing=vm.place_facing), "dice"))
         options = self.options()
         pm = self.premeasure()
         focus = None

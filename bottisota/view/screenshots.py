@@ -15,6 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from bottisota.core.i18n import _  # noqa: E402
 from bottisota.engine.game import Game  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.turns import turn_event  # noqa: E402
@@ -59,7 +60,7 @@ def make_screenshots(out: Path) -> list[Path]:
 
     table = TableApp(screenshot_game("r1", "move"), SIZE)
     table.vm.show_legend = True
-    table.say("table view: F1 lists every key")
+    table.say(_("table view: F1 lists every key"))
     written.append(_save(table, out / "table.png"))
 
     moving = TableApp(screenshot_game("r1", "move"), SIZE)
@@ -113,9 +114,10 @@ def _two_windows(path: Path) -> Path:
     sheet.fill((60, 60, 66))
     sheet.blit(projector, (0, 60))
     sheet.blit(laptop, (SIZE[0] + gap, 60 + (SIZE[1] - LAPTOP[1]) // 2))
-    sheet.blit(style.label(f"projector: the table alone at true scale "
-                           f"({PROJECTOR_PX_PER_CM:g} px/cm)", 40, style.TEXT), (10, 12))
-    sheet.blit(style.label("laptop: controls, panel and log", 40, style.TEXT),
+    sheet.blit(style.label(_("projector: the table alone at true scale "
+                             "({projector_px_per_cm:g} px/cm)").format(
+                               projector_px_per_cm=PROJECTOR_PX_PER_CM), 40, style.TEXT), (10, 12))
+    sheet.blit(style.label(_("laptop: controls, panel and log"), 40, style.TEXT),
                (SIZE[0] + gap, 12))
     pygame.image.save(sheet, str(path))
     return path
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else Path("assets") / "screenshots"
     for p in make_screenshots(out):
-        print(f"wrote {p}")
+        print(_("wrote {p}").format(p=p))
     return 0
 
 
