@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from bottisota.core.i18n import _
 from bottisota.web.hub import Hub, Seat, error
 from bottisota.web.protocol import ProtocolError, RateLimit, parse
 
@@ -128,8 +129,10 @@ class PhoneServer:
                 if not limit.allow():
                     if told < 0 or limit.dropped - told >= 100:
                         told = limit.dropped
-                        await conn.send(error(f"too many messages: at most {self.rate:g} a "
-                                              f"second; {limit.dropped} dropped unread"))
+                        await conn.send(error(
+                                _("too many messages: at most {rate:g} a second; {dropped} "
+                                  "dropped unread").format(
+                                    rate=self.rate, dropped=limit.dropped)))
                     continue
                 try:
                     msg = parse(raw)

@@ -14,6 +14,7 @@ from typing import Any
 from shapely.geometry import MultiPolygon, Polygon
 
 from bottisota.core.actions import Refusal
+from bottisota.core.i18n import _
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
 from bottisota.engine.state import Bot, GameState
 
@@ -104,22 +105,29 @@ def _n(v: Any) -> str:
 
 
 _WORDS = {
-    "bot_moved": lambda e: f"{e['bot']} moves to ({_n(e['x'])}, {_n(e['y'])})",
-    "to_hit": lambda e: (f"{e['bot']}'s {e.get('weapon', 'shot')} at {e.get('target')}: "
-                         f"rolled {e['roll']}, needs {e['need']}+: "
-                         f"{'hit' if e['hit'] else 'miss'}"),
-    "armour_test": lambda e: (f"{e['bot']} armour test: rolled {e['roll']}, needs {e['need']}+: "
-                              f"{'saved' if e['passed'] else 'failed'}"),
-    "damaged": lambda e: f"{e['bot']} takes {e['amount']} damage",
-    "destroyed": lambda e: f"{e['bot']} is destroyed",
-    "removed": lambda e: f"{e['bot']} leaves the table",
-    "overwatch": lambda e: f"{e['bot']} {'goes on' if e['on'] else 'leaves'} overwatch",
-    "score": lambda e: f"{e['player']} scores {e['points']}",
-    "placed": lambda e: f"{e['bot']} is placed",
-    "turn": lambda e: f"{e.get('player', '')}'s turn with {e.get('bot', '')}",
-    "round": lambda e: f"round {e['round']} begins",
-    "pass": lambda e: f"{e['bot']} passes",
-    "game_over": lambda e: "game over: " + ", ".join(map(str, e.get("winners", []))) + " win",
+    "bot_moved": lambda e:
+            _("{bot} moves to ({x}, {y})").format(bot=e['bot'], x=_n(e['x']), y=_n(e['y'])),
+    "to_hit": lambda e: (
+            _("{bot}'s {v} at {v2}: rolled {roll}, needs {need}+: {v3}").format(
+                bot=e['bot'], v=e.get('weapon', 'shot'), v2=e.get('target'), roll=e['roll'],
+                need=e['need'], v3='hit' if e['hit'] else 'miss')),
+    "armour_test": lambda e: (
+            _("{bot} armour test: rolled {roll}, needs {need}+: {v}").format(
+                bot=e['bot'], roll=e['roll'], need=e['need'],
+                v='saved' if e['passed'] else 'failed')),
+    "damaged": lambda e: _("{bot} takes {amount} damage").format(bot=e['bot'], amount=e['amount']),
+    "destroyed": lambda e: _("{bot} is destroyed").format(bot=e['bot']),
+    "removed": lambda e: _("{bot} leaves the table").format(bot=e['bot']),
+    "overwatch": lambda e:
+            (_("{bot} goes on overwatch") if e['on'] else _("{bot} leaves overwatch")).format(
+                bot=e['bot']),
+    "score": lambda e:
+            _("{player} scores {points}").format(player=e['player'], points=e['points']),
+    "placed": lambda e: _("{bot} is placed").format(bot=e['bot']),
+    "turn": lambda e: _("{v}'s turn with {v2}").format(v=e.get('player', ''), v2=e.get('bot', '')),
+    "round": lambda e: _("round {round} begins").format(round=e['round']),
+    "pass": lambda e: _("{bot} passes").format(bot=e['bot']),
+    "game_over": lambda e: _("game over: ") + ", ".join(map(str, e.get("winners", []))) + " win",
 }
 
 
