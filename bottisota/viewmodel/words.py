@@ -276,6 +276,11 @@ def _phase(phase: str) -> str:
     return _(_PHASE_WORDS[phase]) if phase in _PHASE_WORDS else phase
 
 
+def phase_names() -> tuple[str, ...]:
+    """The phase names the log and the phones show (their catalogue ids)."""
+    return tuple(_PHASE_NAMES.values())
+
+
 def _phase_name(phase: str) -> str:
     return _(_PHASE_NAMES[phase]) if phase in _PHASE_NAMES else phase
 

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from bottisota.core.i18n import _
 from bottisota.web.hub import Hub, Seat, error
+from bottisota.web.page_words import fill, words
 from bottisota.web.protocol import ProtocolError, RateLimit, parse
 
 log = logging.getLogger("bottisota.web")
@@ -90,7 +91,7 @@ class PhoneServer:
 
     def _join(self, status: int = 200) -> Response:
         nonce = secrets.token_urlsafe(12)
-        html = _static("join.html").replace("{{nonce}}", nonce)
+        html = fill(_static("join.html")).replace("{{nonce}}", nonce)
         return HTMLResponse(html, status_code=status, headers=_headers(nonce))
 
     async def join(self, request: Request) -> Response:
@@ -100,8 +101,10 @@ class PhoneServer:
         if self.hub.seat_for(request.path_params["token"]) is None:
             return self._join(404)
         nonce = secrets.token_urlsafe(12)
-        html = (_static("phone.html").replace("{{style}}", _static("phone.css"))
-                .replace("{{script}}", _static("phone.js")).replace("{{nonce}}", nonce))
+        script = _static("phone.js")
+        html = (fill(_static("phone.html")).replace("{{style}}", _static("phone.css"))
+                .replace("{{words}}", words(script)).replace("{{script}}", script)
+                .replace("{{nonce}}", nonce))
         return HTMLResponse(html, headers=_headers(nonce))
 
     # --- the seat's connection ------------------------------------------------------------
