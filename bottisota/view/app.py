@@ -26,7 +26,7 @@ from bottisota.core.actions import (
     ShotOrder,
 )
 from bottisota.core.errors import JournalWriteError
-from bottisota.core.i18n import _, other_language, set_language, translated
+from bottisota.core.i18n import _, number, other_language, set_language, translated
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer
@@ -558,8 +558,8 @@ class TableApp:
             self.vm.true_scale = True
             self.camera = self._fit_camera()
         where = _(" in {path}").format(path=path) if path else ""
-        self.say(_("true scale {x:.2f} x {y:.2f} px/cm saved{where}").format(
-                     x=result.x, y=result.y, where=where))
+        self.say(_("true scale {x} x {y} px/cm saved{where}").format(
+                     x=number(result.x), y=number(result.y), where=where))
 
     # set by the session (bottisota.commands.play): where calibrations go
     calibration_key = staticmethod(lambda: "display0")
@@ -600,7 +600,7 @@ class TableApp:
             vm.ui_scale = next_ui_scale(vm.ui_scale)
             self._panel = None
             self.camera = self._fit_camera()
-            self.say(_("UI scale {ui_scale:g}").format(ui_scale=vm.ui_scale), "dim")
+            self.say(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)), "dim")
         elif k == pygame.K_F5:
             self.toggle_projector()
         elif k == pygame.K_F8:
@@ -995,8 +995,9 @@ class TableApp:
                 plan_lines.append((_("{why}: Enter twice to commit").format(why=why), "alarm"))
         if self.expected() == "place" and self.human_to_act():
             plan_lines.append((_("click the table to place {active} (Left/Right: facing "
-                                 "{place_facing:g})").format(
-                                   active=self.state.active, place_facing=vm.place_facing), "dice"))
+                                 "{place_facing})").format(
+                                   active=self.state.active,
+                                   place_facing=number(vm.place_facing)), "dice"))
         options = self.options()
         pm = self.premeasure()
         focus = None

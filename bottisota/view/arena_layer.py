@@ -17,7 +17,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import arrow, chevron, facing_vector, fill_geom, lines_of, outline_geom
@@ -114,7 +114,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
     text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
-        lab = style.label(_("{v:g} cm").format(v=f.height or 0), text_size, style.TEXT_DIM)
+        lab = style.label(_("{v} cm").format(v=number(f.height or 0)), text_size, style.TEXT_DIM)
         minx, miny, maxx, maxy = f.shape.bounds
         px, py = cam.to_px(minx + 0.4, maxy - 0.4)
         surface.blit(lab, (px, py))

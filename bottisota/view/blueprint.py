@@ -19,7 +19,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 
 RGB = tuple[int, int, int]
 WHITE: RGB = (255, 255, 255)
@@ -247,18 +247,20 @@ def _labels(bp: Blueprint, f: Feature, ids: bool) -> None:
     if f.type == "wall":
         lines.append(f"h {_height(f):g}")
     elif f.type == "door":
-        lines.append(_("door h {f:g}").format(f=_height(f)))
+        lines.append(_("door h {f}").format(f=number(_height(f))))
     elif f.type == "platform":
         lines.append(f"z {f.height or 0:g}")
     elif f.type in ("stairs", "ramp"):
         lines.append(f"{f.type} {f.from_z or 0:g}-{f.to_z or 0:g}")
     elif f.type == "escalator":
-        lines.append(_("escalator {v:g}-{v2:g}, {v3:g} cm {carries}").format(
-                         v=f.from_z or 0, v2=f.to_z or 0, v3=f.speed or 0, carries=f.carries))
+        lines.append(_("escalator {v}-{v2}, {v3} cm {carries}").format(
+                         v=number(f.from_z or 0), v2=number(f.to_z or 0), v3=number(f.speed or 0),
+                         carries=f.carries))
     elif f.type == "lift":
-        lines.append(_("lift to {v:g}").format(v=f.top or 0))
+        lines.append(_("lift to {v}").format(v=number(f.top or 0)))
     elif f.type == "conveyor":
-        speed = _("{speed:g} cm").format(speed=f.speed) if f.speed is not None else _("house speed")
+        speed = (_("{speed} cm").format(speed=number(f.speed)) if f.speed is not None
+                 else _("house speed"))
         mid = LineString(f.path).interpolate(0.5, normalized=True) if len(f.path) >= 2 else p
         x, y = mid.x, mid.y + (f.width or 2) / 2 + 0.6
         lines.append(_("belt {speed}").format(speed=speed))
@@ -312,8 +314,9 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
     """The height key and legend, in paper mm."""
     key = bp.key
     y = 0.0
-    key.append(Text(0, y, _("{name}: {v:g} x {v2:g} cm").format(
-                              name=arena.name, v=arena.size[0], v2=arena.size[1]), 5.0,
+    key.append(Text(0, y, _("{name}: {v} x {v2} cm").format(
+                              name=arena.name, v=number(arena.size[0]),
+                              v2=number(arena.size[1])), 5.0,
                     INK, "start", True))
     y += 9
     heights = sorted({_height(f) for f in barriers})

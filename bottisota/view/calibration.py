@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.viewmodel.calibration_store import Calibration
 
@@ -83,7 +83,7 @@ class CalibrationScreen:
         lines = [_("CALIBRATE (1 of 2, across): stretch the ruler until it measures 10 cm on "
                    "the table"),
                  _("Left/Right (Shift: x10) or drag its end  -  Enter: next  -  Esc cancels"),
-                 _("{px_per_cm:.2f} px per cm").format(px_per_cm=self.px_per_cm)]
+                 _("{px_per_cm} px per cm").format(px_per_cm=number(self.px_per_cm))]
         for i, text in enumerate(lines):
             lab = style.label(text, size, style.TEXT)
             surface.blit(lab, lab.get_rect(midtop=(w / 2, y + 50 + (size + 6) * i)))
@@ -99,8 +99,8 @@ class CalibrationScreen:
         lines = [_("CALIBRATE (2 of 2, up and down): stretch the ruler to 10 cm on the table"),
                  _("Up/Down or Left/Right (Shift: x10) or drag its end  -  Enter saves  -  "
                    "Esc cancels"),
-                 _("across {across:.2f}, up and down {px_per_cm:.2f} px per cm").format(
-                     across=self.across, px_per_cm=self.px_per_cm)]
+                 _("across {across}, up and down {px_per_cm} px per cm").format(
+                     across=number(self.across), px_per_cm=number(self.px_per_cm))]
         for i, text in enumerate(lines):
             lab = style.label(text, size, style.TEXT)
             surface.blit(lab, (x + 40, 40 + (size + 6) * i))

@@ -13,7 +13,7 @@ from typing import Protocol
 
 import pygame
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 
 WIDTH = 1440
@@ -84,12 +84,14 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
                 ex = x0 + BAR_W * edge
                 pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
             draws = getattr(row, "draw_rate", 0.0)
-            text = (_("{v:.0f}% ({v2:.0f}-{v3:.0f}), draws {v4:.0f}%   kills {kills:.2f}   "
-                      "dealt {dealt:.1f}   taken {taken:.1f}   rounds {rounds:.1f}   goals "
-                      "{goals:.1f}").format(
-                        v=100 * row.rate, v2=100 * lo, v3=100 * hi, v4=100 * draws,
-                        kills=row.kills, dealt=row.dealt, taken=row.taken, rounds=row.rounds,
-                        goals=row.goals))
+            text = (_("{v}% ({v2}-{v3}), draws {v4}%   kills {kills}   "
+                      "dealt {dealt}   taken {taken}   rounds {rounds}   goals "
+                      "{goals}").format(
+                        v=number(100 * row.rate, 0), v2=number(100 * lo, 0),
+                        v3=number(100 * hi, 0), v4=number(100 * draws, 0),
+                        kills=number(row.kills), dealt=number(row.dealt, 1),
+                        taken=number(row.taken, 1), rounds=number(row.rounds, 1),
+                        goals=number(row.goals, 1)))
             surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))
             y += ROW
         for pct in (25, 50, 75):

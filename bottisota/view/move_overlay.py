@@ -8,7 +8,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Back, Forward, Step, Strafe, Turn
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.engine.movement.result import MoveResult, PathPoint
 from bottisota.engine.state import Bot
 from bottisota.view import style
@@ -145,18 +145,20 @@ def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:
     lines: list[tuple[str, style.Colour]] = []
     shown = pv.shown
     if shown is not None:
-        lines.append((_("spent {spent:.2f} of {allowed:.2f} cm, left {left:.2f}").format(
-                          spent=shown.spent, allowed=shown.allowed, left=shown.left),
+        lines.append((_("spent {spent} of {allowed} cm, left {left}").format(
+                          spent=number(shown.spent), allowed=number(shown.allowed),
+                          left=number(shown.left)),
                       style.TEXT))
         lines.append((_("turns used {turns_used}, free turns left {free_turns_left}, since "
-                        "last turn {turn_credit:.2f} cm").format(
+                        "last turn {turn_credit} cm").format(
                           turns_used=shown.turns_used, free_turns_left=shown.free_turns_left,
-                          turn_credit=shown.turn_credit), style.TEXT_DIM))
+                          turn_credit=number(shown.turn_credit)), style.TEXT_DIM))
         for piece in shown.pieces:
             mult = f" x{piece.multiplier:g}" if piece.multiplier != 1 else ""
             note = f" ({piece.note})" if piece.note else ""
-            lines.append((_("  {kind} {length:.2f} cm{mult} = {cost:.2f}{note}").format(
-                              kind=piece.kind, length=piece.length, mult=mult, cost=piece.cost,
+            lines.append((_("  {kind} {length} cm{mult} = {cost}{note}").format(
+                              kind=piece.kind, length=number(piece.length), mult=mult,
+                              cost=number(piece.cost),
                               note=note),
                           style.TEXT_DIM))
         if shown.ended:

@@ -123,9 +123,9 @@ def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int,
     st = bot.stats
     lines = [
         (f"{bot.id}: {st.name} ({_(st.locomotion)}), {bot.player}", style.TEXT),
-        (_("move {move:g}  turn {turn:g}  armour {armour}  damage {damage}/{structure}  "
+        (_("move {move}  turn {turn}  armour {armour}  damage {damage}/{structure}  "
            "moved {moved}").format(
-             move=st.move, turn=st.turn, armour=st.armour, damage=bot.damage,
+             move=number(st.move), turn=number(st.turn), armour=st.armour, damage=bot.damage,
              structure=st.structure, moved=number(bot.moved)) + ("  " + _("OVERWATCH") if bot.overwatch else ""), style.TEXT_DIM),
     ]
     for i, wpn in enumerate(st.weapons, start=1):

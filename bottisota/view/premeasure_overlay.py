@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -91,8 +91,8 @@ def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool
     else:
         pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
         pygame.draw.lines(surface, style.RULER, True, pts, 1)
-    text = _("{weapon}: reach {reach:g} cm").format(
-               weapon=pm.weapon, reach=pm.reach) + (" (overwatch)" if pm.overwatch else "")
+    text = _("{weapon}: reach {reach} cm").format(
+               weapon=pm.weapon, reach=number(pm.reach)) + (" (overwatch)" if pm.overwatch else "")
     c = cam.to_px(bot.x, bot.y)
     if sink is not None:
         sink.want(text, c, "plain", key=f"reach:{bot.id}", radius=cam.length(bot.radius) + 10)
@@ -174,8 +174,8 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any,
     rect = pygame.Rect(topleft[0], topleft[1], w, h)
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.rect(surface, style.GRID_BOLD, rect, 1)
-    surface.blit(style.label(_("fire track to {bot} ({distance:.1f} cm)").format(
-                                 bot=t.bot, distance=t.distance), fs, style.TEXT),
+    surface.blit(style.label(_("fire track to {bot} ({distance} cm)").format(
+                                 bot=t.bot, distance=number(t.distance, 1)), fs, style.TEXT),
                  (rect.x + 6, rect.y + 4))
     plot = pygame.Rect(rect.x + fs * 2, rect.y + fs + 8, w - fs * 2 - 10, h - 2 * fs - 6)
     track = list(sight_of(t)[2])

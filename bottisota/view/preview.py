@@ -18,7 +18,7 @@ import pygame
 from shapely.geometry import Point
 
 from bottisota.core.arena import Arena
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.formats.lint import ERROR
 from bottisota.play.reach import Reach
 from bottisota.view import style
@@ -109,11 +109,11 @@ class Preview:
         reach = self.state.reach if self.state else None
         p = Point(x, y)
         here = [f.label for f in arena.features if f.shape.buffer(0.05).covers(p)]
-        lines = [_("x {x:.1f}  y {y:.1f} cm").format(x=x, y=y)]
+        lines = [_("x {x}  y {y} cm").format(x=number(x, 1), y=number(y, 1))]
         if reach is not None:
             k = reach.index(x, y)
             if k is not None:
-                lines.append(_("floor height {v:g} cm").format(v=reach.z[k]))
+                lines.append(_("floor height {v} cm").format(v=number(reach.z[k])))
             lines.append(_("reached by: {x}").format(x=reach.who_reaches(x, y)))
         lines.append("features: " + (", ".join(here) if here else _("none (open floor)")))
         return lines

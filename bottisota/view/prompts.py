@@ -8,7 +8,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Move
-from bottisota.core.i18n import _, translated
+from bottisota.core.i18n import _, number, translated
 from bottisota.view import style
 
 
@@ -98,7 +98,7 @@ def draw_overwatch_prompt(surface: pygame.Surface, prompt: OverwatchPrompt,
     if offer is None:
         return
     when = _("after the move ends (R24)") if getattr(offer, "after_move", False) else \
-        _("at ({x:.2f}, {y:.2f})").format(x=offer.at.x, y=offer.at.y)
+        _("at ({x}, {y})").format(x=number(offer.at.x), y=number(offer.at.y))
     weapons = ", ".join(offer.weapons) or "-"
     draw_question(surface, [_("OVERWATCH - {owner}: {watcher} may fire at {bot}").format(
                                 owner=owner, watcher=offer.watcher, bot=prompt.move.bot),

@@ -1,8 +1,8 @@
 """Regenerate the README screenshots with the view's own drawing:
 `python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
-premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160
-and two-windows.png (the projector's table at true scale beside the laptop window)
-into OUT_DIR (default assets/screenshots)."""
+premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160,
+two-windows.png (the projector's table at true scale beside the laptop window) and the
+Finnish table-fi.png and premeasure-fi.png into OUT_DIR (default assets/screenshots)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from bottisota.core.i18n import _  # noqa: E402
+from bottisota.core.i18n import _, language, set_language  # noqa: E402
 from bottisota.engine.game import Game  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.turns import turn_event  # noqa: E402
@@ -90,6 +90,23 @@ def make_screenshots(out: Path) -> list[Path]:
     return written
 
 
+def make_finnish_screenshots(out: Path) -> list[Path]:
+    """The table and a shot's pre-measure in Finnish (table-fi.png, premeasure-fi.png);
+    the language in use before is restored."""
+    before = language()
+    set_language("fi")
+    try:
+        pygame.font.init()
+        out.mkdir(parents=True, exist_ok=True)
+        table = TableApp(screenshot_game("r1", "move"), SIZE)
+        table.vm.show_legend = True
+        table.say(_("table view: F1 lists every key"))
+        return [_save(table, out / "table-fi.png"),
+                _save(_shooting(SIZE), out / "premeasure-fi.png")]
+    finally:
+        set_language(before)
+
+
 def _shooting(size: tuple[int, int]) -> TableApp:
     app = TableApp(screenshot_game("b1", "shoot"), size)
     app.choose_weapon(1)
@@ -132,7 +149,7 @@ def _save(app: TableApp, path: Path, dt: float = 0.0) -> Path:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else Path("assets") / "screenshots"
-    for p in make_screenshots(out):
+    for p in make_screenshots(out) + make_finnish_screenshots(out):
         print(_("wrote {p}").format(p=p))
     return 0
 
