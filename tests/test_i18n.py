@@ -258,3 +258,22 @@ def test_the_rules_cores_english_is_shown_translated():
     assert translated("a name the catalogue never saw") == "a name the catalogue never saw"
     set_language("en")
     assert translated(text) == text
+
+
+def test_f8_switches_the_language_and_the_log_is_told_again(video):
+    import pygame
+
+    from bottisota.view.app import TableApp
+    from bottisota.view.screenshots import SIZE, screenshot_game
+
+    app = TableApp(screenshot_game("r1", "move"), SIZE)
+    app.vm.log.events([{"type": "pass", "bot": "r1"}], None)
+    assert app.vm.log.lines[-1].text == "r1 passes"
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F8, mod=0, unicode=""))
+    assert i18n.language() == "fi"
+    assert any(line.text == "r1 ohittaa vuoronsa" for line in app.vm.log.lines)
+    assert app.vm.message is not None and app.vm.message[0] == "kieli: suomi"
+    app.draw()
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F8, mod=0, unicode=""))
+    assert i18n.language() == "en"
+    assert any(line.text == "r1 passes" for line in app.vm.log.lines)

@@ -826,6 +826,7 @@ class TableApp:
     def switch_language(self) -> None:
         """F8: Finnish <-> English; the panel, prompts and new log lines follow."""
         set_language(other_language())
+        self.vm.log.retell()
         self._panel = None
         self._changed()
         self.say(_("language: English"), "dim")
