@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.formats import content
 from bottisota.formats.loading import load_arena
 
@@ -29,8 +29,8 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help=_("file to write: .png, .svg or .pdf (default arena.png)"))
     p.add_argument("--scale", default=None, metavar="SCALE",
                    help=_("a print ratio such as 1:2 (any format), or for PNG pixels per cm "
-                          "(default {default_px_per_cm:g})").format(
-                            default_px_per_cm=DEFAULT_PX_PER_CM))
+                          "(default {default_px_per_cm})").format(
+                            default_px_per_cm=number(DEFAULT_PX_PER_CM)))
     p.add_argument("--paper", choices=("a4", "letter", "a3"), default="a4",
                    help=_("PDF page size (default a4)"))
     p.add_argument("--ids", action="store_true", help=_("write feature ids on the plan"))
@@ -97,23 +97,24 @@ def main(args: argparse.Namespace) -> int:
         from bottisota.view.svg_out import write_svg
 
         write_svg(out, bp, ratio, key)
-        print(_("wrote {out} (SVG, {v:g} x {v2:g} mm at 1:{ratio:g})").format(
-                  out=out, v=arena.size[0] * 10 / ratio, v2=arena.size[1] * 10 / ratio,
-                  ratio=ratio))
+        print(_("wrote {out} (SVG, {v} x {v2} mm at 1:{ratio})").format(
+                  out=out, v=number(arena.size[0] * 10 / ratio),
+                  v2=number(arena.size[1] * 10 / ratio),
+                  ratio=number(ratio)))
     elif suffix == ".pdf":
         from bottisota.view.pdf_out import MAX_PAGES, write_pdf
 
         try:
             t = write_pdf(out, bp, ratio, args.paper)
         except ValueError:
-            raise InputError([Problem("--scale", 0, 0, "", _("at 1:{ratio:g} the plan needs "
+            raise InputError([Problem("--scale", 0, 0, "", _("at 1:{ratio} the plan needs "
                                                              "more than {max_pages} pages: "
                                                              "choose a smaller ratio such as "
                                                              "1:2").format(
-                                   ratio=ratio, max_pages=MAX_PAGES))]) from None
-        print(_("wrote {out} (PDF, 1:{ratio:g} on {cols} x {rows} {upper} pages + an "
+                                   ratio=number(ratio), max_pages=MAX_PAGES))]) from None
+        print(_("wrote {out} (PDF, 1:{ratio} on {cols} x {rows} {upper} pages + an "
                 "assembly map = {pages} pages)").format(
-                  out=out, ratio=ratio, cols=t.cols, rows=t.rows, upper=args.paper.upper(),
+                  out=out, ratio=number(ratio), cols=t.cols, rows=t.rows, upper=args.paper.upper(),
                   pages=t.pages))
     else:
         _write_png(out, bp, arena, ratio, px_per_cm or DEFAULT_PX_PER_CM, key)
@@ -140,17 +141,18 @@ def _write_png(out: Path, bp, arena, ratio: float, px_per_cm: float, key: bool) 
     if max(w, h) > MAX_SIDE or w * h > MAX_PIXELS:
         best = largest_png_scale(arena.size)
         raise InputError([Problem("--scale", 0, 0, "", _("a PNG of {w} x {h} px "
-                                                         "({px_per_cm:g} px per cm) is too "
+                                                         "({px_per_cm} px per cm) is too "
                                                          "large (at most {max_side} px a "
                                                          "side and {max_pixels} million px): "
                                                          "use --scale {best} or less, or "
                                                          "write .pdf (1:1 tiled on pages) or "
                                                          ".svg for a full-size print").format(
-                                                           w=w, h=h, px_per_cm=px_per_cm,
+                                                           w=w, h=h, px_per_cm=number(px_per_cm),
                                                            max_side=MAX_SIDE,
                                                            max_pixels=MAX_PIXELS // 1000000,
                                                            best=int(best)))])
     dpi = write_png(out, bp, px_per_cm, ratio, key)
-    print(_("wrote {out} ({w}x{h} px, {px_per_cm:g} px/cm, {dpi:.1f} dpi = 1:{ratio:g} when "
+    print(_("wrote {out} ({w}x{h} px, {px_per_cm} px/cm, {dpi} dpi = 1:{ratio} when "
             "printed at 100%)").format(
-              out=out, w=w, h=h, px_per_cm=px_per_cm, dpi=dpi, ratio=ratio))
+              out=out, w=w, h=h, px_per_cm=number(px_per_cm), dpi=number(dpi, 1, fixed=True),
+              ratio=number(ratio)))

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.engine.game import Game
 from bottisota.play.journal import read
 from bottisota.play.journal_data import default
@@ -35,8 +35,9 @@ def summary(game: Game) -> list[str]:
                                   for p in s.players)]
     for b in s.bots.values():
         where = ("destroyed" if b.destroyed else _("off the table") if b.removed
-                 else _("at ({x:.2f}, {y:.2f}) facing {facing:.1f}").format(
-                          x=b.x, y=b.y, facing=b.facing))
+                 else _("at ({x}, {y}) facing {facing}").format(
+                          x=number(b.x, 2, fixed=True), y=number(b.y, 2, fixed=True),
+                          facing=number(b.facing, 1, fixed=True)))
         out.append(_("  {id} ({player}, {id2}): {where}, damage {damage}/{structure}").format(
                        id=b.id, player=b.player, id2=b.card.id, where=where, damage=b.damage,
                        structure=b.stats.structure) + (_(", on overwatch") if b.overwatch else ""))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
-from bottisota.core.i18n import _, ngettext
+from bottisota.core.i18n import _, ngettext, number
 from bottisota.robot.simulate import (
     DEFAULT_ROBOTS,
     DEFAULT_ROUND_LIMIT,
@@ -76,20 +76,24 @@ def report(records: list[GameRecord], seconds: float | None = None) -> str:
         for row in rows:
             if row.flag:
                 lo, hi = row.interval
-                lines.append(_("  {v}: {label} wins {v2:.1f}% [{v3:.1f}-{v4:.1f}], clear of "
+                lines.append(_("  {v}: {label} wins {v2}% [{v3}-{v4}], clear of "
                                "the others pooled").format(
-                                 v=FLAG_TEXT[row.flag], label=row.label, v2=100 * row.rate,
-                                 v3=100 * lo, v4=100 * hi))
+                                 v=FLAG_TEXT[row.flag], label=row.label,
+                                 v2=number(100 * row.rate, 1, fixed=True),
+                                 v3=number(100 * lo, 1, fixed=True),
+                                 v4=number(100 * hi, 1, fixed=True)))
     draws = sum(1 for r in records if len(r.winners) != 1)
     refusals = [f for r in records for f in r.refusals]
     slowest = max((r.slowest for r in records), default=0.0)
-    summary = (_("{records} games ({draws} drawn: no sole winner), {v:.1f} rounds on "
-                 "average; slowest decision {v2:.0f} ms; {refusals} refused actions").format(
+    summary = (_("{records} games ({draws} drawn: no sole winner), {v} rounds on "
+                 "average; slowest decision {v2} ms; {refusals} refused actions").format(
                    records=len(records), draws=draws,
-                   v=sum(r.rounds for r in records) / max(len(records), 1), v2=1000 * slowest,
+                   v=number(sum(r.rounds for r in records) / max(len(records), 1), 1, fixed=True),
+                   v2=number(1000 * slowest, 0, fixed=True),
                    refusals=len(refusals)))
     if seconds:
-        summary += _("; {records:.1f} games/s").format(records=len(records) / seconds)
+        summary += _("; {records} games/s").format(
+            records=number(len(records) / seconds, 1, fixed=True))
     lines.append(summary)
     errors = [_("seed {seed}: {e}").format(seed=r.seed, e=e) for r in records for e in r.errors]
     if errors:

@@ -122,15 +122,16 @@ def N_(message: str) -> str:
     return message
 
 
-def number(value: float | int, digits: int = 2) -> str:
+def number(value: float | int, digits: int = 2, fixed: bool = False) -> str:
     """A number as people of the current language write it, rounded to `digits`
-    places with no trailing zeros: 12.5 (en), 12,5 (fi)."""
+    places with no trailing zeros (`fixed`: always `digits` places): 12.5 (en),
+    12,5 (fi)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     rounded = round(float(value), digits)
     if rounded == 0:
         rounded = 0.0                         # no "-0"
-    fmt = "0." + "#" * digits if digits > 0 else "0"
+    fmt = "0." + ("0" if fixed else "#") * digits if digits > 0 else "0"
     text = format_decimal(rounded, format=fmt, locale=language())
     return text.replace("\u2212", "-")       # a plain hyphen-minus reads on every font
 

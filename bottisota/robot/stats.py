@@ -7,7 +7,7 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 
 Z95 = 1.959963984540054          # the 95% normal quantile for the Wilson interval
 
@@ -176,13 +176,14 @@ def ranking_note(rows: list[Row], games: int) -> str:
     widest = max(rows, key=lambda r: r.interval[1] - r.interval[0])
     half = (widest.interval[1] - widest.interval[0]) / 2
     if half <= TARGET_HALF_WIDTH + 1e-9:
-        return _("intervals within ±{v:.1f} points: narrow enough to rank").format(v=100 * half)
+        return _("intervals within ±{v} points: narrow enough to rank").format(
+            v=number(100 * half, 1, fixed=True))
     need = games_for(widest.rate)
     per_game = widest.n / max(games, 1)
     total = math.ceil(need / max(per_game, 1e-9))
-    return (_("intervals up to ±{v:.0f} points ({label}: {n} samples) are too wide to rank; "
+    return (_("intervals up to ±{v} points ({label}: {n} samples) are too wide to rank; "
               "about {total} games would give ±5 points").format(
-                v=100 * half, label=widest.label, n=widest.n, total=total))
+                v=number(100 * half, 0, fixed=True), label=widest.label, n=widest.n, total=total))
 
 
 FLAG_TEXT = {"over": "OVER-powered", "under": "UNDER-powered", "": ""}

@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, number
 from bottisota.web.hub import Hub, Seat, error
 from bottisota.web.page_words import fill, words
 from bottisota.web.protocol import ProtocolError, RateLimit, parse
@@ -133,9 +133,9 @@ class PhoneServer:
                     if told < 0 or limit.dropped - told >= 100:
                         told = limit.dropped
                         await conn.send(error(
-                                _("too many messages: at most {rate:g} a second; {dropped} "
+                                _("too many messages: at most {rate} a second; {dropped} "
                                   "dropped unread").format(
-                                    rate=self.rate, dropped=limit.dropped)))
+                                    rate=number(self.rate), dropped=limit.dropped)))
                     continue
                 try:
                     msg = parse(raw)
