@@ -122,7 +122,7 @@ def N_(message: str) -> str:
     return message
 
 
-def number(value: float | int, digits: int = 2, fixed: bool = False) -> str:
+def number(value: object, digits: int = 2, fixed: bool = False) -> str:
     """A number as people of the current language write it, rounded to `digits`
     places with no trailing zeros (`fixed`: always `digits` places): 12.5 (en),
     12,5 (fi)."""
