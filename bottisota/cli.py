@@ -26,6 +26,7 @@ from importlib import import_module, metadata
 from pathlib import Path
 
 from bottisota.core.errors import InputError, JournalError, JournalWriteError
+from bottisota.core.i18n import LANGUAGES, N_, _, set_language
 from bottisota.formats.content import use_folders
 
 EXIT_BAD_INPUT = 2
@@ -34,20 +35,20 @@ EXIT_BUG = 70               # EX_SOFTWARE
 
 # subcommand -> (module, function, help); each function takes the parsed args, returns an exit code
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "play": ("bottisota.commands.play", "main", "start the referee's table view (the default)"),
+    "play": ("bottisota.commands.play", "main", N_("start the referee's table view (the default)")),
     "check": ("bottisota.commands.check", "main",
-              "validate arena, card, rule and scenario files; warn about suspicious ones"),
-    "explain": ("bottisota.commands.explain", "main", "explain a code of `bottisota check`"),
-    "schema": ("bottisota.commands.schema", "main", "write JSON Schemas for the file formats"),
+              N_("validate arena, card, rule and scenario files; warn about suspicious ones")),
+    "explain": ("bottisota.commands.explain", "main", N_("explain a code of `bottisota check`")),
+    "schema": ("bottisota.commands.schema", "main", N_("write JSON Schemas for the file formats")),
     "render": ("bottisota.commands.render", "main",
-               "draw an arena to PNG, SVG or PDF (1:1 build plans tiled on paper)"),
+               N_("draw an arena to PNG, SVG or PDF (1:1 build plans tiled on paper)")),
     "preview": ("bottisota.commands.preview", "main",
-                "watch an arena while editing it: redraws on save, shows findings"),
-    "scenario": ("bottisota.commands.scenario", "main", "run scenario files"),
-    "replay": ("bottisota.commands.replay", "main", "rebuild a game from its journal"),
+                N_("watch an arena while editing it: redraws on save, shows findings")),
+    "scenario": ("bottisota.commands.scenario", "main", N_("run scenario files")),
+    "replay": ("bottisota.commands.replay", "main", N_("rebuild a game from its journal")),
     "simulate": ("bottisota.commands.simulate", "main",
-                 "play robot-only games and report balance"),
-    "serve": ("bottisota.commands.serve", "main", "serve the game to phones, with no window"),
+                 N_("play robot-only games and report balance")),
+    "serve": ("bottisota.commands.serve", "main", N_("serve the game to phones, with no window")),
 }
 
 
@@ -62,11 +63,15 @@ def version() -> str:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen subcommand's module is imported (pygame stays
     unloaded for everything but the view)."""
-    parser = argparse.ArgumentParser(prog="bottisota", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="bottisota", description=_(
+        "Bottisota Referee: play, check, explain, schema, render, preview, "
+        "scenario, replay, simulate, serve"))
     parser.add_argument("--version", action="version", version=f"bottisota {version()}")
+    add_lang(parser)
     sub = parser.add_subparsers(dest="command")
     for name, (module, _fn, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=_(help_text), description=_(help_text))
+        add_lang(p)
         if name == command:
             configure = getattr(import_module(module), "configure_parser", None)
             if configure is not None:
@@ -74,8 +79,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def add_lang(p: argparse.ArgumentParser) -> None:
+    """`--lang fi|en` (every command): the language of the referee's words."""
+    p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
+                   help=_("the referee's language: fi (suomi) or en (English); "
+                          "default: the system locale (LANG, LC_ALL, LC_MESSAGES)"))
+
+
+def lang_option(argv: list[str]) -> str | None:
+    """The language `--lang` asks for (read before the parser, so help is translated too)."""
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in LANGUAGES:
+            return value
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    set_language(lang_option(argv))
     if argv[:1] in (["--version"], ["-V"]):
         print(f"bottisota {version()}")
         return 0
@@ -88,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return EXIT_BAD_INPUT
     except JournalWriteError as err:
-        print(f"bottisota: {err}", file=sys.stderr)
+        print(_("bottisota: {err}").format(err=err), file=sys.stderr)
         return EXIT_WRITE_FAILED
     except KeyboardInterrupt:
         return 130
@@ -98,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as err:
         if err.filename is None:     # not about a file the user named: a bug
             return report_bug(err, argv)
-        print(f"bottisota: {err.filename}: {err.strerror or err}", file=sys.stderr)
+        print(_("bottisota: {file}: {problem}").format(file=err.filename,
+                                                        problem=err.strerror or err),
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:         # a bug: the details to a file, one message to the user
         return report_bug(err, argv)
@@ -146,9 +171,11 @@ def report_bug(err: BaseException, argv: list[str]) -> int:
             continue
     what = f"{type(err).__name__}: {str(err)[:200]}" if str(err) else type(err).__name__
     try:
-        print(f"bottisota: an unexpected error stopped the command ({what}). This is a bug"
-              + (f"; the details are in {where} — please attach that file to a bug report."
-                 if where else "; no log could be written."), file=sys.stderr)
+        print(_("bottisota: an unexpected error stopped the command ({what}). This is a bug; "
+                "the details are in {where} — please attach that file to a bug report.").format(
+                  what=what, where=where) if where else
+              _("bottisota: an unexpected error stopped the command ({what}). This is a bug; "
+                "no log could be written.").format(what=what), file=sys.stderr)
     except (OSError, ValueError):
         pass
     return EXIT_BUG

@@ -34,3 +34,26 @@ def video():
     pygame.font.init()
     pygame.event.clear()
     yield
+
+
+os.environ["LANGUAGE"] = "en"     # the tests read English unless they ask for Finnish
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Every test starts in English (the catalogue's ids) and leaves English behind."""
+    from bottisota.core.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")
+
+
+@pytest.fixture(params=["en", "fi"])
+def language(request):
+    """Run a test in each language the referee speaks."""
+    from bottisota.core.i18n import set_language
+
+    set_language(request.param)
+    yield request.param
+    set_language("en")

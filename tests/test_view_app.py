@@ -20,7 +20,7 @@ SIZE = (1280, 800)
 RED = style.player_colour("red")
 
 
-pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
+pytestmark = pytest.mark.usefixtures("video", "language")   # tests/conftest.py: en and fi
 
 
 def duel_game(dice=(6, 1)) -> Game:

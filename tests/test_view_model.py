@@ -483,3 +483,10 @@ def test_with_a_projector_open_f2_calibrates_the_projector_display():
     assert app.calibration_value is None           # the laptop's own scale is untouched
     app.step()
     assert app.projector.camera.scale == pytest.approx(saved["display1-1920x1080"].x)
+
+
+def test_a_game_without_a_journal_shows_no_journal_line():
+    app = TableApp(duel(), (1280, 800))      # no journal: nothing to name
+    app.update(0.0)
+    app.draw()
+    assert app.panel_input().journal == ""

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bottisota.engine.game import Game
-from bottisota.engine.setup import new_state
+from bottisota.engine.movement.physics import under_higher_floor
+from bottisota.engine.setup import floor_height, new_state
 from bottisota.formats.content import arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena
 from bottisota.geometry.arena_index import FAST_PATHS
@@ -57,6 +58,8 @@ def warehouse(n: int = 16, seed: int = 3):
             continue
         if any((x - b["at"][0]) ** 2 + (y - b["at"][1]) ** 2 < 16 for b in bots):
             continue
+        if under_higher_floor(g.state, x, y, 3.0, floor_height(g.state, x, y)):
+            continue                        # R37 D29: no base reaches under a higher floor
         bots.append({"id": f"b{len(bots)}", "player": ("red", "blue", "sky")[len(bots) % 3],
                      "card": cards[len(bots) % len(cards)], "at": [x, y],
                      "facing": rng.uniform(0, 360)})

@@ -22,6 +22,7 @@ from typing import Any
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_, _, ngettext
 from bottisota.formats import content, scenario_spec, spec
 from bottisota.formats.lint import (
     ERROR,
@@ -54,14 +55,15 @@ _FOLDER_KINDS = {"arenas": "arena", "bots": "card", "cards": "card", "mods": "mo
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, folders (searched for *.yaml) or names of arenas")
-    p.add_argument("--kind", choices=KINDS, help="treat every file as this kind")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
-    p.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 2)")
+                   help=_("files, folders (searched for *.yaml) or names of arenas"))
+    p.add_argument("--kind", choices=KINDS, help=_("treat every file as this kind"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("print only problems and the "
+                                                                "summary"))
+    p.add_argument("--strict", action="store_true", help=_("treat warnings as errors (exit 2)"))
     p.add_argument("--brief", action="store_true",
-                   help="one line per finding (no source excerpt, no help line)")
+                   help=_("one line per finding (no source excerpt, no help line)"))
     p.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto",
-                   help="colour the findings (default: when writing to a terminal)")
+                   help=_("colour the findings (default: when writing to a terminal)"))
     add_content(p)
     add_rules(p)
 
@@ -96,14 +98,15 @@ def _named(name: str) -> Path | None:
 def _missing(name: str) -> Problem:
     names = sorted(content.available("arena"))
     close = difflib.get_close_matches(Path(name).stem, names, n=1, cutoff=0.6)
-    hint = f" — did you mean '{close[0]}'?" if close else ""
-    return Problem(name, 0, 0, "", f"no such file or folder, nor an arena of that name{hint} "
-                                   f"(arenas: {', '.join(names)})")
+    hint = _(" — did you mean '{v}'?").format(v=close[0]) if close else ""
+    return Problem(name, 0, 0, "", _("no such file or folder, nor an arena of that "
+                                     "name{hint} (arenas: {names})").format(
+                                       hint=hint, names=', '.join(names)))
 
 
 # the words for a file that is not the kind its place says ("not an arena file: ...")
-_WHAT = {"arena": "arena", "card": "bot card", "mod": "mod", "rules": "house rules",
-         "scenario": "scenario", "robot": "robot personality"}
+_WHAT = {"arena": N_("arena"), "card": N_("bot card"), "mod": N_("mod"), "rules": N_("house rules"),
+         "scenario": N_("scenario"), "robot": N_("robot personality")}
 
 
 def kind_by_place(path: Path) -> str | None:
@@ -183,17 +186,19 @@ def _load(path: Path, kind: str | None) -> tuple[str, Any, Any, Marks | None]:
     kind = kind or kind_by_place(path)
     if kind == "robot":
         return "robot", _check_robot(path), None, None
-    data, marks = load_yaml(path, _WHAT.get(kind or "", "YAML"))
+    data, marks = load_yaml(path, _(_WHAT.get(kind or "", "YAML")))
     kind = kind or kind_of(path, data)
     if kind is None:
         raise InputError([Problem(str(path), 1 if data is not None else 0, 1, "",
-                                  "cannot tell what this file is: expected an arena (size, "
-                                  "features), a bot card (locomotion), a mod (modifies), "
-                                  "house rules or a scenario (arena, bots, actions)")])
+                                  _("cannot tell what this file is: expected an arena (size, "
+                                    "features), a bot card (locomotion), a mod (modifies), "
+                                    "house rules or a scenario (arena, bots, actions)"))])
     if kind == "robot":
         return kind, _check_robot(path), data, marks
     if data is None:
-        raise InputError([Problem(str(path), 0, 0, "", f"the file is empty; expected a {kind}")])
+        raise InputError([Problem(str(path), 0, 0, "", _("the file is empty; expected a "
+                                                         "{kind}").format(
+                                                           kind=kind))])
     return kind, _CHECKERS[kind](data, str(path), marks), data, marks
 
 
@@ -238,7 +243,7 @@ def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
     """Card and mod ids given twice among the files checked and the designer's folders,
     and ids that shadow bundled ones."""
     out: list[Finding] = []
-    for kind, what in (("card", "bot card"), ("mod", "mod")):
+    for kind, what in (("card", _("bot card")), ("mod", "mod")):
         bundled_dir = content.bundled_dir(kind)
         bundled_files = {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
         bundled: dict[str, str] = {}
@@ -313,27 +318,31 @@ def main(args: argparse.Namespace) -> int:
         for f in found:
             print(f.headline() if brief else show(f, text, colour), file=sys.stderr)
         if not n_err and not quiet:
-            note = f", {n_warn} warning{'s' * (n_warn != 1)}" if n_warn else ""
-            print(f"ok  {path} ({kind}{note})")
+            note = ", " + ngettext("{n} warning", "{n} warnings", n_warn).format(
+                       n=n_warn) if n_warn else ""
+            print(_("ok  {path} ({kind}{note})").format(path=path, kind=kind, note=note))
     total = len(files) + len(missing)
     if total == 0:
-        print("no YAML files found", file=sys.stderr)
+        print(_("no YAML files found"), file=sys.stderr)
         return 2
     tally = _tally(errors, warnings)
     if bad_files:
-        print(f"{bad_files} of {total} file{'s' * (total != 1)} with problems{tally}",
+        print(ngettext("{bad_files} of {total} file with problems{tally}",
+                       "{bad_files} of {total} files with problems{tally}", total).format(
+                  bad_files=bad_files, total=total, tally=tally),
               file=sys.stderr)
         return 2
-    print(f"ok: {total} file{'s' * (total != 1)} checked{tally}")
+    print(ngettext("ok: {total} file checked{tally}", "ok: {total} files checked{tally}",
+                   total).format(total=total, tally=tally))
     return 0
 
 
 def _tally(errors: int, warnings: int) -> str:
     parts = []
     if errors:
-        parts.append(f"{errors} error{'s' * (errors != 1)}")
+        parts.append(ngettext("{n} error", "{n} errors", errors).format(n=errors))
     if warnings:
-        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+        parts.append(ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
     return f" ({', '.join(parts)})" if parts else ""
 
 

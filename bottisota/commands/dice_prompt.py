@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bottisota.core.dice import Dice
+from bottisota.core.i18n import _, translated
 
 
 def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] = print) -> Dice:
@@ -13,9 +14,9 @@ def prompt_dice(read: Callable[[str], str] = input, write: Callable[[str], Any] 
 
     def ask(purpose: str) -> int:
         while True:
-            text = read(f"roll a d6 for {purpose}: ").strip()
+            text = read(_("roll a d6 for {purpose}: ").format(purpose=translated(purpose))).strip()
             if text.isdigit() and 1 <= int(text) <= 6:
                 return int(text)
-            write(f"'{text}' is not a d6 result: type a number from 1 to 6")
+            write(_("'{text}' is not a d6 result: type a number from 1 to 6").format(text=text))
 
     return Dice(ask=ask)

@@ -5,13 +5,14 @@ import argparse
 import textwrap
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import _
 from bottisota.formats.lint import CODES, lookup
 from bottisota.formats.spec_types import did_you_mean
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("code", nargs="?", metavar="CODE",
-                   help="a code (W012) or name (lone-teleporter); none lists every code")
+                   help=_("a code (W012) or name (lone-teleporter); none lists every code"))
 
 
 def explanation(word: str) -> str:
@@ -19,14 +20,16 @@ def explanation(word: str) -> str:
     code = lookup(word)
     if code is None:
         names = [c.code for c in CODES.values()] + [c.name for c in CODES.values()]
-        raise InputError([Problem(word, 0, 0, "", "no such check code" + did_you_mean(word, names)
-                                  + "; `bottisota explain` lists them")])
-    body = textwrap.fill(code.explanation, 78)
-    return f"{code.title} ({code.severity}): {code.summary}\n\n{body}"
+        raise InputError([Problem(word, 0, 0, "", _("no such check code")
+                                  + did_you_mean(word, names)
+                                  + _("; `bottisota explain` lists them"))])
+    body = textwrap.fill(_(code.explanation), 78)
+    return f"{code.title} ({code.severity}): {_(code.summary)}\n\n{body}"
 
 
 def listing() -> str:
-    return "\n".join(f"{c.code} {c.name:<24} {c.severity:<8} {c.summary}" for c in CODES.values())
+    return "\n".join(f"{c.code} {c.name:<24} {c.severity:<8} {_(c.summary)}"
+                     for c in CODES.values())
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import yaml
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import _
 from bottisota.formats import spec
 from bottisota.formats.loading import bundled_rules, rules_from_dict, rules_with_overrides
 from bottisota.formats.spec_types import did_you_mean
@@ -16,15 +17,15 @@ from bottisota.formats.yaml_source import Marks, load_yaml
 
 def add_content(p: argparse.ArgumentParser) -> None:
     p.add_argument("--content", action="append", metavar="DIR", default=None,
-                   help="a folder of your own arenas/, cards/, mods/, robots/ (repeatable; "
-                        "also the BOTTISOTA_PATH variable)")
+                   help=_("a folder of your own arenas/, cards/, mods/, robots/ (repeatable; "
+                          "also the BOTTISOTA_PATH variable)"))
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", metavar="FILE", default=None,
-                   help="house rules file: every key, or only the keys you change")
+                   help=_("house rules file: every key, or only the keys you change"))
     p.add_argument("--set", action="append", metavar="KEY=VALUE", default=None,
-                   help="change one house rule, e.g. --set belt_speed=3 (repeatable)")
+                   help=_("change one house rule, e.g. --set belt_speed=3 (repeatable)"))
 
 
 def rules_file_values(path: str | Path) -> HouseRules:
@@ -45,11 +46,12 @@ def parse_sets(sets: list[str] | None) -> dict:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or not key:
-            problems.append(Problem("--set", 0, 0, "", f"'{item}': expected KEY=VALUE, "
-                                    "e.g. belt_speed=3"))
+            problems.append(Problem("--set", 0, 0, "", _("'{item}': expected KEY=VALUE, e.g. "
+                                                         "belt_speed=3").format(
+                                                           item=item)))
             continue
         if key not in spec.RULE_FIELDS:
-            problems.append(Problem("--set", 0, 0, key, "no such house rule"
+            problems.append(Problem("--set", 0, 0, key, _("no such house rule")
                                     + did_you_mean(key, list(spec.RULE_FIELDS))))
             continue
         try:

@@ -20,6 +20,7 @@ import pygame  # noqa: E402
 
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
+from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.play.journal import resume  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
@@ -43,44 +44,49 @@ from bottisota.web.server import start_phones  # noqa: E402
 
 PHONES_PORT = 8765
 
-NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
+NO_DISPLAY = N_("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
               "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("arena", nargs="?", metavar="ARENA",
-                   help="arena file or bundled arena name (default: the bundled default arena)")
-    p.add_argument("--players", default="red,blue",
-                   help="seat names, comma-separated (default red,blue)")
+                   help=_("arena file or bundled arena name (default: the bundled default arena)"))
+    p.add_argument("--players", default="red,blue", help=_("seat names, comma-separated "
+                                                           "(default red,blue)"))
     p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
-                   help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the dice")
-    p.add_argument("--physical-dice", action="store_true", help="ask every roll on screen (1-6)")
-    p.add_argument("--fullscreen", action="store_true", help="start in full screen")
-    p.add_argument("--resume", metavar="GAME.jsonl", help="go on with a saved game (its journal)")
+                   help=_("a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)"))
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the dice"))
+    p.add_argument("--physical-dice", action="store_true", help=_("ask every roll on screen "
+                                                                  "(1-6)"))
+    p.add_argument("--fullscreen", action="store_true", help=_("start in full screen"))
+    p.add_argument("--resume", metavar="GAME.jsonl", help=_("go on with a saved game (its "
+                                                            "journal)"))
     p.add_argument("--edit", action="store_true",
-                   help="designers: reload the arena and cards when their files change")
-    p.add_argument("--size", default="1600x900", help="window size WxH (default 1600x900)")
+                   help=_("designers: reload the arena and cards when their files change"))
+    p.add_argument("--size", default="1600x900", help=_("window size WxH (default 1600x900)"))
     p.add_argument("--ui-scale", type=float, default=1.0, choices=UI_SCALES,
-                   help="text size factor for the whole view (key F4 steps it)")
+                   help=_("text size factor for the whole view (key F4 steps it)"))
     p.add_argument("--panel", choices=PANEL_MODES, default="side",
-                   help="where the panel goes: side, bottom or hidden (key Tab)")
+                   help=_("where the panel goes: side, bottom or hidden (key Tab)"))
     p.add_argument("--projector", action="store_true",
-                   help="open the table alone in a second window on the second display (key F5)")
+                   help=_("open the table alone in a second window on the second display "
+                          "(key F5)"))
     p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
-                   help="robot seats wait this long after each action (default 1.5; key N skips)")
+                   help=_("robot seats wait this long after each action (default 1.5; key N "
+                          "skips)"))
     p.add_argument("--headless", action="store_true",
-                   help="no window: robot seats play on (scripted use, tests)")
+                   help=_("no window: robot seats play on (scripted use, tests)"))
     p.add_argument("--frames", type=int, default=None,
-                   help="--headless: stop after this many frames (default: until nobody acts)")
-    p.add_argument("--screenshot", metavar="PNG", help="--headless: save the last frame")
+                   help=_("--headless: stop after this many frames (default: until nobody acts)"))
+    p.add_argument("--screenshot", metavar="PNG", help=_("--headless: save the last frame"))
     p.add_argument("--phones", action="store_true",
-                   help="serve the game to the players' phones on the local network: the table "
-                        "shows each seat's QR code and link (F6 hides them)")
+                   help=_("serve the game to the players' phones on the local network: the "
+                          "table shows each seat's QR code and link (F6 hides them)"))
     p.add_argument("--phones-commit", action="store_true",
-                   help="with --phones: each seat may act for its own bots on its own turn")
+                   help=_("with --phones: each seat may act for its own bots on its own turn"))
     p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
-                   help=f"with --phones: the port phones connect to (default {PHONES_PORT})")
+                   help=_("with --phones: the port phones connect to (default {port})").format(
+                       port=PHONES_PORT))
 
 
 def has_display() -> bool:
@@ -99,12 +105,12 @@ def main(args: argparse.Namespace) -> int:
     if not args.resume:
         parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
     if not args.robot_pace >= 0:
-        raise InputError([Problem("--robot-pace", 0, 0, "", "must be 0 or more seconds")])
+        raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
     _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     elif not has_display():
-        print(NO_DISPLAY, file=sys.stderr)
+        print(_(NO_DISPLAY), file=sys.stderr)
         return 2
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
@@ -112,8 +118,9 @@ def main(args: argparse.Namespace) -> int:
         pygame.font.init()
         screen, note = _open_window(size, args.fullscreen and not args.headless)
     except pygame.error as err:
-        print(f"bottisota: cannot open a window: {err}\n"
-              "Use `bottisota play --headless` for scripted use.", file=sys.stderr)
+        print(_("bottisota: cannot open a window: {err}\nUse `bottisota play --headless` for "
+                "scripted use.").format(
+                  err=err), file=sys.stderr)
         return 2
     try:
         return _play(args, players, screen, note)
@@ -127,10 +134,11 @@ def _check_phone_options(args: argparse.Namespace) -> None:
     for flag, given in (("--phones-commit", args.phones_commit),
                         ("--phones-port", args.phones_port != PHONES_PORT)):
         if given and not args.phones:
-            raise InputError([Problem(flag, 0, 0, "", "add --phones (the phone server)")])
+            raise InputError([Problem(flag, 0, 0, "", _("add --phones (the phone server)"))])
     if not 0 <= args.phones_port <= 65535:
         raise InputError([Problem("--phones-port", 0, 0, "",
-                                  f"expected 0 to 65535, not {args.phones_port}")])
+                                  _("expected 0 to 65535, not {port}").format(
+                                      port=args.phones_port))])
 
 
 def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surface, str | None]:
@@ -143,8 +151,9 @@ def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surfac
         if not fullscreen:
             raise
         screen = pygame.display.set_mode(size, pygame.RESIZABLE)   # no full screen here
-        note = f"full screen is not available here ({err}); a window is used instead"
-    pygame.display.set_caption("Bottisota Referee")
+        note = _("full screen is not available here ({err}); a window is used instead").format(
+                   err=err)
+    pygame.display.set_caption(_("Bottisota Referee"))
     return screen, note
 
 
@@ -193,7 +202,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
     if notice:          # a torn last line was cut on resume, or an old journal version
-        app.say(f"journal: {notice}", "alarm")
+        app.say(_("journal: {notice}").format(notice=notice), "alarm")
     for text in notes + ([note] if note else []):
         app.say(text, "alarm")
     if cal is not None:
@@ -210,12 +219,13 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
                                   commit=args.phones_commit, physical=args.physical_dice,
                                   robots=robots)
         except OSError as err:
-            print(f"bottisota: the phone server could not start: {err}", file=sys.stderr)
+            print(_("bottisota: the phone server could not start: {err}").format(err=err),
+                  file=sys.stderr)
             return 2
         app.phones = PhoneTable(phones)
         for link in phones.links:
             print(f"{link.seat}: {link.url}", flush=True)
-        app.say("phones: each seat scans its QR code (F6 hides the links)", "dim")
+        app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
             return _headless(app, args) if args.headless else _run(app)
         finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 from bottisota.commands.check import file_findings
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError
+from bottisota.core.i18n import _
 from bottisota.formats import content
 from bottisota.formats.loading import load_arena
 from bottisota.play.reach import ground_reach
@@ -19,12 +20,12 @@ FPS = 10
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("arena", metavar="ARENA", help="arena file, or the name of an arena")
+    p.add_argument("arena", metavar="ARENA", help=_("arena file, or the name of an arena"))
     p.add_argument("cards", nargs="*", metavar="CARDS",
-                   help="card or mod files to check beside it (their findings are listed)")
+                   help=_("card or mod files to check beside it (their findings are listed)"))
     p.add_argument("--scale", type=float, default=8.0, metavar="PX_PER_CM",
-                   help="pixels per cm (default 8)")
-    p.add_argument("--frames", type=int, default=None, help="stop after this many frames")
+                   help=_("pixels per cm (default 8)"))
+    p.add_argument("--frames", type=int, default=None, help=_("stop after this many frames"))
     add_content(p)
     add_rules(p)
 
@@ -61,5 +62,6 @@ def main(args: argparse.Namespace) -> int:
 
     preview = make_preview(args)
     run_window(preview, args.frames, FPS)
-    print(f"preview closed after {preview.generation} loads of {preview.files[0]}")
+    print(_("preview closed after {generation} loads of {v}").format(
+              generation=preview.generation, v=preview.files[0]))
     return 0

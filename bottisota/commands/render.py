@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import _, number
 from bottisota.formats import content
 from bottisota.formats.loading import load_arena
 
@@ -23,19 +24,20 @@ FORMATS = (".png", ".svg", ".pdf")
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("arena", metavar="ARENA", help="arena file, or the name of an arena")
+    p.add_argument("arena", metavar="ARENA", help=_("arena file, or the name of an arena"))
     p.add_argument("-o", "--output", default="arena.png",
-                   help="file to write: .png, .svg or .pdf (default arena.png)")
+                   help=_("file to write: .png, .svg or .pdf (default arena.png)"))
     p.add_argument("--scale", default=None, metavar="SCALE",
-                   help="a print ratio such as 1:2 (any format), or for PNG pixels per cm "
-                        f"(default {DEFAULT_PX_PER_CM:g})")
+                   help=_("a print ratio such as 1:2 (any format), or for PNG pixels per cm "
+                          "(default {default_px_per_cm})").format(
+                            default_px_per_cm=number(DEFAULT_PX_PER_CM)))
     p.add_argument("--paper", choices=("a4", "letter", "a3"), default="a4",
-                   help="PDF page size (default a4)")
-    p.add_argument("--ids", action="store_true", help="write feature ids on the plan")
+                   help=_("PDF page size (default a4)"))
+    p.add_argument("--ids", action="store_true", help=_("write feature ids on the plan"))
     p.add_argument("--no-legend", "--no-key", dest="no_key", action="store_true",
-                   help="leave out the key (height key and legend)")
+                   help=_("leave out the key (height key and legend)"))
     p.add_argument("--findings", action="store_true",
-                   help="mark the warnings of `bottisota check` at their spots")
+                   help=_("mark the warnings of `bottisota check` at their spots"))
     add_content(p)
     add_rules(p)
 
@@ -45,25 +47,30 @@ def parse_scale(text: str | None, suffix: str) -> tuple[float, float | None]:
     if text is None:
         return 1.0, None
     if ":" in text:
-        a, _, b = text.partition(":")
+        a, _sep, b = text.partition(":")
         try:
             ratio = float(b) / float(a)
         except (ValueError, ZeroDivisionError):
             ratio = -1.0
         if not ratio > 0 or ratio != ratio or ratio == float("inf"):
-            raise InputError([Problem("--scale", 0, 0, "", f"'{text}': expected a ratio such "
-                                      "as 1:1 or 1:2")])
+            raise InputError([Problem("--scale", 0, 0, "", _("'{text}': expected a ratio "
+                                                             "such as 1:1 or 1:2").format(
+                                                               text=text))])
         return ratio, None
     try:
         value = float(text)
     except ValueError:
         value = -1.0
     if not value > 0 or value == float("inf"):
-        raise InputError([Problem("--scale", 0, 0, "", f"'{text}': expected a ratio such as "
-                                  "1:2, or pixels per cm above 0 for a PNG")])
+        raise InputError([Problem("--scale", 0, 0, "", _("'{text}': expected a ratio such as "
+                                                         "1:2, or pixels per cm above 0 for "
+                                                         "a PNG").format(
+                                                           text=text))])
     if suffix != ".png":
-        raise InputError([Problem("--scale", 0, 0, "", f"'{text}': for {suffix} give a print "
-                                  "ratio such as 1:1 or 1:2 (pixels per cm are for PNG)")])
+        raise InputError([Problem("--scale", 0, 0, "", _("'{text}': for {suffix} give a "
+                                                         "print ratio such as 1:1 or 1:2 "
+                                                         "(pixels per cm are for PNG)").format(
+                                                           text=text, suffix=suffix))])
     return 1.0, value
 
 
@@ -73,10 +80,12 @@ def main(args: argparse.Namespace) -> int:
     out = Path(args.output)
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
-        raise InputError([Problem(str(out), 0, 0, "", f"cannot tell the file type from "
-                                  f"'{out.suffix or 'no extension'}': use .png, .svg or .pdf")])
+        raise InputError([Problem(str(out), 0, 0, "", _("cannot tell the file type from "
+                                                        "'{v}': use .png, .svg or .pdf").format(
+                                                          v=out.suffix or _('no extension')))])
     if not out.parent.exists():
-        raise InputError([Problem(str(out), 0, 0, "", "the folder to write into does not exist")])
+        raise InputError([Problem(str(out), 0, 0, "", _("the folder to write into does not "
+                                                        "exist"))])
     ratio, px_per_cm = parse_scale(args.scale, suffix)
     rules = house_rules(args)
     path = content.find("arena", args.arena)
@@ -88,19 +97,25 @@ def main(args: argparse.Namespace) -> int:
         from bottisota.view.svg_out import write_svg
 
         write_svg(out, bp, ratio, key)
-        print(f"wrote {out} (SVG, {arena.size[0] * 10 / ratio:g} x {arena.size[1] * 10 / ratio:g}"
-              f" mm at 1:{ratio:g})")
+        print(_("wrote {out} (SVG, {v} x {v2} mm at 1:{ratio})").format(
+                  out=out, v=number(arena.size[0] * 10 / ratio),
+                  v2=number(arena.size[1] * 10 / ratio),
+                  ratio=number(ratio)))
     elif suffix == ".pdf":
         from bottisota.view.pdf_out import MAX_PAGES, write_pdf
 
         try:
             t = write_pdf(out, bp, ratio, args.paper)
         except ValueError:
-            raise InputError([Problem("--scale", 0, 0, "", f"at 1:{ratio:g} the plan needs more "
-                                      f"than {MAX_PAGES} pages: choose a smaller ratio "
-                                      "such as 1:2")]) from None
-        print(f"wrote {out} (PDF, 1:{ratio:g} on {t.cols} x {t.rows} {args.paper.upper()} "
-              f"pages + an assembly map = {t.pages} pages)")
+            raise InputError([Problem("--scale", 0, 0, "", _("at 1:{ratio} the plan needs "
+                                                             "more than {max_pages} pages: "
+                                                             "choose a smaller ratio such as "
+                                                             "1:2").format(
+                                   ratio=number(ratio), max_pages=MAX_PAGES))]) from None
+        print(_("wrote {out} (PDF, 1:{ratio} on {cols} x {rows} {upper} pages + an "
+                "assembly map = {pages} pages)").format(
+                  out=out, ratio=number(ratio), cols=t.cols, rows=t.rows, upper=args.paper.upper(),
+                  pages=t.pages))
     else:
         _write_png(out, bp, arena, ratio, px_per_cm or DEFAULT_PX_PER_CM, key)
     return 0
@@ -125,11 +140,19 @@ def _write_png(out: Path, bp, arena, ratio: float, px_per_cm: float, key: bool) 
     w, h = png_size(arena.size, px_per_cm)
     if max(w, h) > MAX_SIDE or w * h > MAX_PIXELS:
         best = largest_png_scale(arena.size)
-        raise InputError([Problem("--scale", 0, 0, "", f"a PNG of {w} x {h} px ({px_per_cm:g} px "
-                                  f"per cm) is too large (at most {MAX_SIDE} px a side and "
-                                  f"{MAX_PIXELS // 1_000_000} million px): use --scale "
-                                  f"{int(best)} or less, or write .pdf (1:1 tiled on pages) "
-                                  "or .svg for a full-size print")])
+        raise InputError([Problem("--scale", 0, 0, "", _("a PNG of {w} x {h} px "
+                                                         "({px_per_cm} px per cm) is too "
+                                                         "large (at most {max_side} px a "
+                                                         "side and {max_pixels} million px): "
+                                                         "use --scale {best} or less, or "
+                                                         "write .pdf (1:1 tiled on pages) or "
+                                                         ".svg for a full-size print").format(
+                                                           w=w, h=h, px_per_cm=number(px_per_cm),
+                                                           max_side=MAX_SIDE,
+                                                           max_pixels=MAX_PIXELS // 1000000,
+                                                           best=int(best)))])
     dpi = write_png(out, bp, px_per_cm, ratio, key)
-    print(f"wrote {out} ({w}x{h} px, {px_per_cm:g} px/cm, {dpi:.1f} dpi = 1:{ratio:g} "
-          "when printed at 100%)")
+    print(_("wrote {out} ({w}x{h} px, {px_per_cm} px/cm, {dpi} dpi = 1:{ratio} when "
+            "printed at 100%)").format(
+              out=out, w=w, h=h, px_per_cm=number(px_per_cm), dpi=number(dpi, 1, fixed=True),
+              ratio=number(ratio)))

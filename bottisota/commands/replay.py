@@ -11,29 +11,36 @@ import argparse
 import json
 import sys
 
+from bottisota.core.i18n import _, number
 from bottisota.engine.game import Game
 from bottisota.play.journal import read
 from bottisota.play.journal_data import default
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("journal", help="a game's journal (JSON lines)")
-    p.add_argument("--events", action="store_true", help="also print every event")
+    p.add_argument("journal", help=_("a game's journal (JSON lines)"))
+    p.add_argument("--events", action="store_true", help=_("also print every event"))
 
 
 def summary(game: Game) -> list[str]:
     """A few lines about the game's state: round, turn, scores, bots."""
     s = game.state
-    out = [f"round {s.round}, " + ("game over" if s.over else
-                                  f"{game.whose_turn()} to {game.expected()}"),
-           f"actions: {len(game.history)}, dice rolled: {s.dice.used}",
-           "scores: " + ", ".join(f"{p} {s.scores.get(p, 0)} ({s.kills.get(p, 0)} kills)"
+    out = [_("round {round}, ").format(round=s.round) + (_("game over") if s.over else
+                                  _("{whose_turn} to {expected}").format(
+                                      whose_turn=game.whose_turn(), expected=game.expected())),
+           _("actions: {history}, dice rolled: {used}").format(
+               history=len(game.history), used=s.dice.used),
+           "scores: " + ", ".join(_("{p} {p2} ({p3} kills)").format(
+                                      p=p, p2=s.scores.get(p, 0), p3=s.kills.get(p, 0))
                                   for p in s.players)]
     for b in s.bots.values():
-        where = ("destroyed" if b.destroyed else "off the table" if b.removed
-                 else f"at ({b.x:.2f}, {b.y:.2f}) facing {b.facing:.1f}")
-        out.append(f"  {b.id} ({b.player}, {b.card.id}): {where}, damage {b.damage}"
-                   f"/{b.stats.structure}" + (", on overwatch" if b.overwatch else ""))
+        where = ("destroyed" if b.destroyed else _("off the table") if b.removed
+                 else _("at ({x}, {y}) facing {facing}").format(
+                          x=number(b.x, 2, fixed=True), y=number(b.y, 2, fixed=True),
+                          facing=number(b.facing, 1, fixed=True)))
+        out.append(_("  {id} ({player}, {id2}): {where}, damage {damage}/{structure}").format(
+                       id=b.id, player=b.player, id2=b.card.id, where=where, damage=b.damage,
+                       structure=b.stats.structure) + (_(", on overwatch") if b.overwatch else ""))
     return out
 
 
@@ -44,14 +51,16 @@ def main(args: argparse.Namespace) -> int:
     if loaded.notice:
         print(f"{args.journal}: {loaded.notice}", file=sys.stderr)
     if loaded.version < 2:
-        print(f"{args.journal}: journal version {loaded.version}, written before line "
-              "digests: edits to it cannot be detected", file=sys.stderr)
+        print(_("{journal}: journal version {version}, written before line digests: edits to "
+                "it cannot be detected").format(
+                  journal=args.journal, version=loaded.version), file=sys.stderr)
     if getattr(args, "events", False):
         for entry in game.history:
             print(f"{entry.action}")
             for e in entry.events:
                 print("   ", json.dumps(e, default=default))
-    print(f"{args.journal}: replayed {len(game.history)} actions; every event matches")
+    print(_("{journal}: replayed {history} actions; every event matches").format(
+              journal=args.journal, history=len(game.history)))
     for line in summary(game):
         print(line)
     return 0

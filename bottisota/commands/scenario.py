@@ -10,14 +10,15 @@ import json
 import sys
 from pathlib import Path
 
+from bottisota.core.i18n import _
 from bottisota.play.scenario import load_scenario, report, run, text_report
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="scenario_command", required=True)
-    r = sub.add_parser("run", help="run scenario files and check their expectations")
-    r.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files")
-    r.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    r = sub.add_parser("run", help=_("run scenario files and check their expectations"))
+    r.add_argument("files", nargs="+", metavar="FILE", help=_("scenario YAML files"))
+    r.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
 
 
 def main(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import _
 from bottisota.engine.game import Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -28,23 +29,28 @@ DEFAULT_PORT = 8765
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("arena", nargs="?", help="arena file or bundled arena name (default: warehouse)")
-    p.add_argument("--players", default="red,blue", help="seat names in order (default red,blue)")
-    p.add_argument("--seed", type=int, help="dice seed (default: a fresh one, journaled)")
+    p.add_argument("arena", nargs="?", help=_("arena file or bundled arena name (default: "
+                                              "warehouse)"))
+    p.add_argument("--players", default="red,blue", help=_("seat names in order (default "
+                                                           "red,blue)"))
+    p.add_argument("--seed", type=int, help=_("dice seed (default: a fresh one, journaled)"))
     p.add_argument("--physical-dice", action="store_true",
-                   help="players type their physical dice on the phone (needs --phones-commit)")
+                   help=_("players type their physical dice on the phone (needs --phones-commit)"))
     p.add_argument("--phones-commit", action="store_true",
-                   help="let each seat commit its own actions on its own turn from its phone")
+                   help=_("let each seat commit its own actions on its own turn from its phone"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only; "
-                        "0.0.0.0 for the local network)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+                   help=_("address to listen on (default 127.0.0.1, this machine only; "
+                          "0.0.0.0 for the local network)"))
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=_("port (default "
+                                                                    "{default_port})").format(
+                                                                      default_port=DEFAULT_PORT))
     p.add_argument("--resume", metavar="GAME.jsonl",
-                   help="go on with a journaled game; phones rejoin with the same links")
+                   help=_("go on with a journaled game; phones rejoin with the same links"))
     p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
-                   help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
+                   help=_("a seat played by a robot: blue, blue:sniper, or red,blue "
+                          "(repeatable)"))
     p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
-                   help="robot seats wait this long after each action (default 1.5)")
+                   help=_("robot seats wait this long after each action (default 1.5)"))
 
 
 def _journal_dir() -> Path:
@@ -58,36 +64,39 @@ def _arena_file(name: str | None) -> Path:
     for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
         if c.is_file():
             return c
-    raise InputError([Problem(name, 0, 0, "",
-                              "no such arena file (nor a bundled arena of that name)")])
+    raise InputError([Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of "
+                                                "that name)"))])
 
 
 def _players(text: str) -> list[str]:
     players = [p.strip() for p in text.split(",") if p.strip()]
     if not players or len(set(players)) != len(players) or "table" in players:
-        raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names "
-                                  "(not 'table'), e.g. red,blue")])
+        raise InputError([Problem("--players", 0, 0, "", _("give one or more distinct names "
+                                                           "(not 'table'), e.g. red,blue"))])
     return players
 
 
 def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
     """The game (new or resumed), its hub and journal path."""
     if args.robot and args.physical_dice:
-        raise InputError([Problem("--robot", 0, 0, "", "robot seats roll their own decisions: "
-                                  "a served game with robots cannot use --physical-dice")])
+        raise InputError([Problem("--robot", 0, 0, "", _(
+            "robot seats roll their own decisions: a served game with robots cannot use "
+            "--physical-dice"))])
     if args.physical_dice and not args.phones_commit:
-        raise InputError([Problem("--physical-dice", 0, 0, "", "phones type the dice only when "
-                                  "they commit: add --phones-commit")])
+        raise InputError([Problem("--physical-dice", 0, 0, "", _("phones type the dice only "
+                                                                 "when they commit: add "
+                                                                 "--phones-commit"))])
     if args.physical_dice and not args.resume:
         # the starting player and the first draw are rolled before any phone has joined
-        raise InputError([Problem("--physical-dice", 0, 0, "", "a served game rolls its start "
-                                  "before any phone joins: start it at the table with "
-                                  "`bottisota play --physical-dice`, then serve it with "
-                                  "--resume GAME.jsonl --physical-dice --phones-commit")])
+        raise InputError([Problem("--physical-dice", 0, 0, "", _(
+            "a served game rolls its start before any phone joins: start it at the table "
+            "with `bottisota play --physical-dice`, then serve it with --resume GAME.jsonl "
+            "--physical-dice --phones-commit"))])
     if not args.robot_pace >= 0:
-        raise InputError([Problem("--robot-pace", 0, 0, "", "must be 0 or more seconds")])
+        raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
     if not 0 <= args.port <= 65535:
-        raise InputError([Problem("--port", 0, 0, "", f"expected 0 to 65535, not {args.port}")])
+        raise InputError([Problem("--port", 0, 0, "", _("expected 0 to 65535, not {port}").format(
+                                                          port=args.port))])
     holder: dict[str, Hub] = {}
 
     def ask(purpose: str) -> int:
@@ -122,10 +131,11 @@ def main(args: argparse.Namespace) -> int:
     for link in links:
         print(f"{link.seat}: {link.url}", flush=True)
     for player, robot in hub.robots.items():
-        print(f"{player}: played by a robot ({robot.personality.name})", flush=True)
-    print(f"journal: {journal}", flush=True)
+        print(_("{player}: played by a robot ({personality})").format(
+            player=player, personality=robot.personality.name), flush=True)
+    print(_("journal: {journal}").format(journal=journal), flush=True)
     if args.host in ("127.0.0.1", "localhost", "::1"):
-        print("listening on this machine only; --host 0.0.0.0 lets phones on the network join",
+        print(_("listening on this machine only; --host 0.0.0.0 lets phones on the network join"),
               flush=True)
     serve_forever(hub, args.host, args.port)
     return 0

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import _, ngettext, number
 from bottisota.robot.simulate import (
     DEFAULT_ROBOTS,
     DEFAULT_ROUND_LIMIT,
@@ -38,27 +39,30 @@ from bottisota.robot.stats import (
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     """The `simulate` subcommand's options."""
-    p.add_argument("arena", help="arena file, or the name of an arena (warehouse)")
+    p.add_argument("arena", help=_("arena file, or the name of an arena (warehouse)"))
     p.add_argument("--robots", default=DEFAULT_ROBOTS,
-                   help="personalities, one per seat: names or robot files "
-                        f"(default {DEFAULT_ROBOTS})")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+                   help=_("personalities, one per seat: names or robot files (default "
+                          "{default_robots})").format(
+                            default_robots=DEFAULT_ROBOTS))
+    p.add_argument("--games", type=int, default=100, help=_("games to play (default 100)"))
     p.add_argument("--jobs", type=int, default=None,
-                   help="worker processes (default: the number of cores)")
-    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+                   help=_("worker processes (default: the number of cores)"))
+    p.add_argument("--seed", type=int, default=1, help=_("first seed (default 1)"))
     p.add_argument("--round-limit", type=int, default=DEFAULT_ROUND_LIMIT,
-                   help=f"rounds per game (default {DEFAULT_ROUND_LIMIT})")
+                   help=_("rounds per game (default {default_round_limit})").format(
+                            default_round_limit=DEFAULT_ROUND_LIMIT))
     p.add_argument("--locomotion", default=None,
-                   help="deal only bot cards of these locomotions (comma-separated)")
-    p.add_argument("--cards", default=None, help="deal only these bot cards (comma-separated ids)")
-    p.add_argument("-o", "--output", default=None, help="write the chart to this PNG file")
+                   help=_("deal only bot cards of these locomotions (comma-separated)"))
+    p.add_argument("--cards", default=None, help=_("deal only these bot cards "
+                                                   "(comma-separated ids)"))
+    p.add_argument("-o", "--output", default=None, help=_("write the chart to this PNG file"))
     p.add_argument("--journals", default=None, metavar="DIR",
-                   help="keep the journals of chosen games in this folder (replay them with "
-                        "`bottisota replay` or on the table)")
+                   help=_("keep the journals of chosen games in this folder (replay them "
+                          "with `bottisota replay` or on the table)"))
     p.add_argument("--keep", default="worst", metavar="worst|all|N",
-                   help="which journals to keep: worst (errors, refusals, else the most "
-                        "one-sided games), all, or the first N games (default worst)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=_("which journals to keep: worst (errors, refusals, else the most "
+                          "one-sided games), all, or the first N games (default worst)"))
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     add_content(p)
     add_rules(p)
 
@@ -66,37 +70,46 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
 def report(records: list[GameRecord], seconds: float | None = None) -> str:
     """The terminal report: both tables, the ranking advice, flags and a summary."""
     people, cards = personality_rows(records), card_rows(records)
-    lines = [table("personality", people), "", table("bot card", cards), ""]
+    lines = [table("personality", people), "", table(_("bot card"), cards), ""]
     for title, rows in (("personalities", people), ("cards", cards)):
         lines.append(f"{title}: {ranking_note(rows, len(records))}")
         for row in rows:
             if row.flag:
                 lo, hi = row.interval
-                lines.append(f"  {FLAG_TEXT[row.flag]}: {row.label} wins {100 * row.rate:.1f}% "
-                             f"[{100 * lo:.1f}-{100 * hi:.1f}], clear of the others pooled")
+                lines.append(_("  {v}: {label} wins {v2}% [{v3}-{v4}], clear of "
+                               "the others pooled").format(
+                                 v=FLAG_TEXT[row.flag], label=row.label,
+                                 v2=number(100 * row.rate, 1, fixed=True),
+                                 v3=number(100 * lo, 1, fixed=True),
+                                 v4=number(100 * hi, 1, fixed=True)))
     draws = sum(1 for r in records if len(r.winners) != 1)
     refusals = [f for r in records for f in r.refusals]
     slowest = max((r.slowest for r in records), default=0.0)
-    summary = (f"{len(records)} games ({draws} drawn: no sole winner), "
-               f"{sum(r.rounds for r in records) / max(len(records), 1):.1f} "
-               f"rounds on average; slowest decision {1000 * slowest:.0f} ms; "
-               f"{len(refusals)} refused actions")
+    summary = (_("{records} games ({draws} drawn: no sole winner), {v} rounds on "
+                 "average; slowest decision {v2} ms; {refusals} refused actions").format(
+                   records=len(records), draws=draws,
+                   v=number(sum(r.rounds for r in records) / max(len(records), 1), 1, fixed=True),
+                   v2=number(1000 * slowest, 0, fixed=True),
+                   refusals=len(refusals)))
     if seconds:
-        summary += f"; {len(records) / seconds:.1f} games/s"
+        summary += _("; {records} games/s").format(
+            records=number(len(records) / seconds, 1, fixed=True))
     lines.append(summary)
-    errors = [f"seed {r.seed}: {e}" for r in records for e in r.errors]
+    errors = [_("seed {seed}: {e}").format(seed=r.seed, e=e) for r in records for e in r.errors]
     if errors:
-        lines.append(f"{len(errors)} games stopped by an error in the rules:")
-    lines += [f"  refused: {r}" for r in refusals[:5]]
-    lines += [f"  error: {e}" for e in errors[:5]]
+        lines.append(_("{errors} games stopped by an error in the rules:").format(
+                         errors=len(errors)))
+    lines += [_("  refused: {r}").format(r=r) for r in refusals[:5]]
+    lines += [_("  error: {e}").format(e=e) for e in errors[:5]]
     return "\n".join(lines)
 
 
 def _keep_value(keep: str) -> str:
     if keep in ("worst", "all") or keep.isdigit() and int(keep) > 0:
         return keep
-    raise InputError([Problem("--keep", 0, 0, "", f"'{keep}': expected worst, all or a "
-                              "number of games above 0")])
+    raise InputError([Problem("--keep", 0, 0, "", _("'{keep}': expected worst, all or a "
+                                                    "number of games above 0").format(
+                                                      keep=keep))])
 
 
 def main(args: argparse.Namespace) -> int:
@@ -104,10 +117,10 @@ def main(args: argparse.Namespace) -> int:
     stopped on an error."""
     robots = [r.strip() for r in args.robots.split(",") if r.strip()]
     if len(robots) < 2:
-        raise InputError([Problem("--robots", 0, 0, "", "name at least two personalities, "
-                                  "one per seat (aggressive,sniper)")])
+        raise InputError([Problem("--robots", 0, 0, "", _("name at least two personalities, "
+                                                          "one per seat (aggressive,sniper)"))])
     if args.games < 1:
-        raise InputError([Problem("--games", 0, 0, "", "play at least one game")])
+        raise InputError([Problem("--games", 0, 0, "", _("play at least one game"))])
     keep = _keep_value(getattr(args, "keep", "worst"))
     journals = getattr(args, "journals", None)
     if journals:
@@ -123,14 +136,18 @@ def main(args: argparse.Namespace) -> int:
     print(report(records, took))
     if journals:
         kept = keep_journals(records, journals, keep)
-        print(f"kept {len(kept)} journal{'s' * (len(kept) != 1)} in {journals} ({keep}); "
-              f"replay one with: bottisota replay {kept[0] if kept else 'FILE'}")
+        print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "
+                       "bottisota replay {file}",
+                       "kept {n} journals in {journals} ({keep}); replay one with: "
+                       "bottisota replay {file}", len(kept)).format(
+                  n=len(kept), journals=journals, keep=keep, file=kept[0] if kept else 'FILE'))
     if args.output:
         from bottisota.view.chart import draw_chart
 
         draw_chart(args.output, [("personality", personality_rows(records)),
-                                 ("bot card", card_rows(records))],
-                   title=f"{Path(args.arena).stem}: {len(records)} games, "
-                         f"{' vs '.join(robots)}")
-        print(f"chart written to {args.output}")
+                                 (_("bot card"), card_rows(records))],
+                   title=_("{stem}: {records} games, {robots}").format(
+                             stem=Path(args.arena).stem, records=len(records),
+                             robots=' vs '.join(robots)))
+        print(_("chart written to {output}").format(output=args.output))
     return 1 if any(r.refusals or r.errors for r in records) else 0

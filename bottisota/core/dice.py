@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bottisota.core.errors import DiceExhausted
+from bottisota.core.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,9 @@ class Dice:
         """Roll one d6 for the stated purpose."""
         if self.forced is not None:
             if self.used >= len(self.forced):
-                raise DiceExhausted(f"forced dice ran out at roll {self.used + 1} ({purpose})")
+                raise DiceExhausted(
+                        N_("forced dice ran out at roll {used} ({purpose})").format(
+                            used=self.used + 1, purpose=purpose))
             value = int(self.forced[self.used])
         elif self.ask is not None:
             value = int(self.ask(purpose))
@@ -81,7 +84,8 @@ class Dice:
         while True:
             value = 0
             for _ in range(digits):
-                value = value * 6 + self.d6(f"{purpose} (1 of {n})") - 1
+                value = value * 6 + self.d6(
+                        N_("{purpose} (1 of {n})").format(purpose=purpose, n=n)) - 1
             if value < limit:
                 return value % n
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bottisota.core.i18n import _, translated
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -21,7 +23,7 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         key = f" {self.path}:" if self.path else ""
-        return f"{where}:{key} {self.message}"
+        return f"{where}:{key} {translated(self.message)}"
 
 
 @dataclass
@@ -45,13 +47,17 @@ class JournalError(Exception):
         super().__init__(f"{file}:{line}: {message}")
         self.file, self.line, self.message = file, line, message
 
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {translated(self.message)}"
+
 
 class JournalWriteError(Exception):
     """A journal line could not be written (disk full, disk gone): the game took the
     change back, so it stays where its journal is. The message says so in words."""
 
     def __init__(self, file: str, reason: str):
-        super().__init__(f"the journal {file} could not be written ({reason}): the last "
-                         "change was taken back, so the game is as its journal has it; "
-                         "free some disk space (or fix the disk) and make it again")
+        super().__init__(_("the journal {file} could not be written ({reason}): the last "
+                           "change was taken back, so the game is as its journal has it; "
+                           "free some disk space (or fix the disk) and make it "
+                           "again").format(file=file, reason=reason))
         self.file, self.reason = file, reason

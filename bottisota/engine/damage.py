@@ -5,6 +5,7 @@ events to the state at once and returns them, in dice order (formats.md).
 from __future__ import annotations
 
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
 
@@ -39,7 +40,9 @@ def roll_to_hit(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     """One to-hit roll (D5) with the shooter's own modifiers added."""
     need = weapon.to_hit if to_hit is None else to_hit
     mod = modifier + to_hit_modifier(shooter)
-    roll = state.dice.d6(f"to-hit: {shooter.id}'s {weapon.name} vs {target.id}, needs {need}+"
+    roll = state.dice.d6(
+            N_("to-hit: {id}'s {name} vs {id2}, needs {need}+").format(
+                id=shooter.id, name=weapon.name, id2=target.id, need=need)
                          + (f" ({mod:+d})" if mod else ""))
     hit = passes(state, roll, roll + mod, need)
     event = {"type": "to_hit", "bot": shooter.id, "weapon": weapon.name, "target": target.id,
@@ -49,7 +52,7 @@ def roll_to_hit(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
 
 def roll_hits(state: GameState, amount: int | str, purpose: str) -> int:
     """The number of hits a successful attack deals (`hits: 2` or `hits: d6`, D6)."""
-    return state.dice.roll(amount, f"hits: {purpose}")
+    return state.dice.roll(amount, N_("hits: {purpose}").format(purpose=purpose))
 
 
 def take_hits(state: GameState, target: Bot, hits: int, armour_mod: int, cause: str,
@@ -63,7 +66,8 @@ def take_hits(state: GameState, target: Bot, hits: int, armour_mod: int, cause: 
             break
         mod = armour_mod + armour_modifier(target)
         need = target.stats.armour
-        purpose = f"armour: {target.id} vs {cause} ({i + 1} of {hits}), needs {need}+"
+        purpose = N_("armour: {id} vs {cause} ({i} of {hits}), needs {need}+").format(
+                      id=target.id, cause=cause, i=i + 1, hits=hits, need=need)
         roll = state.dice.d6(purpose + (f" ({mod:+d})" if mod else ""))
         ok = passes(state, roll, roll + mod, need)
         test: Event = {"type": "armour_test", "bot": target.id, "roll": roll, "mod": mod,
@@ -71,7 +75,7 @@ def take_hits(state: GameState, target: Bot, hits: int, armour_mod: int, cause: 
         if not ok and reroll_first_failure:
             reroll_first_failure = False
             events.append(apply_event(state, test))
-            roll = state.dice.d6("re-roll (R17) " + purpose)
+            roll = state.dice.d6(N_("re-roll (R17) ") + purpose)
             ok = passes(state, roll, roll + mod, need)
             test = {"type": "armour_test", "bot": target.id, "roll": roll, "mod": mod,
                     "need": need, "passed": ok, "cause": cause, "reroll": True}
@@ -104,5 +108,7 @@ def destroy(state: GameState, target: Bot, cause: str, by: str | None = None) ->
     if killer is not None and killer.id != target.id and killer.player != target.player:
         events.append(apply_event(state, {"type": "score", "player": killer.player,
                                           "points": state.rules.kill_points,
-                                          "reason": f"kill: {target.id}", "kill": True}))
+                                          "reason":
+                                                  N_("kill: {id}").format(
+                                                      id=target.id), "kill": True}))
     return events

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bottisota.core.cards import BotCard, Mod
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.state import Bot, GameState
 
@@ -34,7 +35,9 @@ def draw_bot(state: GameState, player: str) -> list[Event]:
     the deck is empty."""
     if not state.deck:
         return []
-    i = state.dice.pick(len(state.deck), f"draw: {player}'s bot from the deck of {len(state.deck)}")
+    i = state.dice.pick(len(state.deck),
+            N_("draw: {player}'s bot from the deck of {deck}").format(
+                player=player, deck=len(state.deck)))
     card = state.deck[i]
     bot_id = f"{player}-{state.next_id}"
     while bot_id in state.bots:
@@ -48,7 +51,8 @@ def draw_part(state: GameState, bot: Bot, service: str) -> list[Event]:
     if not state.parts_deck:
         return []
     i = state.dice.pick(len(state.parts_deck),
-                        f"extra part for {bot.id} from the deck of {len(state.parts_deck)}")
+                        N_("extra part for {id} from the deck of {parts_deck}").format(
+                            id=bot.id, parts_deck=len(state.parts_deck)))
     return [apply_event(state, {"type": "part_installed", "bot": bot.id,
                                 "part": state.parts_deck[i], "service": service})]
 

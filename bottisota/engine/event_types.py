@@ -10,6 +10,8 @@ here: `NotRequired` must be seen when the classes are built.)
 import types
 from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
+from bottisota.core.i18n import N_
+
 
 class AmmoEvent(TypedDict):
     type: Literal["ammo"]
@@ -568,13 +570,17 @@ def event_problems(event: dict[str, Any]) -> list[str]:
     kind = event.get("type")
     declared = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if declared is None:
-        return [f"unknown event type {kind!r}"]
+        return [N_("unknown event type {kind!r}").format(kind=kind)]
     hints = get_type_hints(declared)
-    problems = [f"{kind}: missing key {key!r}" for key in declared.__required_keys__
+    problems = [
+            N_("{kind}: missing key {key!r}").format(
+                kind=kind, key=key) for key in declared.__required_keys__
                 if key not in event]
     for key, value in event.items():
         if key not in hints:
-            problems.append(f"{kind}: undeclared key {key!r}")
+            problems.append(N_("{kind}: undeclared key {key!r}").format(kind=kind, key=key))
         elif not _matches(value, hints[key]):
-            problems.append(f"{kind}: {key}={value!r} is not {hints[key]}")
+            problems.append(
+                    N_("{kind}: {key}={value!r} is not {v}").format(
+                        kind=kind, key=key, value=value, v=hints[key]))
     return problems

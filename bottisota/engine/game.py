@@ -49,6 +49,7 @@ from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, has_reducer
 from bottisota.engine.goals import collect_goals
@@ -135,13 +136,18 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     """Why the bot may not `doing` (shoot, set overwatch) now: the first round (R7),
     a new bot's first move (R56), or docked short of its minimum move (R51)."""
     if state.round <= 1:
-        return Refusal("R7", f"nobody may {doing} in the first round", at=bot.pos)
+        return Refusal("R7",
+                N_("nobody may {doing} in the first round").format(doing=doing), at=bot.pos)
     if bot.new:
-        return Refusal("R56", f"{bot.id} is a new bot on its first move and may not {doing}",
+        return Refusal("R56",
+                N_("{id} is a new bot on its first move and may not {doing}").format(
+                    id=bot.id, doing=doing),
                        at=bot.pos)
     if bot.docked:
-        return Refusal("R51", f"{bot.id} is docked at a service point short of its minimum "
-                       f"move: it may not {doing}", at=bot.pos)
+        return Refusal("R51",
+                N_("{id} is docked at a service point short of its minimum move: it may not "
+                   "{doing}").format(
+                    id=bot.id, doing=doing), at=bot.pos)
     return None
 
 
@@ -214,7 +220,7 @@ class Game:
 
     def _begin_game(self) -> list[Event]:
         state = self.state
-        first = state.dice.pick(len(state.players), "starting player (R6)")
+        first = state.dice.pick(len(state.players), N_("starting player (R6)"))
         seats = state.players[first:] + state.players[:first]
         events = [apply_event(state, {"type": "seats", "players": seats})]
         return events + self._begin_next_turn()
@@ -262,12 +268,13 @@ class Game:
         """The rules' checks of the action itself, in `state`."""
         bot = state.bots.get(getattr(action, "bot", ""))
         if bot is None:
-            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
+            return Refusal("D18",
+                    N_("there is no bot {action!r}").format(action=getattr(action, 'bot', None)))
         if isinstance(action, Place):
             why = check_place(state, bot, action.x, action.y)
             return Refusal("R6", why, at=(action.x, action.y)) if why else None
         if not bot.on_table:
-            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
+            return Refusal("R55", N_("{id} is not on the table").format(id=bot.id), at=bot.pos)
         if isinstance(action, Move):
             result = self.preview_move(state, action)
             return result if isinstance(result, Refusal) else None
@@ -278,13 +285,15 @@ class Game:
                 self._shot_checked = (action, _walk_key(state))
             return refusal
         if isinstance(action, SetOverwatch):
-            barred = not_yet_allowed(state, bot, "set overwatch")
+            barred = not_yet_allowed(state, bot, N_("set overwatch"))
             if barred:
                 return barred
             if not can_set_overwatch_after(state, bot):
                 limit = state.rules.overwatch_move_fraction * bot.stats.move
-                return Refusal("R23", f"{bot.id} moved {bot.moved:.2f} cm, more than "
-                               f"{limit:.2f} cm: too far to set overwatch", at=bot.pos)
+                return Refusal("R23",
+                        N_("{id} moved {moved:.2f} cm, more than {limit:.2f} cm: too far to "
+                           "set overwatch").format(
+                            id=bot.id, moved=bot.moved, limit=limit), at=bot.pos)
             return None
         if isinstance(action, SelfDestruct):
             return check_self_destruct(state, bot.id)
@@ -292,7 +301,7 @@ class Game:
             return check_service(state, action, self.deck_exhausted())
         if isinstance(action, Pass):
             return None
-        return Refusal("D19", f"unknown action {type(action).__name__}")
+        return Refusal("D19", N_("unknown action {name}").format(name=type(action).__name__))
 
     # --- previews -----------------------------------------------------------------------
 
@@ -442,10 +451,11 @@ class Game:
             if self.mode.keeps_players and self.deck_exhausted() \
                     and state.player_bot(bot.player) is None:
                 events.append(apply_event(state, {"type": "player_out", "player": bot.player,
-                                                  "reason": "bot destroyed, deck empty (R54)"}))
+                                                  "reason":
+                                                          N_("bot destroyed, deck empty (R54)")}))
         if self.mode.keeps_players and not state.over and len(state.players) > 1 \
                 and len(players_in(state)) <= 1:
-            events.append(self._game_over("one player is left (D24)"))
+            events.append(self._game_over(N_("one player is left (D24)")))
         return events
 
     def _game_over(self, reason: str) -> Event:
@@ -476,13 +486,14 @@ class Game:
         events: list[Event] = []
         while not state.over:
             if len(state.players) > 1 and len(players_in(state)) <= 1 or not players_in(state):
-                events.append(self._game_over("one player is left (D24)"))
+                events.append(self._game_over(N_("one player is left (D24)")))
                 break
             player = next_player(state)
             if player is None:
                 limit = state.rules.round_limit
                 if limit is not None and state.round >= limit:
-                    events.append(self._game_over(f"round limit {limit} reached (D24)"))
+                    events.append(self._game_over(
+                            N_("round limit {limit} reached (D24)").format(limit=limit)))
                     break
                 events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
                 continue
@@ -492,7 +503,7 @@ class Game:
                 if bot.overwatch:
                     events.append(apply_event(state, {"type": "overwatch", "bot": bot.id,
                                                       "on": False,
-                                                      "reason": "its own turn began (D20)"}))
+                                                      "reason": N_("its own turn began (D20)")}))
                 break
             drawn = draw_bot(state, player)
             if drawn:
@@ -500,7 +511,7 @@ class Game:
                 events.append(turn_event(state, state.bots[drawn[0]["bot"]], PLACE))
                 break
             events.append(apply_event(state, {"type": "player_out", "player": player,
-                                              "reason": "no bot and the deck is empty (R54)"}))
+                                              "reason": N_("no bot and the deck is empty (R54)")}))
             events.append(apply_event(state, {"type": "turn_ended", "player": player,
                                               "bot": None}))
         return events
@@ -607,24 +618,28 @@ class Game:
         try:
             twin = Game.new(arena, rules, cards, mods, list(self.given_players), dice=forced)
             if twin.state.dice.rolls != start_rolls:
-                return Refusal("D8", "the start of the game (starting player, first draw) "
-                               "no longer rolls the same dice")
+                return Refusal("D8",
+                        N_("the start of the game (starting player, first draw) no longer "
+                           "rolls the same dice"))
             for n, entry in enumerate(self.history, start=1):
                 result = twin.replay(entry.action, entry.rolls,
                                      entry.events[:entry.notes], entry.pre)
                 if result.refusal is not None:
-                    return Refusal(result.refusal.rule, f"action {n} ({entry.action}) no "
-                                   f"longer holds: {result.refusal.message}",
+                    return Refusal(result.refusal.rule,
+                            N_("action {n} ({action}) no longer holds: {message}").format(
+                                n=n, action=entry.action, message=result.refusal.message),
                                    at=result.refusal.at, step=result.refusal.step)
                 if twin.history[-1].rolls != entry.rolls:
-                    return Refusal("D8", f"action {n} ({entry.action}) no longer rolls "
-                                   "the same dice")
+                    return Refusal("D8",
+                            N_("action {n} ({action}) no longer rolls the same dice").format(
+                                n=n, action=entry.action))
         except Exception as err:   # new data can make any rule fail (dice run out, ...)
-            return Refusal("D19", f"the game cannot be replayed on the new files: "
-                           f"{type(err).__name__}: {err}")
+            return Refusal("D19",
+                    N_("the game cannot be replayed on the new files: {name}: {err}").format(
+                        name=type(err).__name__, err=err))
         dice = self.state.dice.copied()     # the stream goes on where it was
         if dice.rolls[:self._mark] != twin.state.dice.rolls:
-            return Refusal("D8", "the replay rolled other dice than the game did")
+            return Refusal("D8", N_("the replay rolled other dice than the game did"))
         twin.state.dice = dice
         twin._start.dice = self._start.dice.copied()
         kept = (self.state, self._start, self.history, self._redo, self.mode,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState, Goal
 
@@ -30,7 +31,8 @@ def collect_goals(state: GameState, bot: Bot) -> list[Event]:
         if not on_goal(goal, bot):
             continue
         events.append(apply_event(state, {"type": "score", "player": bot.player,
-                                          "points": goal.points, "reason": f"goal by {bot.id}"}))
+                                          "points": goal.points, "reason":
+                                                  N_("goal by {id}").format(id=bot.id)}))
         to = next((s for s in goal.spots_left if _spot_free(state, goal, s)), None)
         taken: Event = {"type": "goal_taken", "goal": i, "bot": bot.id, "points": goal.points}
         if to is not None:

@@ -13,6 +13,7 @@ import math
 
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.reducers import find_mine
 from bottisota.engine.shooting.attack import attack
@@ -35,22 +36,28 @@ def mine_weapon(state: GameState, mine: Mine) -> Weapon | None:
 def check_drop_mine(state: GameState, bot: Bot, weapon_name: str) -> Refusal | None:
     """Why the bot may not drop this mine now, or None when it may (R7, R21, R56)."""
     if state.round <= 1:
-        return Refusal("R7", f"{bot.id} may not drop mines in the first round",
+        return Refusal("R7", N_("{id} may not drop mines in the first round").format(id=bot.id),
                        at=bot.pos)
     if bot.new:
-        return Refusal("R56", f"{bot.id} is a new bot on its first move and may not "
-                       "drop mines", at=bot.pos)
+        return Refusal("R56",
+                N_("{id} is a new bot on its first move and may not drop mines").format(
+                    id=bot.id), at=bot.pos)
     if not bot.on_table:
-        return Refusal("R21", f"{bot.id} is not on the table", at=bot.pos)
+        return Refusal("R21", N_("{id} is not on the table").format(id=bot.id), at=bot.pos)
     weapon = bot.stats.weapon(weapon_name)
     if weapon is None:
-        return Refusal("R21", f"{bot.id} has no weapon {weapon_name!r}", at=bot.pos)
+        return Refusal("R21",
+                N_("{id} has no weapon {weapon_name!r}").format(
+                    id=bot.id, weapon_name=weapon_name), at=bot.pos)
     if not weapon.is_mine:
-        return Refusal("R21", f"{bot.id}'s {weapon_name} is a {weapon.kind}, not a mine",
+        return Refusal("R21",
+                N_("{id}'s {weapon_name} is a {kind}, not a mine").format(
+                    id=bot.id, weapon_name=weapon_name, kind=weapon.kind),
                        at=bot.pos)
     if weapon.ammo is not None and bot.ammo.get(weapon.name, weapon.ammo) <= 0:
-        return Refusal("R49", f"{bot.id}'s {weapon_name} has no mines left; "
-                       "reload at a service point", at=bot.pos)
+        return Refusal("R49",
+                N_("{id}'s {weapon_name} has no mines left; reload at a service point").format(
+                    id=bot.id, weapon_name=weapon_name), at=bot.pos)
     return None
 
 
@@ -157,7 +164,7 @@ def mine_strike(state: GameState, mine: Mine, bot: Bot) -> list[Event]:
         events.append(apply_event(state, {"type": "mine_moved", "mine": mine.id,
                                           "x": r2(bot.x), "y": r2(bot.y), "z": r2(bot.z)}))
     events.append(apply_event(state, {"type": "mine_removed", "mine": mine.id,
-                                      "reason": f"struck {bot.id}"}))
+                                      "reason": N_("struck {id}").format(id=bot.id)}))
     if weapon is None:
         return events
     # The mine rolls for itself: the owner's parts and leaflets do not steer it

@@ -26,6 +26,7 @@ from bottisota.core.actions import (
     SetOverwatch,
     Shoot,
 )
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.mines import activate_mines
 from bottisota.engine.state import DONE, MOVE, PLACE, SHOOT, Bot, GameState
@@ -60,15 +61,18 @@ class StrictMode:
         """Whose turn and which phase it is (D18)."""
         state = game.state
         if state.over:
-            return Refusal("D24", "the game is over")
+            return Refusal("D24", N_("the game is over"))
         bot_id = getattr(action, "bot", None)
         if bot_id != state.active:
             who = game.whose_turn()
-            return Refusal("D18", f"it is {who}'s turn, with bot {state.active}")
+            return Refusal("D18",
+                    N_("it is {who}'s turn, with bot {active}").format(
+                        who=who, active=state.active))
         due = {PLACE: (Place,), MOVE: (Move,), SHOOT: SHOOTING_PHASE}.get(state.phase, ())
         if not isinstance(action, due):
-            return Refusal("D18", f"{bot_id} is in its {state.phase} phase: "
-                           f"{type(action).__name__} is not allowed now")
+            return Refusal("D18",
+                    N_("{bot_id} is in its {phase} phase: {name} is not allowed now").format(
+                        bot_id=bot_id, phase=state.phase, name=type(action).__name__))
         return None
 
     def state_for(self, game: Game, action: Action) -> GameState | Refusal:
@@ -110,15 +114,17 @@ class ScenarioMode(StrictMode):
         state = game.state
         bot = state.bots.get(getattr(action, "bot", ""))
         if bot is None:
-            return Refusal("D18", f"there is no bot {getattr(action, 'bot', None)!r}")
+            return Refusal("D18",
+                    N_("there is no bot {action!r}").format(action=getattr(action, 'bot', None)))
         if isinstance(action, Place):
             if bot.destroyed:
-                return Refusal("R55", f"{bot.id} is destroyed", at=bot.pos)
+                return Refusal("R55", N_("{id} is destroyed").format(id=bot.id), at=bot.pos)
             return self._begun(game, state, bot, action)
         if not bot.on_table:
-            return Refusal("R55", f"{bot.id} is not on the table", at=bot.pos)
+            return Refusal("R55", N_("{id} is not on the table").format(id=bot.id), at=bot.pos)
         if state.active == bot.id and state.phase == DONE and isinstance(action, SHOOTING_PHASE):
-            return Refusal("D19", f"{bot.id} has already used its shooting phase this turn",
+            return Refusal("D19",
+                    N_("{id} has already used its shooting phase this turn").format(id=bot.id),
                            at=bot.pos)
         if self._needs_turn(state, action):
             return self._begun(game, state, bot, action)
@@ -163,7 +169,7 @@ class ScenarioMode(StrictMode):
             events.append(turn_event(state, bot, SHOOT, moved))
         if bot.overwatch:
             events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": False,
-                                              "reason": "its own turn began (D20)"}))
+                                              "reason": N_("its own turn began (D20)")}))
         if not preview:
             self.fresh.discard(bot.id)
             if isinstance(action, SHOOTING_PHASE):

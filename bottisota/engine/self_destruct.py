@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.shooting.blast import resolve_blast
@@ -18,14 +19,17 @@ def check_self_destruct(state: GameState, bot_id: str) -> Refusal | None:
     """Why the bot may not self-destruct now, or None when it may (R7, R56, D21)."""
     bot = state.bots.get(bot_id)
     if bot is None:
-        return Refusal("D21", f"there is no bot {bot_id!r}")
+        return Refusal("D21", N_("there is no bot {bot_id!r}").format(bot_id=bot_id))
     if not bot.on_table:
-        return Refusal("D21", f"{bot_id} is not on the table", at=bot.pos)
+        return Refusal("D21", N_("{bot_id} is not on the table").format(bot_id=bot_id), at=bot.pos)
     if state.round <= 1:
-        return Refusal("R7", f"{bot_id} may not self-destruct in the first round", at=bot.pos)
+        return Refusal("R7",
+                N_("{bot_id} may not self-destruct in the first round").format(
+                    bot_id=bot_id), at=bot.pos)
     if bot.new:
-        return Refusal("R56", f"{bot_id} is a new bot on its first move and may not "
-                       "self-destruct", at=bot.pos)
+        return Refusal("R56",
+                N_("{bot_id} is a new bot on its first move and may not self-destruct").format(
+                    bot_id=bot_id), at=bot.pos)
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bottisota.core.actions import SERVICE_CHOICES, Refusal, Service
 from bottisota.core.arena import Feature
+from bottisota.core.i18n import N_
 from bottisota.engine.deck import draw_part
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.reducers import starting_ammo
@@ -36,31 +37,39 @@ def check_service(state: GameState, action: Service, deck_exhausted: bool) -> Re
     """Why this service choice is not allowed now (R49, R50, R52, R54), or None."""
     bot = state.bots[action.bot]
     if action.choice not in CHOICES:
-        return Refusal("R49", f"unknown service {action.choice!r}; choose one of "
+        return Refusal("R49",
+                N_("unknown service {choice!r}; choose one of ").format(choice=action.choice)
                        + ", ".join(CHOICES), at=bot.pos)
     point = service_point_under(state, bot)
     if point is None:
-        return Refusal("R49", f"{bot.id} did not end its movement on a service point", at=bot.pos)
+        return Refusal("R49",
+                N_("{id} did not end its movement on a service point").format(
+                    id=bot.id), at=bot.pos)
     if action.choice in EXTRAS and not can_set_overwatch_after(state, bot):
         limit = state.rules.overwatch_move_fraction * bot.stats.move
-        return Refusal("R50", f"{bot.id} moved {bot.moved:.2f} cm, more than {limit:.2f}: "
-                       "reload only", at=bot.pos)
+        return Refusal("R50",
+                N_("{id} moved {moved:.2f} cm, more than {limit:.2f}: reload only").format(
+                    id=bot.id, moved=bot.moved, limit=limit), at=bot.pos)
     if action.choice == "repair":
         if deck_exhausted:
-            return Refusal("R54", "the bot deck is empty: service points no longer repair damage",
+            return Refusal("R54",
+                    N_("the bot deck is empty: service points no longer repair damage"),
                            at=bot.pos)
         if bot.damage == 0:
-            return Refusal("R50", f"{bot.id} has no damage to repair", at=bot.pos)
+            return Refusal("R50", N_("{id} has no damage to repair").format(id=bot.id), at=bot.pos)
     if action.choice == "rust" and bot.rust == 0:
-        return Refusal("R50", f"{bot.id} has no rust to repair", at=bot.pos)
+        return Refusal("R50", N_("{id} has no rust to repair").format(id=bot.id), at=bot.pos)
     if action.choice == "leaflet" and bot.leaflet == 0:
-        return Refusal("R50", f"{bot.id} has no leaflet penalty to repair", at=bot.pos)
+        return Refusal("R50",
+                N_("{id} has no leaflet penalty to repair").format(id=bot.id), at=bot.pos)
     if action.choice == "part":
         if bot.part_from == service_key(point):
-            return Refusal("R52", f"{bot.id} got its last part here at {point.label}: it must "
-                           "first get one at another service point", at=bot.pos)
+            return Refusal("R52",
+                    N_("{id} got its last part here at {label}: it must first get one at "
+                       "another service point").format(
+                        id=bot.id, label=point.label), at=bot.pos)
         if not state.parts_deck:
-            return Refusal("R50", "the extra-parts deck is empty", at=bot.pos)
+            return Refusal("R50", N_("the extra-parts deck is empty"), at=bot.pos)
     return None
 
 

@@ -15,6 +15,7 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.engine.state import Bot, GameState, Goal
 from bottisota.engine.turns import check_place
 from bottisota.formats import spec
@@ -66,7 +67,7 @@ def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: H
             return None
     if card in cards:
         return cards[card]
-    problems.append(marks.problem(path, f"no bot card has the id '{card}'"
+    problems.append(marks.problem(path, N_("no bot card has the id '{card}'").format(card=card)
                                   + did_you_mean(card, list(cards))))
     return None
 
@@ -79,17 +80,22 @@ def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
     problems = []
     why = check_place(state, bot, bot.x, bot.y, doors=False) if placement else None
     if why is not None:
-        problems.append(marks.problem(join(where, "at"), f"{bot.id} cannot be set up there: {why}"))
+        problems.append(marks.problem(join(where, "at"),
+                N_("{id} cannot be set up there: {why}").format(id=bot.id, why=why)))
     structure = bot.stats.structure
     if bot.damage >= structure:
-        problems.append(marks.problem(join(where, "damage"), f"{bot.id} has damage {bot.damage} but "
-                                      f"structure {structure}: it would be destroyed already (D7)"))
+        problems.append(marks.problem(join(where, "damage"),
+                N_("{id} has damage {damage} but structure {structure}: it would be destroyed "
+                   "already (D7)").format(
+                    id=bot.id, damage=bot.damage, structure=structure)))
     for key, cap, rule in (("rust", state.rules.rust_max, "D25"),
                            ("leaflet", state.rules.leaflet_max, "D26")):
         value = getattr(bot, key)
         if value > cap:
             problems.append(marks.problem(join(join(where, "status"), key),
-                                          f"{bot.id}'s {key} is {value}; at most {cap} ({rule})"))
+                                          N_("{id}'s {key} is {value}; at most {cap} ({rule})").format(
+                                              id=bot.id, key=key, value=value, cap=cap,
+                                              rule=rule)))
     return problems
 
 
@@ -131,15 +137,17 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
             problems.extend(err.problems)
             continue
         if b["id"] in state.bots:
-            problems.append(marks.problem(join(where, "id"), f"two bots have the id '{b['id']}'"))
+            problems.append(marks.problem(join(where, "id"),
+                    N_("two bots have the id '{id}'").format(id=b['id'])))
             continue
         card = _resolve_card(card_value if isinstance(card_value, BotCard) else b["card"],
                              b["id"], cards, rules, marks, join(where, "card"), problems)
         parts = []
         for j, part in enumerate(b["parts"]):
             if part not in mods:
-                problems.append(marks.problem(f"{where}.parts[{j}]", f"no part has the id "
-                                              f"'{part}'" + did_you_mean(part, list(mods))))
+                problems.append(marks.problem(f"{where}.parts[{j}]",
+                        N_("no part has the id '{part}'").format(
+                            part=part) + did_you_mean(part, list(mods))))
             else:
                 parts.append(mods[part])
         if card is None or len(parts) != len(b["parts"]):
@@ -150,8 +158,9 @@ def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapp
         ammo = {w.name: w.ammo for w in stats.weapons if w.ammo is not None}
         for name, left in b["ammo"].items():
             if stats.weapon(name) is None:
-                problems.append(marks.problem(f"{where}.ammo.{name}", f"the bot has no weapon "
-                                              f"'{name}'" + did_you_mean(name, list(ammo))))
+                problems.append(marks.problem(f"{where}.ammo.{name}",
+                        N_("the bot has no weapon '{name}'").format(
+                            name=name) + did_you_mean(name, list(ammo))))
             ammo[name] = left
         x, y = b["at"]
         state.bots[b["id"]] = Bot(

@@ -14,6 +14,7 @@ is) and `phase`:
 """
 from __future__ import annotations
 
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.movement.physics import under_higher_floor
 from bottisota.engine.state import Bot, GameState
@@ -70,20 +71,20 @@ def check_place(state: GameState, bot: Bot, x: float, y: float, doors: bool = Tr
     r = bot.radius
     tol = state.rules.contact_tolerance
     if not index.inside_table(x, y, r):
-        return f"({x:.2f}, {y:.2f}) is not wholly on the table"
+        return N_("({x:.2f}, {y:.2f}) is not wholly on the table").format(x=x, y=y)
     wall = index.disc_blocked(x, y, r, doors=doors, tolerance=tol)
     if wall is not None:
-        return f"the base would overlap {wall.label}"
+        return N_("the base would overlap {label}").format(label=wall.label)
     z = index.floor_z(x, y)
     for other in state.others(bot.id):
         if not other.on_table or abs(other.z - z) >= max(other.card.height, bot.card.height):
             continue
         gap = ((other.x - x) ** 2 + (other.y - y) ** 2) ** 0.5 - (r + other.radius)
         if gap < -tol - 1e-9:
-            return f"the base would overlap {other.id}'s"
+            return N_("the base would overlap {id}'s").format(id=other.id)
     if bot.card.is_ground and index.features_at(x, y, ["pit"]):
-        return f"a ground bot may not stand in a pit at ({x:.2f}, {y:.2f})"
+        return N_("a ground bot may not stand in a pit at ({x:.2f}, {y:.2f})").format(x=x, y=y)
     if bot.card.is_ground and under_higher_floor(state, x, y, r, z):
-        return (f"a ground bot's base may not reach under a higher floor at ({x:.2f}, {y:.2f}) "
-                "(R37 D29)")
+        return N_("a ground bot's base may not reach under a higher floor at ({x:.2f}, "
+                  "{y:.2f}) (R37 D29)").format(x=x, y=y)
     return None

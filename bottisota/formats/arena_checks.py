@@ -20,6 +20,7 @@ from shapely.validation import explain_validity
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
 from bottisota.core.errors import Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.formats.yaml_source import Marks
 
 AREA_EPSILON = 1e-6      # cm²: overlaps smaller than this are touching, not overlapping
@@ -66,8 +67,9 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
         shape_key = next(k for k in ("rect", "polygon", "circle", "path") if k in data)
         if feature.id is not None:
             if feature.id in seen_ids:
-                problems.append(marks.problem(f"{where}.id", f"the id '{feature.id}' is already "
-                                              f"used by features[{seen_ids[feature.id]}]"))
+                problems.append(marks.problem(f"{where}.id",
+                        N_("the id '{id}' is already used by features[{v}]").format(
+                            id=feature.id, v=seen_ids[feature.id])))
             else:
                 seen_ids[feature.id] = feature.index
         message = _shape_problem(feature, data, shape_key)
@@ -78,13 +80,16 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
             minx, miny, maxx, maxy = feature.shape.bounds
             problems.append(marks.problem(
                 f"{where}.{shape_key}",
-                f"{feature.label} reaches off the table: it spans x {minx:.2f}..{maxx:.2f}, "
-                f"y {miny:.2f}..{maxy:.2f}; the table is {arena.size[0]:g} x {arena.size[1]:g}"))
+                N_("{label} reaches off the table: it spans x {minx:.2f}..{maxx:.2f}, y "
+                   "{miny:.2f}..{maxy:.2f}; the table is {v:g} x {v2:g}").format(
+                    label=feature.label, minx=minx, maxx=maxx, miny=miny, maxy=maxy,
+                    v=arena.size[0], v2=arena.size[1])))
             continue
         for i, (x, y) in enumerate(feature.respawn):
             if not (0 <= x <= arena.size[0] and 0 <= y <= arena.size[1]):
                 problems.append(marks.problem(f"{where}.respawn[{i}]",
-                                              f"respawn spot ({x:g}, {y:g}) is off the table"))
+                                              N_("respawn spot ({x:g}, {y:g}) is off the "
+                                                 "table").format(x=x, y=y)))
         good.append(feature)
     problems.extend(_overlaps(good, marks))
     problems.extend(_slope_joins(arena, good, marks, rules.step_height))
@@ -117,35 +122,37 @@ def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> 
         else:
             problems.append(marks.problem(
                 f"features[{lift.index}].top",
-                f"{lift.label} serves a landing at height {top:g}, but no floor of that height "
-                f"lies within {reach:g} cm (one base diameter) of its car"))
+                N_("{label} serves a landing at height {top:g}, but no floor of that height "
+                   "lies within {reach:g} cm (one base diameter) of its car").format(
+                    label=lift.label, top=top, reach=reach)))
     return problems
 
 
 def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:
     """Why the feature's shape is unusable, or None."""
     if key == "rect" and (data["rect"][2] <= 0 or data["rect"][3] <= 0):
-        return "a rect needs a width and a height above 0: [x, y, w, h]"
+        return N_("a rect needs a width and a height above 0: [x, y, w, h]")
     if key == "circle" and data["circle"][2] <= 0:
-        return "a circle needs a radius above 0: [x, y, r]"
+        return N_("a circle needs a radius above 0: [x, y, r]")
     if key == "path":
         line = shapely.LineString(data["path"])
         if line.length <= 0:
-            return "a path needs at least two different points"
+            return N_("a path needs at least two different points")
     if key == "polygon":
         points = {tuple(p) for p in data["polygon"]}
         if len(points) < 3:
-            return "a polygon needs at least 3 different points"
+            return N_("a polygon needs at least 3 different points")
         if shapely.MultiPoint(list(points)).convex_hull.area <= AREA_EPSILON:
-            return "the polygon has no area: its points lie on one line"
+            return N_("the polygon has no area: its points lie on one line")
         if not feature.shape.is_valid:
             why = explain_validity(feature.shape)
             at = why[why.find("["):] if "[" in why else ""
             if why.startswith("Self-intersection") or why.startswith("Ring Self-intersection"):
-                return f"the polygon crosses itself at {_point_text(at)}; corners must go round once"
-            return f"not a simple polygon ({why})"
+                return N_("the polygon crosses itself at {at}; corners must go round once").format(
+                           at=_point_text(at))
+            return N_("not a simple polygon ({why})").format(why=why)
     if feature.shape.is_empty or feature.shape.area <= AREA_EPSILON:
-        return "the shape has no area"
+        return N_("the shape has no area")
     return None
 
 
@@ -153,7 +160,7 @@ def _point_text(text: str) -> str:
     try:
         x, y = (float(v) for v in text.strip("[]").split()[:2])
     except ValueError:
-        return text or "a point"
+        return text or N_("a point")
     return f"({x:.2f}, {y:.2f})"
 
 
@@ -216,17 +223,22 @@ def _overlaps_between(left: list[Feature], right: list[Feature], tree: shapely.S
         early, late = (a, b) if a.index < b.index else (b, a)
         out.append((late.index, early.index, marks.problem(
             f"features[{late.index}]",
-            f"{late.label} overlaps {early.label} (features[{early.index}], line "
-            f"{early.line}) by {area:.2f} cm²: a {late.type} and a {early.type} cannot share "
-            "a spot")))
+            N_("{label} overlaps {label2} (features[{index}], line {line}) by {area:.2f} cm²: "
+               "a {type} and a {type2} cannot share a spot").format(
+                label=late.label, label2=early.label, index=early.index, line=early.line,
+                area=area, type=late.type, type2=early.type))))
     if more:
         last = max(found, key=lambda t: max(t[0].index, t[1].index))
         where = max(last[0].index, last[1].index)
         kinds = " and ".join(sorted({found[0][0].type, found[0][1].type}))
         out.append((where, 1 << 30, marks.problem(
             f"features[{where}]",
-            f"... and {'at least ' if cut else ''}{more} more overlap{'s' * (more != 1)} like "
-            f"this (between {kinds} features)" + ("; counting stopped" if cut else ""))))
+            (N_("... and at least {more} more overlaps like this (between {kinds} features); "
+                "counting stopped") if cut
+             else N_("... and {more} more overlap like this (between {kinds} features)")
+             if more == 1
+             else N_("... and {more} more overlaps like this (between {kinds} features)")).format(
+                more=more, kinds=kinds))))
     return out
 
 
@@ -312,7 +324,9 @@ def _slope_joins(arena: Arena, features: list[Feature], marks: Marks,
             if abs(z - (claimed or 0.0)) > step + 1e-9:
                 problems.append(marks.problem(
                     f"features[{f.index}].{key}",
-                    f"{f.label} does not join: it claims {key} {claimed:g} but the floor just "
-                    f"beyond its {end} end, at ({x:.2f}, {y:.2f}), is at {z:g} (more than the "
-                    f"step height {step:g} apart)"))
+                    N_("{label} does not join: it claims {key} {claimed:g} but the floor just "
+                       "beyond its {end} end, at ({x:.2f}, {y:.2f}), is at {z:g} (more than "
+                       "the step height {step:g} apart)").format(
+                        label=f.label, key=key, claimed=claimed, end=end, x=x, y=y, z=z,
+                        step=step)))
     return problems

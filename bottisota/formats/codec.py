@@ -28,6 +28,7 @@ from bottisota.core.actions import (
     Strafe,
     Turn,
 )
+from bottisota.core.i18n import N_
 from bottisota.formats import spec
 from bottisota.formats.spec_types import INVALID, Context, SpecType
 from bottisota.formats.yaml_source import Marks
@@ -53,7 +54,7 @@ def _checked(kind: SpecType, value: Any, path: str = "") -> Any:
     if ctx.problems or clean is INVALID:
         first = ctx.problems[0] if ctx.problems else None
         raise ActionFormatError(first.path if first else path,
-                                first.message if first else "not valid")
+                                first.message if first else N_("not valid"))
     return clean
 
 

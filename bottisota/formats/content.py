@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import N_
 
 ENV = "BOTTISOTA_PATH"
 DEFAULT_ARENA = "warehouse.yaml"
@@ -59,7 +60,7 @@ def use_folders(folders: list[str] | None) -> None:
     """Set the designer's folders given with `--content` (they come before BOTTISOTA_PATH)."""
     missing = [f for f in folders or [] if not Path(f).is_dir()]
     if missing:
-        raise InputError([Problem(f, 0, 0, "", "--content: no such folder") for f in missing])
+        raise InputError([Problem(f, 0, 0, "", N_("--content: no such folder")) for f in missing])
     _folders[:] = [Path(f) for f in folders or []]
 
 
@@ -121,7 +122,8 @@ def find(kind: str, name: str) -> Path:
     if stem in names and "/" not in name:
         return names[stem]
     close = difflib.get_close_matches(stem, list(names), n=1, cutoff=0.6)
-    hint = f" — did you mean '{close[0]}'?" if close else ""
+    hint = N_(" — did you mean '{v}'?").format(v=close[0]) if close else ""
     known = ", ".join(sorted(names)) or "none"
-    raise InputError([Problem(name, 0, 0, "", f"no such {kind} file, nor a{'n' * (kind[0] in 'ae')}"
-                              f" {kind} of that name{hint} (known: {known})")])
+    raise InputError([Problem(name, 0, 0, "",
+            N_("no such {kind} file, nor a{v} {kind} of that name{hint} (known: {known})").format(
+                kind=kind, v='n' * (kind[0] in 'ae'), hint=hint, known=known))])

@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bottisota.core.i18n import N_
+
 MAX_FILE_BYTES = 5 * 1024 * 1024     # files larger than 5 MB are refused unread
 MAX_DEPTH = 64                       # nesting of mappings and lists
 MAX_NUMBER_CHARS = 40                # characters of one JSON number
@@ -45,19 +47,20 @@ def read_limited(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     path = Path(path)
     if not path.is_file():
         if path.exists():
-            raise OSError(0, "not a regular file")
-        raise FileNotFoundError(2, "no such file")
+            raise OSError(0, N_("not a regular file"))
+        raise FileNotFoundError(2, N_("no such file"))
     with path.open("rb") as fh:
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
         size = max(path.stat().st_size, len(data))
-        raise TooLarge(f"the file is {size / 1048576:.1f} MB; files over "
-                       f"{_megabytes(max_bytes)} are refused")
+        raise TooLarge(
+                N_("the file is {size:.1f} MB; files over {max_bytes} are refused").format(
+                    size=size / 1048576, max_bytes=_megabytes(max_bytes)))
     return data
 
 
 def _megabytes(n: int) -> str:
-    return f"{n // 1048576} MB" if n >= 1048576 else f"{n} bytes"
+    return N_("{n} MB").format(n=n // 1048576) if n >= 1048576 else N_("{n} bytes").format(n=n)
 
 
 def position(text: str | bytes, offset: int) -> tuple[int, int]:
@@ -73,17 +76,17 @@ def decode_text(raw: bytes) -> tuple[str, tuple[int, int, str] | None]:
 
     The reason never quotes the file's content."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "", (1, 1, "it is UTF-16 text; save it as UTF-8")
+        return "", (1, 1, N_("it is UTF-16 text; save it as UTF-8"))
     nul = raw.find(b"\x00")
     if nul >= 0:
         line, column = position(raw, nul)
-        return "", (line, column, "it holds binary data (a NUL byte), not text")
+        return "", (line, column, N_("it holds binary data (a NUL byte), not text"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line, column = position(raw, err.start)
-        return "", (line, column, f"byte 0x{raw[err.start]:02X} is not UTF-8; "
-                                  "save the file as UTF-8")
+        return "", (line, column,
+                N_("byte 0x{v:02X} is not UTF-8; save the file as UTF-8").format(v=raw[err.start]))
     return text.removeprefix("\ufeff"), None
 
 
@@ -108,19 +111,22 @@ def check_json_text(text: str, max_bytes: int = MAX_FILE_BYTES,
     """Refuse JSON text over the size or depth limit, or with numbers too long to
     be meaningful, before `json.loads` recurses (LimitError with line and column)."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise TooLarge(f"over {_megabytes(max_bytes)}: refused")
+        raise TooLarge(N_("over {max_bytes}: refused").format(max_bytes=_megabytes(max_bytes)))
     depth = 0
     for token in _JSON_TOKEN.finditer(text):
         first = token.group()[0]
         if first in "[{":
             depth += 1
             if depth > max_depth:
-                raise LimitError(f"nested more than {max_depth} levels deep: refused",
+                raise LimitError(
+                        N_("nested more than {max_depth} levels deep: refused").format(
+                            max_depth=max_depth),
                                  *position(text, token.start()))
         elif first in "]}":
             depth -= 1
         elif first != '"' and len(token.group()) > MAX_NUMBER_CHARS:
-            raise LimitError(f"a number of {len(token.group())} characters: refused",
+            raise LimitError(
+                    N_("a number of {group} characters: refused").format(group=len(token.group())),
                              *position(text, token.start()))
 
 

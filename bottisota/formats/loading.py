@@ -14,6 +14,7 @@ from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
 from bottisota.formats.arena_checks import arena_problems, cut_doors
@@ -44,11 +45,15 @@ def file_kind_problem(data: Any, source: str, what: str, keys: tuple[str, ...],
     sample = data[0] if lists and isinstance(data, list) and data else data
     article = "an" if what[:1] in "aeiou" else "a"
     if not isinstance(sample, dict):
-        shape = "a mapping" + (" or a list of them" if lists else "")
-        return Problem(source, 1, 1, "", f"not {article} {what} file: expected {shape} with "
+        shape = N_("a mapping") + (N_(" or a list of them") if lists else "")
+        return Problem(source, 1, 1, "",
+                N_("not {article} {what} file: expected {shape} with ").format(
+                    article=article, what=what, shape=shape)
                        + ", ".join(keys))
     if not any(k in sample for k in keys):
-        return Problem(source, 1, 1, "", f"not {article} {what} file: it has none of the keys "
+        return Problem(source, 1, 1, "",
+                N_("not {article} {what} file: it has none of the keys ").format(
+                    article=article, what=what)
                        + ", ".join(keys))
     return None
 
@@ -132,7 +137,7 @@ def load_arena(path: str | Path, rules: HouseRules | None = None) -> Arena:
 
 def rules_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None) -> HouseRules:
     """A complete house rules mapping (every key) -> HouseRules."""
-    _refuse_other_files(data, source, "house rules", tuple(spec.RULE_FIELDS)[:4] + ("...",))
+    _refuse_other_files(data, source, N_("house rules"), tuple(spec.RULE_FIELDS)[:4] + ("...",))
     clean = validate(data, spec.RULES, _marks(marks, source))
     return HouseRules(**clean)
 
@@ -140,11 +145,11 @@ def rules_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
 def load_rules(path: str | Path, base: HouseRules | None = None) -> HouseRules:
     """Read a house rules file: complete (every key of cards/rules.yaml), or, with
     `base`, a partial file whose keys override the base's values."""
-    data, marks = load_yaml(path, "house rules")
+    data, marks = load_yaml(path, N_("house rules"))
     if base is not None:
         if data is not None and not isinstance(data, dict):
-            raise InputError([Problem(str(path), 1, 1, "", "not a house rules file: expected "
-                                      "a mapping of rule names to values")])
+            raise InputError([Problem(str(path), 1, 1, "",
+                    N_("not a house rules file: expected a mapping of rule names to values"))])
         return rules_with_overrides(base, data or {}, str(path), marks)
     return rules_from_dict(data, str(path), marks)
 
@@ -195,7 +200,8 @@ def card_from_dict(data: Any, source: str = "<inline>", inline: bool = False,
 def cards_from_data(data: Any, source: str, marks: Marks | None = None,
                     rules: HouseRules | None = None) -> list[BotCard]:
     """A card file's content (one card or a list) -> cards."""
-    _refuse_other_files(data, source, "bot card", ("id", "locomotion", "move", "weapons"), True)
+    _refuse_other_files(data, source,
+            N_("bot card"), ("id", "locomotion", "move", "weapons"), True)
     clean = validate(data, spec.CARD_FILE, _marks(marks, source))
     return [_card(c, rules) for c in (clean if isinstance(clean, list) else [clean])]
 
@@ -234,8 +240,8 @@ def _collect(path: str | Path | list[Path], build, what: str = "YAML") -> dict:
                 key = f"[{i}].id" if isinstance(data, list) else "id"
                 line, column = marks.at(key)
                 problems.append(Problem(str(file), line, column, key,
-                                        f"the id '{item.id}' is used again (first in "
-                                        f"{where[item.id]})"))
+                                        N_("the id '{id}' is used again (first in {v})").format(
+                                            id=item.id, v=where[item.id])))
                 continue
             out[item.id] = item
             where[item.id] = str(file)
@@ -246,7 +252,7 @@ def _collect(path: str | Path | list[Path], build, what: str = "YAML") -> dict:
 
 def load_cards(path: str | Path, rules: HouseRules | None = None) -> dict[str, BotCard]:
     """Bot cards by id from a file (one card or a list) or a folder of them."""
-    return _collect(path, lambda d, f, m: cards_from_data(d, f, m, rules), "bot card")
+    return _collect(path, lambda d, f, m: cards_from_data(d, f, m, rules), N_("bot card"))
 
 
 def load_mods(path: str | Path) -> dict[str, Mod]:

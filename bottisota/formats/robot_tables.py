@@ -18,6 +18,7 @@ from typing import Any
 from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import N_
 from bottisota.formats.content import cards_dir, user_dirs
 from bottisota.formats.spec_types import (
     INVALID,
@@ -96,12 +97,15 @@ class Intention:
             return self.say
         words = [self.move.replace("_", " ")]
         if self.move == "keep_range" and self.range is not None:
-            words[0] += f" {self.range:g} cm"
+            words[0] += N_(" {range:g} cm").format(range=self.range)
         if self.mine:
-            words.append("drop a mine")
+            words.append(N_("drop a mine"))
         if self.then == "fire":
-            words.append(f"fire {self.weapons}" + ("" if self.target == "nearest"
-                                                    else f" at {self.target.replace('_', ' ')}"))
+            words.append(
+                    N_("fire {weapons}").format(
+                        weapons=self.weapons) + ("" if self.target == "nearest"
+                                                    else N_(" at {v}").format(
+                                                             v=self.target.replace('_', ' '))))
         elif self.then != "pass":
             words.append(self.then.replace("_", " "))
         return ", ".join(words)
@@ -155,7 +159,7 @@ def describe(when: dict[str, Any]) -> str:
             span = f"{lo:g}+" if hi is None else f"{lo:g}-{hi:g}"
             parts.append(f"{noun} {span}{unit}")
         elif CONDITIONS[key] == "cm":
-            parts.append(f"{key.split('_')[0]} within {value:g} cm")
+            parts.append(N_("{v} within {value:g} cm").format(v=key.split('_')[0], value=value))
         else:
             parts.append(f"{key} {'/'.join(value)}")
     return ", ".join(parts)
@@ -169,7 +173,7 @@ class DiceResults(SpecType):
     doc = "a die result or a span of them, e.g. 4 or 1-3"
 
     def expected(self) -> str:
-        return "a die result or a span like 1-3"
+        return N_("a die result or a span like 1-3")
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, str)
@@ -177,7 +181,9 @@ class DiceResults(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         span = _results(value)
         if span is None:
-            ctx.error(path, f"expected a die result or span like 1-3, not {shown(value)}",
+            ctx.error(path,
+                    N_("expected a die result or span like 1-3, not {value}").format(
+                        value=shown(value)),
                       key=True)
             return INVALID
         return (span[0], span[1], str(value))
@@ -192,14 +198,14 @@ def _span(data: dict, path: str, ctx: Context) -> None:
         if kind == "span" and key in data:
             lo, hi = data[key]
             if lo is None or hi is not None and hi <= lo:
-                ctx.error(join(path, key), "expected [min, max] with 0 <= min < max "
-                                           "(max may be null)")
+                ctx.error(join(path, key),
+                        N_("expected [min, max] with 0 <= min < max (max may be null)"))
 
 
 def _names(words: tuple[str, ...], noun: str) -> Choice:
     return Choice((Enum(words, noun=noun), Seq(Enum(words, noun=noun), min_items=1,
                                                max_items=len(words))),
-                  what="one or a list of: " + ", ".join(words))
+                  what=N_("one or a list of: ") + ", ".join(words))
 
 
 _SPAN = Seq(Choice((Num(minimum=0, maximum=100_000), Null()), what="a number or null"),
@@ -245,13 +251,14 @@ INTENTION = Record("intention", {
 
 def _rule(row: SpecType, what: str) -> Record:
     return Record("rule", {
-        "when": F(Choice((CONDITIONS_SPEC, Null()), what="a mapping of conditions or null"),
-                  doc="conditions, all must hold; none: the fallback"),
-        "dice": F(Enum(tuple(DICE), noun="dice"), default="d6", doc="d6 or 2d6"),
+        "when": F(Choice((CONDITIONS_SPEC, Null()), what=N_("a mapping of conditions or null")),
+                  doc=N_("conditions, all must hold; none: the fallback")),
+        "dice": F(Enum(tuple(DICE), noun="dice"), default="d6", doc=N_("d6 or 2d6")),
         "table": F(MapOf(row, keys=DiceResults(), max_items=11), required=True,
-                   doc=f"die results to {what}, e.g. {{1-3: ..., 4-6: ...}}"),
-        "label": F(Text(max_length=500), doc="how the rule is named in messages"),
-    }, rules=(_table_covers,), meta=False, doc=f"a rule: when, dice and a table of {what}")
+                   doc=N_("die results to {what}, e.g. {{1-3: ..., 4-6: ...}}").format(what=what)),
+        "label": F(Text(max_length=500), doc=N_("how the rule is named in messages")),
+    }, rules=(_table_covers,), meta=False, doc=
+            N_("a rule: when, dice and a table of {what}").format(what=what))
 
 
 def _table_covers(data: dict, path: str, ctx: Context) -> None:
@@ -262,24 +269,27 @@ def _table_covers(data: dict, path: str, ctx: Context) -> None:
     bad = False
     for a, b, text in data["table"]:
         if a < lo or b > hi or a > b:
-            ctx.error(join(table, text), f"{text} is outside the {data['dice']} results {lo}-{hi}")
+            ctx.error(join(table, text),
+                    N_("{text} is outside the {dice} results {lo}-{hi}").format(
+                        text=text, dice=data['dice'], lo=lo, hi=hi))
             bad = True
             continue
         for n in range(a, b + 1):
             if n in seen:
-                ctx.error(join(table, text), f"result {n} is given twice")
+                ctx.error(join(table, text), N_("result {n} is given twice").format(n=n))
                 bad = True
             seen.add(n)
     missing = [n for n in range(lo, hi + 1) if n not in seen]
     if missing and not bad:
-        ctx.error(table, f"results {', '.join(map(str, missing))} have no row; every "
-                         f"{data['dice']} result needs one")
+        ctx.error(table,
+                N_("results {str} have no row; every {dice} result needs one").format(
+                    str=', '.join(map(str, missing)), dice=data['dice']))
 
 
 def _rules(row: SpecType, what: str) -> Choice:
     rule = _rule(row, what)
     return Choice((Seq(rule, min_items=1, max_items=100), rule),
-                  what="a list of rules, each {when: ..., dice: d6, table: {...}}")
+                  what=N_("a list of rules, each {when: ..., dice: d6, table: {...}}"))
 
 
 SECTIONS: dict[str, Choice] = {
@@ -295,8 +305,9 @@ def _fallbacks(data: dict, path: str, ctx: Context) -> None:
         rules = data[key] if isinstance(data[key], list) else [data[key]]
         if rules and rules[-1].get("when"):
             where = f"{key}[{len(rules) - 1}]" if isinstance(data[key], list) else key
-            ctx.error(where, "the last rule needs no `when`: it is the fallback for every "
-                             "other situation")
+            ctx.error(where,
+                    N_("the last rule needs no `when`: it is the fallback for every other "
+                       "situation"))
 
 
 ROBOT_TABLE = Record("robot personality", {
@@ -352,8 +363,9 @@ def _intention(value: Any) -> Intention:
 def personality_from_data(data: Any, source: str, marks: Marks) -> Personality:
     """A Personality from a read file's data; raises InputError listing every problem."""
     if not isinstance(data, dict):
-        raise InputError([Problem(source, 1, 1, "", "not a robot personality file: expected a "
-                                  "mapping with name, place, turn and overwatch")])
+        raise InputError([Problem(source, 1, 1, "",
+                N_("not a robot personality file: expected a mapping with name, place, turn "
+                   "and overwatch"))])
     ctx = Context(marks)
     clean = ROBOT_TABLE.check(data, "", ctx)
     if ctx.problems or clean is INVALID:
@@ -368,7 +380,7 @@ def personality_from_data(data: Any, source: str, marks: Marks) -> Personality:
 
 def load_personality(path: str | Path) -> Personality:
     """Read and check one personality file (raises InputError)."""
-    data, marks = load_yaml(path, "robot personality")
+    data, marks = load_yaml(path, N_("robot personality"))
     return personality_from_data(data, str(path), marks)
 
 
@@ -402,8 +414,9 @@ def find_personality(name_or_path: str) -> Personality:
     if name_or_path not in bundled:
         mine = sorted(p.stem for d in user_dirs("robot") for p in d.glob("*.yaml"))
         known = sorted(bundled) + mine
-        raise InputError([Problem(name_or_path, 0, 0, "", "no such robot personality"
-                                  + did_you_mean(name_or_path, known) + "; bundled: "
+        raise InputError([Problem(name_or_path, 0, 0, "", N_("no such robot personality")
+                                  + did_you_mean(name_or_path, known) + N_("; bundled: ")
                                   + ", ".join(sorted(bundled))
-                                  + (f"; yours: {', '.join(mine)}" if mine else ""))])
+                                  + (N_("; yours: {mine}").format(
+                                         mine=', '.join(mine)) if mine else ""))])
     return bundled[name_or_path]

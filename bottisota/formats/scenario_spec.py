@@ -16,6 +16,7 @@ from bottisota.core.actions import Place
 from bottisota.core.arena import Arena
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.formats import spec
 from bottisota.formats.codec import action_from_clean
 from bottisota.formats.loading import (
@@ -67,8 +68,10 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
             folder = base_dir if base_dir is not None else Path(source).parent
             path = folder / clean["arena"]
             if not _is_file(path):
-                problems.append(marks.problem("arena", f"no arena file '{_clip(clean['arena'])}' "
-                                              "(paths are relative to the scenario's folder)"))
+                problems.append(marks.problem("arena",
+                        N_("no arena file '{arena}' (paths are relative to the scenario's "
+                           "folder)").format(
+                            arena=_clip(clean['arena']))))
             else:
                 arena = load_arena(path, rules)
         else:
@@ -84,12 +87,14 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
         where = join("actions", i)
         action = action_from_clean(raw)
         if action.bot not in bot_ids and not isinstance(action, Place):
-            problems.append(marks.problem(join(where, "bot"), f"no bot has the id '{action.bot}'"
+            problems.append(marks.problem(join(where, "bot"),
+                    N_("no bot has the id '{bot}'").format(bot=action.bot)
                                           + did_you_mean(action.bot, bot_ids)))
         for j, held in enumerate(getattr(action, "hold_fire", ())):
             if held not in bot_ids:
-                problems.append(marks.problem(f"{where}.hold_fire[{j}]", f"no bot has the id "
-                                              f"'{held}'" + did_you_mean(held, bot_ids)))
+                problems.append(marks.problem(f"{where}.hold_fire[{j}]",
+                        N_("no bot has the id '{held}'").format(
+                            held=held) + did_you_mean(held, bot_ids)))
         actions.append(action)
         lines.append(marks.at(where)[0])
 

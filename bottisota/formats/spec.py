@@ -16,6 +16,7 @@ from bottisota.core.actions import LIFT_DIRECTIONS, SERVICE_CHOICES
 from bottisota.core.arena import FEATURE_TYPES
 from bottisota.core.cards import EFFECTS, LOCOMOTIONS, MOUNTS, WEAPON_KINDS, BotCard, Mod, Weapon
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.core.shapes import ROTATABLE, SHAPE_KEYS
 from bottisota.formats.robot_tables import ROBOT_TABLE
 from bottisota.formats.spec_types import (
@@ -100,27 +101,31 @@ def _one_shape(data: dict, path: str, ctx: Context) -> None:
     """A feature has exactly one shape; width goes with path; rotate with rect/polygon."""
     kinds = [k for k in SHAPE_KEYS if k in data]
     if not kinds:
-        ctx.error(path, "missing its shape: give one of rect, polygon, circle or path")
+        ctx.error(path, N_("missing its shape: give one of rect, polygon, circle or path"))
         return
     if len(kinds) > 1:
         ctx.error(f"{path}.{kinds[1]}" if path else kinds[1],
-                  f"a feature has one shape; it gives both '{kinds[0]}' and '{kinds[1]}'",
+                  N_("a feature has one shape; it gives both '{v}' and '{v2}'").format(
+                      v=kinds[0], v2=kinds[1]),
                   key=True)
     kind = kinds[0]
     if kind == "path" and "width" not in data:
-        ctx.error(path, "missing key 'width' (a path strip needs its width, cm)")
+        ctx.error(path, N_("missing key 'width' (a path strip needs its width, cm)"))
     if kind != "path" and "width" in data:
-        ctx.error(f"{path}.width", "'width' goes only with a 'path' shape", key=True)
+        ctx.error(f"{path}.width", N_("'width' goes only with a 'path' shape"), key=True)
     if "rotate" in data and kind not in ROTATABLE:
-        ctx.error(f"{path}.rotate", f"'rotate' applies to rect and polygon, not to {kind}",
+        ctx.error(f"{path}.rotate",
+                N_("'rotate' applies to rect and polygon, not to {kind}").format(kind=kind),
                   key=True)
     if data.get("type") == "conveyor" and kind != "path":
-        ctx.error(path, "a conveyor needs a 'path' (its travel runs along the points) "
-                        "and a 'width'")
+        ctx.error(path,
+                N_("a conveyor needs a 'path' (its travel runs along the points) and a 'width'"))
     lo, hi = data.get("from"), data.get("to")
     if lo is not None and hi is not None and lo > hi:
-        ctx.error(f"{path}.from", f"'from' ({lo:g}) is the low end and must not be above "
-                                  f"'to' ({hi:g}); turn 'up' around instead")
+        ctx.error(f"{path}.from",
+                N_("'from' ({lo:g}) is the low end and must not be above 'to' ({hi:g}); turn "
+                   "'up' around instead").format(
+                    lo=lo, hi=hi))
 
 
 SLOPE_FIELDS: dict[str, F] = {
@@ -207,7 +212,7 @@ def _unique_weapon_names(data: dict, path: str, ctx: Context) -> None:
     for i, w in enumerate(data.get("weapons") or []):
         if w["name"] in seen:
             ctx.error(f"{path}.weapons[{i}].name" if path else f"weapons[{i}].name",
-                      f"two weapons are named '{w['name']}' on this card")
+                      N_("two weapons are named '{name}' on this card").format(name=w['name']))
         seen.add(w["name"])
 
 
@@ -470,21 +475,23 @@ EXPECT = Record("expect", {
 
 def _dice_or_seed(data: dict, path: str, ctx: Context) -> None:
     if "dice" in data and "seed" in data:
-        ctx.error("seed", "give either 'dice' (forced rolls) or 'seed', not both", key=True)
+        ctx.error("seed", N_("give either 'dice' (forced rolls) or 'seed', not both"), key=True)
     ids = [b["id"] for b in data.get("bots") or []]
     for i, bot_id in enumerate(ids):
         if bot_id in ids[:i]:
-            ctx.error(f"bots[{i}].id", f"two bots have the id '{bot_id}'")
+            ctx.error(f"bots[{i}].id", N_("two bots have the id '{bot_id}'").format(bot_id=bot_id))
     players = {b["player"] for b in data.get("bots") or []}
     expect = data.get("expect") or {}
     for bot_id in expect.get("bots") or {}:
         if bot_id not in ids:
-            ctx.error(f"expect.bots.{bot_id}", f"no bot has the id '{bot_id}'"
+            ctx.error(f"expect.bots.{bot_id}",
+                    N_("no bot has the id '{bot_id}'").format(bot_id=bot_id)
                       + _hint(bot_id, ids), key=True)
     for key in ("scores", "kills"):
         for player in expect.get(key) or {}:
             if player not in players:
-                ctx.error(f"expect.{key}.{player}", f"no bot belongs to a player '{player}'"
+                ctx.error(f"expect.{key}.{player}",
+                        N_("no bot belongs to a player '{player}'").format(player=player)
                           + _hint(player, sorted(players)), key=True)
 
 

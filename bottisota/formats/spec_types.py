@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.errors import Problem
+from bottisota.core.i18n import N_
 from bottisota.formats.yaml_source import Marks, join
 
 
@@ -47,20 +48,20 @@ def did_you_mean(word: object, choices: Sequence[str]) -> str:
         lowered = {c.lower(): c for c in choices}
         if word.lower() in lowered:
             close = [lowered[word.lower()]]
-    return f" — did you mean '{close[0]}'?" if close else ""
+    return N_(" — did you mean '{v}'?").format(v=close[0]) if close else ""
 
 
 def shown(value: object) -> str:
     """A value as a message shows it (short)."""
     text = repr(value) if isinstance(value, str) else str(value)
     if value is None:
-        text = "nothing (null)"
+        text = N_("nothing (null)")
     elif isinstance(value, bool):
         text = "true" if value else "false"
     elif isinstance(value, dict):
-        text = "a mapping"
+        text = N_("a mapping")
     elif isinstance(value, list):
-        text = f"a list of {len(value)}"
+        text = N_("a list of {value}").format(value=len(value))
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -108,17 +109,19 @@ class Num(SpecType):
     doc: str = ""
 
     def kind(self) -> str:
-        return "a whole number" if self.integer else "a number"
+        return N_("a whole number") if self.integer else N_("a number")
 
     def range_text(self) -> str:
-        low = "above 0" if self.positive else (
-            f"at least {self.minimum:g}" if self.minimum is not None else "")
+        low = N_("above 0") if self.positive else (
+            N_("at least {minimum:g}").format(
+                minimum=self.minimum) if self.minimum is not None else "")
         if self.maximum is not None:
             if self.positive:
-                return f"above 0 and at most {self.maximum:g}"
+                return N_("above 0 and at most {maximum:g}").format(maximum=self.maximum)
             if self.minimum is not None:
-                return f"from {self.minimum:g} to {self.maximum:g}"
-            return f"at most {self.maximum:g}"
+                return N_("from {minimum:g} to {maximum:g}").format(
+                           minimum=self.minimum, maximum=self.maximum)
+            return N_("at most {maximum:g}").format(maximum=self.maximum)
         return low
 
     def expected(self) -> str:
@@ -131,15 +134,20 @@ class Num(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not _is_number(value) or self.integer and isinstance(value, float) and (
                 not math.isfinite(value) or not value.is_integer()):
-            ctx.error(path, f"expected {self.kind()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {kind}, got {value}").format(
+                        kind=self.kind(), value=shown(value)))
             return INVALID
         if not math.isfinite(value):
-            ctx.error(path, f"expected a finite number ({self.range_text() or 'any size'}), "
-                            f"got {shown(value)}")
+            ctx.error(path,
+                    N_("expected a finite number ({v}), got {value}").format(
+                        v=self.range_text() or N_('any size'), value=shown(value)))
             return INVALID
         if (self.positive and value <= 0 or self.minimum is not None and value < self.minimum
                 or self.maximum is not None and value > self.maximum):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         return int(value) if self.integer else float(value)
 
@@ -169,7 +177,7 @@ class Text(SpecType):
     max_length: int = 200
 
     def expected(self) -> str:
-        return "a text"
+        return N_("a text")
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, str) or self.numbers_ok and _is_number(value)
@@ -179,11 +187,14 @@ class Text(SpecType):
                 not isinstance(value, float) or math.isfinite(value)):
             return f"{value:g}" if isinstance(value, float) else str(value)
         if not isinstance(value, str) or not value.strip():
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         if len(value) > self.max_length:
-            ctx.error(path, f"a text of at most {self.max_length} characters is expected, "
-                            f"got {len(value)}")
+            ctx.error(path,
+                    N_("a text of at most {max_length} characters is expected, got {value}").format(
+                        max_length=self.max_length, value=len(value)))
             return INVALID
         return value
 
@@ -199,14 +210,16 @@ class Bool(SpecType):
     doc: str = ""
 
     def expected(self) -> str:
-        return "true or false"
+        return N_("true or false")
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, bool)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, bool):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         return value
 
@@ -224,7 +237,7 @@ class Enum(SpecType):
     noun: str = ""
 
     def expected(self) -> str:
-        return "one of " + ", ".join(self.values)
+        return N_("one of ") + ", ".join(self.values)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, str)
@@ -235,10 +248,14 @@ class Enum(SpecType):
         if isinstance(value, str) and value.lower() in self.values:
             return value.lower()
         if self.noun and isinstance(value, str):
-            ctx.error(path, f"unknown {self.noun} {shown(value)}; known: "
+            ctx.error(path,
+                    N_("unknown {noun} {value}; known: ").format(
+                        noun=self.noun, value=shown(value))
                       + ", ".join(self.values) + did_you_mean(value, self.values))
         else:
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}"
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value))
                       + did_you_mean(value, self.values))
         return INVALID
 
@@ -262,7 +279,9 @@ class Const(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if type(value) is type(self.value) and value == self.value:
             return value
-        ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+        ctx.error(path,
+                N_("expected {expected}, got {value}").format(
+                    expected=self.expected(), value=shown(value)))
         return INVALID
 
     def schema(self) -> dict:
@@ -281,7 +300,7 @@ class Null(SpecType):
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if value is not None:
-            ctx.error(path, f"expected null, got {shown(value)}")
+            ctx.error(path, N_("expected null, got {value}").format(value=shown(value)))
             return INVALID
         return None
 
@@ -304,25 +323,33 @@ class Seq(SpecType):
         if self.what:
             return self.what
         if self.length is not None:
-            return f"a list of {self.length} ({self.item.expected()})"
+            return N_("a list of {length} ({expected})").format(
+                       length=self.length, expected=self.item.expected())
         if self.min_items:
-            return f"a list of at least {self.min_items} ({self.item.expected()})"
-        return f"a list ({self.item.expected()})"
+            return N_("a list of at least {min_items} ({expected})").format(
+                       min_items=self.min_items, expected=self.item.expected())
+        return N_("a list ({expected})").format(expected=self.item.expected())
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, list)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, list):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         n = len(value)
         if (self.length is not None and n != self.length or n < self.min_items
                 or self.max_items is not None and n > self.max_items):
             if self.max_items is not None and n > self.max_items:
-                ctx.error(path, f"at most {self.max_items} items are allowed, got {n}: refused")
+                ctx.error(path,
+                        N_("at most {max_items} items are allowed, got {n}: refused").format(
+                            max_items=self.max_items, n=n))
                 return INVALID
-            ctx.error(path, f"expected {self.expected()}, got {n} item{'s' * (n != 1)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {n} item{v}").format(
+                        expected=self.expected(), n=n, v='s' * (n != 1)))
             return INVALID
         out = [self.item.check(v, join(path, i), ctx) for i, v in enumerate(value)]
         return INVALID if any(v is INVALID for v in out) else out
@@ -351,18 +378,21 @@ class MapOf(SpecType):
     max_items: int = 1000
 
     def expected(self) -> str:
-        return f"a mapping of names to {self.value.expected()}"
+        return N_("a mapping of names to {expected}").format(expected=self.value.expected())
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, dict):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         if len(value) > self.max_items:
-            ctx.error(path, f"at most {self.max_items} entries are allowed, got {len(value)}: "
-                            "refused")
+            ctx.error(path,
+                    N_("at most {max_items} entries are allowed, got {value}: refused").format(
+                        max_items=self.max_items, value=len(value)))
             return INVALID
         out = {}
         bad = False
@@ -390,7 +420,7 @@ class AnyValue(SpecType):
     doc: str = ""
 
     def expected(self) -> str:
-        return "a value"
+        return N_("a value")
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         return value
@@ -421,9 +451,13 @@ class Choice(SpecType):
                 trial = Context(ctx.marks)
                 out = option.check(value, path, trial)
                 if trial.problems:      # one message naming every accepted form
-                    ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+                    ctx.error(path,
+                            N_("expected {expected}, got {value}").format(
+                                expected=self.expected(), value=shown(value)))
                 return out
-        ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+        ctx.error(path,
+                N_("expected {expected}, got {value}").format(
+                    expected=self.expected(), value=shown(value)))
         return INVALID
 
     def schema(self) -> dict:
@@ -445,7 +479,8 @@ class Word(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if isinstance(value, str) and value.strip().lower() == self.word:
             return self.word
-        ctx.error(path, f"expected {self.word}, got {shown(value)}")
+        ctx.error(path,
+                N_("expected {word}, got {value}").format(word=self.word, value=shown(value)))
         return INVALID
 
     def schema(self) -> dict:
@@ -497,14 +532,16 @@ class Record(SpecType):
     meta: bool = True                    # accept metadata keys (name, description, x-...)
 
     def expected(self) -> str:
-        return f"a mapping ({self.name})"
+        return N_("a mapping ({name})").format(name=self.name)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, dict):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         return check_fields(value, self.fields, path, ctx, self.name, self.rules, self.defaults,
                             self.meta)
@@ -529,7 +566,8 @@ def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Contex
                 META_FIELDS[key].type.check(item, sub, ctx)
             continue
         if spec is None:
-            ctx.error(sub, f"unknown key '{shown_key(key)}' in {name}"
+            ctx.error(sub,
+                    N_("unknown key '{key}' in {name}").format(key=shown_key(key), name=name)
                       + did_you_mean(key, list(fields)), key=True)
             continue
         out[key] = spec.type.check(item, sub, ctx)
@@ -538,7 +576,9 @@ def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Contex
             continue
         if spec.required:
             hint = f" ({spec.doc})" if spec.doc else f" ({spec.type.expected()})"
-            ctx.error(path, f"missing key '{key}'{hint} in {name}")
+            ctx.error(path,
+                    N_("missing key '{key}'{hint} in {name}").format(
+                        key=key, hint=hint, name=name))
         elif defaults and spec.default is not None:
             out[key] = copy.deepcopy(spec.default)
     if len(ctx.problems) > before:
@@ -574,7 +614,7 @@ def fields_schema(fields: Mapping[str, F], closed: bool = True, meta: bool = Tru
     out: dict = {"type": "object", "properties": props}
     if meta:
         out["patternProperties"] = {f"^{EXTENSION_PREFIX}": {
-            "description": "an extension key for tools and notes; the rules ignore it"}}
+            "description": N_("an extension key for tools and notes; the rules ignore it")}}
     required = [k for k, s in fields.items() if s.required]
     if required:
         out["required"] = required
@@ -596,7 +636,7 @@ class Tagged(SpecType):
     tag_doc: str = ""
 
     def expected(self) -> str:
-        return f"a mapping ({self.name})"
+        return N_("a mapping ({name})").format(name=self.name)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -607,11 +647,15 @@ class Tagged(SpecType):
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, dict):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         if self.tag not in value:
-            ctx.error(path, f"missing key '{self.tag}' ({Enum(tuple(self.variants)).expected()})"
-                      f" in {self.name}")
+            ctx.error(path,
+                    N_("missing key '{tag}' ({expected}) in {name}").format(
+                        tag=self.tag, expected=Enum(tuple(self.variants)).expected(),
+                        name=self.name))
             return INVALID
         variant = Enum(tuple(self.variants)).check(value[self.tag], join(path, self.tag), ctx)
         if variant is INVALID:
@@ -652,7 +696,8 @@ class Keyed(SpecType):
     meta: bool = True
 
     def expected(self) -> str:
-        return f"a mapping ({self.name}) with one of " + ", ".join(self.variants)
+        return N_("a mapping ({name}) with one of ").format(
+                   name=self.name) + ", ".join(self.variants)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -662,7 +707,9 @@ class Keyed(SpecType):
 
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         if not isinstance(value, dict):
-            ctx.error(path, f"expected {self.expected()}, got {shown(value)}")
+            ctx.error(path,
+                    N_("expected {expected}, got {value}").format(
+                        expected=self.expected(), value=shown(value)))
             return INVALID
         kinds = [k for k in self.variants if k in value]
         if not kinds:
@@ -670,15 +717,19 @@ class Keyed(SpecType):
             extra = [k for k in value if k not in known and not (
                 self.meta and (k in META_FIELDS or is_extension(k)))]
             if extra:
-                ctx.error(join(path, str(extra[0])), f"unknown key '{shown_key(extra[0])}': "
-                          f"{_a(self.name)} needs one of " + ", ".join(self.variants)
+                ctx.error(join(path, str(extra[0])),
+                        N_("unknown key '{v}': {name} needs one of ").format(
+                            v=shown_key(extra[0]), name=_a(self.name)) + ", ".join(self.variants)
                           + did_you_mean(extra[0], list(self.variants)), key=True)
             else:
-                ctx.error(path, f"{_a(self.name)} needs one of " + ", ".join(self.variants))
+                ctx.error(path,
+                        N_("{name} needs one of ").format(
+                            name=_a(self.name)) + ", ".join(self.variants))
             return INVALID
         if len(kinds) > 1:
-            ctx.error(join(path, kinds[1]), f"one {self.name} per entry: both '{kinds[0]}' and "
-                                            f"'{kinds[1]}' are given", key=True)
+            ctx.error(join(path, kinds[1]),
+                    N_("one {name} per entry: both '{v}' and '{v2}' are given").format(
+                        name=self.name, v=kinds[0], v2=kinds[1]), key=True)
             return INVALID
         return check_fields(value, self.fields_of(kinds[0]), path, ctx,
                             f"{_a(kinds[0].replace('_', ' '))} {self.name}", meta=self.meta)
@@ -700,4 +751,4 @@ class Keyed(SpecType):
 
 
 def _a(word: str) -> str:
-    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+    return N_("an {word}").format(word=word) if word[:1] in "aeiou" else f"a {word}"

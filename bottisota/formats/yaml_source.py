@@ -25,6 +25,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import N_
 from bottisota.formats.limits import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -152,8 +153,9 @@ class _Builder:
             if isinstance(event, yaml.DocumentStartEvent):
                 self.documents += 1
                 if self.documents > 1:
-                    raise _Refused(event.start_mark, "the file holds more than one YAML "
-                                   "document (a second '---'); put one thing in a file")
+                    raise _Refused(event.start_mark,
+                            N_("the file holds more than one YAML document (a second '---'); "
+                               "put one thing in a file"))
             elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 self._open(event)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -167,8 +169,10 @@ class _Builder:
     def _count(self, mark: Any, n: int = 1) -> None:
         self.nodes += n
         if self.nodes > MAX_NODES:
-            raise _Refused(mark, f"more than {MAX_NODES} YAML values (aliases counted each "
-                                 "time they are used): refused")
+            raise _Refused(mark,
+                    N_("more than {max_nodes} YAML values (aliases counted each time they are "
+                       "used): refused").format(
+                        max_nodes=MAX_NODES))
 
     def _depth(self) -> int:
         return len(self.stack)
@@ -187,12 +191,16 @@ class _Builder:
     def _open(self, event: Any) -> None:
         path = self._where()
         if path is None:
-            raise _Refused(event.start_mark, "a key must be a plain word, not a list or mapping")
+            raise _Refused(event.start_mark,
+                    N_("a key must be a plain word, not a list or mapping"))
         if event.tag not in _CONTAINER_TAGS:
-            raise _Refused(event.start_mark, f"the tag {_short(event.tag)} is not allowed here")
+            raise _Refused(event.start_mark,
+                    N_("the tag {tag} is not allowed here").format(tag=_short(event.tag)))
         depth = self._depth() + 1
         if depth > MAX_DEPTH:
-            raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep: refused")
+            raise _Refused(event.start_mark,
+                    N_("nested more than {max_depth} levels deep: refused").format(
+                        max_depth=MAX_DEPTH))
         self._count(event.start_mark)
         self._mark(path, event.start_mark)
         value: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
@@ -226,22 +234,29 @@ class _Builder:
 
     def _alias(self, event: Any) -> None:
         if event.anchor in self.open_anchors:
-            raise _Refused(event.start_mark, f"the alias *{_short(event.anchor)} is used inside "
-                                             "the value it names (a loop): refused")
+            raise _Refused(event.start_mark,
+                    N_("the alias *{anchor} is used inside the value it names (a loop): "
+                       "refused").format(
+                        anchor=_short(event.anchor)))
         if event.anchor not in self.anchors:
-            raise _Refused(event.start_mark, f"the alias *{_short(event.anchor)} names no anchor "
-                                             "(&name) given before it")
+            raise _Refused(event.start_mark,
+                    N_("the alias *{anchor} names no anchor (&name) given before it").format(
+                        anchor=_short(event.anchor)))
         path = self._where()
         if path is None:
-            raise _Refused(event.start_mark, "a key must be a plain word, not an alias")
+            raise _Refused(event.start_mark, N_("a key must be a plain word, not an alias"))
         value, size, height = self.anchors[event.anchor]
         if self._depth() + height > MAX_DEPTH:
-            raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep "
-                                             "(through an alias): refused")
+            raise _Refused(event.start_mark,
+                    N_("nested more than {max_depth} levels deep (through an alias): "
+                       "refused").format(
+                        max_depth=MAX_DEPTH))
         self.alias_nodes += size
         if self.alias_nodes > MAX_ALIAS_NODES:
-            raise _Refused(event.start_mark, f"aliases repeat more than {MAX_ALIAS_NODES} YAML "
-                                             "values (an alias bomb?): refused")
+            raise _Refused(event.start_mark,
+                    N_("aliases repeat more than {max_alias_nodes} YAML values (an alias "
+                       "bomb?): refused").format(
+                        max_alias_nodes=MAX_ALIAS_NODES))
         self._count(event.start_mark, size)
         self._mark(path, event.start_mark)
         self._place(copy.deepcopy(value) if size > 1 else value, event.start_mark, size, height)
@@ -252,19 +267,21 @@ class _Builder:
         top = self.stack[-1]
         text = event.value
         if len(text) > MAX_SCALAR_CHARS:
-            raise _Refused(event.start_mark, f"a key of {len(text)} characters: at most "
-                                             f"{MAX_SCALAR_CHARS} are allowed")
+            raise _Refused(event.start_mark,
+                    N_("a key of {text} characters: at most {max_scalar_chars} are allowed").format(
+                        text=len(text), max_scalar_chars=MAX_SCALAR_CHARS))
         plain = event.tag is None and event.implicit[0]
         if plain and text == "<<":
             top.key, top.key_is_merge = text, True
             return
         if event.tag not in (None, "!", _TAG + "str", _TAG + "int"):
-            raise _Refused(event.start_mark, f"a key must be a plain word, not {_short(event.tag)}")
+            raise _Refused(event.start_mark,
+                    N_("a key must be a plain word, not {tag}").format(tag=_short(event.tag)))
         sub = join(top.path, text)
         if text in top.explicit:
             self.problems.append(self._problem(event.start_mark, sub,
-                                               f"key '{_clip(text)}' is given twice in this "
-                                               "mapping"))
+                                               N_("key '{text}' is given twice in this "
+                                                  "mapping").format(text=_clip(text))))
         top.explicit.add(text)
         self.marks.keys.setdefault(sub, _pos(event.start_mark))
         top.key, top.key_is_merge = text, False
@@ -282,8 +299,9 @@ class _Builder:
         if top.key_is_merge:
             parts = value if isinstance(value, list) else [value]
             if not all(isinstance(p, dict) for p in parts):
-                raise _Refused(mark, "a merge key '<<' takes a mapping or a list of mappings "
-                                     "(usually an alias such as *defaults)")
+                raise _Refused(mark,
+                        N_("a merge key '<<' takes a mapping or a list of mappings (usually "
+                           "an alias such as *defaults)"))
             top.merges.extend(parts)
         elif top.key not in top.value:
             top.value[top.key] = value
@@ -293,23 +311,28 @@ class _Builder:
         """A scalar's value: text, a whole number, a number, true/false or null."""
         text = event.value
         if len(text) > MAX_SCALAR_CHARS:
-            raise _Refused(event.start_mark, f"a text of {len(text)} characters: at most "
-                                             f"{MAX_SCALAR_CHARS} are allowed")
+            raise _Refused(event.start_mark,
+                    N_("a text of {text} characters: at most {max_scalar_chars} are "
+                       "allowed").format(
+                        text=len(text), max_scalar_chars=MAX_SCALAR_CHARS))
         tag = event.tag
         if tag is None or tag == "!":
             tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
         if tag not in _PLAIN_TAGS:
-            raise _Refused(event.start_mark, f"the tag {_short(tag)} is not allowed here")
+            raise _Refused(event.start_mark,
+                    N_("the tag {tag} is not allowed here").format(tag=_short(tag)))
         if tag in (_TAG + "str", _TAG + "timestamp"):
             return text
         if tag == _TAG + "int" and len(_DIGITS.findall(text)) > MAX_INT_DIGITS:
-            raise _Refused(event.start_mark, f"a whole number of more than {MAX_INT_DIGITS} "
-                                             "digits: refused")
+            raise _Refused(event.start_mark,
+                    N_("a whole number of more than {max_int_digits} digits: refused").format(
+                        max_int_digits=MAX_INT_DIGITS))
         try:
             return _CONSTRUCT.construct_object(yaml.ScalarNode(tag, text, event.start_mark,
                                                                event.end_mark))
         except (yaml.YAMLError, ValueError, OverflowError):
-            raise _Refused(event.start_mark, f"not a valid {tag[len(_TAG):]} value") from None
+            raise _Refused(event.start_mark,
+                    N_("not a valid {v} value").format(v=tag[len(_TAG):])) from None
 
     def _mark(self, path: str, mark: Any) -> None:
         self.marks.values.setdefault(path, _pos(mark))
@@ -341,12 +364,13 @@ def _syntax_problem(file: str, err: yaml.YAMLError, text: str = "") -> Problem:
     context = getattr(err, "context", None)
     context_mark = getattr(err, "context_mark", None)
     if context and context_mark is not None and context_mark.line + 1 != line:
-        context = f"{context} (from line {context_mark.line + 1})"
+        context = N_("{context} (from line {line})").format(
+                      context=context, line=context_mark.line + 1)
     message = f"{context}, {what}" if context else str(what)
     lines = text.splitlines()
     if "\t" in message or 0 < line <= len(lines) and "\t" in _indent(lines[line - 1]):
-        message = "a tab character: YAML indentation must use spaces, not tabs"
-    return Problem(file, line, column, "", f"YAML syntax: {message}")
+        message = N_("a tab character: YAML indentation must use spaces, not tabs")
+    return Problem(file, line, column, "", N_("YAML syntax: {message}").format(message=message))
 
 
 def _indent(line: str) -> str:
@@ -365,13 +389,16 @@ def within_text(problem: Problem, text: str) -> Problem:
 def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     """Parse YAML text into plain data and its marks; InputError on any problem."""
     if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise InputError([Problem(file, 0, 0, "", f"the text is over {MAX_FILE_BYTES // 1048576}"
-                                  " MB; larger files are refused")])
+        raise InputError([Problem(file, 0, 0, "",
+                N_("the text is over {max_file_bytes} MB; larger files are refused").format(
+                    max_file_bytes=MAX_FILE_BYTES // 1048576))])
     bad = first_control_character(text)
     if bad is not None:
         line, column, char = bad
-        raise InputError([Problem(file, line, column, "", f"a control character (U+{ord(char):04X})"
-                                  " is not allowed in a YAML file; remove it")])
+        raise InputError([Problem(file, line, column, "",
+                N_("a control character (U+{char:04X}) is not allowed in a YAML file; remove "
+                   "it").format(
+                    char=ord(char)))])
     marks = Marks(file)
     builder = _Builder(file, marks)
     try:
@@ -398,13 +425,15 @@ def load_yaml(path: str | Path, what: str = "YAML") -> tuple[Any, Marks]:
         raise InputError([Problem(file, 0, 0, "", str(err))]) from None
     except OSError as err:
         reason = err.strerror or type(err).__name__
-        raise InputError([Problem(file, 0, 0, "", f"cannot read the file: {reason}")]) from None
+        raise InputError([Problem(file, 0, 0, "",
+                N_("cannot read the file: {reason}").format(reason=reason))]) from None
     text, trouble = decode_text(raw)
     if trouble is not None:
         line, column, why = trouble
-        raise InputError([Problem(file, line, column, "", f"not {_a(what)} file: {why}")])
+        raise InputError([Problem(file, line, column, "",
+                N_("not {what} file: {why}").format(what=_a(what), why=why))])
     return parse_text(text, file)
 
 
 def _a(what: str) -> str:
-    return f"an {what}" if what[:1].lower() in "aeiou" else f"a {what}"
+    return N_("an {what}").format(what=what) if what[:1].lower() in "aeiou" else f"a {what}"

@@ -13,6 +13,7 @@ from shapely.geometry import Point, box
 
 from bottisota.core.arena import FLOOR_TYPES, Arena, Feature
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.formats.arena_checks import floor_z
 from bottisota.formats.lint import Finding, finding
 from bottisota.formats.yaml_source import Marks
@@ -58,9 +59,11 @@ def _goal_spots(arena: Arena, blockers: list[Feature], marks: Marks) -> list[Fin
             free = _nearest_free(arena, blockers, x, y)
             out.append(finding(
                 "W001", marks, f"{_where(goal)}.respawn[{i}]",
-                f"respawn spot ({x:g}, {y:g}) of {goal.label} is inside {hit.label} "
-                f"(line {hit.line}): the marker would move where no bot can reach it",
-                help=f"[{free[0]:g}, {free[1]:g}]   # the nearest open floor" if free else None,
+                N_("respawn spot ({x:g}, {y:g}) of {label} is inside {label2} (line {line}): "
+                   "the marker would move where no bot can reach it").format(
+                    x=x, y=y, label=goal.label, label2=hit.label, line=hit.line),
+                help=N_("[{v:g}, {v2:g}]   # the nearest open floor").format(
+                         v=free[0], v2=free[1]) if free else None,
                 at=(x, y)))
     return out
 
@@ -91,11 +94,13 @@ def _lone_teleporter(arena: Arena, marks: Marks) -> list[Finding]:
         return []
     tp = tps[0]
     c = tp.shape.centroid
-    return [finding("W012", marks, _where(tp), f"{tp.label} is the only teleporter: a bot "
-                    "stepping on it has nowhere to go (R53)",
-                    help="add a second teleporter, e.g. "
-                         f"{{type: teleporter, circle: [{arena.size[0] - c.x:g}, "
-                         f"{arena.size[1] - c.y:g}, 1.5]}}", at=(c.x, c.y))]
+    return [finding("W012", marks, _where(tp),
+            N_("{label} is the only teleporter: a bot stepping on it has nowhere to go "
+               "(R53)").format(
+                label=tp.label),
+                    help=N_("add a second teleporter, e.g. {{type: teleporter, circle: "
+                            "[{v:g}, {v2:g}, 1.5]}}").format(
+                             v=arena.size[0] - c.x, v2=arena.size[1] - c.y), at=(c.x, c.y))]
 
 
 def _doors(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding]:
@@ -104,15 +109,18 @@ def _doors(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding]:
         near = [w for w in walls if w.shape.distance(door.shape) <= TOUCH]
         c = door.shape.centroid
         if not near:
-            out.append(finding("W003", marks, _where(door), f"{door.label} touches no wall: "
-                               "it stands alone on the floor", at=(c.x, c.y),
-                               help="draw it in a wall's gap, or over the wall (it cuts it)"))
+            out.append(finding("W003", marks, _where(door),
+                    N_("{label} touches no wall: it stands alone on the floor").format(
+                        label=door.label), at=(c.x, c.y),
+                               help=N_("draw it in a wall's gap, or over the wall (it cuts it)")))
             continue
         for w in near:
             if door.shape.covers(w.shape):
-                out.append(finding("W005", marks, _where(w), f"{w.label} lies wholly under "
-                                   f"{door.label}: nothing of the wall is left",
-                                   at=_spot(w), help="remove the wall"))
+                out.append(finding("W005", marks, _where(w),
+                        N_("{label} lies wholly under {label2}: nothing of the wall is "
+                           "left").format(
+                            label=w.label, label2=door.label),
+                                   at=_spot(w), help=N_("remove the wall")))
     return out
 
 
@@ -128,9 +136,11 @@ def _low_walls(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding
         if ground > 0 and top <= ground:
             out.append(finding(
                 "W004", marks, f"{_where(w)}.height" if w.height is not None else _where(w),
-                f"{w.label} has its top at {top:g} cm but stands on floor {ground:g} cm "
-                f"high: it does not rise above the floor (height is the absolute top)",
-                help=f"height: {ground + top:g}   # the top, {top:g} cm above this floor",
+                N_("{label} has its top at {top:g} cm but stands on floor {ground:g} cm high: "
+                   "it does not rise above the floor (height is the absolute top)").format(
+                    label=w.label, top=top, ground=ground),
+                help=N_("height: {ground:g}   # the top, {top:g} cm above this floor").format(
+                         ground=ground + top, top=top),
                 at=(x, y)))
     return out
 
@@ -152,23 +162,30 @@ def placement_findings(arena: Arena, rules: HouseRules,
         disc = Point(x, y).buffer(r, 32)
         at = f"{path}.at"
         if not table.covers(disc):
-            out.append(finding("E010", marks, at, f"bot '{bot_id}' at ({x:g}, {y:g}) reaches "
-                               f"off the {arena.size[0]:g} x {arena.size[1]:g} table",
-                               help=f"at: [{min(max(x, r), arena.size[0] - r):g}, "
-                                    f"{min(max(y, r), arena.size[1] - r):g}]", at=(x, y)))
+            out.append(finding("E010", marks, at,
+                    N_("bot '{bot_id}' at ({x:g}, {y:g}) reaches off the {v:g} x {v2:g} "
+                       "table").format(
+                        bot_id=bot_id, x=x, y=y, v=arena.size[0], v2=arena.size[1]),
+                               help=N_("at: [{x:g}, {y:g}]").format(
+                                        x=min(max(x, r), arena.size[0] - r),
+                                        y=min(max(y, r), arena.size[1] - r)), at=(x, y)))
             continue
         hit = next((w for w in walls if w.shape.intersection(disc).area > 1e-6), None)
         if hit is not None:
-            out.append(finding("E011", marks, at, f"bot '{bot_id}' at ({x:g}, {y:g}) stands "
-                               f"inside {hit.label} (line {hit.line})", at=(x, y)))
+            out.append(finding("E011", marks, at,
+                    N_("bot '{bot_id}' at ({x:g}, {y:g}) stands inside {label} (line "
+                       "{line})").format(
+                        bot_id=bot_id, x=x, y=y, label=hit.label, line=hit.line), at=(x, y)))
         pit = next((p for p in pits if p.shape.covers(Point(x, y))), None)
         if pit is not None:
-            out.append(finding("E012", marks, at, f"bot '{bot_id}' at ({x:g}, {y:g}) stands "
-                               f"over {pit.label} (line {pit.line})", at=(x, y)))
+            out.append(finding("E012", marks, at,
+                    N_("bot '{bot_id}' at ({x:g}, {y:g}) stands over {label} (line {line})").format(
+                        bot_id=bot_id, x=x, y=y, label=pit.label, line=pit.line), at=(x, y)))
         for other_id, centre, other_r, _ in placed:
             gap = centre.distance(Point(x, y)) - (r + other_r)
             if gap < -1e-6:
-                out.append(finding("E013", marks, at, f"bot '{bot_id}' overlaps bot "
-                                   f"'{other_id}' by {-gap:.2f} cm", at=(x, y)))
+                out.append(finding("E013", marks, at,
+                        N_("bot '{bot_id}' overlaps bot '{other_id}' by {v:.2f} cm").format(
+                            bot_id=bot_id, other_id=other_id, v=-gap), at=(x, y)))
         placed.append((bot_id, Point(x, y), r, path))
     return out

@@ -37,6 +37,7 @@ from typing import Any
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
@@ -134,7 +135,8 @@ class Journal:
             text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
             check_json_text(text)
         except (TypeError, ValueError) as err:
-            raise JournalWriteError(str(self.path), f"a value cannot be journaled: {err}") \
+            raise JournalWriteError(str(self.path),
+                    N_("a value cannot be journaled: {err}").format(err=err)) \
                 from None
         self.writer.write(text)
 
@@ -224,22 +226,27 @@ class Loaded:
         t = self.tail
         if t is None:
             return None
-        what = (f"line {t.line} is incomplete ({t.length} bytes, the journal was cut off "
-                "while writing it, e.g. a power cut)")
+        what = (N_("line {line} is incomplete ({length} bytes, the journal was cut off while "
+                   "writing it, e.g. a power cut)").format(
+                    line=t.line, length=t.length))
         if t.kept:
-            return f"{what}: left out (another game holds the journal)"
-        return (f"{what}: the journal was backed up to {t.backup.name if t.backup else '?'} "
-                f"and the line dropped; the game goes on from action {self.actions}")
+            return N_("{what}: left out (another game holds the journal)").format(what=what)
+        return (N_("{what}: the journal was backed up to {v} and the line dropped; the game "
+                   "goes on from action {actions}").format(
+                    what=what, v=t.backup.name if t.backup else '?', actions=self.actions))
 
 
 def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> Game:
     if header.get("format") != FORMAT:
-        raise JournalError(path, 1, "not a Bottisota journal (its first line has no "
-                           f"\"format\": \"{FORMAT}\")")
+        raise JournalError(path, 1,
+                N_("not a Bottisota journal (its first line has no \"format\": "
+                   "\"{format}\")").format(
+                    format=FORMAT))
     version = header.get("version")
     if version not in READS:
-        raise JournalError(path, 1, f"journal version {json.dumps(version)[:20]}; this "
-                           f"referee reads versions {', '.join(map(str, READS))}")
+        raise JournalError(path, 1,
+                N_("journal version {v}; this referee reads versions {str}").format(
+                    v=json.dumps(version)[:20], str=', '.join(map(str, READS))))
     try:
         mode = header["dice"]
         start_rolls = _rolls_from(header["start"]["rolls"])
@@ -254,7 +261,7 @@ def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> G
         elif mode == "physical":
             dice = Dice(forced=[r.value for r in start_rolls])
         else:
-            raise JournalError(path, 1, f"unknown dice mode {str(mode)[:20]!r}")
+            raise JournalError(path, 1, N_("unknown dice mode {v!r}").format(v=str(mode)[:20]))
         rules, arena, cards, mods = _static_from(header, version)
         players = header["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -264,14 +271,16 @@ def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> G
     except DataError as err:
         raise JournalError(path, 1, str(err)) from None
     except (KeyError, TypeError, ValueError) as err:
-        raise JournalError(path, 1, f"the header cannot be read: {_why(err)}") from None
+        raise JournalError(path, 1,
+                N_("the header cannot be read: {err}").format(err=_why(err))) from None
     try:
         game = Game.new(arena, rules, cards, mods, list(players), dice=dice)
     except Exception as err:     # recorded data can make any rule fail
-        raise JournalError(path, 1, f"the game cannot be started from the header: "
-                           f"{_why(err)}") from None
+        raise JournalError(path, 1,
+                N_("the game cannot be started from the header: {err}").format(
+                    err=_why(err))) from None
     if plain(game.start_events) != plain(header["start"].get("events")):
-        raise JournalError(path, 1, "the start of the game does not replay as recorded")
+        raise JournalError(path, 1, N_("the start of the game does not replay as recorded"))
     if mode == "physical":
         game.state.dice.forced = None
         game.state.dice.ask = ask or _no_ask
@@ -294,7 +303,8 @@ def _why(err: BaseException) -> str:
 
 
 def _no_ask(purpose: str) -> int:
-    raise JournalError("<replay>", 0, f"the journal has no roll for {purpose}")
+    raise JournalError("<replay>", 0,
+            N_("the journal has no roll for {purpose}").format(purpose=purpose))
 
 
 def _differs(path: str, line: int, want: list, got: list) -> JournalError:
@@ -303,10 +313,11 @@ def _differs(path: str, line: int, want: list, got: list) -> JournalError:
         a = want[k] if k < len(want) else None
         b = got[k] if k < len(got) else None
         if a != b:
-            return JournalError(path, line, f"replay differs at event {k + 1}: the journal "
-                                f"has {json.dumps(a)[:300]}, the replay gives "
-                                f"{json.dumps(b)[:300]}")
-    return JournalError(path, line, "replay differs")
+            return JournalError(path, line,
+                    N_("replay differs at event {k}: the journal has {v}, the replay gives "
+                       "{v2}").format(
+                        k=k + 1, v=json.dumps(a)[:300], v2=json.dumps(b)[:300]))
+    return JournalError(path, line, N_("replay differs"))
 
 
 def read(path: str | Path, ask: Callable[[str], int] | None = None,
@@ -320,7 +331,8 @@ def read(path: str | Path, ask: Callable[[str], int] | None = None,
     try:
         reader = open(p, "rb")       # buffered, whoever holds the lock
     except OSError as err:
-        raise JournalError(p, 0, f"cannot read the journal: {err.strerror or err}") from None
+        raise JournalError(p, 0,
+                N_("cannot read the journal: {v}").format(v=err.strerror or err)) from None
     with reader:
         end = jf.complete_size(reader, size)
         tail = None
@@ -328,8 +340,9 @@ def read(path: str | Path, ask: Callable[[str], int] | None = None,
             lines_before = _count_lines(reader, end)
             tail = jf.Tail(line=lines_before + 1, offset=end, length=size - end)
             if end == 0:
-                raise JournalError(p, 1, "the journal's first line (the header) is incomplete: "
-                                   "the game never started")
+                raise JournalError(p, 1,
+                        N_("the journal's first line (the header) is incomplete: the game "
+                           "never started"))
         loaded = _replay(p, reader, end, ask)
     loaded.tail = tail
     if tail is not None:
@@ -394,7 +407,7 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Load
 def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]:
     found = jf.unseal(raw, prev)
     if isinstance(found, str):
-        raise JournalError(path, number, f"the line is refused: {found}")
+        raise JournalError(path, number, N_("the line is refused: {found}").format(found=found))
     return found
 
 
@@ -402,11 +415,11 @@ def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
     """Replay one line on the game (True for an action line)."""
     if data.get("undo") is True and len(data) == 1:
         if not game.undo():
-            raise JournalError(p, number, "undo with nothing to undo")
+            raise JournalError(p, number, N_("undo with nothing to undo"))
         return False
     if data.get("redo") is True and len(data) == 1:
         if not game.redo():
-            raise JournalError(p, number, "redo with nothing to redo")
+            raise JournalError(p, number, N_("redo with nothing to redo"))
         return False
     if "reload" in data:
         _reload(p, number, game, data)
@@ -420,24 +433,27 @@ def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
                 or not (0 <= notes <= len(events) and 0 <= pre <= len(rolls)):
             raise ValueError("notes or pre out of range")
     except ActionFormatError as err:
-        raise JournalError(p, number, f"not an action: {err}") from None
+        raise JournalError(p, number, N_("not an action: {err}").format(err=err)) from None
     except (KeyError, TypeError, ValueError) as err:
-        raise JournalError(p, number, f"not a journal entry: {_why(err)}") from None
+        raise JournalError(p, number,
+                N_("not a journal entry: {err}").format(err=_why(err))) from None
     try:
         result = game.replay(action, rolls, events[:notes], pre)
     except Exception as err:  # a line that does not fit the game can make any rule fail
-        raise JournalError(p, number, f"the action cannot be replayed: {_why(err)}") from None
+        raise JournalError(p, number,
+                N_("the action cannot be replayed: {err}").format(err=_why(err))) from None
     if result.refusal is not None:
-        raise JournalError(p, number, f"the action is refused on replay: {result.refusal}")
+        raise JournalError(p, number,
+                N_("the action is refused on replay: {refusal}").format(refusal=result.refusal))
     # the recorded side was read from JSON: it is in its plain form already
     if plain(result.events) != events:
         raise _differs(p, number, events, result.events)
     if plain(_rolls(game.history[-1].rolls)) != data.get("rolls", []):
-        raise JournalError(p, number, "replay differs: the dice rolled are not the "
-                           "ones recorded")
+        raise JournalError(p, number,
+                N_("replay differs: the dice rolled are not the ones recorded"))
     if "state" in data and data["state"] != state_digest(game.state):
-        raise JournalError(p, number, "replay differs: the state after this action is "
-                           "not the one recorded")
+        raise JournalError(p, number,
+                N_("replay differs: the state after this action is not the one recorded"))
     return True
 
 
@@ -450,12 +466,14 @@ def _reload(path: str, number: int, game: Game, data: dict) -> None:
     except DataError as err:
         raise JournalError(path, number, str(err)) from None
     except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise JournalError(path, number, f"not a reload line: {_why(err)}") from None
+        raise JournalError(path, number,
+                N_("not a reload line: {err}").format(err=_why(err))) from None
     if refusal is not None:
-        raise JournalError(path, number, f"the reload does not replay: {refusal}")
+        raise JournalError(path, number,
+                N_("the reload does not replay: {refusal}").format(refusal=refusal))
     if "state" in data and data["state"] != state_digest(game.state):
-        raise JournalError(path, number, "replay differs: the state after the reload is not "
-                           "the one recorded")
+        raise JournalError(path, number,
+                N_("replay differs: the state after the reload is not the one recorded"))
 
 
 def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:

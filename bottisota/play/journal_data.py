@@ -21,6 +21,7 @@ from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.errors import InputError
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.core.shapes import circle, rect
 from bottisota.formats import spec
 from bottisota.formats.loading import (
@@ -35,7 +36,9 @@ class DataError(ValueError):
     """Recorded static data that is not valid; `what` names the part (arena, cards, ...)."""
 
     def __init__(self, what: str, message: str) -> None:
-        super().__init__(f"the {what} recorded in the journal is not valid: {message}")
+        super().__init__(
+                N_("the {what} recorded in the journal is not valid: {message}").format(
+                    what=what, message=message))
 
 
 def plain(value: Any) -> Any:
@@ -54,7 +57,8 @@ def default(value: Any) -> Any:
 def _problems(err: InputError) -> str:
     return "; ".join(f"{p.path}: {p.message}" if p.path else p.message
                      for p in err.problems[:3]) + (
-        f" (and {len(err.problems) - 3} more)" if len(err.problems) > 3 else "")
+        N_(" (and {problems} more)").format(
+            problems=len(err.problems) - 3) if len(err.problems) > 3 else "")
 
 
 # --- the arena -----------------------------------------------------------------------
@@ -143,12 +147,12 @@ def card_to_data(card: BotCard) -> dict:
 
 def card_from_data(data: Any, rules: HouseRules) -> BotCard:
     if not isinstance(data, dict):
-        raise DataError("cards", "a card is a mapping")
+        raise DataError("cards", N_("a card is a mapping"))
     data = dict(data)
     bonus = {k: data.pop(k) for k in _PART_BONUS if k in data}
     if any(not isinstance(v, int) or isinstance(v, bool) or abs(v) > 100
            for v in bonus.values()):
-        raise DataError("cards", "armour_mod and hit_mod are small whole numbers")
+        raise DataError("cards", N_("armour_mod and hit_mod are small whole numbers"))
     try:
         card = card_from_dict(data, "<journal>", rules=rules)
     except InputError as err:
@@ -162,7 +166,7 @@ def mod_to_data(mod: Mod) -> dict:
 
 def mods_from(data: Any) -> list[Mod]:
     if not isinstance(data, list):
-        raise DataError("mods", "the mods are a list")
+        raise DataError("mods", N_("the mods are a list"))
     if not data:
         return []
     try:
@@ -173,7 +177,7 @@ def mods_from(data: Any) -> list[Mod]:
 
 def cards_from(data: Any, rules: HouseRules) -> list[BotCard]:
     if not isinstance(data, list):
-        raise DataError("cards", "the cards are a list")
+        raise DataError("cards", N_("the cards are a list"))
     return [card_from_data(c, rules) for c in data]
 
 
@@ -185,7 +189,7 @@ def rules_from(data: Any) -> HouseRules:
     try:
         return rules_from_dict(data, "<journal>")
     except InputError as err:
-        raise DataError("house rules", _problems(err)) from None
+        raise DataError(N_("house rules"), _problems(err)) from None
 
 
 # --- version 1 (compiled shapes as GeoJSON) ------------------------------------------
@@ -194,12 +198,12 @@ def arena_from_v1(data: Any) -> dict:
     """A version 1 arena (features with a GeoJSON `shape` and the Feature's own field
     names) -> the formats.md mapping, for the same validation."""
     if not isinstance(data, dict) or not isinstance(data.get("features"), list):
-        raise DataError("arena", "expected a mapping with a list of features")
+        raise DataError("arena", N_("expected a mapping with a list of features"))
     names = {attr: key for key, attr in _FEATURE_KEYS}
     features = []
     for raw in data["features"]:
         if not isinstance(raw, dict):
-            raise DataError("arena", "a feature is a mapping")
+            raise DataError("arena", N_("a feature is a mapping"))
         kind = raw.get("type")
         allowed = spec.FEATURE.variants.get(kind, {}) if isinstance(kind, str) else {}
         d: dict[str, Any] = {"type": kind}
@@ -212,7 +216,7 @@ def arena_from_v1(data: Any) -> dict:
             rings = geo.get("coordinates") if isinstance(geo, dict) else None
             if geo is None or geo.get("type") != "Polygon" or not isinstance(rings, list) \
                     or len(rings) != 1:
-                raise DataError("arena", "a version 1 feature's shape is one simple polygon")
+                raise DataError("arena", N_("a version 1 feature's shape is one simple polygon"))
             ring = rings[0]
             d["polygon"] = ring
         for attr, key in names.items():

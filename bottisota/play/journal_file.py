@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from bottisota.core.errors import JournalError, JournalWriteError
+from bottisota.core.i18n import N_
 from bottisota.play.json_limits import JsonLimitError, loads_limited
 
 try:
@@ -63,8 +64,8 @@ def unseal(raw: bytes, prev: str) -> tuple[bytes, str] | str:
     content = raw[:found.start()] + b"}"
     want = found.group(1).decode("ascii")
     if digest(prev, content) != want:
-        return ("its digest does not match: the line was changed after it was written, "
-                "or a line before it was removed or moved")
+        return (N_("its digest does not match: the line was changed after it was written, or "
+                   "a line before it was removed or moved"))
     return content, want
 
 
@@ -78,9 +79,9 @@ def lock(fh: BinaryIO, path: str) -> None:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as err:
         if err.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-            raise JournalError(path, 0, "the journal is in use by another game (a table "
-                               "still open on it, or a second --resume): close that one "
-                               "first") from None
+            raise JournalError(path, 0,
+                    N_("the journal is in use by another game (a table still open on it, or a "
+                       "second --resume): close that one first")) from None
         raise
 
 
@@ -91,7 +92,8 @@ def open_locked(path: str | Path, create: bool = False) -> BinaryIO:
     try:
         fd = os.open(p, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
     except OSError as err:
-        raise JournalError(p, 0, f"cannot open the journal: {err.strerror or err}") from None
+        raise JournalError(p, 0,
+                N_("cannot open the journal: {v}").format(v=err.strerror or err)) from None
     fh = open(fd, "r+b", buffering=0)
     try:
         lock(fh, p)
@@ -131,7 +133,7 @@ class LineWriter:
         line, d = seal(text, self.prev) if self.chained else (text, self.prev)
         data = (line + "\n").encode("utf-8")
         if self.fh is None or self.fh.closed:
-            raise JournalWriteError(self.path, "the journal is closed")
+            raise JournalWriteError(self.path, N_("the journal is closed"))
         try:
             if self.dirty:
                 self.fh.truncate(self.size)
@@ -142,7 +144,7 @@ class LineWriter:
             while done < len(data):
                 n = self.fh.write(view[done:])
                 if not n:
-                    raise OSError(errno.EIO, "nothing was written")
+                    raise OSError(errno.EIO, N_("nothing was written"))
                 done += n
             self.fh.flush()
             os.fsync(self.fh.fileno())
@@ -186,14 +188,17 @@ def file_size(path: str) -> int:
     try:
         st = os.stat(path)
     except OSError as err:
-        raise JournalError(path, 0, f"cannot read the journal: {err.strerror or err}") from None
+        raise JournalError(path, 0,
+                N_("cannot read the journal: {v}").format(v=err.strerror or err)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise JournalError(path, 0, "not a journal file (not a regular file)")
+        raise JournalError(path, 0, N_("not a journal file (not a regular file)"))
     if st.st_size > MAX_JOURNAL_BYTES:
-        raise JournalError(path, 0, f"the journal is {st.st_size / 1048576:.0f} MB; journals "
-                           f"over {MAX_JOURNAL_BYTES // 1048576} MB are refused unread")
+        raise JournalError(path, 0,
+                N_("the journal is {st_size:.0f} MB; journals over {max_journal_bytes} MB are "
+                   "refused unread").format(
+                    st_size=st.st_size / 1048576, max_journal_bytes=MAX_JOURNAL_BYTES // 1048576))
     if st.st_size == 0:
-        raise JournalError(path, 1, "the journal is empty")
+        raise JournalError(path, 1, N_("the journal is empty"))
     return st.st_size
 
 
@@ -240,8 +245,9 @@ def cut_tail(path: str, fh: BinaryIO, size: int, tail: Tail) -> None:
         fh.truncate(tail.offset)
         os.fsync(fh.fileno())
     except OSError as err:
-        raise JournalError(path, tail.line, f"the line is incomplete and could not be cut "
-                           f"off safely ({err.strerror or err})") from None
+        raise JournalError(path, tail.line,
+                N_("the line is incomplete and could not be cut off safely ({v})").format(
+                    v=err.strerror or err)) from None
     tail.backup = target
 
 
@@ -253,11 +259,12 @@ def iter_lines(path: str, fh: BinaryIO, end: int) -> Iterator[tuple[int, bytes]]
         raw = fh.readline(min(MAX_LINE_BYTES + 1, end - pos))
         number += 1
         if not raw:
-            raise JournalError(path, number, "the journal changed while it was read")
+            raise JournalError(path, number, N_("the journal changed while it was read"))
         pos += len(raw)
         if not raw.endswith(b"\n"):
-            raise JournalError(path, number, f"the line is longer than "
-                               f"{MAX_LINE_BYTES // 1048576} MB: refused")
+            raise JournalError(path, number,
+                    N_("the line is longer than {max_line_bytes} MB: refused").format(
+                        max_line_bytes=MAX_LINE_BYTES // 1048576))
         yield number, raw[:-1]
 
 
@@ -266,12 +273,13 @@ def parse_line(path: str, number: int, raw: bytes) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise JournalError(path, number, f"not a journal line: not UTF-8 text (byte "
-                           f"{err.start + 1})") from None
+        raise JournalError(path, number,
+                N_("not a journal line: not UTF-8 text (byte {start})").format(
+                    start=err.start + 1)) from None
     try:
         data = loads_limited(text)
     except JsonLimitError as err:
-        raise JournalError(path, number, f"not a journal line: {err}") from None
+        raise JournalError(path, number, N_("not a journal line: {err}").format(err=err)) from None
     if not isinstance(data, dict):
-        raise JournalError(path, number, "not a journal line: expected a JSON object")
+        raise JournalError(path, number, N_("not a journal line: expected a JSON object"))
     return data

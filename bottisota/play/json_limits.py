@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any
 
+from bottisota.core.i18n import N_
 from bottisota.formats.limits import MAX_DEPTH, MAX_NUMBER_CHARS, LimitError
 from bottisota.formats.limits import check_json_text as _check_tokens
 
@@ -23,7 +24,9 @@ class JsonLimitError(ValueError):
     """JSON over a limit or not JSON; `column` is 1-based (0: unknown)."""
 
     def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(f"{message} at column {column}" if column else message)
+        super().__init__(
+                N_("{message} at column {column}").format(
+                    message=message, column=column) if column else message)
         self.message, self.column = message, column
 
 
@@ -35,18 +38,19 @@ def check_json_text(text: str, max_depth: int = MAX_DEPTH) -> None:
     try:
         _check_tokens(text, max_bytes=MAX_TEXT_BYTES, max_depth=max_depth)
     except LimitError as err:
-        raise JsonLimitError(err.message.removesuffix(": refused"), err.column) from None
+        raise JsonLimitError(err.message.removesuffix(N_(": refused")), err.column) from None
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise JsonLimitError(f"the number {text[:MAX_NUMBER_CHARS]} is out of range")
+        raise JsonLimitError(
+                N_("the number {v} is out of range").format(v=text[:MAX_NUMBER_CHARS]))
     return value
 
 
 def _no_constant(name: str) -> Any:
-    raise JsonLimitError(f"{name} is not a number this program accepts")
+    raise JsonLimitError(N_("{name} is not a number this program accepts").format(name=name))
 
 
 def loads_limited(text: str, max_depth: int = MAX_DEPTH) -> Any:
@@ -60,4 +64,4 @@ def loads_limited(text: str, max_depth: int = MAX_DEPTH) -> Any:
     except json.JSONDecodeError as err:
         raise JsonLimitError(err.msg, err.colno) from None
     except (ValueError, RecursionError) as err:
-        raise JsonLimitError(f"not readable: {err}") from None
+        raise JsonLimitError(N_("not readable: {err}").format(err=err)) from None

@@ -20,6 +20,7 @@ from shapely.geometry import Point
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.formats.lint import Finding, finding
 from bottisota.formats.yaml_source import Marks
 
@@ -65,8 +66,8 @@ class Reach:
         """`ground and air`, `only fliers and hovers` or `no bot` (its base does not fit)."""
         k = self.index(x, y)
         if k is None or not self.open[k]:
-            return "no bot (a base does not fit here)"
-        return "every bot" if self.ground[k] else "only fliers and hovers"
+            return N_("no bot (a base does not fit here)")
+        return N_("every bot") if self.ground[k] else N_("only fliers and hovers")
 
     def any_ground_in(self, shape) -> bool | None:
         """Whether ground bots reach some open spot in the shape (None: no open spot in it)."""
@@ -157,11 +158,12 @@ def reach_findings(arena: Arena, rules: HouseRules, marks: Marks,
         got = reach.any_ground_in(f.shape)
         if got is False:
             c = f.shape.representative_point()
-            what = "a ground bot can reach no spot of" if f.type == "platform" else \
-                "no ground bot can reach"
+            what = N_("a ground bot can reach no spot of") if f.type == "platform" else \
+                N_("no ground bot can reach")
             out.append(finding("W030", marks, f"features[{f.index}]",
-                               f"{what} {f.label}: only fliers and hovers get there",
-                               help="add stairs, a ramp, an escalator or a lift up to it",
+                               N_("{what} {label}: only fliers and hovers get there").format(
+                                   what=what, label=f.label),
+                               help=N_("add stairs, a ramp, an escalator or a lift up to it"),
                                at=(c.x, c.y)))
     return out
 

@@ -18,6 +18,7 @@ from bottisota.core.arena import Arena
 from bottisota.core.compass import off_angle
 from bottisota.core.errors import DiceExhausted
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import _
 from bottisota.engine.events import Event
 from bottisota.engine.game import Game
 from bottisota.engine.modes import ScenarioMode
@@ -91,11 +92,13 @@ def run(spec: ScenarioSpec) -> Outcome:
         try:
             result = game.act(action)
         except DiceExhausted as err:
-            outcome.failures.append(f"action {i} (line {line}): {err}")
+            outcome.failures.append(
+                    _("action {i} (line {line}): {err}").format(i=i, line=line, err=err))
             break
         except Exception as err:  # a rule failing on a legal file: report, do not crash
-            outcome.failures.append(f"action {i} (line {line}): the referee failed: "
-                                    f"{type(err).__name__}: {err}")
+            outcome.failures.append(
+                    _("action {i} (line {line}): the referee failed: {name}: {err}").format(
+                        i=i, line=line, name=type(err).__name__, err=err))
             break
         if result.refusal is not None:
             outcome.rejected.append({"action": i, "line": line, "reason": str(result.refusal)})
@@ -153,27 +156,38 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     for bot_id, want in (expect.get("bots") or {}).items():
         bot = state.bots.get(bot_id)
         if bot is None:
-            fails.append(f"bots.{bot_id}: expected a bot, actual none with that id")
+            fails.append(
+                    _("bots.{bot_id}: expected a bot, actual none with that id").format(
+                        bot_id=bot_id))
             continue
         got = bot_report(bot)
         for key, value in want.items():
             if key not in got:
-                fails.append(f"bots.{bot_id}.{key}: not a thing the runner can check")
+                fails.append(
+                        _("bots.{bot_id}.{key}: not a thing the runner can check").format(
+                            bot_id=bot_id, key=key))
             elif not _same(key, value, got[key]):
-                fails.append(f"bots.{bot_id}.{key}: expected {value!r}, actual {got[key]!r}")
+                fails.append(
+                        _("bots.{bot_id}.{key}: expected {value!r}, actual {v!r}").format(
+                            bot_id=bot_id, key=key, value=value, v=got[key]))
     for player, value in (expect.get("scores") or {}).items():
         score = state.scores.get(player)
         if score != value:
-            fails.append(f"scores.{player}: expected {value!r}, actual {score!r}")
+            fails.append(
+                    _("scores.{player}: expected {value!r}, actual {score!r}").format(
+                        player=player, value=value, score=score))
     for player, value in (expect.get("kills") or {}).items():
         if state.kills.get(player) != value:
-            fails.append(f"kills.{player}: expected {value!r}, "
-                         f"actual {state.kills.get(player)!r}")
+            fails.append(
+                    _("kills.{player}: expected {value!r}, actual {player2!r}").format(
+                        player=player, value=value, player2=state.kills.get(player)))
     plain: tuple[tuple[str, object], ...] = (
         ("round", state.round), ("dice_used", state.dice.used), ("over", state.over))
     for key, actual in plain:
         if key in expect and expect[key] != actual:
-            fails.append(f"{key}: expected {expect[key]!r}, actual {actual!r}")
+            fails.append(
+                    _("{key}: expected {v!r}, actual {actual!r}").format(
+                        key=key, v=expect[key], actual=actual))
     if "mines" in expect:
         fails += _listed("mines", expect["mines"], [mine_report(m) for m in state.mines])
     if "goals" in expect:
@@ -186,7 +200,9 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
         rejected = sorted(r["action"] for r in outcome.rejected)
         if want_rejected != rejected:
             why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
-            fails.append(f"rejected: expected {want_rejected}, actual {rejected}"
+            fails.append(
+                    _("rejected: expected {want_rejected}, actual {rejected}").format(
+                        want_rejected=want_rejected, rejected=rejected)
                          + (f" ({why})" if why else ""))
     return fails
 
@@ -204,17 +220,21 @@ def goal_report(goal: Any) -> dict:
 def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
     """`mines: 2` counts what is on the table; a list matches each item's given keys."""
     if isinstance(want, int) and not isinstance(want, bool):
-        return [] if want == len(got) else [f"{key}: expected {want} on the table, "
-                                            f"actual {len(got)}"]
+        return [] if want == len(got) else [
+                _("{key}: expected {want} on the table, actual {got}").format(
+                    key=key, want=want, got=len(got))]
     if not isinstance(want, list):
-        return [f"{key}: expected a count or a list of mappings"]
+        return [_("{key}: expected a count or a list of mappings").format(key=key)]
     if len(want) != len(got):
-        return [f"{key}: expected {len(want)} on the table, actual {len(got)} ({got})"]
+        return [_("{key}: expected {want} on the table, actual {got} ({got2})").format(
+                    key=key, want=len(want), got=len(got), got2=got)]
     fails = []
     for i, (w, g) in enumerate(zip(want, got, strict=True)):
         for k, v in (w or {}).items():
             if k not in g or not _same(k, v, g[k]):
-                fails.append(f"{key}[{i}].{k}: expected {v!r}, actual {g.get(k)!r}")
+                fails.append(
+                        _("{key}[{i}].{k}: expected {v!r}, actual {k2!r}").format(
+                            key=key, i=i, k=k, v=v, k2=g.get(k)))
     return fails
 
 
@@ -227,8 +247,9 @@ def _in_order(want: list, events: list[Event]) -> list[str]:
                 k in events[at] and _same(k, v, events[at][k]) for k, v in pattern.items()):
             at += 1
         if at == len(events):
-            return [f"events: expected {pattern} (in order), actual none such"
-                    + (" after the ones before it" if want.index(item) else "")]
+            return [_("events: expected {pattern} (in order), actual none such").format(
+                        pattern=pattern)
+                    + (_(" after the ones before it") if want.index(item) else "")]
         at += 1
     return []
 
@@ -248,7 +269,9 @@ def report(outcome: Outcome) -> dict:
 def text_report(outcome: Outcome) -> list[str]:
     lines = [f"{'PASS' if outcome.ok else 'FAIL'} {outcome.spec.source}: {outcome.spec.name}"]
     for r in outcome.rejected:
-        lines.append(f"  action {r['action']} (line {r['line']}) refused: {r['reason']}")
+        lines.append(
+                _("  action {action} (line {line}) refused: {reason}").format(
+                    action=r['action'], line=r['line'], reason=r['reason']))
     for f in outcome.failures:
         lines.append(f"  {f}")
     return lines

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bottisota.core.dice import Dice
+from bottisota.core.i18n import N_
 from bottisota.formats.robot_tables import Rule
 from bottisota.robot.situation import Situation
 
@@ -27,7 +28,8 @@ class Decision:
     def text(self) -> str:
         """'blue rolled 5 on 'enemy 10-30 cm, in arc': keep range, fire all'."""
         choice = str(self.choice).replace("_", " ")
-        return f"{self.player} rolled {self.roll} on '{self.rule.label}': {choice}"
+        return N_("{player} rolled {roll} on '{label}': {choice}").format(
+                   player=self.player, roll=self.roll, label=self.rule.label, choice=choice)
 
     def event(self, personality: str) -> dict:
         """The informational `robot_decision` event for the journal (no reducer)."""
@@ -40,7 +42,7 @@ class Decision:
 def roll_dice(dice: Dice, spec: str, purpose: str) -> int:
     """A d6 or 2d6 result from the game's stream."""
     if spec == "2d6":
-        return dice.d6(purpose + " (1 of 2d6)") + dice.d6(purpose + " (2 of 2d6)")
+        return dice.d6(purpose + N_(" (1 of 2d6)")) + dice.d6(purpose + N_(" (2 of 2d6)"))
     return dice.d6(purpose)
 
 
@@ -56,5 +58,7 @@ def roll_on(rules: tuple[Rule, ...], situation: Situation, dice: Dice, section: 
     """Pick the rule for this situation and roll on its table."""
     rule = first_rule(rules, situation)
     bot = situation.bot
-    roll = roll_dice(dice, rule.dice, f"robot: {bot.player}'s {section} table, '{rule.label}'")
+    roll = roll_dice(dice, rule.dice,
+            N_("robot: {player}'s {section} table, '{label}'").format(
+                player=bot.player, section=section, label=rule.label))
     return Decision(bot.player, bot.id, section, rule, roll, rule.choice(roll))

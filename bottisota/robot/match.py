@@ -15,6 +15,7 @@ from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.formats.robot_tables import Personality
 from bottisota.play.journal import journal_game
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
@@ -130,7 +131,7 @@ def _where(err: Exception) -> str:
     if tb is not None:
         parts = Path(tb.tb_frame.f_code.co_filename).parts
         short = "/".join(parts[parts.index("bottisota"):]) if "bottisota" in parts else parts[-1]
-        at = f" (at {short}:{tb.tb_lineno})"
+        at = N_(" (at {short}:{tb_lineno})").format(short=short, tb_lineno=tb.tb_lineno)
     return f"{type(err).__name__}: {err}{at}"
 
 
@@ -156,12 +157,16 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
         notes = decision_notes(robots, robot)
         result = game.act(action, notes)
         if result.refusal is not None:
-            record.refusals.append(f"round {game.state.round}: {action}: {result.refusal}")
+            record.refusals.append(
+                    N_("round {round}: {action}: {refusal}").format(
+                        round=game.state.round, action=action, refusal=result.refusal))
             bot = game.active_bot()
             fallback = Move(bot.id) if game.expected() == "move" else Pass(bot.id)
             result = game.act(fallback, notes)
             if result.refusal is not None:
-                record.refusals.append(f"fallback {fallback} refused too: {result.refusal}")
+                record.refusals.append(
+                        N_("fallback {fallback} refused too: {refusal}").format(
+                            fallback=fallback, refusal=result.refusal))
                 return
         tracker.fold(getattr(action, "bot", None), result.events)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.core.i18n import N_
 from bottisota.engine.state import Bot
 from bottisota.formats.robot_tables import Intention, Personality
 from bottisota.robot import aim
@@ -101,9 +102,10 @@ class Robot:
             self._events.append({
                 "type": "robot_search_cut", "player": self.player, "bot": bot.id,
                 "previews": plan.previews, "limit_ms": round(1000 * self.time_limit),
-                "text": f"{self.player}'s search for {bot.id} was cut by its "
-                        f"{round(1000 * self.time_limit)} ms guard after "
-                        f"{plan.previews} previews"})
+                "text": N_("{player}'s search for {id} was cut by its {v} ms guard after "
+                           "{previews} previews").format(
+                            player=self.player, id=bot.id, v=round(1000 * self.time_limit),
+                            previews=plan.previews)})
         move = plan.move
         holds = self.holds(game, move)
         if holds:

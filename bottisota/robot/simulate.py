@@ -16,6 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import N_
 from bottisota.formats.content import given_folders, use_folders
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.robot.match import play
@@ -47,13 +48,14 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
         unknown = wanted - set(cards)
         if unknown:
             first = sorted(unknown)[0]
-            raise InputError([Problem("--cards", 0, 0, "", "no bot card has the id "
+            raise InputError([Problem("--cards", 0, 0, "", N_("no bot card has the id ")
                                       + ", ".join(sorted(unknown))
                                       + did_you_mean(first, sorted(cards))
                                       + " (cards: " + ", ".join(sorted(cards)) + ")")])
         out = {k: c for k, c in out.items() if k in wanted}
     if not out:
-        raise InputError([Problem("--locomotion/--cards", 0, 0, "", "no bot card is left to deal")])
+        raise InputError([Problem("--locomotion/--cards", 0, 0, "",
+                N_("no bot card is left to deal"))])
     return out
 
 

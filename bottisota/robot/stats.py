@@ -7,6 +7,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from bottisota.core.i18n import _, number
+
 Z95 = 1.959963984540054          # the 95% normal quantile for the Wilson interval
 
 
@@ -174,12 +176,14 @@ def ranking_note(rows: list[Row], games: int) -> str:
     widest = max(rows, key=lambda r: r.interval[1] - r.interval[0])
     half = (widest.interval[1] - widest.interval[0]) / 2
     if half <= TARGET_HALF_WIDTH + 1e-9:
-        return f"intervals within ±{100 * half:.1f} points: narrow enough to rank"
+        return _("intervals within ±{v} points: narrow enough to rank").format(
+            v=number(100 * half, 1, fixed=True))
     need = games_for(widest.rate)
     per_game = widest.n / max(games, 1)
     total = math.ceil(need / max(per_game, 1e-9))
-    return (f"intervals up to ±{100 * half:.0f} points ({widest.label}: {widest.n} samples) "
-            f"are too wide to rank; about {total} games would give ±5 points")
+    return (_("intervals up to ±{v} points ({label}: {n} samples) are too wide to rank; "
+              "about {total} games would give ±5 points").format(
+                v=number(100 * half, 0, fixed=True), label=widest.label, n=widest.n, total=total))
 
 
 FLAG_TEXT = {"over": "OVER-powered", "under": "UNDER-powered", "": ""}
@@ -191,9 +195,9 @@ def _pct(lo_hi: tuple[float, float]) -> str:
 
 def table(title: str, rows: list[Row]) -> str:
     """The rows as a fixed-width text table: wins, draws and losses with 95% intervals."""
-    head = (f"{title:<14} {'n':>5} {'win %':>6} {'95%':>7} {'draw %':>7} {'95%':>7} "
-            f"{'loss %':>7} {'95%':>7} {'kills':>6} {'dealt':>6} {'taken':>6} {'rounds':>6} "
-            f"{'goals':>6} {'range':>6}  flag")
+    head = (f"{title:<14} {'n':>5} {_('win %'):>6} {'95%':>7} {_('draw %'):>7} {'95%':>7} "
+            f"{_('loss %'):>7} {'95%':>7} {_('kills'):>6} {_('dealt'):>6} {_('taken'):>6} "
+            f"{_('rounds'):>6} {_('goals'):>6} {_('range'):>6}  {_('flag')}")
     lines = [head, "-" * len(head)]
     for row in rows:
         rng = f"{row.median_range:6.1f}" if row.median_range is not None else f"{'-':>6}"

@@ -17,6 +17,7 @@ from bottisota.core.actions import (
     ShotOrder,
 )
 from bottisota.core.errors import JournalWriteError
+from bottisota.core.i18n import _, translated
 from bottisota.view.app_state import (
     AppState,
 )
@@ -62,10 +63,11 @@ class GameActions(AppState):
             self.say(str(err), "alarm")
             return False
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
-            self.say(f"could not act: {type(err).__name__}: {err}", "alarm")
+            self.say(_("could not act: {name}: {err}").format(
+                         name=type(err).__name__, err=err), "alarm")
             return False
         if result.refusal is not None:
-            self.say(f"refused: {result.refusal}", "alarm")
+            self.say(_("refused: {refusal}").format(refusal=translated(result.refusal)), "alarm")
             return False
         self.notes = []
         self.vm.message = None
@@ -99,11 +101,11 @@ class GameActions(AppState):
             self.notes = []        # undo drops the dice rolled since the last action too
             self.vm.log.undone(n)
             self.vm.effects.clear()
-            self.say(f"undone: action {n}", "dim")
+            self.say(_("undone: action {n}").format(n=n), "dim")
             self.vm.plan = None
             self._changed()
         else:
-            self.say("nothing to undo", "dim")
+            self.say(_("nothing to undo"), "dim")
 
     def redo(self) -> None:
         try:
@@ -115,11 +117,11 @@ class GameActions(AppState):
             self.take_robot_notes()
             self.notes = []        # redo drops the dice rolled since the last action
             self.vm.log.redone(len(self.game.history))
-            self.say(f"redone: action {len(self.game.history)}", "dim")
+            self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
         else:
-            self.say("nothing to redo", "dim")
+            self.say(_("nothing to redo"), "dim")
 
     # --- the move preview ----------------------------------------------------------------
     def move_preview(self) -> MovePreview | None:
@@ -143,13 +145,14 @@ class GameActions(AppState):
         if pv is None:
             pv = preview_move(self.game, plan.move())
         if pv.refusal is not None:
-            self.say(f"refused: {pv.refusal}", "alarm")
+            self.say(_("refused: {refusal}").format(refusal=translated(pv.refusal)), "alarm")
             return
         bot = self.state.bots[plan.bot]
         why = danger(pv, bot)
         if why is not None and self.vm.confirm != f"move:{plan.all_steps()}":
             self.vm.confirm = f"move:{plan.all_steps()}"
-            self.say(f"{why}: press Enter again to commit, Esc to think again", "alarm")
+            self.say(_("{why}: press Enter again to commit, Esc to think again").format(
+                         why=why), "alarm")
             return
         self.vm.confirm = None
         self._start_move(plan.move(), pv.offers)
@@ -197,7 +200,7 @@ class GameActions(AppState):
             try:
                 pm = premeasure(self.state, vm.selected, vm.weapon, vm.aim, vm.measure_overwatch)
             except (KeyError, ValueError) as err:
-                self.say(f"cannot pre-measure: {err}", "alarm")
+                self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
                 pm = None
             self._pm_cache = (key, pm)
         return self._pm_cache[1]
@@ -238,7 +241,7 @@ class GameActions(AppState):
             if o.weapon == vm.weapon:
                 vm.orders.remove(o)
                 if o.target == target:
-                    self.say(f"{vm.weapon}: shot taken back", "dim")
+                    self.say(_("{weapon}: shot taken back").format(weapon=vm.weapon), "dim")
                     return
         vm.orders.append(ShotOrder(vm.weapon, target))
         self.say(f"{vm.weapon} -> {target}")
@@ -249,10 +252,10 @@ class GameActions(AppState):
             return
         why = self.options()[0].why_not if self.options() else None
         if why is not None:
-            self.say(f"no shooting now: {why} - P passes", "alarm")
+            self.say(_("no shooting now: {why} - P passes").format(why=why), "alarm")
             return
         if not self.vm.orders:
-            self.say("choose a weapon (1-9) and click a target first", "dim")
+            self.say(_("choose a weapon (1-9) and click a target first"), "dim")
             return
         self.act(Shoot(bot.id, tuple(self.vm.orders)))
 
@@ -273,10 +276,11 @@ class GameActions(AppState):
         if self.vm.confirm != "self_destruct":
             refusal = self.game.legal(SelfDestruct(bot.id))
             if refusal is not None:
-                self.say(f"no self-destruct: {refusal}", "alarm")
+                self.say(_("no self-destruct: {refusal}").format(
+                        refusal=translated(refusal)), "alarm")
                 return
             self.vm.confirm = "self_destruct"
-            self.say(f"press X again to self-destruct {bot.id} (Esc: no)", "alarm")
+            self.say(_("press X again to self-destruct {id} (Esc: no)").format(id=bot.id), "alarm")
             return
         self.act(SelfDestruct(bot.id))
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import _
 from bottisota.view.app_state import FPS
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
@@ -91,7 +92,8 @@ class TableApp(InputHandling):
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
         if journal_name:
-            self.vm.log.say(f"journal: {journal_name} (written from the first action)", "dim")
+            self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
+                                journal_name=journal_name), "dim")
         self._sync_selection()
 
     def step(self, dt: float = 1.0 / FPS) -> pygame.Surface:

@@ -17,6 +17,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import arrow, chevron, facing_vector, fill_geom, lines_of, outline_geom
@@ -119,7 +120,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool 
         fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
         if not texts:
             return
-        lab = style.label(f"{(f.height or 0):g} cm", text_size, style.TEXT_DIM)
+        lab = style.label(_("{v} cm").format(v=number(f.height or 0)), text_size, style.TEXT_DIM)
         minx, miny, maxx, maxy = f.shape.bounds
         px, py = cam.to_px(minx + 0.4, maxy - 0.4)
         surface.blit(lab, (px, py))
@@ -211,7 +212,7 @@ _DRAW_ORDER = {"platform": 0, "stairs": 0, "ramp": 0, "escalator": 0,   # floors
 
 def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
     """A cm grid over the table (1 cm or 5 cm fine lines; bold every 10 cm)."""
-    for _ in grid_steps(surface, cam):
+    for _step in grid_steps(surface, cam):
         pass
 
 
@@ -258,7 +259,7 @@ def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
 def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
                goals: bool = True) -> None:
     """Draw the arena as it stands with nobody on it (no caching)."""
-    for _ in arena_steps(surface, cam, arena, grid, goals):
+    for _step in arena_steps(surface, cam, arena, grid, goals):
         pass
 
 
@@ -406,7 +407,7 @@ class ArenaLayer:
         assert self._next is not None
         surface, scale, corner, steps, _key = self._next
         end = None if budget_ms is None else time.process_time() + budget_ms / 1000.0
-        for _ in steps:
+        for _step in steps:
             if end is not None and time.process_time() >= end:
                 return False
         if self._surface is not None and self._surface is not surface:

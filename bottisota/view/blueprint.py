@@ -19,6 +19,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.i18n import _, number
 
 RGB = tuple[int, int, int]
 WHITE: RGB = (255, 255, 255)
@@ -246,23 +247,26 @@ def _labels(bp: Blueprint, f: Feature, ids: bool) -> None:
     if f.type == "wall":
         lines.append(f"h {_height(f):g}")
     elif f.type == "door":
-        lines.append(f"door h {_height(f):g}")
+        lines.append(_("door h {f}").format(f=number(_height(f))))
     elif f.type == "platform":
         lines.append(f"z {f.height or 0:g}")
     elif f.type in ("stairs", "ramp"):
         lines.append(f"{f.type} {f.from_z or 0:g}-{f.to_z or 0:g}")
     elif f.type == "escalator":
-        lines.append(f"escalator {f.from_z or 0:g}-{f.to_z or 0:g}, {f.speed or 0:g} cm "
-                     f"{f.carries}")
+        lines.append(_("escalator {v}-{v2}, {v3} cm {carries}").format(
+                         v=number(f.from_z or 0), v2=number(f.to_z or 0), v3=number(f.speed or 0),
+                         carries=f.carries))
     elif f.type == "lift":
-        lines.append(f"lift to {f.top or 0:g}")
+        lines.append(_("lift to {v}").format(v=number(f.top or 0)))
     elif f.type == "conveyor":
-        speed = f"{f.speed:g} cm" if f.speed is not None else "house speed"
+        speed = (_("{speed} cm").format(speed=number(f.speed)) if f.speed is not None
+                 else _("house speed"))
         mid = LineString(f.path).interpolate(0.5, normalized=True) if len(f.path) >= 2 else p
         x, y = mid.x, mid.y + (f.width or 2) / 2 + 0.6
-        lines.append(f"belt {speed}")
+        lines.append(_("belt {speed}").format(speed=speed))
     elif f.type == "goal":
-        lines.append(f"goal {f.points if f.points is not None else ''}".strip() + " pts"
+        lines.append(_("goal {v}").format(
+                         v=f.points if f.points is not None else '').strip() + " pts"
                      if f.points is not None else "goal")
         y = f.shape.bounds[3] + 0.5
     elif f.type == "service":
@@ -300,7 +304,8 @@ def _scale_bar(bp: Blueprint, w: float) -> None:
         if x1 > length:
             break
         bp.items.append(Shape([[(x0, y), (x1, y), (x1, y + 0.6), (x0, y + 0.6)]], fill, INK, 0.2))
-    bp.items.append(Text(length + 0.6, y, f"{length} cm: measure to check the print",
+    bp.items.append(Text(length + 0.6, y, _("{length} cm: measure to check the print").format(
+                                              length=length),
                          2.5, INK, "start", True))
 
 
@@ -309,12 +314,14 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
     """The height key and legend, in paper mm."""
     key = bp.key
     y = 0.0
-    key.append(Text(0, y, f"{arena.name}: {arena.size[0]:g} x {arena.size[1]:g} cm", 5.0,
+    key.append(Text(0, y, _("{name}: {v} x {v2} cm").format(
+                              name=arena.name, v=number(arena.size[0]),
+                              v2=number(arena.size[1])), 5.0,
                     INK, "start", True))
     y += 9
     heights = sorted({_height(f) for f in barriers})
     if heights:
-        key.append(Text(0, y, "wall and door tops (absolute height, cm): darker is higher",
+        key.append(Text(0, y, _("wall and door tops (absolute height, cm): darker is higher"),
                         3.2, INK, "start", True))
         y += 3
         for i, hgt in enumerate(heights):
@@ -325,7 +332,7 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
         y += 18
     levels = sorted({f.height or 0.0 for f in arena.by_type("platform")})
     if levels:
-        key.append(Text(0, y, "platform floors (cm)", 3.2, INK, "start", True))
+        key.append(Text(0, y, _("platform floors (cm)"), 3.2, INK, "start", True))
         y += 3
         for i, z in enumerate(levels):
             x = i * 22.0
@@ -335,19 +342,19 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
         y += 18
     present = {f.type for f in arena.features}
     rows = [(t, c, text) for t, c, text in (
-        ("door", DOOR, "door (cuts its wall; opens when touched)"),
-        ("pit", PIT, "pit (red rim)"), ("stairs", SLOPE["stairs"], "stairs: arrow points up"),
-        ("ramp", SLOPE["ramp"], "ramp: arrow points up"),
-        ("escalator", SLOPE["escalator"], "escalator: arrow = carry direction"),
-        ("lift", LIFT, "lift (to its landing height)"),
-        ("conveyor", BELT, "conveyor belt: arrow = direction, cm per round"),
-        ("service", SERVICE, "service point"),
-        ("teleporter", TELEPORTER, "teleporter (dashed: where it can lead)"),
-        ("goal", GOAL, "goal marker (R: respawn spots, in turn)")) if t in present]
+        ("door", DOOR, _("door (cuts its wall; opens when touched)")),
+        ("pit", PIT, _("pit (red rim)")), ("stairs", SLOPE["stairs"], _("stairs: arrow points up")),
+        ("ramp", SLOPE["ramp"], _("ramp: arrow points up")),
+        ("escalator", SLOPE["escalator"], _("escalator: arrow = carry direction")),
+        ("lift", LIFT, _("lift (to its landing height)")),
+        ("conveyor", BELT, _("conveyor belt: arrow = direction, cm per round")),
+        ("service", SERVICE, _("service point")),
+        ("teleporter", TELEPORTER, _("teleporter (dashed: where it can lead)")),
+        ("goal", GOAL, _("goal marker (R: respawn spots, in turn)"))) if t in present]
     for t, colour, text in rows:
         key.append(Shape([[(0, y), (10, y), (10, y + 5), (0, y + 5)]], colour, INK, 0.3))
         key.append(Text(13, y + 4, text, 3.0, INK, "start"))
         y += 7
-    key.append(Text(0, y + 4, "grid: 5 cm, bold 10 cm; heights in cm above the table", 3.0,
+    key.append(Text(0, y + 4, _("grid: 5 cm, bold 10 cm; heights in cm above the table"), 3.0,
                     INK, "start"))
     bp.key_size = (150.0, y + 8)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import _
 from bottisota.engine.state import Bot, GameState, Mine
 from bottisota.view import style
 from bottisota.view.arena_layer import draw_goal_marker, draw_open_door
@@ -194,9 +195,9 @@ def _draw_pips(surface: pygame.Surface, centre: tuple[float, float], r: float, b
     if not words:
         return
     if bot.rust:
-        extra.append(f"rust {bot.rust}")
+        extra.append(_("rust {rust}").format(rust=bot.rust))
     if bot.leaflet:
-        extra.append(f"leaflet {bot.leaflet}")
+        extra.append(_("leaflet {leaflet}").format(leaflet=bot.leaflet))
     if extra:
         lab = style.label(" ".join(extra), 14, (255, 200, 120))
         surface.blit(lab, lab.get_rect(midtop=(centre[0], y + pip + 2)))
@@ -252,8 +253,8 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
             pip = max(3, min(6, round(r * 0.3)))
             sink.disc(c[0], c[1], r + 2 * pip + 4)          # the base and its damage pips
             name = b.id if b.z <= 0 else f"{b.id} z{b.z:g}"
-            extra = [f"rust {b.rust}"] if b.rust else []
-            extra += [f"leaflet {b.leaflet}"] if b.leaflet else []
+            extra = [_("rust {rust}").format(rust=b.rust)] if b.rust else []
+            extra += [_("leaflet {leaflet}").format(leaflet=b.leaflet)] if b.leaflet else []
             extra += ["DESTROYED"] if b.destroyed else []
             sink.want(" ".join([name] + extra), c, "plain", key=b.id, radius=r + 2 * pip + 6)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.viewmodel.calibration_store import Calibration
 
@@ -77,11 +78,12 @@ class CalibrationScreen:
             tick = 30 if i % 5 == 0 else 16
             pygame.draw.line(surface, style.RULER, (x, y - tick), (x, y), 2)
             if i % 5 == 0:
-                lab = style.label(f"{i} cm", size, style.TEXT)
+                lab = style.label(_("{i} cm").format(i=i), size, style.TEXT)
                 surface.blit(lab, lab.get_rect(midbottom=(x, y - tick - 2)))
-        lines = ["CALIBRATE (1 of 2, across): stretch the ruler until it measures 10 cm on the table",
-                 "Left/Right (Shift: x10) or drag its end  -  Enter: next  -  Esc cancels",
-                 f"{self.px_per_cm:.2f} px per cm"]
+        lines = [_("CALIBRATE (1 of 2, across): stretch the ruler until it measures 10 cm on "
+                   "the table"),
+                 _("Left/Right (Shift: x10) or drag its end  -  Enter: next  -  Esc cancels"),
+                 _("{px_per_cm} px per cm").format(px_per_cm=number(self.px_per_cm))]
         for i, text in enumerate(lines):
             lab = style.label(text, size, style.TEXT)
             surface.blit(lab, lab.get_rect(midtop=(w / 2, y + 50 + (size + 6) * i)))
@@ -94,9 +96,11 @@ class CalibrationScreen:
         for i in range(int(RULER_CM) + 1):
             y = top + i * self.px_per_cm
             pygame.draw.line(surface, style.RULER, (x - (30 if i % 5 == 0 else 16), y), (x, y), 2)
-        lines = ["CALIBRATE (2 of 2, up and down): stretch the ruler to 10 cm on the table",
-                 "Up/Down or Left/Right (Shift: x10) or drag its end  -  Enter saves  -  Esc cancels",
-                 f"across {self.across:.2f}, up and down {self.px_per_cm:.2f} px per cm"]
+        lines = [_("CALIBRATE (2 of 2, up and down): stretch the ruler to 10 cm on the table"),
+                 _("Up/Down or Left/Right (Shift: x10) or drag its end  -  Enter saves  -  "
+                   "Esc cancels"),
+                 _("across {across}, up and down {px_per_cm} px per cm").format(
+                     across=number(self.across), px_per_cm=number(self.px_per_cm))]
         for i, text in enumerate(lines):
             lab = style.label(text, size, style.TEXT)
             surface.blit(lab, (x + 40, 40 + (size + 6) * i))

@@ -13,6 +13,7 @@ from typing import Protocol
 
 import pygame
 
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 
 WIDTH = 1440
@@ -45,7 +46,7 @@ class ChartRow(Protocol):
 
 
 def chart_height(sections: Sequence[tuple[str, Sequence[ChartRow]]]) -> int:
-    rows = sum(len(rows) for _, rows in sections)
+    rows = sum(len(rows) for _title, rows in sections)
     return MARGIN * 2 + HEADER + len(sections) * (HEADER + AXIS + ROW // 2) + rows * ROW
 
 
@@ -60,7 +61,8 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
     y = MARGIN + HEADER
     x0 = MARGIN + LABEL_W
     for name, rows in sections:
-        surface.blit(font.render(f"{name}: win rate, 95% interval", True, style.TEXT_DIM),
+        surface.blit(font.render(_("{name}: win rate, 95% interval").format(
+                                     name=name), True, style.TEXT_DIM),
                      (MARGIN, y + 8))
         for pct in (0, 25, 50, 75, 100):
             gx = x0 + BAR_W * pct // 100
@@ -82,10 +84,14 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
                 ex = x0 + BAR_W * edge
                 pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
             draws = getattr(row, "draw_rate", 0.0)
-            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}), draws {100 * draws:.0f}%"
-                    f"   kills {row.kills:.2f}"
-                    f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}"
-                    f"   goals {row.goals:.1f}")
+            text = (_("{v}% ({v2}-{v3}), draws {v4}%   kills {kills}   "
+                      "dealt {dealt}   taken {taken}   rounds {rounds}   goals "
+                      "{goals}").format(
+                        v=number(100 * row.rate, 0), v2=number(100 * lo, 0),
+                        v3=number(100 * hi, 0), v4=number(100 * draws, 0),
+                        kills=number(row.kills), dealt=number(row.dealt, 1),
+                        taken=number(row.taken, 1), rounds=number(row.rounds, 1),
+                        goals=number(row.goals, 1)))
             surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))
             y += ROW
         for pct in (25, 50, 75):

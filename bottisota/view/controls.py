@@ -10,6 +10,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
+from bottisota.core.i18n import _, number
 from bottisota.view.app_state import (
     COARSE_STEP_CM,
     DRAG_GRAB_SLACK_CM,
@@ -82,7 +83,7 @@ class InputHandling(FrameDrawing):
             return
         if vm.confirm and k not in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_x):
             vm.confirm = None
-            self.say("not done", "dim")
+            self.say(_("not done"), "dim")
             if k == pygame.K_ESCAPE:
                 return
         if k == pygame.K_F1 or event.unicode == "?":
@@ -95,17 +96,19 @@ class InputHandling(FrameDrawing):
         elif k == pygame.K_F3:
             vm.true_scale = not vm.true_scale and self.calibration_value is not None
             if self.calibration_value is None:
-                self.say("no true scale yet: calibrate with F2", "dim")
+                self.say(_("no true scale yet: calibrate with F2"), "dim")
             self.camera = self._fit_camera()
         elif k == pygame.K_F4:
             vm.ui_scale = next_ui_scale(vm.ui_scale)
             self._panel = None
             self.camera = self._fit_camera()
-            self.say(f"UI scale {vm.ui_scale:g}", "dim")
+            self.say(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)), "dim")
         elif k == pygame.K_F5:
             self.toggle_projector()
         elif k == pygame.K_F6 and self.phones is not None:
             self.phones.toggle_links(self)
+        elif k == pygame.K_F8:
+            self.switch_language()
         elif k == pygame.K_TAB:
             vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
             self._panel = None
@@ -202,7 +205,7 @@ class InputHandling(FrameDrawing):
                 planned = [s for s in plan.steps if type(s).__name__ == "DropMine"]
                 plan.drop_mine(mines[len(planned) % len(mines)])
             else:
-                self.say(f"{bot.id} carries no mines", "dim")
+                self.say(_("{id} carries no mines").format(id=bot.id), "dim")
         elif k == pygame.K_BACKSPACE:
             plan.undo_step()
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -220,7 +223,7 @@ class InputHandling(FrameDrawing):
                 self.use_service()
             else:
                 self.vm.service_choice = (self.vm.service_choice + 1) % len(SERVICE_CHOICES)
-                self.say(f"service: {self.vm.service} (Shift+R to use)")
+                self.say(_("service: {service} (Shift+R to use)").format(service=self.vm.service))
         elif k in (pygame.K_p, pygame.K_SPACE):
             self.pass_turn()
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bottisota.core.i18n import _
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.viewmodel.session import FileWatch, reload_game, watched_files
 
@@ -37,6 +38,7 @@ class EditReloader:
         app.camera = app._fit_camera()
         app.vm.plan = None
         app._changed()
-        app.say(f"files changed: arena and cards reloaded; the game goes on "
-                f"({len(app.game.history)} actions replayed)", "good")
+        app.say(_("files changed: arena and cards reloaded; the game goes on ({history} "
+                  "actions replayed)").format(
+                    history=len(app.game.history)), "good")
         return True

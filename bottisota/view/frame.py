@@ -13,6 +13,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
+from bottisota.core.i18n import _, number
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.acting import GameActions
@@ -56,7 +57,8 @@ class FrameDrawing(WindowControl, GameActions):
         finally:
             self.dice_question = None
             self._panel_shown = None
-        self.say(f"die typed in: {value} ({purpose})", "dice")
+        self.say(_("die typed in: {value} ({purpose})").format(
+                     value=value, purpose=purpose), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
@@ -103,8 +105,9 @@ class FrameDrawing(WindowControl, GameActions):
                 return surface
             self.projector.calibrate(self.calibration)       # the ruler on the projector
             self.draw_table(surface, self.camera, self.table_area, laptop=True)
-            text_box(surface, ["calibrating the projector: stretch the ruler on the table to 10 cm "
-                               "(Left/Right, Enter, Esc)"], (10, 10), self.sizes().panel, "dice")
+            text_box(surface, [_("calibrating the projector: stretch the ruler on the table "
+                                 "to 10 cm (Left/Right, Enter, Esc)")],
+                     (10, 10), self.sizes().panel, "dice")
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
@@ -181,24 +184,27 @@ class FrameDrawing(WindowControl, GameActions):
         pv = self.move_preview() if vm.plan is not None else None
         plan_lines = [(t, _tone_of(c)) for t, c in plan_summary(pv)] if pv is not None else []
         if vm.plan is not None:
-            steps = ", ".join(str(s) for s in vm.plan.all_steps()) or "(no steps yet)"
-            plan_lines.insert(0, (f"plan: {steps}", "plain"))
+            steps = ", ".join(str(s) for s in vm.plan.all_steps()) or _("(no steps yet)")
+            plan_lines.insert(0, (_("plan: {steps}").format(steps=steps), "plain"))
             bot = self.state.bots.get(vm.plan.bot)
             why = danger(pv, bot) if pv is not None and bot is not None else None
             if why:
-                plan_lines.append((f"{why}: Enter twice to commit", "alarm"))
+                plan_lines.append((_("{why}: Enter twice to commit").format(why=why), "alarm"))
         if self.expected() == "place" and self.human_to_act():
-            plan_lines.append((f"click the table to place {self.state.active} "
-                               f"(Left/Right: facing {vm.place_facing:g})", "dice"))
+            plan_lines.append((_("click the table to place {active} (Left/Right: facing "
+                                 "{place_facing})").format(
+                                   active=self.state.active,
+                                   place_facing=number(vm.place_facing)), "dice"))
         options = self.options()
         pm = self.premeasure()
         focus = None
         if pm is not None:
             name = self._focus(pm, self.camera)
             focus = pm.target(name) if name else None
+        journal = getattr(self.game.journal, "path", None) or self.journal_name
         return PanelInput(self.game, self.robots, self.sizes(), plan_lines, options,
                           headline(self.game, self.robots, options or None), focus,
-                          str(getattr(self.game.journal, "path", None) or self.journal_name))
+                          str(journal) if journal else "")      # no journal: no line
 
     def _draw_panel(self, surface: pygame.Surface) -> None:
         """The panel, redrawn only when what it shows changes."""

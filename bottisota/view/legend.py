@@ -4,27 +4,30 @@ from __future__ import annotations
 import pygame
 
 from bottisota.core.arena import FEATURE_TYPES, Arena
+from bottisota.core.i18n import N_, _
 from bottisota.view import style
 
 LEGEND_WIDTH = 220
 _ROW = 26
 
 _NAMES = {
-    "wall": "wall", "door": "door (closed)", "platform": "platform", "stairs": "stairs (arrow: up)",
-    "ramp": "ramp (arrow: up)", "escalator": "escalator", "lift": "lift", "pit": "pit",
-    "conveyor": "conveyor belt", "service": "service point", "teleporter": "teleporter",
-    "goal": "goal marker",
+    "wall": N_("wall"), "door": N_("door (closed)"), "platform": N_("platform"),
+    "stairs": N_("stairs (arrow: up)"),
+    "ramp": N_("ramp (arrow: up)"), "escalator": N_("escalator"), "lift": N_("lift"),
+    "pit": N_("pit"),
+    "conveyor": N_("conveyor belt"), "service": N_("service point"), "teleporter": N_("teleporter"),
+    "goal": N_("goal marker"),
 }
 
 
 def legend_rows(arena: Arena) -> list[tuple[str, style.Colour, str]]:
     """(key, colour, text) for every feature type in the arena, then the fixed marks."""
     present = {f.type for f in arena.features}
-    rows = [(t, style.FEATURE_FILL[t], _NAMES[t]) for t in FEATURE_TYPES if t in present]
+    rows = [(t, style.FEATURE_FILL[t], _(_NAMES[t])) for t in FEATURE_TYPES if t in present]
     if "platform" in present:
-        rows.append(("cliff", style.CLIFF_EDGE, "cliff edge"))
-    rows.append(("door-open", style.DOOR_OPEN, "door (open)"))
-    rows.append(("mine", style.MINE, "mine marker"))
+        rows.append(("cliff", style.CLIFF_EDGE, _("cliff edge")))
+    rows.append(("door-open", style.DOOR_OPEN, _("door (open)")))
+    rows.append(("mine", style.MINE, _("mine marker")))
     return rows
 
 
@@ -53,6 +56,6 @@ def draw_legend(surface: pygame.Surface, topleft: tuple[int, int], arena: Arena,
             pygame.draw.rect(surface, style.TEXT_DIM, sw, 1)
         surface.blit(style.label(text, 20, style.TEXT), (rect.x + 46, y + 3))
         y += _ROW
-    grid = style.label("grid: 1 cm, bold 10 cm", 18, style.TEXT_DIM)
+    grid = style.label(_("grid: 1 cm, bold 10 cm"), 18, style.TEXT_DIM)
     surface.blit(grid, (rect.x + 10, y + 4))
     return rect

@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Back, Forward, Step, Strafe, Turn
+from bottisota.core.i18n import _, number
 from bottisota.engine.movement.result import MoveResult, PathPoint
 from bottisota.engine.state import Bot
 from bottisota.view import style
@@ -127,9 +128,10 @@ def _draw_offer(surface: pygame.Surface, cam: Camera, offer: Any,
     a, b = cam.to_px(watcher.x, watcher.y), cam.to_px(at.x, at.y)
     dashed_line(surface, colour, a, b, 10, 3)
     pygame.draw.circle(surface, colour, b, 9, 3)
-    when = "after the move" if getattr(offer, "after_move", False) else "during the move"
+    when = _("after the move") if getattr(offer, "after_move", False) else _("during the move")
     weapons = ", ".join(getattr(offer, "weapons", ()) or ())
-    text = f"overwatch {watcher.id} ({when}): {weapons}"
+    text = _("overwatch {id} ({when}): {weapons}").format(
+               id=watcher.id, when=when, weapons=weapons)
     if sink is not None:
         sink.want(text, b, "alarm", key=f"ow:{watcher.id}", radius=10)
     else:
@@ -143,22 +145,30 @@ def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:
     lines: list[tuple[str, style.Colour]] = []
     shown = pv.shown
     if shown is not None:
-        lines.append((f"spent {shown.spent:.2f} of {shown.allowed:.2f} cm, left {shown.left:.2f}",
+        lines.append((_("spent {spent} of {allowed} cm, left {left}").format(
+                          spent=number(shown.spent), allowed=number(shown.allowed),
+                          left=number(shown.left)),
                       style.TEXT))
-        lines.append((f"turns used {shown.turns_used}, free turns left {shown.free_turns_left}, "
-                      f"since last turn {shown.turn_credit:.2f} cm", style.TEXT_DIM))
+        lines.append((_("turns used {turns_used}, free turns left {free_turns_left}, since "
+                        "last turn {turn_credit} cm").format(
+                          turns_used=shown.turns_used, free_turns_left=shown.free_turns_left,
+                          turn_credit=number(shown.turn_credit)), style.TEXT_DIM))
         for piece in shown.pieces:
             mult = f" x{piece.multiplier:g}" if piece.multiplier != 1 else ""
             note = f" ({piece.note})" if piece.note else ""
-            lines.append((f"  {piece.kind} {piece.length:.2f} cm{mult} = {piece.cost:.2f}{note}",
+            lines.append((_("  {kind} {length} cm{mult} = {cost}{note}").format(
+                              kind=piece.kind, length=number(piece.length), mult=mult,
+                              cost=number(piece.cost),
+                              note=note),
                           style.TEXT_DIM))
         if shown.ended:
-            lines.append((f"move ends early: {shown.ended}", (255, 220, 80)))
+            lines.append((_("move ends early: {ended}").format(ended=shown.ended), (255, 220, 80)))
         for e in shown.events:
             if e.get("type") not in QUIET_EVENTS:
                 lines.append(("  " + describe(e), (255, 220, 80)))
     if pv.refusal is not None:
         lines.append((str(pv.refusal), style.REFUSAL))
     for offer in pv.offers:
-        lines.append((f"overwatch offer: {getattr(offer, 'watcher', '?')}", style.TEXT))
+        lines.append((_("overwatch offer: {offer}").format(
+                          offer=getattr(offer, 'watcher', '?')), style.TEXT))
     return lines

@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import _
 from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark
 from bottisota.view.camera import Camera
@@ -91,8 +92,9 @@ def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: flo
 def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, tm: ThreatMap,
                        hover: str | None) -> pygame.Rect:
     """What the shading means, and the count under the pointer."""
-    lines = [f"threat to {tm.viewer}: darker red = more enemy weapons can fire here "
-             f"(of {tm.most})", "white outline: an overwatcher covers the spot"]
+    lines = [_("threat to {viewer}: darker red = more enemy weapons can fire here "
+               "(of {most})").format(viewer=tm.viewer, most=tm.most),
+             _("white outline: an overwatcher covers the spot")]
     if not tm.done:
         lines.append("computing..." + (" (coarse)" if not tm.coarse_done else " (refining)"))
     if hover:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import N_, _, ngettext, number
 from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark, player_colours
 from bottisota.view.premeasure_overlay import draw_fire_track
@@ -67,7 +68,8 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: Pan
     if p.journal:
         bottom = text_block(surface, [], (x, bottom), s.panel)
         bottom -= line
-        text_block(surface, [(f"journal: {p.journal}", style.TEXT_DIM)], (x, bottom),
+        text_block(surface, [(_("journal: {journal}").format(
+                                  journal=p.journal), style.TEXT_DIM)], (x, bottom),
                    max(12, s.panel * 3 // 4), inner, max_lines=1)
     if vm.message is not None:
         bottom -= line * 2
@@ -75,7 +77,8 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: Pan
                    inner, max_lines=2)
     room = max(0, (bottom - 6 - y) // (line + 1) - 1)
     back = vm.log.scroll
-    title = "log" + (f" (scrolled back {back}; wheel to scroll)" if back else "")
+    title = _("log") + (_(" (scrolled back {back}; wheel to scroll)").format(
+                         back=back) if back else "")
     surface.blit(style.label(title, s.panel, style.TEXT_DIM), (x, y))
     shown = vm.log.visible(room)
     text_block(surface, [(ln.text, style.tone(ln.tone) if not ln.undone else style.TEXT_DIM)
@@ -100,9 +103,12 @@ def _seats(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -
         draw_mark(surface, style.seat_mark(players, pl), c, r * 0.5, style.contrast_text(colour))
         if now:
             pygame.draw.circle(surface, style.TEXT, c, r + 2, 2)
-        mark = "out" if pl in state.out else "now" if now else "played" if pl in state.played else ""
-        robot = " (robot)" if pl in p.robots else ""
-        text = f"{pl}{robot}: {state.scores.get(pl, 0)} pts, {state.kills.get(pl, 0)} kills  {mark}"
+        mark = (N_("out") if pl in state.out else N_("now") if now
+                else N_("played") if pl in state.played else "")
+        robot = " " + _("(robot)") if pl in p.robots else ""
+        text = _("{pl}{robot}: {pl2} pts, {pl3} kills  {mark}").format(
+                   pl=pl, robot=robot, pl2=state.scores.get(pl, 0), pl3=state.kills.get(pl, 0),
+                   mark=_(mark) if mark else "")
         y = text_block(surface, [(text, style.TEXT_DIM if mark in ("played", "out") else style.TEXT)],
                        (x + 2 * r + 8, y), size, inner - 2 * r - 8)
     return y
@@ -113,19 +119,25 @@ def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int,
     bot = p.game.state.bots.get(vm.selected or "")
     size = p.sizes.panel
     if bot is None:
-        return text_block(surface, [("click a bot to select it", style.TEXT_DIM)], (x, y), size, inner)
+        return text_block(surface, [(_("click a bot to select it"), style.TEXT_DIM)], (x, y), size, inner)
     st = bot.stats
     lines = [
-        (f"{bot.id}: {st.name} ({st.locomotion}), {bot.player}", style.TEXT),
-        (f"move {st.move:g}  turn {st.turn:g}  armour {st.armour}  damage {bot.damage}/{st.structure}"
-         f"  moved {bot.moved:.2f}" + ("  OVERWATCH" if bot.overwatch else ""), style.TEXT_DIM),
+        (f"{bot.id}: {st.name} ({_(st.locomotion)}), {bot.player}", style.TEXT),
+        (_("move {move}  turn {turn}  armour {armour}  damage {damage}/{structure}  "
+           "moved {moved}").format(
+             move=number(st.move), turn=number(st.turn), armour=st.armour, damage=bot.damage,
+             structure=st.structure, moved=number(bot.moved)) + ("  " + _("OVERWATCH") if bot.overwatch else ""), style.TEXT_DIM),
     ]
     for i, wpn in enumerate(st.weapons, start=1):
         ammo = bot.ammo.get(wpn.name)
         chosen = wpn.name == vm.weapon
-        text = (f"[{i}] {wpn.name}: {wpn.kind}, {wpn.mount}, {wpn.range:g} cm, {wpn.to_hit}+, "
-                f"{wpn.hits} hit" + (f", ammo {ammo}" if ammo is not None else "")
-                + (" (overwatch)" if chosen and vm.measure_overwatch else ""))
+        text = (_("[{i}] {name}: {kind}, {mount}, {range} cm, {to_hit}+, {hits}").format(
+                    i=i, name=wpn.name, kind=_(wpn.kind.replace("_", " ")), mount=_(wpn.mount),
+                    range=number(wpn.range), to_hit=wpn.to_hit,
+                    hits=ngettext("{n} hit", "{n} hits", wpn.hits).format(n=wpn.hits)
+                    if isinstance(wpn.hits, int) else _("{dice} hits").format(dice=wpn.hits)) + (_(", ammo {ammo}").format(
+                                         ammo=ammo) if ammo is not None else "")
+                + (" " + _("(overwatch)") if chosen and vm.measure_overwatch else ""))
         lines.append((text, style.tone("dice") if chosen else style.TEXT))
     return text_block(surface, lines, (x, y), size, inner)
 
@@ -133,16 +145,16 @@ def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int,
 def _buttons(vm: ViewModel, p: PanelInput, x: int, y: int, inner: int, line: int) -> list[Button]:
     specs: list[tuple[str, str, bool]] = []
     if vm.plan is not None:
-        specs += [("Commit (Enter)", "commit", True), ("Clear (Esc)", "clear_plan", True),
-                  ("Step back (Bksp)", "step_back", True)]
+        specs += [(_("Commit (Enter)"), "commit", True), (_("Clear (Esc)"), "clear_plan", True),
+                  (_("Step back (Bksp)"), "step_back", True)]
     elif p.options:
         names = {"Fire": "fire", "Overwatch": "overwatch", "Self-destruct": "self_destruct",
                  "Pass": "pass"}
         for o in p.options:
             cmd = names.get(o.name, "service")
             specs.append((f"{o.name} ({o.key})", cmd, o.enabled))
-    specs += [("Undo (Ctrl+Z)", "undo", True), ("Redo (Ctrl+Y)", "redo", True),
-              ("Threat (T)", "threat", True), ("Help (F1)", "help", True)]
+    specs += [(_("Undo (Ctrl+Z)"), "undo", True), (_("Redo (Ctrl+Y)"), "redo", True),
+              (_("Threat (T)"), "threat", True), (_("Help (F1)"), "help", True)]
     out = []
     bw = (inner - 8) // 2
     bh = line + 8

@@ -14,6 +14,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from bottisota.core.i18n import _, number
 from bottisota.view.blueprint import INK, Blueprint, Circle, Item, Line, Shape, Text
 from bottisota.view.svg_out import Paper, arrow_head
 
@@ -175,13 +176,16 @@ def _assembly(bp: Blueprint, paper: Paper, t: Tiling, ratio: float, paper_name: 
     """Page 1: the whole plan shrunk, the tiles over it, the key."""
     pw, ph = t.paper
     c = Canvas(ph)
-    c.text(MARGIN, MARGIN + 6, f"{bp.title}: build plan at 1:{ratio:g} on "
-           f"{t.cols * t.rows} {paper_name.upper()} pages ({t.cols} x {t.rows})", 5.0,
+    c.text(MARGIN, MARGIN + 6,
+           _("{title}: build plan at 1:{ratio} on {n} {paper} pages ({cols} x {rows})").format(
+               title=bp.title, ratio=number(ratio), n=t.cols * t.rows, paper=paper_name.upper(),
+               cols=t.cols, rows=t.rows), 5.0,
            bold=True)
-    c.text(MARGIN, MARGIN + 11, "Print at 100% (actual size, no 'fit to page') and measure "
-           "the scale bar.", 3.0)
-    c.text(MARGIN, MARGIN + 15.5, f"Tiles overlap by {OVERLAP:g} mm: trim each page along its "
-           "dashed lines and glue it over its neighbours.", 3.0)
+    c.text(MARGIN, MARGIN + 11,
+           _("Print at 100% (actual size, no 'fit to page') and measure the scale bar."), 3.0)
+    c.text(MARGIN, MARGIN + 15.5,
+           _("Tiles overlap by {overlap} mm: trim each page along its dashed lines and "
+             "glue it over its neighbours.").format(overlap=number(OVERLAP)), 3.0)
     key_w, key_h = bp.key_size
     avail_w, avail_h = pw - 2 * MARGIN, ph - 2 * MARGIN - 24 - key_h - 12
     if avail_h < 40:                  # no room for the key below: the map takes the page
@@ -240,13 +244,17 @@ def _tile(bp: Blueprint, paper: Paper, t: Tiling, col: int, row: int) -> Canvas:
                    close=False)
     neighbours = []
     if row > 0:
-        neighbours.append(f"{tile_name(col, row - 1)} above")
+        neighbours.append(_("{col} above").format(col=tile_name(col, row - 1)))
     if col > 0:
-        neighbours.append(f"{tile_name(col - 1, row)} left")
-    glue = f" - glue over {', '.join(neighbours)}" if neighbours else ""
-    c.text(MARGIN, ph - MARGIN + 1, f"{tile_name(col, row)}: column {_col_name(col)} of "
-           f"{_col_name(t.cols - 1)}, row {row + 1} of {t.rows}{glue}   |   {bp.title}, "
-           f"page {2 + row * t.cols + col} of {t.pages}", 3.2, bold=True)
+        neighbours.append(_("{col} left").format(col=tile_name(col - 1, row)))
+    glue = _(" - glue over {neighbours}").format(
+               neighbours=', '.join(neighbours)) if neighbours else ""
+    c.text(MARGIN, ph - MARGIN + 1,
+           _("{tile}: column {col} of {last_col}, row {row} of {rows}{glue}   |   {title}, "
+             "page {page} of {pages}").format(
+               tile=tile_name(col, row), col=_col_name(col), last_col=_col_name(t.cols - 1),
+               row=row + 1, rows=t.rows, glue=glue, title=bp.title, page=2 + row * t.cols + col,
+               pages=t.pages), 3.2, bold=True)
     return c
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Move
+from bottisota.core.i18n import _
 from bottisota.view import style
 from bottisota.view.bots_layer import player_colours
 from bottisota.view.camera import Camera
@@ -143,8 +144,9 @@ class PhoneTable:
                 log.redone(n)
                 continue
             log.forget_undone()
-            who = self.hub.last_actor or "a phone"
-            log.say(f"from {who}'s phone:" if who in self.hub.seats else f"{who}:", "dim", n)
+            who = self.hub.last_actor or _("a phone")
+            log.say(_("from {seat}'s phone:").format(seat=who) if who in self.hub.seats
+                    else f"{who}:", "dim", n)
             events = game.history[n - 1].events
             log.events(events, n)
             app.vm.effects.add(effects_of(events, game.state))
@@ -156,8 +158,8 @@ class PhoneTable:
 
     def toggle_links(self, app: Any) -> None:
         self.show_links = not self.show_links
-        app.say("seat links shown (F6 hides them)" if self.show_links
-                else "seat links hidden (F6 shows them)", "dim")
+        app.say(_("seat links shown (F6 hides them)") if self.show_links
+                else _("seat links hidden (F6 shows them)"), "dim")
 
     # --- drawing ----------------------------------------------------------------------------
 
@@ -202,7 +204,7 @@ class PhoneTable:
                     bot_id = pv.move.bot
                 if bot_id is not None:
                     bot = state.bots[bot_id]
-                    tag = style.label(f"{seat}'s phone", size, colours.get(seat, style.TEXT))
+                    tag = style.label(_("{seat}'s phone").format(seat=seat), size, colours.get(seat, style.TEXT))
                     x, y = cam.to_px(bot.x, bot.y)
                     r = max(4, round(bot.radius * cam.scale))
                     surface.blit(tag, tag.get_rect(midbottom=(x, y - r - 4)))

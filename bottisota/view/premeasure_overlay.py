@@ -10,6 +10,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import _, number
 from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -90,7 +91,8 @@ def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool
     else:
         pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
         pygame.draw.lines(surface, style.RULER, True, pts, 1)
-    text = f"{pm.weapon}: reach {pm.reach:g} cm" + (" (overwatch)" if pm.overwatch else "")
+    text = _("{weapon}: reach {reach} cm").format(
+               weapon=pm.weapon, reach=number(pm.reach)) + (" (overwatch)" if pm.overwatch else "")
     c = cam.to_px(bot.x, bot.y)
     if sink is not None:
         sink.want(text, c, "plain", key=f"reach:{bot.id}", radius=cam.length(bot.radius) + 10)
@@ -170,9 +172,11 @@ def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, 
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] - d), (m[0] + d, m[1] + d), 4)
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] + d), (m[0] + d, m[1] - d), 4)
     if sink is not None:
-        sink.want(f"blocked by {blocker}", m, "alarm", key="blocked", radius=10)
+        sink.want(_("blocked by {blocker}").format(
+                      blocker=blocker), m, "alarm", key="blocked", radius=10)
     else:
-        surface.blit(style.label(f"blocked by {blocker}", 18, style.SIGHT_BLOCKED),
+        surface.blit(style.label(_("blocked by {blocker}").format(
+                                     blocker=blocker), 18, style.SIGHT_BLOCKED),
                      (m[0] + 10, m[1] - 24))
 
 
@@ -185,7 +189,8 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any,
     rect = pygame.Rect(topleft[0], topleft[1], w, h)
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.rect(surface, style.GRID_BOLD, rect, 1)
-    surface.blit(style.label(f"fire track to {t.bot} ({t.distance:.1f} cm)", fs, style.TEXT),
+    surface.blit(style.label(_("fire track to {bot} ({distance} cm)").format(
+                                 bot=t.bot, distance=number(t.distance, 1)), fs, style.TEXT),
                  (rect.x + 6, rect.y + 4))
     plot = pygame.Rect(rect.x + fs * 2, rect.y + fs + 8, w - fs * 2 - 10, h - 2 * fs - 6)
     track = list(sight_of(t)[2])
@@ -203,7 +208,7 @@ def draw_fire_track(surface: pygame.Surface, topleft: tuple[int, int], t: Any,
         colour = style.SIGHT_BLOCKED if p.obstacle_z >= p.line_z else style.TEXT_DIM
         pygame.draw.line(surface, colour, (x, plot.bottom), (x, y), 4)
     if not track:
-        surface.blit(style.label("nothing under the line", fs, style.SIGHT_CLEAR),
+        surface.blit(style.label(_("nothing under the line"), fs, style.SIGHT_CLEAR),
                      (plot.x + 10, plot.y + plot.h // 2 - 8))
     if track:
         pts = [to_plot(p.distance, p.line_z) for p in track]
@@ -238,7 +243,8 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
             dx, dy = facing_vector(heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
             dashed_line(surface, style.BLAST, start, end, 8, 2)
-            _text(surface, sink, f"missile may turn {turn:+.1f}° to {bid}", end, f"mt:{bid}")
+            _text(surface, sink, _("missile may turn {turn:+.1f}° to {bid}").format(
+                                     turn=turn, bid=bid), end, f"mt:{bid}")
         if not mt.toward:
             dx, dy = facing_vector(mt.heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
@@ -247,7 +253,8 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
         a, b = cam.to_px(*pm.aim), cam.to_px(*pm.flight.end)
         dashed_line(surface, style.BLAST, a, b, 8, 2)
         what = ", ".join(pm.flight.bots) or "nobody"
-        _text(surface, sink, f"on a miss the rocket flies on: {what}", b, "flight")
+        _text(surface, sink, _("on a miss the rocket flies on: {what}").format(
+                                 what=what), b, "flight")
     if pm.fling is not None:
         draw_fling(surface, cam, state, pm.fling, sink)
 
@@ -275,15 +282,17 @@ def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: An
         if b is None:
             continue
         c = cam.to_px(b.x, b.y)
-        text = (f"centre {round(chance * 100)}%" if m.centre else
-                f"{m.hit_mod:+d} hit / {m.armour_mod:+d} armour {round(chance * 100)}%")
-        _text(surface, sink, f"blast: {text}", c, f"bl:{m.bot}", "plain",
+        text = (_("centre {chance}%").format(chance=round(chance * 100)) if m.centre else
+                _("{hit_mod:+d} hit / {armour_mod:+d} armour {chance}%").format(
+                    hit_mod=m.hit_mod, armour_mod=m.armour_mod, chance=round(chance * 100)))
+        _text(surface, sink, _("blast: {text}").format(text=text), c, f"bl:{m.bot}", "plain",
               cam.length(b.radius) + 6)
     for s in blast.safe:
         b = state.bots.get(s.bot)
         if b is not None:
             c = cam.to_px(b.x, b.y)
-            _text(surface, sink, f"safe: {s.reason}", c, f"safe:{s.bot}", "dim",
+            _text(surface, sink, _("safe: {reason}").format(
+                                     reason=s.reason), c, f"safe:{s.bot}", "dim",
                   cam.length(b.radius) + 6)
 
 
@@ -301,9 +310,9 @@ def draw_fling(surface: pygame.Surface, cam: Camera, state: GameState, fling: An
     if getattr(fling, "collisions", None):
         notes.append("hits " + ", ".join(fling.collisions))
     if getattr(fling, "pit", None):
-        notes.append(f"into pit {fling.pit}")
+        notes.append(_("into pit {pit}").format(pit=fling.pit))
     if getattr(fling, "fall", None):
-        notes.append(f"falls {fling.fall.get('drop', '?')} cm")
+        notes.append(_("falls {v} cm").format(v=fling.fall.get('drop', '?')))
     if notes:
         _text(surface, sink, "; ".join(notes), end, "fling", "alarm", cam.length(r))
 

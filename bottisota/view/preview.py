@@ -18,6 +18,7 @@ import pygame
 from shapely.geometry import Point
 
 from bottisota.core.arena import Arena
+from bottisota.core.i18n import _, number
 from bottisota.formats.lint import ERROR
 from bottisota.play.reach import Reach
 from bottisota.view import style
@@ -108,13 +109,13 @@ class Preview:
         reach = self.state.reach if self.state else None
         p = Point(x, y)
         here = [f.label for f in arena.features if f.shape.buffer(0.05).covers(p)]
-        lines = [f"x {x:.1f}  y {y:.1f} cm"]
+        lines = [_("x {x}  y {y} cm").format(x=number(x, 1), y=number(y, 1))]
         if reach is not None:
             k = reach.index(x, y)
             if k is not None:
-                lines.append(f"floor height {reach.z[k]:g} cm")
-            lines.append(f"reached by: {reach.who_reaches(x, y)}")
-        lines.append("features: " + (", ".join(here) if here else "none (open floor)"))
+                lines.append(_("floor height {v} cm").format(v=number(reach.z[k])))
+            lines.append(_("reached by: {x}").format(x=reach.who_reaches(x, y)))
+        lines.append("features: " + (", ".join(here) if here else _("none (open floor)")))
         return lines
 
     def draw(self) -> pygame.Surface:
@@ -152,13 +153,16 @@ class Preview:
     def _panel(self, surface: pygame.Surface, x: int, findings: list) -> None:
         y = MARGIN // 2
         name = self.last_good.name if self.last_good else self.files[0].name
-        surface.blit(style.label(f"{name}  (reload {self.generation})", 24, style.TEXT), (x, y))
+        surface.blit(style.label(_("{name}  (reload {generation})").format(
+                                     name=name, generation=self.generation), 24, style.TEXT),
+                     (x, y))
         y += 30
         errors = sum(f.level == ERROR for f in findings)
-        summary = (f"{errors} errors, {len(findings) - errors} warnings" if findings
-                   else "no errors, no warnings")
+        summary = (_("{errors} errors, {findings} warnings").format(
+                       errors=errors, findings=len(findings) - errors) if findings
+                   else _("no errors, no warnings"))
         if self.state is not None and self.state.arena is None:
-            summary += " - showing the last good version"
+            summary += _(" - showing the last good version")
         surface.blit(style.label(summary, 20, ERROR_COLOUR if errors else style.TEXT_DIM), (x, y))
         y += 26
         for f in findings[:14]:
@@ -203,7 +207,7 @@ def run_window(preview: Preview, frames: int | None = None, fps: int = 10) -> No
     """Open the window and loop until it is closed (or after `frames` frames)."""
     pygame.display.init()           # not pygame.init(): no audio thread (simulate forks)
     pygame.font.init()
-    pygame.display.set_caption(f"bottisota preview: {preview.files[0].name}")
+    pygame.display.set_caption(_("bottisota preview: {name}").format(name=preview.files[0].name))
     pygame.display.set_mode((800, 600))
     count = 0
     while not preview.quit:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import _
 from bottisota.view.app_state import ZOOM_SETTLE_S
 from bottisota.view.camera import Camera
 from bottisota.viewmodel.calibration_store import Calibration
@@ -38,12 +39,13 @@ class ProjectorWindow:
         index = min(display, len(sizes) - 1)
         size = sizes[index]
         left = sum(w for w, _h in sizes[:index])          # displays side by side, left to right
-        window = pygame.Window("Bottisota table", size, position=(left, 0), borderless=True)
+        window = pygame.Window(_("Bottisota table"), size, position=(left, 0), borderless=True)
         if index > 0:
             try:
                 window.set_fullscreen(desktop=True)        # full screen on the display it is on
             except pygame.error as err:
-                app.say(f"the projector window stays a borderless window ({err})", "dim")
+                app.say(_("the projector window stays a borderless window ({err})").format(
+                            err=err), "dim")
         return cls(window.size, calibration, window, app.say)
 
     def owns(self, event: pygame.event.Event) -> bool:
@@ -97,8 +99,8 @@ class ProjectorWindow:
                 cal = self.calibration
                 self.camera = Camera.centred(table, size, cal.x, cal.y / cal.x)
                 if table[0] * cal.x > size[0] + 1 or table[1] * cal.y > size[1] + 1:
-                    self.message("the table at true scale is bigger than the projector's "
-                                  "image: F3 fits it", "alarm")
+                    self.message(_("the table at true scale is bigger than the projector's "
+                                   "image: F3 fits it"), "alarm")
         return self.camera
 
     def draw(self, app: Any) -> pygame.Surface:

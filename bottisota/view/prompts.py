@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Move
+from bottisota.core.i18n import _, number, translated
 from bottisota.view import style
 
 
@@ -36,7 +37,7 @@ def read_typed_die(surface: pygame.Surface, purpose: str, redraw: Callable[[], o
             if event.type == pygame.KEYDOWN:
                 if event.key in DIGIT_KEYS:
                     return DIGIT_KEYS[event.key]
-                error = "type a number from 1 to 6"
+                error = _("type a number from 1 to 6")
         redraw()
         draw_dice_prompt(surface, purpose, error)
         pygame.display.flip()
@@ -96,16 +97,17 @@ def draw_overwatch_prompt(surface: pygame.Surface, prompt: OverwatchPrompt,
     offer = prompt.current
     if offer is None:
         return
-    when = "after the move ends (R24)" if getattr(offer, "after_move", False) else \
-        f"at ({offer.at.x:.2f}, {offer.at.y:.2f})"
+    when = _("after the move ends (R24)") if getattr(offer, "after_move", False) else \
+        _("at ({x}, {y})").format(x=number(offer.at.x), y=number(offer.at.y))
     weapons = ", ".join(offer.weapons) or "-"
-    draw_question(surface, [f"OVERWATCH - {owner}: {offer.watcher} may fire at {prompt.move.bot}",
-                            f"{when} with {weapons}"],
-                  "F: fire    H: hold", colour)
+    draw_question(surface, [_("OVERWATCH - {owner}: {watcher} may fire at {bot}").format(
+                                owner=owner, watcher=offer.watcher, bot=prompt.move.bot),
+                            _("{when} with {weapons}").format(when=when, weapons=weapons)],
+                  _("F: fire    H: hold"), colour)
 
 
 def draw_dice_prompt(surface: pygame.Surface, purpose: str, error: str = "") -> None:
-    lines = ["Roll a d6 (physical dice)", purpose]
+    lines = [_("Roll a d6 (physical dice)"), translated(purpose)]
     if error:
         lines.append(error)
-    draw_question(surface, lines, "type 1 - 6", style.OKABE_ITO["yellow"])
+    draw_question(surface, lines, _("type 1 - 6"), style.OKABE_ITO["yellow"])

@@ -1,8 +1,8 @@
 """Regenerate the README screenshots with the view's own drawing:
 `python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
-premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160
-and two-windows.png (the projector's table at true scale beside the laptop window)
-into OUT_DIR (default assets/screenshots)."""
+premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160,
+two-windows.png (the projector's table at true scale beside the laptop window) and the
+Finnish table-fi.png and premeasure-fi.png into OUT_DIR (default assets/screenshots)."""
 from __future__ import annotations
 
 import os
@@ -15,6 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from bottisota.core.i18n import _, language, set_language  # noqa: E402
 from bottisota.engine.game import Game  # noqa: E402
 from bottisota.engine.setup import new_state  # noqa: E402
 from bottisota.engine.turns import turn_event  # noqa: E402
@@ -59,7 +60,7 @@ def make_screenshots(out: Path) -> list[Path]:
 
     table = TableApp(screenshot_game("r1", "move"), SIZE)
     table.vm.show_legend = True
-    table.say("table view: F1 lists every key")
+    table.say(_("table view: F1 lists every key"))
     written.append(_save(table, out / "table.png"))
 
     moving = TableApp(screenshot_game("r1", "move"), SIZE)
@@ -89,6 +90,23 @@ def make_screenshots(out: Path) -> list[Path]:
     return written
 
 
+def make_finnish_screenshots(out: Path) -> list[Path]:
+    """The table and a shot's pre-measure in Finnish (table-fi.png, premeasure-fi.png);
+    the language in use before is restored."""
+    before = language()
+    set_language("fi")
+    try:
+        pygame.font.init()
+        out.mkdir(parents=True, exist_ok=True)
+        table = TableApp(screenshot_game("r1", "move"), SIZE)
+        table.vm.show_legend = True
+        table.say(_("table view: F1 lists every key"))
+        return [_save(table, out / "table-fi.png"),
+                _save(_shooting(SIZE), out / "premeasure-fi.png")]
+    finally:
+        set_language(before)
+
+
 def _shooting(size: tuple[int, int]) -> TableApp:
     app = TableApp(screenshot_game("b1", "shoot"), size)
     app.choose_weapon(1)
@@ -114,9 +132,10 @@ def _two_windows(path: Path) -> Path:
     sheet.fill((60, 60, 66))
     sheet.blit(projector, (0, 60))
     sheet.blit(laptop, (SIZE[0] + gap, 60 + (SIZE[1] - LAPTOP[1]) // 2))
-    sheet.blit(style.label(f"projector: the table alone at true scale "
-                           f"({PROJECTOR_PX_PER_CM:g} px/cm)", 40, style.TEXT), (10, 12))
-    sheet.blit(style.label("laptop: controls, panel and log", 40, style.TEXT),
+    sheet.blit(style.label(_("projector: the table alone at true scale "
+                             "({projector_px_per_cm:g} px/cm)").format(
+                               projector_px_per_cm=PROJECTOR_PX_PER_CM), 40, style.TEXT), (10, 12))
+    sheet.blit(style.label(_("laptop: controls, panel and log"), 40, style.TEXT),
                (SIZE[0] + gap, 12))
     pygame.image.save(sheet, str(path))
     return path
@@ -132,8 +151,8 @@ def _save(app: TableApp, path: Path, dt: float = 0.0) -> Path:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else Path("assets") / "screenshots"
-    for p in make_screenshots(out):
-        print(f"wrote {p}")
+    for p in make_screenshots(out) + make_finnish_screenshots(out):
+        print(_("wrote {p}").format(p=p))
     return 0
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
 
@@ -104,7 +105,7 @@ def draw_ruler(surface: pygame.Surface, cam: Camera, a: tuple[float, float],
                              (p[0] + n[0] / 2, p[1] + n[1] / 2), 1)
     for p in (pa, pb):
         pygame.draw.circle(surface, style.RULER, p, 4)
-    lab = style.label(f"{length:.2f} cm", 24, style.RULER)
+    lab = style.label(_("{length} cm").format(length=number(length)), 24, style.RULER)
     mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
     rect = lab.get_rect(midbottom=(mid[0], mid[1] - 8))
     pygame.draw.rect(surface, style.OUTLINE, rect.inflate(6, 2))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from bottisota.core.i18n import _, number, other_language, set_language
 from bottisota.view.app_state import (
     PANEL_SHARE,
     AppState,
@@ -55,8 +56,8 @@ class WindowControl(AppState):
             cam = Camera.centred(self.game.state.arena.size, area.size, cal.x, cal.y / cal.x)
             tw, th = self.game.state.arena.size
             if tw * cal.x > area.w + 1 or th * cal.y > area.h + 1:
-                self.vm.say("the table at true scale is bigger than this window: F3 fits it "
-                            "(or hide the panel with Tab)", "alarm")
+                self.vm.say(_("the table at true scale is bigger than this window: F3 fits "
+                              "it (or hide the panel with Tab)"), "alarm")
             return cam
         return Camera.fit(self.game.state.arena.size, area.size)
 
@@ -83,7 +84,7 @@ class WindowControl(AppState):
         try:
             path = self.calibration_saver(from_display, result)
         except (OSError, ValueError) as err:
-            self.say(f"the calibration could not be saved: {err}", "alarm")
+            self.say(_("the calibration could not be saved: {err}").format(err=err), "alarm")
             path = None
         if self.projector is not None:          # the ruler was on the projector's display
             self.projector.calibration = result
@@ -93,8 +94,9 @@ class WindowControl(AppState):
             self.calibration_value = result
             self.vm.true_scale = True
             self.camera = self._fit_camera()
-        where = f" in {path}" if path else ""
-        self.say(f"true scale {result.x:.2f} x {result.y:.2f} px/cm saved{where}")
+        where = _(" in {path}").format(path=path) if path else ""
+        self.say(_("true scale {x} x {y} px/cm saved{where}").format(
+                     x=number(result.x), y=number(result.y), where=where))
 
     # set by the session (bottisota.commands.play): where calibrations go
 
@@ -102,16 +104,25 @@ class WindowControl(AppState):
 
     calibration_saver = staticmethod(lambda key, cal: None)
 
+    def switch_language(self) -> None:
+        """F8: Finnish <-> English; the panel, prompts and new log lines follow."""
+        set_language(other_language())
+        self.vm.log.retell()
+        self._panel = None
+        self._changed()
+        self.say(_("language: English"), "dim")
+
     def toggle_fullscreen(self) -> None:
         """F11: full screen on or off; where the driver cannot, the window stays and says so."""
         if self.screen is None:
-            self.say("full screen needs a real window", "dim")
+            self.say(_("full screen needs a real window"), "dim")
             return
         try:
             pygame.display.toggle_fullscreen()
             self.resized(window_surface().get_size())
         except pygame.error as err:
-            self.say(f"full screen is not available here ({err}); the window stays", "alarm")
+            self.say(_("full screen is not available here ({err}); the window stays").format(
+                         err=err), "alarm")
 
     def toggle_projector(self) -> None:
         """F5: the table alone on a second window (the projector), at true scale."""
@@ -119,17 +130,17 @@ class WindowControl(AppState):
         if from_window is not None:
             from_window.close()
             self.projector = None
-            self.say("projector window closed")
+            self.say(_("projector window closed"))
         else:
             opener = getattr(self, "open_projector", None)
             if opener is None:
-                self.say("a second window needs a real display", "dim")
+                self.say(_("a second window needs a real display"), "dim")
                 return
             try:
                 self.projector = opener(self)
-                self.say("projector window open: the table alone at true scale")
+                self.say(_("projector window open: the table alone at true scale"))
             except (pygame.error, OSError, ValueError) as err:
-                self.say(f"no second window: {err}", "alarm")
+                self.say(_("no second window: {err}").format(err=err), "alarm")
         self._panel = None
         self.camera = self._fit_camera()
 
@@ -138,5 +149,5 @@ def window_surface() -> pygame.Surface:
     """The display's surface (a window is open whenever this is asked)."""
     surface = pygame.display.get_surface()
     if surface is None:
-        raise pygame.error("no window is open")
+        raise pygame.error(_("no window is open"))
     return surface

@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bottisota.core.i18n import _, number
+
 FILE_NAME = "displays.json"
 MAX_BYTES = 64 * 1024        # a calibration file is a few hundred bytes
 MAX_DEPTH = 4                # {"displays": {key: {axis: number}}}
@@ -131,21 +133,26 @@ def read_calibrations(path: Path | None = None) -> Loaded:
         size = path.stat().st_size
     except OSError:
         return Loaded({}, [])
-    where = f"calibration file {path.name}"
+    where = _("calibration file {name}").format(name=path.name)
     if size > MAX_BYTES:
-        return Loaded({}, [f"{where} is {size} bytes (at most {MAX_BYTES}): ignored"], True)
+        return Loaded({}, [_("{where} is {size} bytes (at most {most}): ignored").format(
+                where=where, size=size, most=MAX_BYTES)], True)
     try:
         text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        return Loaded({}, [f"{where} cannot be read ({type(err).__name__}): ignored"], True)
+        return Loaded({}, [_("{where} cannot be read ({kind}): ignored").format(
+                where=where, kind=type(err).__name__)], True)
     if _depth(text) > MAX_DEPTH:
-        return Loaded({}, [f"{where} is nested deeper than {MAX_DEPTH}: ignored"], True)
+        return Loaded({}, [_("{where} is nested deeper than {depth}: ignored").format(
+                where=where, depth=MAX_DEPTH)], True)
     try:
         data = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
-        return Loaded({}, [f"{where} is not valid JSON ({str(err)[:80]}): ignored"], True)
+        return Loaded({}, [_("{where} is not valid JSON ({err}): ignored").format(
+                where=where, err=str(err)[:80])], True)
     if not isinstance(data, dict):
-        return Loaded({}, [f"{where} holds no table of displays: ignored"], True)
+        return Loaded({}, [_("{where} holds no table of displays: ignored").format(
+                where=where)], True)
     raw = data.get("displays", data) if isinstance(data.get("displays"), dict) else data
     displays: dict[str, Calibration] = {}
     messages: list[str] = []
@@ -154,12 +161,14 @@ def read_calibrations(path: Path | None = None) -> Loaded:
             continue
         cal = _entry(value)
         if cal is None:
-            messages.append(f"{where}: the entry for {str(key)[:60]!r} is not a pair of "
-                            f"scales between {MIN_PX_PER_CM:g} and {MAX_PX_PER_CM:g} px/cm: ignored")
+            messages.append(_("{where}: the entry for {key!r} is not a pair of "
+                              "scales between {low} and {high} px/cm: ignored").format(
+                where=where, key=str(key)[:60], low=number(MIN_PX_PER_CM), high=number(MAX_PX_PER_CM)))
         else:
             displays[str(key)] = cal
     if len(raw) > MAX_ENTRIES:
-        messages.append(f"{where}: only the first {MAX_ENTRIES} displays are read")
+        messages.append(_("{where}: only the first {n} displays are read").format(
+                where=where, n=MAX_ENTRIES))
     return Loaded(displays, messages)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bottisota.core.actions import Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.core.i18n import _, number, translated
 from bottisota.engine.game import not_yet_allowed
 from bottisota.engine.movement.physics import fall_damage_range
 from bottisota.engine.services import CHOICES as SERVICE_CHOICES
@@ -30,7 +31,8 @@ class Option:
     def line(self) -> str:
         if self.why_not is None:
             return f"{self.key}: {self.name}"
-        return f"{self.key}: no {self.name.lower()} - {self.why_not}"
+        return _("{key}: no {name} - {why}").format(
+                   key=self.key, name=self.name.lower(), why=self.why_not)
 
     def as_dict(self) -> dict:
         return {"name": self.name, "key": self.key, "why_not": self.why_not}
@@ -42,37 +44,42 @@ def shooting_options(game: Any, bot_id: str, service_choice: str) -> list[Option
     bot = state.bots[bot_id]
     shoot = not_yet_allowed(state, bot, "shoot")
     if shoot is None and not bot.stats.weapons:
-        shoot_why: str | None = f"{bot_id} carries no weapon"
+        shoot_why: str | None = _("{bot} carries no weapon").format(bot=bot_id)
     else:
-        shoot_why = str(shoot) if shoot is not None else None
+        shoot_why = translated(shoot) if shoot is not None else None
     ow = game.legal(SetOverwatch(bot_id))
     sd = game.legal(SelfDestruct(bot_id))
     sv = game.legal(Service(bot_id, service_choice))
-    return [Option("Fire", "F", shoot_why),
-            Option("Overwatch", "V", str(ow) if ow is not None else None),
-            Option(f"Service: {service_choice}", "Shift+R", str(sv) if sv is not None else None),
-            Option("Self-destruct", "X X", str(sd) if sd is not None else None),
-            Option("Pass", "P", str(game.legal(Pass(bot_id)) or "") or None)]
+    return [Option(_("Fire"), "F", shoot_why),
+            Option(_("Overwatch"), "V", translated(ow) if ow is not None else None),
+            Option(_("Service: {choice}").format(
+                    choice=_(service_choice)), "Shift+R", translated(sv) if sv is not None else None),
+            Option(_("Self-destruct"), "X X", translated(sd) if sd is not None else None),
+            Option(_("Pass"), "P", translated(game.legal(Pass(bot_id)) or "") or None)]
 
 
 def headline(game: Any, robots: dict, options: list[Option] | None = None) -> str:
     """One sentence: who must do what now."""
     due = game.expected()
     if due == "over":
-        return "the game is over"
+        return _("the game is over")
     bot = game.active_bot()
     who = game.whose_turn() or "?"
     if bot is None:
-        return f"{who} to {due}"
+        return _("{who} to {due}").format(who=who, due=_(due))
     if bot.player in robots:
-        return f"robot {who} is playing {bot.id} ({due})"
+        return _("robot {who} is playing {bot} ({due})").format(who=who, bot=bot.id, due=_(due))
     if due == "place":
-        return f"{who}: click the table to place {bot.id} (Left/Right turn it first)"
+        return _("{who}: click the table to place {bot} (Left/Right turn it first)").format(
+            who=who, bot=bot.id)
     if due == "move":
-        return f"{who}: plan {bot.id}'s move (arrows or drag), Enter commits"
+        return _("{who}: plan {bot}'s move (arrows or drag), Enter commits").format(
+                who=who, bot=bot.id)
     if options is not None and not options[0].enabled:
-        return f"{who}: {bot.id} cannot shoot now ({options[0].why_not}) - P passes"
-    return f"{who}: {bot.id} may shoot - pick a weapon (1-9), click a target, F fires"
+        return _("{who}: {bot} cannot shoot now ({why}) - P passes").format(
+            who=who, bot=bot.id, why=options[0].why_not)
+    return _("{who}: {bot} may shoot - pick a weapon (1-9), click a target, F fires").format(
+        who=who, bot=bot.id)
 
 
 def danger(preview: Any, bot: Any) -> str | None:
@@ -83,15 +90,18 @@ def danger(preview: Any, bot: Any) -> str | None:
     if result.destroyed:
         cause = next((e.get("cause") for e in result.events
                       if e.get("type") == "destroyed" and e.get("bot") == bot.id), None)
-        return f"this move destroys {bot.id}" + (f" ({str(cause).replace('_', ' ')})" if cause else "")
+        return _("this move destroys {bot}").format(
+                bot=bot.id) + (f" ({_(str(cause).replace('_', ' '))})" if cause else "")
     left = bot.stats.structure - bot.damage
     for e in result.events:
         if e.get("type") == "fall" and e.get("bot") == bot.id and "drop" in e:
             low, high = fall_damage_range(float(e["drop"]))
             if low >= left:
-                return f"this move's {e['drop']:g} cm fall destroys {bot.id}"
+                return _("this move's {drop} cm fall destroys {bot}").format(
+                        drop=number(e["drop"]), bot=bot.id)
             if high >= left:
-                return f"this move's {e['drop']:g} cm fall may destroy {bot.id} ({low}-{high} damage, {left} left)"
+                return _("this move's {drop} cm fall may destroy {bot} ({low}-{high} damage, {left} left)").format(
+                    drop=number(e["drop"]), bot=bot.id, low=low, high=high, left=left)
     return None
 
 

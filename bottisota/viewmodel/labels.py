@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import shapely
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.i18n import cm
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
 GRID_PX = 64.0
@@ -177,7 +178,7 @@ def arena_texts(arena: Arena) -> list[ArenaText]:
             corner = (minx + 2.0, maxy - 1.5)          # near its top-left corner, inside
             p = f.shape.representative_point()
             at = corner if f.shape.contains(shapely.Point(corner)) else (p.x, p.y)
-            out.append(ArenaText(key, f"{(f.height or 0):g} cm", at))
+            out.append(ArenaText(key, cm(f.height or 0), at))
         elif f.type in SLOPED_TYPES:
             rad = math.radians(f.up or 0.0)
             d = (math.sin(rad), math.cos(rad))

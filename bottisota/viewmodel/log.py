@@ -27,6 +27,7 @@ class LogLine:
     tone: str = PLAIN
     entry: int | None = None       # the history entry (action number, from 1) it belongs to
     undone: bool = False           # struck through: the action was undone
+    event: dict | None = None      # the event it tells, so it can be told again in another language
 
     def as_dict(self) -> dict:
         return {"text": self.text, "tone": self.tone, "entry": self.entry, "undone": self.undone}
@@ -54,7 +55,13 @@ class GameLog:
         for e in events:
             if e.get("type") in QUIET:
                 continue
-            self.say(describe(e), event_tone(e), entry)
+            self.say(describe(e), event_tone(e), entry).event = e
+
+    def retell(self) -> None:
+        """Tell every event's line again (the language changed); other lines stay."""
+        for line in self.lines:
+            if line.event is not None:
+                line.text = describe(line.event)
 
     def undone(self, entry: int) -> None:
         """The action numbered `entry` was undone: its lines are struck through."""

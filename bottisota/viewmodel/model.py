@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import ShotOrder
+from bottisota.core.i18n import _
 from bottisota.viewmodel.guidance import SERVICE_CHOICES
 from bottisota.viewmodel.labels import PlacedLabel
 from bottisota.viewmodel.log import GameLog
@@ -79,11 +80,12 @@ def turn_line(game: Any) -> str:
     state = game.state
     due = game.expected()
     if due == "over":
-        return f"Round {state.round} - game over"
+        return _("Round {round} - game over").format(round=state.round)
     who = game.whose_turn()
     bot = game.active_bot()
     verb = {"place": "place", "move": "move", "shoot": "shoot"}.get(due, due)
-    return f"Round {state.round} - {who} to {verb}" + (f" ({bot.id})" if bot is not None else "")
+    return _("Round {round} - {who} to {verb}").format(
+            round=state.round, who=who, verb=_(verb)) + (f" ({bot.id})" if bot is not None else "")
 
 
 def turn_strip(game: Any, robots: dict) -> dict:

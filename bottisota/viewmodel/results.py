@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bottisota.core.i18n import _
 from bottisota.viewmodel.words import describe
 
 SHOW_SECONDS = 4.0        # a marker stays this long
@@ -73,23 +74,25 @@ def effects_of(events: list[dict], state: Any) -> list[Effect]:
         elif kind == "to_hit":
             need = f"{e['need']}+"
             mod = f"{e['mod']:+d}" if e.get("mod") else ""
-            word = "HIT" if e["hit"] else "miss"
+            word = _("HIT") if e["hit"] else _("miss")
             out.append(Effect(MARK, f"{e['target']}: {word} {e['roll']}{mod} ({need})",
                               _pos(state, e["target"]),
                               "alarm" if e["hit"] else "dim", bot=e["target"]))
         elif kind == "armour_test":
-            word = "saved" if e["passed"] else "armour fails"
+            word = _("saved") if e["passed"] else _("armour fails")
             out.append(Effect(MARK, f"{e['bot']}: {word} {e['roll']} ({e['need']}+)",
                               _pos(state, e["bot"]),
                               "dice", bot=e["bot"]))
         elif kind == "damaged":
             amount = int(e["amount"])
-            text = (f"{e['bot']}: \u2212{amount} structure" if amount > 0
-                    else f"{e['bot']}: +{-amount} repaired")
+            text = (_("{bot}: −{amount} structure").format(
+                        bot=e['bot'], amount=amount) if amount > 0
+                    else _("{bot}: +{v} repaired").format(bot=e['bot'], v=-amount))
             out.append(Effect(MARK, text, _pos(state, e["bot"]), "alarm" if amount > 0 else "good",
                               bot=e["bot"]))
         elif kind == "destroyed":
-            out.append(Effect(MARK, f"{e['bot']} DESTROYED", _pos(state, e["bot"]), "alarm",
+            out.append(Effect(MARK, _("{bot} DESTROYED").format(
+                                        bot=e['bot']), _pos(state, e["bot"]), "alarm",
                               bot=e["bot"],
                               duration=SHOW_SECONDS * 1.5))
         elif kind in ("overwatch_fire", "mine_strike", "fall", "pit", "score", "round",

@@ -13,6 +13,7 @@ from typing import Any
 
 from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -50,15 +51,15 @@ def parse_size(text: str) -> tuple[int, int]:
         if w < 320 or h < 240 or w > 16384 or h > 16384:
             raise ValueError
     except ValueError:
-        raise InputError([Problem("--size", 0, 0, "", f"expected WxH between 320x240 and "
-                                  f"16384x16384, not {text!r}")]) from None
+        raise InputError([Problem("--size", 0, 0, "", _("expected WxH between 320x240 and "
+                                  "16384x16384, not {text!r}").format(text=text))]) from None
     return (w, h)
 
 
 def parse_players(text: str) -> list[str]:
     players = [p.strip() for p in text.split(",") if p.strip()]
     if len(players) < 1 or len(set(players)) != len(players):
-        raise InputError([Problem("--players", 0, 0, "", "give one or more distinct names, e.g. red,blue")])
+        raise InputError([Problem("--players", 0, 0, "", _("give one or more distinct names, e.g. red,blue"))])
     return players
 
 
@@ -69,10 +70,11 @@ def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, s
     for spec in (part.strip() for s in specs for part in s.split(",")):
         if not spec:
             continue
-        player, _, name = spec.partition(":")
+        player, _sep, name = spec.partition(":")
         if player not in players:
-            raise InputError([Problem("--robot", 0, 0, "", f"{player!r} is not one of the players "
-                                      f"({', '.join(players)})")])
+            raise InputError([Problem("--robot", 0, 0, "", _("{player!r} is not one of the players "
+                                      "({players})").format(
+                                              player=player, players=', '.join(players)))])
         seats.append((player, name))
     return seats
 
@@ -96,7 +98,7 @@ def find_arena(name: str) -> Path:
     for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
         if c.is_file():
             return c
-    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+    raise InputError([Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of that name)"))])
 
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
@@ -218,11 +220,12 @@ def reload_game(game: Game, load: Callable[[], Any], robots: dict[str, Any]) -> 
     except InputError as err:
         return str(err)
     except Exception as err:    # a file half-written or unreadable: never crash the table
-        return f"the files cannot be loaded: {type(err).__name__}: {err}"
+        return _("the files cannot be loaded: {kind}: {err}").format(
+                kind=type(err).__name__, err=err)
     refusal = game.reload(arena, cards, mods, rules)
     if refusal is not None:
-        return (f"files changed, but the game does not replay on them ({refusal}); "
-                f"it goes on with the files it had")
+        return _("files changed, but the game does not replay on them ({refusal}); "
+                 "it goes on with the files it had").format(refusal=refusal)
     for robot in robots.values():
         robot.prepare(game)
     return None

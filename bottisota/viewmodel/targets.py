@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from bottisota.core.i18n import _, number
+
 
 def target_words(t: Any, pm: Any) -> str:
     """The label under a target of the pre-measure `pm`."""
     if t.can_fire:
         mod = f"{t.modifier:+d}" if t.modifier else ""
-        return f"{t.need}+{mod} {round(t.chance * 100)}%  {t.distance:.1f} cm"
+        return _("{need}+{mod} {chance}%  {distance} cm").format(
+                   need=t.need, mod=mod, chance=round(t.chance * 100),
+                   distance=number(t.distance, 1))
     return why_not(t, pm)
 
 
@@ -19,14 +23,16 @@ def why_not(t: Any, pm: Any) -> str:
         msg = getattr(t.reason, "message", str(t.reason))
         return f"{rule}: {msg}" if rule else str(msg)
     if t.fails == "arc":
-        arc = f" (arc ±{pm.arc_half:g}°)" if getattr(pm, "arc_half", None) is not None else ""
-        return f"out of arc {abs(t.off_nose):.0f}°{arc}"
+        arc = " " + _("(arc ±{half}°)").format(
+                half=number(pm.arc_half)) if getattr(pm, "arc_half", None) is not None else ""
+        return _("out of arc {off}°{arc}").format(off=number(abs(t.off_nose), 0), arc=arc)
     if t.fails == "range":
-        return f"out of range {t.distance:.1f}/{pm.reach:g}"
+        return _("out of range {distance}/{reach}").format(
+                distance=number(t.distance, 1), reach=number(pm.reach))
     if t.sight_decides and not t.in_sight:
         blocker = t.blocker
-        return f"no sight: {blocker}" if blocker else "no sight"
-    return "cannot be shot"
+        return _("no sight: {blocker}").format(blocker=blocker) if blocker else _("no sight")
+    return _("cannot be shot")
 
 
 def verdict(t: Any) -> str:

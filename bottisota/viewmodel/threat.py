@@ -21,6 +21,7 @@ import numpy as np
 import shapely
 
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import _, ngettext
 from bottisota.engine.setup import floor_height
 from bottisota.engine.shooting.geometry import (
     barriers,
@@ -264,8 +265,8 @@ class ThreatAsker:
             checks.append((e, found))
         clear = self._sights(lines, points, bz)
         count = [0] * n
-        shooters: list[list[str]] = [[] for _ in range(n)]
-        watchers: list[list[str]] = [[] for _ in range(n)]
+        shooters: list[list[str]] = [[] for _i in range(n)]
+        watchers: list[list[str]] = [[] for _i in range(n)]
         for (e, found), en in zip(checks, self.armed, strict=True):
             fired: set[int] = set()
             watched: set[int] = set()
@@ -347,10 +348,12 @@ def hover_words(tm: ThreatMap, x: float, y: float) -> str | None:
     if c is None:
         return None
     if not c.shooters:
-        text = "no enemy can hit here"
+        text = _("no enemy can hit here")
     else:
         n = len(c.shooters)
-        text = f"{n} bot{'s' if n != 1 else ''} can hit here ({c.weapons} weapon{'s' if c.weapons != 1 else ''}): " + ", ".join(c.shooters)
+        text = (ngettext("{n} bot can hit here", "{n} bots can hit here", n).format(n=n) + " ("
+                + ngettext("{n} weapon", "{n} weapons", c.weapons).format(n=c.weapons) + "): "
+                + ", ".join(c.shooters))
     if c.watchers:
-        text += "; overwatch: " + ", ".join(c.watchers)
+        text += "; " + _("overwatch: {names}").format(names=", ".join(c.watchers))
     return text

@@ -31,7 +31,9 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from bottisota.core.i18n import _, number
 from bottisota.web.hub import Hub, Seat, error
+from bottisota.web.page_words import fill, words
 from bottisota.web.protocol import ProtocolError, RateLimit, parse
 
 log = logging.getLogger("bottisota.web")
@@ -93,7 +95,7 @@ class PhoneServer:
 
     def _join(self, status: int = 200) -> Response:
         nonce = secrets.token_urlsafe(12)
-        html = _static("join.html").replace("{{nonce}}", nonce)
+        html = fill(_static("join.html")).replace("{{nonce}}", nonce)
         return HTMLResponse(html, status_code=status, headers=_headers(nonce))
 
     async def join(self, request: Request) -> Response:
@@ -103,8 +105,10 @@ class PhoneServer:
         if self.hub.seat_for(request.path_params["token"]) is None:
             return self._join(404)
         nonce = secrets.token_urlsafe(12)
-        html = (_static("phone.html").replace("{{style}}", _static("phone.css"))
-                .replace("{{script}}", _static("phone.js")).replace("{{nonce}}", nonce))
+        script = _static("phone.js")
+        html = (fill(_static("phone.html")).replace("{{style}}", _static("phone.css"))
+                .replace("{{words}}", words(script)).replace("{{script}}", script)
+                .replace("{{nonce}}", nonce))
         return HTMLResponse(html, headers=_headers(nonce))
 
     # --- the seat's connection ------------------------------------------------------------
@@ -132,8 +136,10 @@ class PhoneServer:
                 if not limit.allow():
                     if told < 0 or limit.dropped - told >= 100:
                         told = limit.dropped
-                        await conn.send(error(f"too many messages: at most {self.rate:g} a "
-                                              f"second; {limit.dropped} dropped unread"))
+                        await conn.send(error(
+                                _("too many messages: at most {rate} a second; {dropped} "
+                                  "dropped unread").format(
+                                    rate=number(self.rate), dropped=limit.dropped)))
                     continue
                 try:
                     msg = parse(raw)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import Move, Refusal
+from bottisota.core.i18n import _
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
 from bottisota.formats.codec import steps_from_list
@@ -218,7 +219,7 @@ class Hub:
                 answer = handler(seat, msg)
             except Exception:      # never a traceback to a phone; the table's log has it
                 log.exception("message %s from seat %s failed", msg.type, seat.name)
-                answer = Answer([error("the referee could not answer that")])
+                answer = Answer([error(_("the referee could not answer that"))])
             for reply in answer.replies:
                 if msg.id is not None:
                     reply["re"] = msg.id
@@ -230,7 +231,7 @@ class Hub:
     def _on_select(self, seat: Seat, msg: Message) -> Answer:
         bot = self.game.state.bots.get(msg.bot)
         if bot is None or (bot.removed and bot.id != self.game.state.active):
-            return Answer([error(f"there is no bot {msg.bot!r} on the table")])
+            return Answer([error(_("there is no bot {bot!r} on the table").format(bot=msg.bot))])
         self.desks[seat.name].selected = bot.id
         return Answer([{"type": "selected", "bot": snapshot.bot_json(bot),
                         "own": seat.is_table or bot.player == seat.name}])
@@ -262,15 +263,16 @@ class Hub:
         state = self.game.state
         bot = state.bots.get(req["bot"])
         if bot is None or not bot.on_table:
-            return f"there is no bot {req['bot']!r} on the table"
+            return _("there is no bot {bot!r} on the table").format(bot=req['bot'])
         if bot.stats.weapon(req["weapon"]) is None:
             names = ", ".join(w.name for w in bot.stats.weapons) or "none"
-            return f"{bot.id} has no weapon {req['weapon']!r} (its weapons: {names})"
+            return _("{id} has no weapon {weapon!r} (its weapons: {names})").format(
+                       id=bot.id, weapon=req['weapon'], names=names)
         target = req.get("target")
         if target is not None:
             other = state.bots.get(target)
             if other is None or not other.on_table or other.id == bot.id:
-                return f"{target!r} is not another bot on the table"
+                return _("{target!r} is not another bot on the table").format(target=target)
         return None
 
     def _measure(self, req: dict) -> dict | None:
@@ -284,10 +286,11 @@ class Hub:
     def _on_plan(self, seat: Seat, msg: Message) -> Answer:
         bot = self.game.state.bots.get(msg.bot)
         if bot is None or not bot.on_table:
-            return Answer([error(f"there is no bot {msg.bot!r} on the table")])
+            return Answer([error(_("there is no bot {bot!r} on the table").format(bot=msg.bot))])
         if not seat.is_table and bot.player != seat.name:
-            return Answer([error(f"seat {seat.name} plans only its own bots; "
-                                 f"{bot.id} is {bot.player}'s")])
+            return Answer([error(
+                    _("seat {name} plans only its own bots; {id} is {player}'s").format(
+                        name=seat.name, id=bot.id, player=bot.player))])
         desk = self.desks[seat.name]
         desk.plan = {"bot": bot.id, "steps": list(msg.step_data),
                      "hold_fire": list(msg.hold_fire)}
@@ -323,24 +326,27 @@ class Hub:
     def _on_commit(self, seat: Seat, msg: Message) -> Answer:
         game = self.game
         if not self.can_commit(seat):
-            return Answer([error("phones may pre-measure and plan here; actions are made at "
-                                 "the table (start the referee with --phones-commit to act "
-                                 "from phones)")])
+            return Answer([error(
+                    _("phones may pre-measure and plan here; actions are made at the table "
+                      "(start the referee with --phones-commit to act from phones)"))])
         action = msg.action
         bot = game.state.bots.get(action.bot)
         if bot is None:
-            return Answer([error(f"there is no bot {action.bot!r}")])
+            return Answer([error(_("there is no bot {bot!r}").format(bot=action.bot))])
         if not seat.is_table and bot.player != seat.name:
-            return Answer([error(f"seat {seat.name} acts only for its own bots; "
-                                 f"{bot.id} is {bot.player}'s")])
+            return Answer([error(
+                    _("seat {name} acts only for its own bots; {id} is {player}'s").format(
+                        name=seat.name, id=bot.id, player=bot.player))])
         turn = game.whose_turn()
         if turn in self.robots and (seat.is_table or seat.name != turn):
-            return Answer([error(f"it is {turn}'s turn, and a robot plays {turn}")])
+            return Answer([error(_("it is {player}'s turn, and a robot plays {player}").format(
+                player=turn))])
         if not seat.is_table and turn != seat.name:
-            return Answer([error(f"it is {turn}'s turn, not {seat.name}'s"
-                                 if turn else "the game is over")])
+            return Answer([error(
+                    _("it is {turn}'s turn, not {name}'s").format(turn=turn, name=seat.name)
+                                 if turn else _("the game is over"))])
         if msg.dice and not self.physical:
-            return Answer([error("this game rolls its own dice: send no 'dice'")])
+            return Answer([error(_("this game rolls its own dice: send no 'dice'"))])
         refusal = game.legal(action)
         if refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(refusal)}])
@@ -408,13 +414,14 @@ class Hub:
     def _history(self, seat: Seat, which: str) -> Answer:
         """The table takes back (or makes again) the last action, as the laptop does."""
         if not seat.is_table:
-            return Answer([error(f"only the table may {which}")])
+            return Answer([error(_("only the table may {which}").format(which=which))])
         if not getattr(self.game, which)():
-            return Answer([error(f"nothing to {which}")])
+            return Answer([error(_("nothing to {which}").format(which=which))])
         self.poll()
-        return Answer([{"type": "done", "events": [f"{which}: the last action"
-                                                   + (" taken back" if which == "undo"
-                                                      else " made again")]}],
+        return Answer([{"type": "done", "events": [
+                _("{which}: the last action").format(which=which)
+                                                   + (_(" taken back") if which == "undo"
+                                                      else _(" made again"))]}],
                       changed=True, moved=True)
 
     def _act(self, action: Any, dice: list[int], notes: list[dict] | None = None) -> Any:
@@ -438,7 +445,8 @@ class Hub:
             game.state.dice.ask = table_ask
             left, self._typed = self._typed or [], None
         if left and result.ok:
-            result.events.append({"type": "note", "text": f"{len(left)} typed dice not used"})
+            result.events.append({"type": "note", "text":
+                    _("{left} typed dice not used").format(left=len(left))})
         return result
 
 

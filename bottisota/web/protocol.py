@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import Step
+from bottisota.core.i18n import _
 from bottisota.formats.codec import ActionFormatError, action_from_dict, steps_from_list
 
 MAX_BYTES = 8192            # one message, as received
@@ -55,7 +56,9 @@ def _name(d: dict, key: str, required: bool = True) -> str | None:
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise ProtocolError(f"'{key}' must be a name of 1 to {MAX_NAME} characters")
+        raise ProtocolError(
+                _("'{key}' must be a name of 1 to {max_name} characters").format(
+                    key=key, max_name=MAX_NAME))
     return value
 
 
@@ -63,41 +66,47 @@ def _point(value: Any, key: str) -> tuple[float, float]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not all(math.isfinite(v) and abs(v) <= COORD_LIMIT for v in value)):
-        raise ProtocolError(f"'{key}' must be a point [x, y] in cm")
+        raise ProtocolError(_("'{key}' must be a point [x, y] in cm").format(key=key))
     return (float(value[0]), float(value[1]))
 
 
 def _only(d: dict, allowed: tuple[str, ...]) -> None:
     extra = [k for k in d if k not in allowed]
     if extra:
-        raise ProtocolError(f"unknown key '{extra[0]}' for a {d['type']} message "
-                            f"(keys: {', '.join(allowed)})")
+        raise ProtocolError(
+                _("unknown key '{v}' for a {type} message (keys: {allowed})").format(
+                    v=extra[0], type=d['type'], allowed=', '.join(allowed)))
 
 
 def parse(text: str | bytes) -> Message:
     """One received message -> a checked `Message` (ProtocolError if it is not one)."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
-            raise ProtocolError(f"message too long: at most {MAX_BYTES} bytes")
+            raise ProtocolError(
+                    _("message too long: at most {max_bytes} bytes").format(max_bytes=MAX_BYTES))
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError("a message is UTF-8 JSON text") from None
+            raise ProtocolError(_("a message is UTF-8 JSON text")) from None
     if len(text.encode("utf-8")) > MAX_BYTES:
-        raise ProtocolError(f"message too long: at most {MAX_BYTES} bytes")
+        raise ProtocolError(
+                _("message too long: at most {max_bytes} bytes").format(max_bytes=MAX_BYTES))
     try:
         d = json.loads(text)
     except ValueError as err:
-        raise ProtocolError(f"not JSON: {getattr(err, 'msg', 'cannot be read')}") from None
+        raise ProtocolError(_("not JSON: {err}").format(
+            err=getattr(err, 'msg', _('cannot be read')))) from None
     if not isinstance(d, dict):
-        raise ProtocolError("a message is a JSON object with a 'type'")
+        raise ProtocolError(_("a message is a JSON object with a 'type'"))
     kind = d.get("type")
     if kind not in TYPES:
-        raise ProtocolError(f"unknown message type {kind!r} (types: {', '.join(TYPES)})")
+        raise ProtocolError(
+                _("unknown message type {kind!r} (types: {types})").format(
+                    kind=kind, types=', '.join(TYPES)))
     mid = d.get("id")
     if mid is not None and (not isinstance(mid, int) or isinstance(mid, bool)
                             or not 0 <= mid < 2 ** 53):
-        raise ProtocolError("'id' must be a whole number")
+        raise ProtocolError(_("'id' must be a whole number"))
     if kind in ("ping", "clear", "undo", "redo"):
         _only(d, ("type", "id"))
         return Message(kind, mid)
@@ -108,24 +117,26 @@ def parse(text: str | bytes) -> Message:
         _only(d, ("type", "id", "on"))
         on = d.get("on", True)
         if not isinstance(on, bool):
-            raise ProtocolError("'on' must be true or false")
+            raise ProtocolError(_("'on' must be true or false"))
         return Message(kind, mid, on=on)
     if kind == "premeasure":
         _only(d, ("type", "id", "bot", "weapon", "target", "at", "overwatch"))
         ow = d.get("overwatch", False)
         if not isinstance(ow, bool):
-            raise ProtocolError("'overwatch' must be true or false")
+            raise ProtocolError(_("'overwatch' must be true or false"))
         at = _point(d["at"], "at") if d.get("at") is not None else None
         target = _name(d, "target", required=False)
         if at is not None and target is not None:
-            raise ProtocolError("aim at a bot ('target') or at a point ('at'), not both")
+            raise ProtocolError(_("aim at a bot ('target') or at a point ('at'), not both"))
         return Message(kind, mid, bot=_name(d, "bot"), weapon=_name(d, "weapon"),
                        target=target, at=at, overwatch=ow)
     if kind == "plan":
         _only(d, ("type", "id", "bot", "steps", "hold_fire"))
         raw = d.get("steps", [])
         if not isinstance(raw, list) or len(raw) > MAX_STEPS:
-            raise ProtocolError(f"'steps' must be a list of at most {MAX_STEPS} steps")
+            raise ProtocolError(
+                    _("'steps' must be a list of at most {max_steps} steps").format(
+                        max_steps=MAX_STEPS))
         try:
             steps = steps_from_list(raw, "steps")
         except ActionFormatError as err:
@@ -134,11 +145,11 @@ def parse(text: str | bytes) -> Message:
             for v in (getattr(s, a) for a in ("cm", "degrees", "bearing", "distance")
                       if hasattr(s, a)):
                 if not math.isfinite(v) or abs(v) > COORD_LIMIT:
-                    raise ProtocolError("a step's number must be finite and within the table")
+                    raise ProtocolError(_("a step's number must be finite and within the table"))
         hold = d.get("hold_fire", [])
         if (not isinstance(hold, list) or len(hold) > MAX_STEPS
                 or not all(isinstance(h, str) and 0 < len(h) <= MAX_NAME for h in hold)):
-            raise ProtocolError("'hold_fire' must be a list of bot ids")
+            raise ProtocolError(_("'hold_fire' must be a list of bot ids"))
         return Message(kind, mid, bot=_name(d, "bot"), steps=steps, step_data=raw,
                        hold_fire=tuple(hold))
     # commit
@@ -146,15 +157,15 @@ def parse(text: str | bytes) -> Message:
     try:
         action = action_from_dict(d.get("action"))
     except ActionFormatError as err:
-        raise ProtocolError(f"action: {err}") from None
+        raise ProtocolError(_("action: {err}").format(err=err)) from None
     steps = getattr(action, "steps", ())
     if len(steps) > MAX_STEPS:
-        raise ProtocolError(f"a move has at most {MAX_STEPS} steps")
+        raise ProtocolError(_("a move has at most {max_steps} steps").format(max_steps=MAX_STEPS))
     dice = d.get("dice", [])
     if (not isinstance(dice, list) or len(dice) > MAX_DICE
             or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
                        for v in dice)):
-        raise ProtocolError("'dice' must be a list of d6 results, each 1 to 6")
+        raise ProtocolError(_("'dice' must be a list of d6 results, each 1 to 6"))
     return Message(kind, mid, bot=action.bot, action=action, dice=tuple(dice))
 
 

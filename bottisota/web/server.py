@@ -10,6 +10,7 @@ from typing import Any
 
 import uvicorn
 
+from bottisota.core.i18n import _
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
 from bottisota.web.table_link import public_host, seat_links
@@ -52,7 +53,9 @@ def start_in_thread(hub: Hub, host: str = "127.0.0.1", port: int = 0,
     deadline = time.monotonic() + STARTUP_SECONDS
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise OSError(f"the phone server could not listen on {host}:{port}")
+            raise OSError(
+                    _("the phone server could not listen on {host}:{port}").format(
+                        host=host, port=port))
         time.sleep(0.02)
     sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]
     return Running(server, thread, sockets[0].getsockname()[1] if sockets else port)

@@ -19,6 +19,7 @@ from typing import Any
 from shapely.geometry import MultiPolygon, Polygon
 
 from bottisota.core.actions import Refusal
+from bottisota.core.i18n import translated
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
 from bottisota.engine.state import Bot, GameState
 from bottisota.viewmodel.log import QUIET
@@ -118,7 +119,7 @@ def events_json(events: Iterable[dict]) -> list[str]:
 def refusal_json(ref: Refusal | None) -> Json | None:
     if ref is None:
         return None
-    out: Json = {"rule": ref.rule, "message": ref.message, "text": str(ref)}
+    out: Json = {"rule": ref.rule, "message": ref.message, "text": translated(ref)}
     if ref.at is not None:
         out["at"] = [r2(ref.at[0]), r2(ref.at[1])]
     if ref.step is not None:
@@ -145,7 +146,7 @@ def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json
                    "in_arc": bool(t.in_arc), "in_range": bool(t.in_range),
                    "in_sight": bool(t.in_sight), "need": t.need, "modifier": t.modifier,
                    "chance": round(float(t.chance), 4), "can_fire": bool(t.can_fire),
-                   "refusal": t.refusal,
+                   "refusal": translated(t.refusal) if t.refusal else t.refusal,
                    "words": target_words(t, pm), "verdict": verdict(t)}
         if not t.in_sight and t.sight_decides:
             d["blocker"] = t.blocker
@@ -162,7 +163,8 @@ def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json
         "bot": pm.bot, "weapon": pm.weapon, "kind": pm.kind, "mount": pm.mount,
         "reach": r2(pm.reach), "arc_half": None if pm.arc_half is None else r1(pm.arc_half),
         "x": r2(shooter.x), "y": r2(shooter.y), "facing": r1(shooter.facing),
-        "overwatch": pm.overwatch, "refusal": pm.refusal, "targets": targets,
+        "overwatch": pm.overwatch, "refusal": translated(pm.refusal) if pm.refusal else None,
+        "targets": targets,
         "focus": focus, "aim": [r2(pm.aim[0]), r2(pm.aim[1])] if pm.aim else None,
     }
     if pm.corridor_line is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from bottisota.core.actions import Move, Refusal
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.mines import mine_strike, touching_mines
 from bottisota.engine.movement.physics import (
@@ -39,9 +40,9 @@ __all__ = ["Interrupt", "MoveResult", "FlingResult", "PathPoint", "Piece", "prev
 def _mover(state: GameState, bot_id: str) -> Bot | Refusal:
     bot = state.bots.get(bot_id)
     if bot is None:
-        return Refusal("R6", f"there is no bot {bot_id!r}")
+        return Refusal("R6", N_("there is no bot {bot_id!r}").format(bot_id=bot_id))
     if not bot.on_table:
-        return Refusal("R55", f"{bot_id} is not on the table", at=bot.pos)
+        return Refusal("R55", N_("{bot_id} is not on the table").format(bot_id=bot_id), at=bot.pos)
     return bot
 
 

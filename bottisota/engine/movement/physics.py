@@ -15,6 +15,7 @@ import numpy as np
 from shapely import STRtree
 from shapely.geometry import LineString, Point
 
+from bottisota.core.i18n import N_
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
@@ -184,7 +185,9 @@ def collision(ctx: Ctx, mover: Bot, pose: Pose, other: Bot | None, wall: str | N
     for bot, against, by in parties:
         if bot.destroyed:
             continue
-        count = ctx.state.dice.roll(hits, f"{cause}: {bot.id} hits against {what if bot is mover else mover.id}")
+        count = ctx.state.dice.roll(hits,
+                N_("{cause}: {id} hits against {v}").format(
+                    cause=cause, id=bot.id, v=what if bot is mover else mover.id))
         reroll = bool(rules.sturdy_reroll) and is_sturdy(bot) and not is_sturdy(against)
         ctx.events.extend(take_hits(ctx.state, bot, count, mod, cause, by=by,
                                     reroll_first_failure=reroll))
@@ -230,7 +233,9 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
                     "lands_on": [o.id for o in below]}
     damage = 0
     if ctx.live:
-        roll = ctx.state.dice.d6(f"fall: {bot.id} drops {drop:g} cm, takes drop - d6 (R39)")
+        roll = ctx.state.dice.d6(
+                N_("fall: {id} drops {drop:g} cm, takes drop - d6 (R39)").format(
+                    id=bot.id, drop=drop))
         damage = max(0, math.floor(drop - roll + EPS))
         event.update(roll=roll, damage=damage)
     else:
@@ -255,7 +260,7 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
         forced_line(ctx, other, landed[other.id], away, clearance, by, None)
         if ctx.live and not other.destroyed:
             ctx.events.extend(take_hits(ctx.state, other, damage, rules.fall_armour_mod_below,
-                                        "fallen on", by=by))
+                                        N_("fallen on"), by=by))
     if below and _overlapping(ctx, bot, pose, landed):
         _slide_off(ctx, bot, pose, landed)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Refusal, Step, Strafe, Turn
 from bottisota.core.house_rules import HouseRules
+from bottisota.core.i18n import N_
 from bottisota.engine.mines import check_drop_mine
 from bottisota.engine.movement.geometry import EPS
 from bottisota.engine.state import Bot, GameState
@@ -32,29 +33,42 @@ def check_step(state: GameState, bot: Bot, step: Step, index: int) -> Refusal | 
     rules = state.rules
     at = bot.pos
     if isinstance(step, (Forward, Back)) and not step.cm >= 0:
-        return Refusal("D30", f"{step}: a distance must be 0 cm or more", at, index)
+        return Refusal("D30",
+                N_("{step}: a distance must be 0 cm or more").format(step=step), at, index)
     if isinstance(step, Strafe):
         if not step.distance >= 0:
-            return Refusal("D30", f"{step}: a distance must be 0 cm or more", at, index)
+            return Refusal("D30",
+                    N_("{step}: a distance must be 0 cm or more").format(step=step), at, index)
         if loco not in FREE_TURNERS:
             rule = BUDGET_RULE[loco]
-            return Refusal(rule, f"{loco} bots move only forward and backward; "
-                           f"{bot.id} cannot strafe", at, index)
+            return Refusal(rule,
+                    N_("{loco} bots move only forward and backward; {id} cannot strafe").format(
+                        loco=loco, id=bot.id), at, index)
     if isinstance(step, Back) and loco == "flier" and step.cm > 0:
-        return Refusal("R12", f"fliers cannot reverse; {bot.id} cannot move back", at, index)
+        return Refusal("R12",
+                N_("fliers cannot reverse; {id} cannot move back").format(id=bot.id), at, index)
     if isinstance(step, Turn) and loco in RHYTHM_TYPES:
         units = abs(step.degrees) / rules.turn_step
         if abs(units - round(units)) > 1e-6:
             rule = BUDGET_RULE[loco]
-            return Refusal(rule, f"{loco} bots turn in steps of {rules.turn_step:g}°; "
-                           f"{bot.id} cannot turn {step.degrees:g}°", at, index)
+            return Refusal(rule,
+                    N_("{loco} bots turn in steps of {turn_step:g}°; {id} cannot turn "
+                       "{degrees:g}°").format(
+                        loco=loco, turn_step=rules.turn_step, id=bot.id,
+                        degrees=step.degrees), at, index)
     if isinstance(step, Loop) and loco != "flier":
-        return Refusal("R14", f"only fliers fly loops; {bot.id} is {loco}", at, index)
+        return Refusal("R14",
+                N_("only fliers fly loops; {id} is {loco}").format(
+                    id=bot.id, loco=loco), at, index)
     if isinstance(step, Lift):
         if step.direction not in ("up", "down"):
-            return Refusal("R48", f"a lift goes up or down, not {step.direction!r}", at, index)
+            return Refusal("R48",
+                    N_("a lift goes up or down, not {direction!r}").format(
+                        direction=step.direction), at, index)
         if not bot.stats.is_ground:
-            return Refusal("R48", f"lifts serve ground bots only; {bot.id} is {loco}", at, index)
+            return Refusal("R48",
+                    N_("lifts serve ground bots only; {id} is {loco}").format(
+                        id=bot.id, loco=loco), at, index)
     if isinstance(step, DropMine):
 
         refusal = check_drop_mine(state, bot, step.weapon)
@@ -126,9 +140,11 @@ class TurnRhythm:
             elif self.since_turn >= self.turn_cm - 1e-6:
                 self.since_turn = 0.0
             else:
-                done = f" (after {n} of {units})" if n else ""
-                return cost, (f"a {self.turn_step:g}° turn needs {self.turn_cm:g} cm of movement "
-                              f"spent since the previous turn, only {self.since_turn:.2f} cm "
-                              f"spent{done}")
+                done = N_(" (after {n} of {units})").format(n=n, units=units) if n else ""
+                return cost, (
+                        N_("a {turn_step:g}° turn needs {turn_cm:g} cm of movement spent "
+                           "since the previous turn, only {since_turn:.2f} cm spent{done}").format(
+                            turn_step=self.turn_step, turn_cm=self.turn_cm,
+                            since_turn=self.since_turn, done=done))
             self.used += 1
         return cost, None

@@ -7,6 +7,7 @@ import math
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
+from bottisota.core.i18n import N_
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -234,15 +235,16 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     r = bot.radius
     ahead = point_at(a, d, space)
     if table_run(a, d, space, r, state.arena.size) < space - 1e-6:
-        return "the table ends"
+        return N_("the table ends")
     contact = wall_collision(index, a, ahead, r, state.rules.contact_tolerance)
     if contact is not None:
-        return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
+        return N_("{label} is in the way at {v:.1f}, {v2:.1f}").format(
+                   label=contact.feature.label, v=contact.point[0], v2=contact.point[1])
     tol = state.rules.contact_tolerance
     for _, door in doors_reached(parts_of(state.index), a, ahead, r):
         if not any(o.on_table and touching_door(door, o.x, o.y, o.radius, tol)
                    for o in state.bots.values()):
-            return f"the closed {door.label} is in the way"
+            return N_("the closed {label} is in the way").format(label=door.label)
     side = (d[1], -d[0])
     n = max(1, int(math.ceil((space + r) / LOOP_SAMPLE)))
     for k in range(n + 1):
@@ -250,7 +252,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
             reach = space + (r if off == 0.0 else 0.0)
             x, y = point_at(point_at(a, side, off), d, reach * k / n)
             if index.floor_z(x, y) > pose.z + state.rules.step_height + EPS:
-                return f"higher floor at {x:.1f}, {y:.1f}"
+                return N_("higher floor at {x:.1f}, {y:.1f}").format(x=x, y=y)
     return None
 
 

@@ -29,6 +29,7 @@ from bottisota.core.actions import (
     Strafe,
     Turn,
 )
+from bottisota.core.i18n import N_
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
@@ -158,8 +159,11 @@ class Walk:
     def _charge(self, cost: float, step: int) -> None:
         if self.spent + cost > self.allowed + 1e-6:
             rule = BUDGET_RULE[self.loco]
-            self._refuse(rule, f"{self.bot.id} would spend {self.spent + cost:.2f} cm of movement; "
-                         f"only {self.allowed:.2f} cm is left (move {self.bot.stats.move:g})", step)
+            self._refuse(rule,
+                    N_("{id} would spend {spent:.2f} cm of movement; only {allowed:.2f} cm is "
+                       "left (move {move:g})").format(
+                        id=self.bot.id, spent=self.spent + cost, allowed=self.allowed,
+                        move=self.bot.stats.move), step)
 
     def _record(self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object) -> None:
         self.spent += cost
@@ -219,7 +223,9 @@ class Walk:
     def _turn(self, i: int, degrees: float) -> None:
         cost, why = self.rhythm.turn(degrees)
         if why is not None:
-            self._refuse(BUDGET_RULE[self.loco], f"{self.bot.id} cannot turn {degrees:+g}° yet: {why}", i)
+            self._refuse(BUDGET_RULE[self.loco],
+                    N_("{id} cannot turn {degrees:+g}° yet: {why}").format(
+                        id=self.bot.id, degrees=degrees, why=why), i)
         self._charge(cost, i)
         new_facing = norm_facing(self.pose.facing + degrees)
         before = self._point()
@@ -244,7 +250,8 @@ class Walk:
             return False
         self.pose.facing = new_facing
         self.ctx.emit({"type": "crash_turn", "bot": self.bot.id, "degrees": step.degrees})
-        self._record(Piece("turn", i, 0.0, 1.0, 0.0, f"{step.degrees:+g}° away from the wall (R13)"), 0.0)
+        self._record(Piece("turn", i, 0.0, 1.0, 0.0,
+                N_("{degrees:+g}° away from the wall (R13)").format(degrees=step.degrees)), 0.0)
         return True
 
     # --- straight pieces --------------------------------------------------------
@@ -298,10 +305,12 @@ class Walk:
             for crossing in index.edge_crossings(a, b, step_height=state.rules.step_height):
                 if crossing.z_after > crossing.z_before:
                     if ground:
-                        label = crossing.feature.label if crossing.feature else "a cliff"
+                        label = crossing.feature.label if crossing.feature else N_("a cliff")
                         refusals.append((crossing.distance, "R37",
-                                         f"only flying bots go up a cliff; D29 refuses the step ({label} at "
-                                         f"{_at(*crossing.point)}, {crossing.z_after - crossing.z_before:g} cm up)"))
+                                         N_("only flying bots go up a cliff; D29 refuses the "
+                                            "step ({label} at {v}, {z_after:g} cm up)").format(
+                                             label=label, v=_at(*crossing.point),
+                                             z_after=crossing.z_after - crossing.z_before)))
                     else:
                         climbs.append((crossing.distance, crossing.z_before, crossing.z_after))
                 elif ground:
@@ -314,15 +323,18 @@ class Walk:
                         z0 = index.floor_z(*point_at(a, d, s0))
                         z1 = index.floor_z(*point_at(a, d, s1))
                         if z1 > z0 + EPS:
-                            refusals.append((s0, "R42", f"{self.loco} bots cannot climb stairs "
-                                             f"({st.label} at {_at(*point_at(a, d, s0))})"))
+                            refusals.append((s0, "R42",
+                                    N_("{loco} bots cannot climb stairs ({label} at {v})").format(
+                                        loco=self.loco, label=st.label,
+                                        v=_at(*point_at(a, d, s0)))))
             if ground:                      # a cliff's face stops the base, not only its centre
                 face = higher_floor_reached(state, bot, a, d, cm, pose.z,
                                             tuple(stop[0] for stop in stops))
                 if face is not None:
-                    refusals.append((face[0], "R37", "only flying bots go up a cliff; D29 refuses "
-                                     f"the step ({bot.id}'s base would go under {face[1]} at "
-                                     f"{_at(*point_at(a, d, face[0]))})"))
+                    refusals.append((face[0], "R37", N_(
+                        "only flying bots go up a cliff; D29 refuses the step ({bot}'s base "
+                        "would go under {floor} at {v})").format(
+                            bot=bot.id, floor=face[1], v=_at(*point_at(a, d, face[0])))))
         stops.sort(key=lambda item: (item[0], item[1]))
         run, _, stop, what = stops[0] if stops else (cm, 9, None, None)
         run = max(0.0, min(run, cm))
@@ -330,16 +342,21 @@ class Walk:
             if s < run - EPS or (s <= run + EPS and stop in (None, "teleport")):
                 self._refuse(rule, message, i, point_at(a, d, s))
         if table_run(a, d, run, r, state.arena.size) < run - 1e-6:
-            self._refuse("R2", f"{bot.id}'s base would leave the table", i, point_at(a, d, run))
+            self._refuse("R2",
+                    N_("{id}'s base would leave the table").format(
+                        id=bot.id), i, point_at(a, d, run))
         if stop in ("wall", "bot"):
             hit = what.label if stop == "wall" else what.id
             where = _at(*point_at(a, d, run))
             if state.round <= 1:
-                self._refuse("R7", f"nobody may ram in the first round: {bot.id} would hit "
-                             f"{hit} at {where}", i, point_at(a, d, run))
+                self._refuse("R7",
+                        N_("nobody may ram in the first round: {id} would hit {hit} at {where}").format(
+                            id=bot.id, hit=hit, where=where), i, point_at(a, d, run))
             if stop == "bot" and bot.new:
-                self._refuse("R56", f"a new bot may not push other bots on its first move: "
-                             f"{bot.id} would hit {hit} at {where}", i, point_at(a, d, run))
+                self._refuse("R56",
+                        N_("a new bot may not push other bots on its first move: {id} would "
+                           "hit {hit} at {where}").format(
+                            id=bot.id, hit=hit, where=where), i, point_at(a, d, run))
         climb, self.held_after = self._net_climb(climbs, run)
         return run, stop, what, climb
 
@@ -386,8 +403,10 @@ class Walk:
         self.pose.x, self.pose.y, self.pose.z = end[0], end[1], z_end
         self.distance += run
         self.rhythm.moved(run, cost)
-        note = ", ".join(n for n in (f"{stairs:.2f} cm on stairs" if stairs > EPS else "",
-                                     f"climbs {climb:g} cm" if climb > EPS else "") if n)
+        note = ", ".join(n for n in (
+                N_("{stairs:.2f} cm on stairs").format(stairs=stairs) if stairs > EPS else "",
+                                     N_("climbs {climb:g} cm").format(
+                                         climb=climb) if climb > EPS else "") if n)
         mult = (cost - climb) / run if run > EPS else 1.0
         self._record(Piece(kind, i, run, mult, cost, note), cost, placed)
         self.on_teleporters = {f.index for f in self.parts.teleporters
@@ -518,7 +537,8 @@ class Walk:
             self.candidates = labels
             self.ended = "teleport"
             return True
-        k = self.state.dice.pick(len(candidates), f"teleporter: where {self.bot.id} arrives (R53)") \
+        k = self.state.dice.pick(len(candidates),
+                N_("teleporter: where {id} arrives (R53)").format(id=self.bot.id)) \
             if len(candidates) > 1 else 0
         dest = candidates[k]
         self.pose.x, self.pose.y = teleporter_centre(dest)
@@ -541,7 +561,9 @@ class Walk:
         index = self.state.index
         blocker = loop_blocker(self.state, self.bot, self.pose, space)
         if blocker is not None:
-            self._refuse("R14", f"a loop needs {space:g} cm of free space ahead; {blocker}", i)
+            self._refuse("R14",
+                    N_("a loop needs {space:g} cm of free space ahead; {blocker}").format(
+                        space=space, blocker=blocker), i)
         cost = self.rules.loop_cost_turns * turn
         self._charge(cost, i)
         out = point_at(a, d, turn)
@@ -561,7 +583,8 @@ class Walk:
         self.distance += 2 * turn
         self.rhythm.moved(2 * turn)
         self.path.extend(legs[:2])
-        self._record(Piece("loop", i, 2 * turn, 0.0, cost, f"loop: {cost:g} cm"), cost)
+        self._record(Piece("loop", i, 2 * turn, 0.0, cost,
+                N_("loop: {cost:g} cm").format(cost=cost)), cost)
 
     def _loop_interrupt(self, a: PathPoint, b: PathPoint) -> bool:
         if self.interrupt is None:
@@ -583,8 +606,8 @@ class Walk:
             self.pose = Pose.of(self.bot)
             self._stop_at(at, "thrown")
             return True
-        self.ctx.emit({"type": "loop_cut", "bot": self.bot.id, "note": "fired on mid-loop"})
-        self._stop_at(at, "fired on mid-loop")
+        self.ctx.emit({"type": "loop_cut", "bot": self.bot.id, "note": N_("fired on mid-loop")})
+        self._stop_at(at, N_("fired on mid-loop"))
         return True
 
     def _lift(self, i: int, direction: str) -> None:
@@ -595,23 +618,28 @@ class Walk:
         if direction == "up":
             car = lift_car_under(state, self.pose)
             if car is None:
-                self._refuse("R48", f"{bot.id} is not in a lift car", i)
+                self._refuse("R48", N_("{id} is not in a lift car").format(id=bot.id), i)
             landing = lift_landing(state, bot, self.pose, car)
             top = car.top if car.top is not None else 0.0
             if landing is None:
-                self._refuse("R48", f"{car.label} has no landing at height {top:g} within "
-                             f"{bot.card.base:g} cm ahead of {bot.id}", i)
+                self._refuse("R48",
+                        N_("{label} has no landing at height {top:g} within {base:g} cm ahead "
+                           "of {id}").format(
+                            label=car.label, top=top, base=bot.card.base, id=bot.id), i)
             z = top
         else:
             car = lift_car_touched(state, bot, self.pose)
             if car is None:
-                self._refuse("R48", f"{bot.id} is not at the top of a lift with its base "
-                             "touching the car", i)
+                self._refuse("R48",
+                        N_("{id} is not at the top of a lift with its base touching the car").format(
+                            id=bot.id), i)
             landing = teleporter_centre(car)
             z = index.floor_z(*landing)
         other = overlaps_bot(state, bot, landing[0], landing[1])
         if other is not None:
-            self._refuse("R48", f"{other.id} stands where {bot.id} would leave the lift", i, landing)
+            self._refuse("R48",
+                    N_("{id} stands where {id2} would leave the lift").format(
+                        id=other.id, id2=bot.id), i, landing)
         self._charge(cost, i)
         run = math.hypot(landing[0] - self.pose.x, landing[1] - self.pose.y)
         start = self._point()
@@ -671,8 +699,9 @@ class Walk:
         if bot.stats.is_flying:
             other = overlaps_bot(self.state, bot, self.pose.x, self.pose.y)
             if other is not None:
-                self._refuse("R11", f"{bot.id} may fly over {other.id} but not end its move on it "
-                             f"(at {_at(*self.pose.xy)})", len(self.move.steps) - 1)
+                self._refuse("R11",
+                        N_("{id} may fly over {id2} but not end its move on it (at {v})").format(
+                            id=bot.id, id2=other.id, v=_at(*self.pose.xy)), len(self.move.steps) - 1)
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
             carry(self.ctx, bot, self.pose)
@@ -682,7 +711,8 @@ class Walk:
                 carried = sum(math.hypot(q.x - p.x, q.y - p.y) for p, q in zip([start] + trail, trail))
                 for p in trail:
                     self.path.append(dataclasses.replace(p, distance=self.distance, spent=self.spent))
-                self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0, "carried by a belt (R44, R46)"))
+                self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0,
+                        N_("carried by a belt (R44, R46)")))
                 self._mines()
         self._min_move()
 

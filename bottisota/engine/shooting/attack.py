@@ -9,6 +9,7 @@ melee, rockets, missiles, sprays, blasts, mines) ends up here.
 from __future__ import annotations
 
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine import damage
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
@@ -40,7 +41,8 @@ def attack(state: GameState, shooter: Bot | None, weapon: Weapon, target: Bot,
     if not hit:
         return False, events
     amount = hits if hits is not None else weapon.hits
-    count = damage.roll_hits(state, amount, f"{cause} on {target.id}")
+    count = damage.roll_hits(state, amount,
+            N_("{cause} on {id}").format(cause=cause, id=target.id))
     events.append(apply_event(state, {"type": "hits", "bot": target.id, "amount": count,
                                       "cause": cause}))
     events += special_damage(state, target, weapon, count)
@@ -71,7 +73,9 @@ def _roll_to_hit_without_shooter(state: GameState, weapon: Weapon, target: Bot,
                                  modifier: int, to_hit: int | None) -> tuple[bool, Event]:
     """A to-hit roll (D5, R5) with no shooter: only the situation's modifier."""
     need = weapon.to_hit if to_hit is None else to_hit
-    roll = state.dice.d6(f"to-hit: {weapon.name} vs {target.id}, needs {need}+"
+    roll = state.dice.d6(
+            N_("to-hit: {name} vs {id}, needs {need}+").format(
+                name=weapon.name, id=target.id, need=need)
                          + (f" ({modifier:+d})" if modifier else ""))
     hit = damage.passes(state, roll, roll + modifier, need)
     event = {"type": "to_hit", "bot": None, "weapon": weapon.name, "target": target.id,

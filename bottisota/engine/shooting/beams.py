@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing
+from bottisota.core.i18n import N_
 from bottisota.engine import damage
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.moves import fling
@@ -84,7 +85,8 @@ def _roll_beam(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     if not hit:
         return None
     cause = _cause(shooter, weapon)
-    count = damage.roll_hits(state, weapon.hits, f"{cause} on {target.id}")
+    count = damage.roll_hits(state, weapon.hits,
+            N_("{cause} on {id}").format(cause=cause, id=target.id))
     events.append(apply_event(state, {"type": "hits", "bot": target.id, "amount": count,
                                       "cause": cause}))
     return BeamHit(weapon, count)
@@ -142,9 +144,10 @@ def _push_and_pull(state: GameState, shooter: Bot, target: Bot,
     pulled = sum(b.weapon.strength for b in hits if b.weapon.kind == PULL)
     both = any(b.weapon.kind == PUSH for b in hits) and any(b.weapon.kind == PULL for b in hits)
     extra = 0
-    cause = f"{shooter.id}'s pull and push (R30)"
+    cause = N_("{id}'s pull and push (R30)").format(id=shooter.id)
     if both:
-        extra = damage.roll_hits(state, state.rules.pull_push_hits, f"{cause} on {target.id}")
+        extra = damage.roll_hits(state, state.rules.pull_push_hits,
+                N_("{cause} on {id}").format(cause=cause, id=target.id))
         events.append(apply_event(state, {"type": "hits", "bot": target.id, "amount": extra,
                                           "cause": cause}))
     net = pushed - pulled

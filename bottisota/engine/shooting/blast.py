@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.geometry import first_barrier, open_doors
@@ -96,12 +97,14 @@ def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z:
     """R35, D13: a different level, or a wall or closed door between."""
     rules = state.rules
     if abs(bot.z - centre_z) > rules.level_difference:
-        return (f"R35: {bot.id}'s floor is {abs(bot.z - centre_z):.1f} cm from the blast's; "
-                f"levels differ by more than {rules.level_difference:g} cm")
+        return (N_("R35: {id}'s floor is {z:.1f} cm from the blast's; levels differ by more "
+                   "than {level_difference:g} cm").format(
+                    id=bot.id, z=abs(bot.z - centre_z), level_difference=rules.level_difference))
     crossing = first_barrier(state, centre, bot.pos, opened)
     if crossing is not None:
         feature, point, _ = crossing
-        return f"R35: {feature.label} shields {bot.id} at ({point[0]:.1f}, {point[1]:.1f})"
+        return N_("R35: {label} shields {id} at ({v:.1f}, {v2:.1f})").format(
+                   label=feature.label, id=bot.id, v=point[0], v2=point[1])
     return None
 
 
@@ -124,7 +127,9 @@ def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
         "r": r2(state.rules.blast_diameter / 2.0),
         "members": [m.bot for m in members], "safe": [s.bot for s in safe]})]
     credit = by if by is not None else (source.id if source is not None else None)
-    cause = f"{source.id}'s {weapon.name} blast" if source else f"{weapon.name} blast"
+    cause = N_("{id}'s {name} blast").format(
+                id=source.id, name=weapon.name) if source else N_("{name} blast").format(
+                                                                    name=weapon.name)
     for member in members:
         target = state.bots[member.bot]
         _, more = attack(state, source, weapon, target, hit_mod=member.hit_mod,

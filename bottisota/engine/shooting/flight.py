@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
@@ -112,7 +113,8 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
             options = missile_turn_options(state, x, y, heading, rolled | passed)
             if options.toward:
                 pick = state.dice.pick(len(options.toward),
-                                       f"missile tie: {', '.join(options.toward)}")
+                                       N_("missile tie: {toward}").format(
+                                           toward=', '.join(options.toward)))
                 chase = state.bots[options.toward[pick]]
                 turn = options.turns[pick]
                 heading = options.headings[pick]
@@ -152,7 +154,8 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
         events.append(_leg(state, shooter, weapon, (x, y), (nx, ny)))
         struck = state.bots[bid]
         hit, more = attack(state, shooter, weapon, struck, by=by,
-                           cause=f"{shooter.id}'s {weapon.name} (flying on)")
+                           cause=N_("{id}'s {name} (flying on)").format(
+                                     id=shooter.id, name=weapon.name))
         events += more
         if hit:
             if weapon.explosive:
@@ -184,8 +187,9 @@ def _end(state: GameState, shooter: Bot, weapon: Weapon, at: tuple[float, float]
          barrier: tuple | None, homing: bool) -> Event:
     """R26: a rocket that hits nothing is removed; R27: a missile deactivates."""
     if barrier is not None:
-        how = f"stopped by {barrier[0]}"
+        how = N_("stopped by {v}").format(v=barrier[0])
     else:
-        how = "deactivated at the end of its range" if homing else "removed at the end of its range"
+        how = (N_("deactivated at the end of its range") if homing
+               else N_("removed at the end of its range"))
     return apply_event(state, {"type": "flight_end", "bot": shooter.id, "weapon": weapon.name,
                                "x": r2(at[0]), "y": r2(at[1]), "how": how})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.beams import resolve_beams
@@ -40,17 +41,20 @@ def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refu
     contact and sight checks of each shot (R18-R25, R38). Rolls nothing."""
     shooter = state.bots.get(shoot.bot)
     if shooter is None or not shooter.on_table:
-        return Refusal("D19", f"{shoot.bot} is not on the table")
+        return Refusal("D19", N_("{bot} is not on the table").format(bot=shoot.bot))
     if state.round <= FIRST_ROUND:
-        return Refusal("R7", "nobody may shoot in the first round")
+        return Refusal("R7", N_("nobody may shoot in the first round"))
     if shooter.new:
-        return Refusal("R56", f"{shooter.id} is new: it may not shoot on its first move")
+        return Refusal("R56",
+                N_("{id} is new: it may not shoot on its first move").format(id=shooter.id))
     if not shoot.shots:
-        return Refusal("D19", "a Shoot needs at least one shot")
+        return Refusal("D19", N_("a Shoot needs at least one shot"))
     seen: set[str] = set()
     for order in shoot.shots:
         if order.weapon in seen:
-            return Refusal("D19", f"{order.weapon} may fire only once in a shooting phase")
+            return Refusal("D19",
+                    N_("{weapon} may fire only once in a shooting phase").format(
+                        weapon=order.weapon))
         seen.add(order.weapon)
         weapon, refusal = find_weapon(state, shooter, order.weapon)
         if refusal is not None:
@@ -60,7 +64,9 @@ def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refu
             return refusal
         refusal = fire_refusal(state, shooter, weapon, target, overwatch)
         if refusal is not None and len(shoot.shots) > 1:
-            return Refusal(refusal.rule, f"{order.weapon} at {target.id}: {refusal.message}",
+            return Refusal(refusal.rule,
+                    N_("{weapon} at {id}: {message}").format(
+                        weapon=order.weapon, id=target.id, message=refusal.message),
                            at=refusal.at)
         if refusal is not None:
             return refusal
@@ -103,7 +109,9 @@ def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> lis
     if target.destroyed:
         events.append(apply_event(state, {"type": "shot_skipped", "bot": shooter.id,
                                           "weapon": weapon.name, "target": target.id,
-                                          "reason": f"{target.id} is already destroyed"}))
+                                          "reason":
+                                                  N_("{id} is already destroyed").format(
+                                                      id=target.id)}))
         return events
     events += _use_ammo(state, shooter, weapon)
     if weapon.kind == "spray":

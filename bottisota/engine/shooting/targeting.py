@@ -19,6 +19,7 @@ from typing import Any
 from bottisota.core.actions import Refusal
 from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
+from bottisota.core.i18n import N_
 from bottisota.engine.shooting.geometry import (
     bearing,
     disc_of,
@@ -79,12 +80,16 @@ def find_weapon(state: GameState, shooter: Bot, name: str) -> tuple[Weapon | Non
     weapon = shooter.stats.weapon(name)
     if weapon is None:
         names = ", ".join(w.name for w in shooter.stats.weapons) or "none"
-        return None, Refusal("R18", f"{shooter.id} has no weapon {name!r} (it has: {names})")
+        return None, Refusal("R18",
+                N_("{id} has no weapon {name!r} (it has: {names})").format(
+                    id=shooter.id, name=name, names=names))
     if weapon.kind in MINE_KINDS:
-        return weapon, Refusal("R21", f"{name} is a mine: mines are dropped during the move, "
-                                      "not shot")
+        return weapon, Refusal("R21",
+                N_("{name} is a mine: mines are dropped during the move, not shot").format(
+                    name=name))
     if ammo_left(shooter, weapon) == 0:
-        return weapon, Refusal("R49", f"{name} is out of ammo; reload at a service point")
+        return weapon, Refusal("R49",
+                N_("{name} is out of ammo; reload at a service point").format(name=name))
     return weapon, None
 
 
@@ -95,7 +100,9 @@ def arc_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose) -> R
     half = state.rules.nose_arc / 2.0
     off = off_angle(spose.facing, bearing((spose.x, spose.y), (tpose.x, tpose.y)))
     if off > half + ANGLE_EPSILON:
-        return Refusal("R19", f"target is {off:.0f}° off the nose; nose weapons reach {half:g}°",
+        return Refusal("R19",
+                N_("target is {off:.0f}° off the nose; nose weapons reach {half:g}°").format(
+                    off=off, half=half),
                        at=(tpose.x, tpose.y))
     return None
 
@@ -108,9 +115,12 @@ def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
     if distance <= limit + 1e-9:
         return None
     if overwatch and state.rules.overwatch_range < weapon.range:
-        return Refusal("R23", f"target is {distance:.1f} cm away; overwatch fire reaches "
-                              f"{limit:g} cm", at=(tpose.x, tpose.y))
-    return Refusal("R18", f"target is {distance:.1f} cm away; {weapon.name} reaches {limit:g} cm",
+        return Refusal("R23",
+                N_("target is {distance:.1f} cm away; overwatch fire reaches {limit:g} cm").format(
+                    distance=distance, limit=limit), at=(tpose.x, tpose.y))
+    return Refusal("R18",
+            N_("target is {distance:.1f} cm away; {name} reaches {limit:g} cm").format(
+                distance=distance, name=weapon.name, limit=limit),
                    at=(tpose.x, tpose.y))
 
 
@@ -124,8 +134,9 @@ def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
     """R25: base touching base, on one level or with stairs or a ramp between."""
     if not in_contact(state, spose, shooter.radius, tpose, target.radius):
         gap = math.hypot(tpose.x - spose.x, tpose.y - spose.y) - shooter.radius - target.radius
-        return Refusal("R25", f"{target.id} is {gap:.1f} cm from base contact; melee needs "
-                              "bases touching", at=(tpose.x, tpose.y))
+        return Refusal("R25",
+                N_("{id} is {gap:.1f} cm from base contact; melee needs bases touching").format(
+                    id=target.id, gap=gap), at=(tpose.x, tpose.y))
     if abs(spose.z - tpose.z) <= state.rules.level_difference:
         return None
     index = state.index
@@ -133,8 +144,9 @@ def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
     for x, y in ((spose.x, spose.y), (tpose.x, tpose.y), middle):
         if index.features_at(x, y, SLOPED_TYPES):
             return None
-    return Refusal("R25", f"{target.id} is on another level ({tpose.z - spose.z:+.1f} cm) "
-                          "with no stairs or ramp between", at=(tpose.x, tpose.y))
+    return Refusal("R25",
+            N_("{id} is on another level ({z:+.1f} cm) with no stairs or ramp between").format(
+                id=target.id, z=tpose.z - spose.z), at=(tpose.x, tpose.y))
 
 
 def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | None = None,
@@ -174,9 +186,11 @@ def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
     rule = "R22" if abs(shooter_z - target_z) < 1e-9 else "R38"
     what = sight.blocker or "something"
     if what in bot_ids:
-        what = f"bot '{what}'"
-    where = f" at ({sight.point[0]:.1f}, {sight.point[1]:.1f})" if sight.point else ""
-    return Refusal(rule, f"{what} blocks the line{where}", at=sight.point)
+        what = N_("bot '{what}'").format(what=what)
+    where = N_(" at ({v:.1f}, {v2:.1f})").format(
+                v=sight.point[0], v2=sight.point[1]) if sight.point else ""
+    return Refusal(rule,
+            N_("{what} blocks the line{where}").format(what=what, where=where), at=sight.point)
 
 
 def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
@@ -210,14 +224,15 @@ def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
 def target_refusal(state: GameState, shooter: Bot, target_id: str | None) -> tuple[Bot | None, Refusal | None]:
     """The target bot, refused when missing, gone or the shooter itself (D19)."""
     if target_id is None:
-        return None, Refusal("D19", "a shot needs a target bot")
+        return None, Refusal("D19", N_("a shot needs a target bot"))
     target = state.bots.get(target_id)
     if target is None:
-        return None, Refusal("D19", f"there is no bot {target_id!r}")
+        return None, Refusal("D19",
+                N_("there is no bot {target_id!r}").format(target_id=target_id))
     if not target.on_table:
-        return None, Refusal("D19", f"{target_id} is destroyed")
+        return None, Refusal("D19", N_("{target_id} is destroyed").format(target_id=target_id))
     if target.id == shooter.id:
-        return None, Refusal("D19", f"{shooter.id} cannot shoot itself")
+        return None, Refusal("D19", N_("{id} cannot shoot itself").format(id=shooter.id))
     return target, None
 
 
@@ -229,7 +244,7 @@ def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str
     a mover at a point of its path (R23)."""
     shooter = state.bots.get(shooter_id)
     if shooter is None or not shooter.on_table:
-        return Refusal("D19", f"{shooter_id} is not on the table")
+        return Refusal("D19", N_("{shooter_id} is not on the table").format(shooter_id=shooter_id))
     weapon, refusal = find_weapon(state, shooter, weapon_name)
     if refusal is not None:
         return refusal

@@ -3,6 +3,12 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  // the referee's words in the table's language (the server puts its catalogue in the page)
+  const WORDS = JSON.parse(($("i18n") || {}).textContent || "{}");
+  function tx(text, vars) {
+    const s = WORDS[text] || text;
+    return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : s;
+  }
   const token = location.pathname.split("/").filter(Boolean).pop();
   const PLAYER = { red: "#d55e00", vermillion: "#d55e00", blue: "#0072b2", orange: "#e69f00",
     sky: "#56b4e9", green: "#009e73", purple: "#cc79a7", yellow: "#f0e442" };
@@ -28,8 +34,8 @@
     ws.onopen = () => { retry = 500; banner(null); };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } receive(m); };
     ws.onclose = (ev) => {
-      if (ev.code === 4403 || ev.code === 1008) { banner("this seat's link is not valid"); return; }
-      banner("connection lost: reconnecting…");
+      if (ev.code === 4403 || ev.code === 1008) { banner(tx("this seat's link is not valid")); return; }
+      banner(tx("connection lost: reconnecting…"));
       setTimeout(connect, retry); retry = Math.min(5000, retry * 2);
     };
   }
@@ -107,7 +113,7 @@
   function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
   function button(text, fn, cls) { const b = el("button", text, cls); b.type = "button"; b.onclick = fn; return b; }
   function pct(c) { return Math.round(c * 100) + "%"; }
-  function fmt(v) { return (Math.round(v * 10) / 10).toString(); }
+  function fmt(v) { return (Math.round(v * 10) / 10).toString().replace(".", WORDS["."] || "."); }
 
   // ---------------------------------------------------------------- view (world <-> screen)
   const canvas = $("table"), ctx = canvas.getContext("2d");
@@ -208,8 +214,8 @@
     if (pl.refusal && pl.refusal.at) { const [a, b] = toScreen(pl.refusal.at[0], pl.refusal.at[1]); ctx.lineWidth = 3; ctx.strokeStyle = BLOCKED;
       ctx.beginPath(); ctx.moveTo(a - 7, b - 7); ctx.lineTo(a + 7, b + 7); ctx.moveTo(a + 7, b - 7); ctx.lineTo(a - 7, b + 7); ctx.stroke();
       label(pl.refusal.at[0], pl.refusal.at[1], pl.refusal.rule, BLOCKED, 12, -16); }
-    (pl.offers || []).forEach((o) => { ring(o.at.x, o.at.y, r + 0.5, "#ffdc50", 3, [3, 3]); label(o.at.x, o.at.y, `${o.watcher} fires here`, "#ffdc50", 12, -18); });
-    label(end.x, end.y, `${fmt(mv.left)} cm left`, "#ebebeb", 12, -(r * S.view.scale) - 12);
+    (pl.offers || []).forEach((o) => { ring(o.at.x, o.at.y, r + 0.5, "#ffdc50", 3, [3, 3]); label(o.at.x, o.at.y, tx("{watcher} fires here", { watcher: o.watcher }), "#ffdc50", 12, -18); });
+    label(end.x, end.y, tx("{left} cm left", { left: fmt(mv.left) }), "#ebebeb", 12, -(r * S.view.scale) - 12);
   }
   function verdict(t) {     // the table's words and ring for a target (from the server)
     return [{ clear: CLEAR, arc: ARC, range: RANGE }[t.verdict] || BLOCKED, t.words];
@@ -238,7 +244,7 @@
       }
     });
     if (pm.fling && pm.fling.path.length) { const f = pm.fling; ctx.beginPath(); f.path.forEach((p, i) => { const [x, y] = toScreen(p.x, p.y); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
-      ctx.strokeStyle = "#78c8ff"; ctx.lineWidth = 2; ctx.stroke(); label(f.x, f.y, "lands here", "#78c8ff", 12); }
+      ctx.strokeStyle = "#78c8ff"; ctx.lineWidth = 2; ctx.stroke(); label(f.x, f.y, tx("lands here"), "#78c8ff", 12); }
     if (pm.flight) { const [x, y] = toScreen(pm.flight.end[0], pm.flight.end[1]); ctx.beginPath(); ctx.moveTo(a, b); ctx.lineTo(x, y); ctx.setLineDash([2, 5]); ctx.strokeStyle = "#ff8c28"; ctx.lineWidth = 2; ctx.stroke(); ctx.setLineDash([]); }
   }
 
@@ -246,45 +252,45 @@
   function renderAll() { renderTurn(); renderBot(); renderMeasure(); renderPlan(); renderActions(); renderShow(); draw(); }
   function renderTurn() {
     const s = S.state; if (!s) return;
-    $("turn").textContent = s.line + (!s.over && myTurn() && !S.hello.table_seat ? " (your turn)" : "");
+    $("turn").textContent = s.line + (!s.over && myTurn() && !S.hello.table_seat ? " " + tx("(your turn)") : "");
   }
   function renderBot() {
     const b = selectedBot(), info = $("botinfo"), ws_ = $("weapons"); info.innerHTML = ""; ws_.innerHTML = "";
     const p = placingMine();
-    $("hint").textContent = p ? `Place ${p.id} (${p.name}): tap the table where it goes.` : (b ? "" : "Tap a bot to select it.");
+    $("hint").textContent = p ? tx("Place {id} ({name}): tap the table where it goes.", { id: p.id, name: p.name }) : (b ? "" : tx("Tap a bot to select it."));
     if (!b) return;
-    info.appendChild(el("div", `${b.id} · ${b.name} (${b.player}) · ${b.locomotion}`));
-    info.appendChild(el("div", `move ${fmt(b.move)} cm · turn ${fmt(b.turn)} · armour ${b.armour}+ · damage ${b.damage}/${b.structure}` + (b.overwatch ? " · on overwatch" : ""), "dim"));
+    info.appendChild(el("div", `${b.id} · ${b.name} (${b.player}) · ${tx(b.locomotion)}`));
+    info.appendChild(el("div", tx("move {move} cm · turn {turn} · armour {armour}+ · damage {damage}/{structure}", { move: fmt(b.move), turn: fmt(b.turn), armour: b.armour, damage: b.damage, structure: b.structure }) + (b.overwatch ? " · " + tx("on overwatch") : ""), "dim"));
     b.weapons.filter((w) => w.kind !== "mine" && w.kind !== "magnetic_mine").forEach((w) => {
       const on = S.measureReq && S.measureReq.bot === b.id && S.measureReq.weapon === w.name;
       const btn = button(`${w.name} ${fmt(w.range)} cm`, () => premeasure(b.id, w.name, null, null)); btn.setAttribute("aria-pressed", on ? "true" : "false");
       btn.dataset.weapon = w.name; ws_.appendChild(btn);
     });
     if (S.measureReq && S.measureReq.bot === b.id) {
-      const ow = button("overwatch reach", () => { S.measureReq.overwatch = !S.measureReq.overwatch; resendMeasure(); });
+      const ow = button(tx("overwatch reach"), () => { S.measureReq.overwatch = !S.measureReq.overwatch; resendMeasure(); });
       ow.setAttribute("aria-pressed", S.measureReq.overwatch ? "true" : "false"); ws_.appendChild(ow);
     }
   }
   function renderMeasure() {
     const box = $("measure"), pm = S.premeasure, tr = $("track"); box.innerHTML = ""; tr.hidden = true;
     if (!pm) return;
-    box.appendChild(el("div", `${pm.bot}'s ${pm.weapon} (${pm.kind}, ${pm.mount}): reach ${fmt(pm.reach)} cm` + (pm.arc_half != null ? `, arc ±${fmt(pm.arc_half)}°` : ", any way") + (pm.overwatch ? " on overwatch" : "")));
+    box.appendChild(el("div", tx("{bot}'s {weapon} ({kind}, {mount}): reach {reach} cm", { bot: pm.bot, weapon: pm.weapon, kind: tx(pm.kind), mount: tx(pm.mount), reach: fmt(pm.reach) }) + (pm.arc_half != null ? ", " + tx("arc ±{half}°", { half: fmt(pm.arc_half) }) : ", " + tx("any way")) + (pm.overwatch ? " " + tx("on overwatch") : "")));
     if (pm.refusal) box.appendChild(el("div", pm.refusal, "refusal"));
     const t = el("table");
     pm.targets.forEach((x) => { const row = el("tr"); if (x.bot === pm.focus) row.className = "focus";
       row.appendChild(el("td", x.bot)); row.appendChild(el("td", `${fmt(x.distance)} cm`, "dim"));
       row.appendChild(el("td", x.can_fire ? x.words : (x.refusal || x.words), x.can_fire ? "ok" : "no"));
       row.onclick = () => premeasure(pm.bot, pm.weapon, x.bot, null); t.appendChild(row); });
-    if (!pm.targets.length) box.appendChild(el("div", "no other bot on the table", "dim"));
+    if (!pm.targets.length) box.appendChild(el("div", tx("no other bot on the table"), "dim"));
     box.appendChild(t);
     const f = pm.targets.find((x) => x.bot === pm.focus);
-    if (f && f.blocker) box.appendChild(el("div", `blocked by ${f.blocker}`, "no"));
-    if (pm.corridor) box.appendChild(el("div", "corridor: " + (pm.corridor.members.join(", ") || "nobody")));
-    if (pm.blast) box.appendChild(el("div", "blast: " + (pm.blast.members.map((m) => `${m.bot}${m.centre ? " (centre)" : ""} ${pct(m.chance)}`).join(", ") || "nobody")
+    if (f && f.blocker) box.appendChild(el("div", tx("blocked by {blocker}", { blocker: f.blocker }), "no"));
+    if (pm.corridor) box.appendChild(el("div", tx("corridor: {names}", { names: pm.corridor.members.join(", ") || tx("nobody") })));
+    if (pm.blast) box.appendChild(el("div", tx("blast: {text}", { text: pm.blast.members.map((m) => `${m.bot}${m.centre ? " " + tx("(centre)") : ""} ${pct(m.chance)}`).join(", ") || tx("nobody") })
       + (pm.blast.safe.length ? "; spared: " + pm.blast.safe.map((s) => `${s.bot} (${s.reason})`).join(", ") : "")));
-    if (pm.missile) box.appendChild(el("div", `after a miss the missile may turn toward ${pm.missile.toward.join(" or ") || "nothing"}`));
-    if (pm.flight) box.appendChild(el("div", `after a miss the rocket flies on past ${pm.flight.bots.join(", ") || "nobody"}` + (pm.flight.stopped_by ? ` to ${pm.flight.stopped_by}` : "")));
-    if (pm.fling) box.appendChild(el("div", `${pm.fling.bot} would move ${fmt(pm.fling.moved)} cm` + (pm.fling.stopped_by ? `, stopped by ${pm.fling.stopped_by}` : "")));
+    if (pm.missile) box.appendChild(el("div", tx("after a miss the missile may turn toward {names}", { names: pm.missile.toward.join(" " + tx("or") + " ") || tx("nothing") })));
+    if (pm.flight) box.appendChild(el("div", tx("after a miss the rocket flies on past {names}", { names: pm.flight.bots.join(", ") || tx("nobody") }) + (pm.flight.stopped_by ? " " + tx("to {what}", { what: pm.flight.stopped_by }) : "")));
+    if (pm.fling) box.appendChild(el("div", tx("{bot} would move {moved} cm", { bot: pm.fling.bot, moved: fmt(pm.fling.moved) }) + (pm.fling.stopped_by ? ", " + tx("stopped by {what}", { what: pm.fling.stopped_by }) : "")));
     if (f && f.track && f.track.length) drawTrack(f.track, f.distance);
   }
   function drawTrack(track, length) {
@@ -294,7 +300,7 @@
     const X = (d) => 8 + (d / L) * (W - 16), Y = (z) => H - 14 - (z / top) * (H - 24);
     track.forEach((p) => { c.fillStyle = p.top > p.line ? "#ff2060" : "#8890a0"; c.fillRect(X(p.d) - 3, Y(p.top), 6, Y(0) - Y(p.top)); });
     c.beginPath(); track.forEach((p, i) => { if (i) c.lineTo(X(p.d), Y(p.line)); else c.moveTo(X(p.d), Y(p.line)); }); c.strokeStyle = "#78e678"; c.lineWidth = 2; c.stroke();
-    c.fillStyle = "#dfe3ea"; c.font = "11px system-ui"; c.fillText("fire track: line (green) over what it crosses", 8, 12);
+    c.fillStyle = "#dfe3ea"; c.font = "11px system-ui"; c.fillText(tx("fire track: line (green) over what it crosses"), 8, 12);
   }
   function renderPlan() {
     const b = selectedBot(), box = $("planbox"), info = $("planinfo");
@@ -303,17 +309,17 @@
     $("strafes").hidden = !(b.locomotion === "walker" || b.locomotion === "hover");
     const extra = $("extrasteps"); extra.innerHTML = "";
     b.weapons.filter((w) => w.kind === "mine" || w.kind === "magnetic_mine").forEach((w) =>
-      extra.appendChild(button(`drop ${w.name}`, () => addStep("mine:" + w.name))));
+      extra.appendChild(button(tx("drop {weapon}", { weapon: w.name }), () => addStep("mine:" + w.name))));
     const steps = S.plan && S.plan.bot === b.id ? S.plan.steps : [];
-    info.appendChild(el("div", "plan: " + (steps.map(stepText).join(", ") || "no steps yet (or drag from the bot)"), "dim"));
+    info.appendChild(el("div", tx("plan: {steps}", { steps: steps.map(stepText).join(", ") || tx("no steps yet (or drag from the bot)") }), "dim"));
     const pl = S.planned; if (!pl || pl.bot !== b.id) return;
     const mv = pl.move || pl.prefix;
-    if (mv) info.appendChild(el("div", `spent ${fmt(mv.spent)} of ${fmt(mv.allowed)} cm, ${fmt(mv.left)} left · turns used ${mv.turns_used}`));
+    if (mv) info.appendChild(el("div", tx("spent {spent} of {allowed} cm, {left} left · turns used {turns}", { spent: fmt(mv.spent), allowed: fmt(mv.allowed), left: fmt(mv.left), turns: mv.turns_used })));
     if (mv) mv.pieces.filter((p) => p.multiplier !== 1 || p.note).forEach((p) => info.appendChild(el("div", `${p.kind} ${fmt(p.length)} cm ×${p.multiplier} = ${fmt(p.cost)} cm` + (p.note ? ` (${p.note})` : ""), "dim")));
-    if (mv && mv.events.length) info.appendChild(el("div", "on the way: " + mv.events.join("; ")));
-    (pl.offers || []).forEach((o) => info.appendChild(el("div", `overwatch: ${o.watcher} may fire (${o.weapons.join(", ")})` + (o.after_move ? " after the move" : ""), "no")));
+    if (mv && mv.events.length) info.appendChild(el("div", tx("on the way: {events}", { events: mv.events.join("; ") })));
+    (pl.offers || []).forEach((o) => info.appendChild(el("div", tx("overwatch: {watcher} may fire ({weapons})", { watcher: o.watcher, weapons: o.weapons.join(", ") }) + (o.after_move ? " " + tx("after the move") : ""), "no")));
     if (pl.refusal) info.appendChild(el("div", pl.refusal.text, "refusal"));
-    else if (pl.legal) info.appendChild(el("div", "legal", "ok"));
+    else if (pl.legal) info.appendChild(el("div", tx("legal"), "ok"));
   }
   function stepText(s) { const k = Object.keys(s)[0], v = s[k];
     if (k === "strafe") return `strafe ${v.distance} at ${v.bearing}°`;
@@ -328,30 +334,30 @@
     const active = S.state.active, phase = S.state.phase, p = placingMine();
     if (p) {
       box.appendChild(button("⟲ facing", () => { S.placeFacing = (S.placeFacing + 315) % 360; draw(); }));
-      box.appendChild(button("facing ⟳", () => { S.placeFacing = (S.placeFacing + 45) % 360; draw(); }));
-      const go = button("Place here", () => S.placeAt && commit({ bot: p.id, place: [S.placeAt[0], S.placeAt[1], S.placeFacing] }), "go");
+      box.appendChild(button(tx("facing ⟳"), () => { S.placeFacing = (S.placeFacing + 45) % 360; draw(); }));
+      const go = button(tx("Place here"), () => S.placeAt && commit({ bot: p.id, place: [S.placeAt[0], S.placeAt[1], S.placeFacing] }), "go");
       go.disabled = !S.placeAt; box.appendChild(go); return;
     }
     if (phase === "move" && S.selected === active) {
       const steps = S.plan && S.plan.bot === active ? S.plan.steps : [];
-      box.appendChild(button(steps.length ? "Commit move" : "Stay (commit no move)", () => commit({ bot: active, move: steps }), "go"));
+      box.appendChild(button(steps.length ? tx("Commit move") : tx("Stay (commit no move)"), () => commit({ bot: active, move: steps }), "go"));
     }
     if (phase === "shoot") {
       const pm = S.premeasure;
       if (pm && pm.bot === active && (pm.focus || pm.aim)) {
         const order = pm.focus ? { weapon: pm.weapon, target: pm.focus } : { weapon: pm.weapon, at: pm.aim };
-        box.appendChild(button(`Fire ${pm.weapon} at ${pm.focus || "the point"}`, () => commit({ bot: active, shoot: [order] }), "go"));
+        box.appendChild(button(tx("Fire {weapon} at {target}", { weapon: pm.weapon, target: pm.focus || tx("the point") }), () => commit({ bot: active, shoot: [order] }), "go"));
       }
-      box.appendChild(button("Set overwatch", () => commit({ bot: active, overwatch: true })));
-      box.appendChild(button("Pass", () => commit({ bot: active, pass: true })));
+      box.appendChild(button(tx("Set overwatch"), () => commit({ bot: active, overwatch: true })));
+      box.appendChild(button(tx("Pass"), () => commit({ bot: active, pass: true })));
       ["reload", "repair", "rust", "leaflet", "part"].forEach((choice) =>
-        box.appendChild(button(`Service: ${choice}`, () => commit({ bot: active, service: choice }))));
-      box.appendChild(button("Self-destruct…", () => {
-        if (window.confirm(`Self-destruct ${active}? It is destroyed.`)) commit({ bot: active, self_destruct: true });
+        box.appendChild(button(tx("Service: {choice}", { choice: tx(choice) }), () => commit({ bot: active, service: choice }))));
+      box.appendChild(button(tx("Self-destruct…"), () => {
+        if (window.confirm(tx("Self-destruct {bot}? It is destroyed.", { bot: active }))) commit({ bot: active, self_destruct: true });
       }, "warn"));
     }
   }
-  function renderShow() { const b = $("show"); b.setAttribute("aria-pressed", S.showOn ? "true" : "false"); b.textContent = S.showOn ? "Shown on table ✓" : "Show on table"; }
+  function renderShow() { const b = $("show"); b.setAttribute("aria-pressed", S.showOn ? "true" : "false"); b.textContent = S.showOn ? tx("Shown on table ✓") : tx("Show on table"); }
 
   // ---------------------------------------------------------------- requests
   function premeasure(bot, weapon, target, at) {
@@ -368,7 +374,7 @@
   }
   function commit(action) { S.pendingCommit = action; S.dice = []; send({ type: "commit", action }); }
   function askDie(purpose) {
-    const box = $("dice"); box.hidden = false; box.innerHTML = ""; box.appendChild(el("div", `Roll a d6 for ${purpose}, then tap the result:`));
+    const box = $("dice"); box.hidden = false; box.innerHTML = ""; box.appendChild(el("div", tx("Roll a d6 for {purpose}, then tap the result:", { purpose })));
     const row = el("div", null, "row"); for (let v = 1; v <= 6; v++) row.appendChild(button(String(v), () => { S.dice.push(v); box.hidden = true; send({ type: "commit", action: S.pendingCommit, dice: S.dice }); }));
     box.appendChild(row);
   }
