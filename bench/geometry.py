@@ -86,7 +86,8 @@ def one(name: str, arena, n_bots: int, repeats: int, seed: int = 1) -> dict:
     naive_ms = per * len(pairs) * 1e3
     return {"arena": name, "features": len(arena.features), "bots": n_bots,
             "pairs": len(pairs), "clear": int(sum(lines)),
-            "sight_per_line": t_line, "sight_plain_per_line": t_plain, "sight_all": t_all, "sight_many": t_many,
+            "sight_per_line": t_line, "sight_plain_per_line": t_plain, "sight_all": t_all,
+            "sight_many": t_many,
             "machine_limit": t_limit, "naive_ms": naive_ms,
             "naive_over_sight_all": naive_ms / t_all["median"],
             "naive_over_per_line": naive_ms / t_line["median"],
@@ -109,13 +110,17 @@ def report(data: dict) -> str:
         out.append(f"{r['arena']:>15} {r['features']:5d} features {r['bots']:3d} bots "
                    f"{r['pairs']:5d} pairs ({r['clear']} clear)")
         out.append(f"    sight() per line  {fmt(r['sight_per_line'])}  "
-                   f"{r['per_line_over_limit']:6.1f}x limit, naive {r['naive_over_per_line']:.0f}x slower")
+                   f"{r['per_line_over_limit']:6.1f}x limit, "
+                   f"naive {r['naive_over_per_line']:.0f}x slower")
         out.append(f"    sight_plain/line  {fmt(r['sight_plain_per_line'])}  (the per-line "
                    "check before the batch path: the reference)")
         out.append(f"    sight_all         {fmt(r['sight_all'])}  "
-                   f"{r['sight_all_over_limit']:6.1f}x limit, naive {r['naive_over_sight_all']:.0f}x slower")
+                   f"{r['sight_all_over_limit']:6.1f}x limit, "
+                   f"naive {r['naive_over_sight_all']:.0f}x slower")
         out.append(f"    sight_many        {fmt(r['sight_many'])}")
-        out.append(f"    machine limit     {fmt(r['machine_limit'])}   naive {r['naive_ms']:.1f} ms")
+        out.append(
+            f"    machine limit     {fmt(r['machine_limit'])}   naive {r['naive_ms']:.1f} ms"
+        )
     return "\n".join(out)
 
 

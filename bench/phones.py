@@ -165,7 +165,8 @@ def main() -> int:
     print(f"pre-measure round trip: p50 {statistics.median(trips):.1f} ms, p95 {p95:.1f} ms "
           f"(target <= 30 ms: {p95 / 30:.2f} of it) over {len(trips)} trips")
     print(f"{args.phones} phones dragging at {args.rate:g}/s for {args.seconds:g} s: "
-          f"{len(lat)} of {expected} updates sent and answered, p50 {statistics.median(lat):.1f} ms, "
+          f"{len(lat)} of {expected} updates sent and answered, "
+          f"p50 {statistics.median(lat):.1f} ms, "
           f"p99 {p99:.1f} ms, max {max(lat):.1f} ms (target p99 <= 100 ms: {p99 / 100:.2f} of it)")
     print(f"server CPU per message: pre-measure median {statistics.median(measure_cpu):.2f} ms "
           f"(p99 {pct(measure_cpu, 99):.2f}), drag update median "

@@ -200,7 +200,8 @@ def main() -> int:
     threat, cells, done = scene_threat(n)
     scenes = {"planning drag": scene_drag(n), "pan and zoom": scene_pan_zoom(n),
               "threat view on": threat, "animated result": scene_result(n),
-              "both windows": scene_two_windows(n), "frame after action/undo": scene_after_actions(24)}
+              "both windows": scene_two_windows(n),
+              "frame after action/undo": scene_after_actions(24)}
     figures = {k: stats(v) for k, v in scenes.items()}
     if args.json:
         print(json.dumps({"size": SIZE, "bots": BOTS, "scenes": figures}, indent=2))

@@ -241,7 +241,9 @@ def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
     out: list[Finding] = []
     for kind, what in (("card", "bot card"), ("mod", "mod")):
         bundled_dir = content.bundled_dir(kind)
-        bundled_files = {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
+        bundled_files = (
+            {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
+        )
         bundled: dict[str, str] = {}
         for p in sorted(bundled_files):
             try:

@@ -43,7 +43,9 @@ NO_DISPLAY = ("bottisota: no display to open the table on (DISPLAY and WAYLAND_D
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("arena", nargs="?", metavar="ARENA",
                    help="arena file or bundled arena name (default: the bundled default arena)")
-    p.add_argument("--players", default="red,blue", help="seat names, comma-separated (default red,blue)")
+    p.add_argument(
+        "--players", default="red,blue", help="seat names, comma-separated (default red,blue)"
+    )
     p.add_argument("--robot", action="append", default=[], metavar="PLAYER[:PERSONALITY]",
                    help="a seat played by a robot: blue, blue:sniper, or red,blue (repeatable)")
     p.add_argument("--seed", type=int, default=None, help="seed of the dice")

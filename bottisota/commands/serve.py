@@ -51,7 +51,9 @@ def _arena_file(name: str | None) -> Path:
     for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
         if c.is_file():
             return c
-    raise InputError([Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")])
+    raise InputError(
+        [Problem(name, 0, 0, "", "no such arena file (nor a bundled arena of that name)")]
+    )
 
 
 def _players(text: str) -> list[str]:

@@ -82,7 +82,8 @@ def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
         problems.append(marks.problem(join(where, "at"), f"{bot.id} cannot be set up there: {why}"))
     structure = bot.stats.structure
     if bot.damage >= structure:
-        problems.append(marks.problem(join(where, "damage"), f"{bot.id} has damage {bot.damage} but "
+        problems.append(marks.problem(join(where, "damage"),
+                                      f"{bot.id} has damage {bot.damage} but "
                                       f"structure {structure}: it would be destroyed already (D7)"))
     for key, cap, rule in (("rust", state.rules.rust_max, "D25"),
                            ("leaflet", state.rules.leaflet_max, "D26")):

@@ -61,7 +61,7 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
     good: list[Feature] = []
     table = box(0.0, 0.0, *arena.size)
     seen_ids: dict[str, int] = {}
-    for feature, data in zip(arena.features, raw):
+    for feature, data in zip(arena.features, raw, strict=True):
         where = f"features[{feature.index}]"
         shape_key = next(k for k in ("rect", "polygon", "circle", "path") if k in data)
         if feature.id is not None:
@@ -142,7 +142,9 @@ def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:
             why = explain_validity(feature.shape)
             at = why[why.find("["):] if "[" in why else ""
             if why.startswith("Self-intersection") or why.startswith("Ring Self-intersection"):
-                return f"the polygon crosses itself at {_point_text(at)}; corners must go round once"
+                return (
+                    f"the polygon crosses itself at {_point_text(at)}; corners must go round once"
+                )
             return f"not a simple polygon ({why})"
     if feature.shape.is_empty or feature.shape.area <= AREA_EPSILON:
         return "the shape has no area"
@@ -286,7 +288,7 @@ def slope_ends(f: Feature) -> tuple[tuple[float, float], tuple[float, float]]:
     lo, hi = min(proj), max(proj)
     ends = []
     for target, sign in ((lo, -1.0), (hi, 1.0)):
-        pts = [c for c, p in zip(coords, proj) if abs(p - target) < 1e-6]
+        pts = [c for c, p in zip(coords, proj, strict=True) if abs(p - target) < 1e-6]
         mx = sum(p[0] for p in pts) / len(pts)
         my = sum(p[1] for p in pts) / len(pts)
         ends.append((mx + sign * BEYOND * ux, my + sign * BEYOND * uy))

@@ -167,7 +167,9 @@ def from_problem(problem: Problem) -> Finding:
     code = next((c for words, c in _ERROR_WORDS if words in problem.message), "E001")
     help_text = None
     if "did you mean '" in problem.message:
-        help_text = "did you mean '" + problem.message.split("did you mean '", 1)[1].split("'")[0] + "'?"
+        help_text = (
+            "did you mean '" + problem.message.split("did you mean '", 1)[1].split("'")[0] + "'?"
+        )
     return Finding(code, problem.file, problem.line, problem.column, problem.path,
                    problem.message, help_text, severity=ERROR)
 

@@ -323,7 +323,9 @@ class ArenaIndex:
             return None
         allowed = set(self._obstacles(doors, open_doors))
         point = Point(x, y)
-        for i in sorted(int(i) for i in self.tree.query(point, predicate="dwithin", distance=reach)):
+        for i in sorted(
+            int(i) for i in self.tree.query(point, predicate="dwithin", distance=reach)
+        ):
             if i in allowed and shapely.distance(self.shapes[i], point) < reach - EPS:
                 return self.features[i]
         return None
@@ -519,7 +521,7 @@ class ArenaIndex:
                     ts.add(t)
         cuts = sorted(ts)
         owners = [self._floor_owner(ax + (bx - ax) * (t0 + t1) / 2, ay + (by - ay) * (t0 + t1) / 2)
-                  for t0, t1 in zip(cuts, cuts[1:])]
+                  for t0, t1 in zip(cuts, cuts[1:], strict=False)]
         step = self.rules.step_height if step_height is None else step_height
         out: list[EdgeCrossing] = []
         for k in range(1, len(cuts) - 1):

@@ -273,7 +273,7 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
         ks = np.flatnonzero(free)
         for a, b, length, forward, backward in zip(pa[ks].tolist(), pb[ks].tolist(),
                                                    lengths[ks].tolist(), fwd[ks].tolist(),
-                                                   bwd[ks].tolist()):
+                                                   bwd[ks].tolist(), strict=True):
             if forward:
                 edges[a].append((b, length))
             if backward:
@@ -332,7 +332,7 @@ def _slope_sides(feature) -> list:
     ux, uy = math.sin(math.radians(feature.up or 0.0)), math.cos(math.radians(feature.up or 0.0))
     coords = list(feature.shape.exterior.coords)
     sides = []
-    for (ax, ay), (bx, by) in zip(coords, coords[1:]):
+    for (ax, ay), (bx, by) in zip(coords, coords[1:], strict=False):
         length = math.hypot(bx - ax, by - ay)
         if length > 1e-9 and abs(((bx - ax) * ux + (by - ay) * uy) / length) > 0.5:
             sides.append(LineString([(ax, ay), (bx, by)]))

@@ -69,7 +69,7 @@ def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot],
                      for x, y in spots for e in enemies], dtype=float)
     clear = np.array(state.index.sight_many(rows, discs=discs(state)), dtype=bool)
     counts = clear.reshape(len(spots), len(enemies)).sum(axis=1).tolist()
-    return dict(zip(spots, counts))
+    return dict(zip(spots, counts, strict=True))
 
 
 def place(state: GameState, bot: Bot, wish: str, legal: Callable[[Place], object]) -> Place:

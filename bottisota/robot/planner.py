@@ -146,10 +146,14 @@ class Scorer:
         """Work out the travel distances of many end spots at once."""
         if self.target is not None and self.kind in ("close_in", "ram", "flank", "grab_goal",
                                                      "retreat"):
-            self._known.update(zip(points, self.grid.distances_many(points, self.target)))
+            self._known.update(
+                zip(points, self.grid.distances_many(points, self.target), strict=True)
+            )
         if self.wants_shot and points:
             f = self.focus
-            self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y))))
+            self._walled.update(
+                zip(points, self.grid.walls_between(points, (f.x, f.y)), strict=True)
+            )
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -307,7 +311,7 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     scorer.prime([(c.x, c.y) for c in cands])
     crossing = scorer.grid.crosses([c.path for c in cands])
     ranked = sorted(((scorer.cost(c.x, c.y, c.facing, c.spent) + (BLOCKED if cross else 0.0), i, c)
-                     for i, (c, cross) in enumerate(zip(cands, crossing))),
+                     for i, (c, cross) in enumerate(zip(cands, crossing, strict=True))),
                     key=lambda t: (t[0], t[1]))
     extra = [Candidate(steps, bot.x, bot.y, bot.facing, 0.0, 0.0)
              for steps in lift_candidates(state, bot)]

@@ -95,7 +95,7 @@ class Situation:
     @cached_property
     def visible(self) -> list[Bot]:
         seen = sees(self.state, [(self.bot, e) for e in self.enemies])
-        return [e for e, yes in zip(self.enemies, seen) if yes]
+        return [e for e, yes in zip(self.enemies, seen, strict=True) if yes]
 
     @cached_property
     def in_sight(self) -> bool:

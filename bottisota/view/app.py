@@ -883,7 +883,11 @@ class TableApp:
         if vm.threat_on:
             bot = self.active_bot()
             viewer = vm.selected or (bot.id if bot else None)
-            if viewer is not None and viewer in self.state.bots and self.state.bots[viewer].on_table:
+            if (
+                viewer is not None
+                and viewer in self.state.bots
+                and self.state.bots[viewer].on_table
+            ):
                 key = (viewer, state_key(self.state))
                 if self.threat is None or self.threat.key != key:
                     self.threat = threat_map(self.state, viewer)

@@ -33,7 +33,7 @@ def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
 
 
 def _blend(a: style.Colour, b: style.Colour, t: float) -> style.Colour:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def _slope_extent(f: Feature) -> tuple[tuple[float, float], float, float]:
@@ -136,8 +136,12 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
         fill_geom(surface, cam, f.shape, fill)
         r = math.sqrt(f.shape.area / math.pi) * 0.6
         w = _line_width(cam, r * 0.35, 2)
-        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x - r, c.y), cam.to_px(c.x + r, c.y), w)
-        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x, c.y - r), cam.to_px(c.x, c.y + r), w)
+        pygame.draw.line(
+            surface, (255, 255, 255), cam.to_px(c.x - r, c.y), cam.to_px(c.x + r, c.y), w
+        )
+        pygame.draw.line(
+            surface, (255, 255, 255), cam.to_px(c.x, c.y - r), cam.to_px(c.x, c.y + r), w
+        )
     elif kind == "teleporter":
         fill_geom(surface, cam, f.shape, fill)
         r_px = cam.length(math.sqrt(f.shape.area / math.pi))
@@ -296,10 +300,14 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
     if d.size == 0:
         return []
     at = shapely.get_coordinates(shapely.line_interpolate_point(line, d))
-    ahead = shapely.get_coordinates(shapely.line_interpolate_point(line, np.minimum(line.length, d + 0.05)))
-    behind = shapely.get_coordinates(shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05)))
+    ahead = shapely.get_coordinates(
+        shapely.line_interpolate_point(line, np.minimum(line.length, d + 0.05))
+    )
+    behind = shapely.get_coordinates(
+        shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05))
+    )
     facing = np.degrees(np.arctan2(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])) % 360.0
-    return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing)]
+    return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing, strict=True)]
 
 
 def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,

@@ -344,7 +344,7 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
         ("service", SERVICE, "service point"),
         ("teleporter", TELEPORTER, "teleporter (dashed: where it can lead)"),
         ("goal", GOAL, "goal marker (R: respawn spots, in turn)")) if t in present]
-    for t, colour, text in rows:
+    for _t, colour, text in rows:
         key.append(Shape([[(0, y), (10, y), (10, y + 5), (0, y + 5)]], colour, INK, 0.3))
         key.append(Text(13, y + 4, text, 3.0, INK, "start"))
         y += 7

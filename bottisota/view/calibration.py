@@ -79,7 +79,8 @@ class CalibrationScreen:
             if i % 5 == 0:
                 lab = style.label(f"{i} cm", size, style.TEXT)
                 surface.blit(lab, lab.get_rect(midbottom=(x, y - tick - 2)))
-        lines = ["CALIBRATE (1 of 2, across): stretch the ruler until it measures 10 cm on the table",
+        lines = ["CALIBRATE (1 of 2, across): "
+                 "stretch the ruler until it measures 10 cm on the table",
                  "Left/Right (Shift: x10) or drag its end  -  Enter: next  -  Esc cancels",
                  f"{self.px_per_cm:.2f} px per cm"]
         for i, text in enumerate(lines):
@@ -95,7 +96,8 @@ class CalibrationScreen:
             y = top + i * self.px_per_cm
             pygame.draw.line(surface, style.RULER, (x - (30 if i % 5 == 0 else 16), y), (x, y), 2)
         lines = ["CALIBRATE (2 of 2, up and down): stretch the ruler to 10 cm on the table",
-                 "Up/Down or Left/Right (Shift: x10) or drag its end  -  Enter saves  -  Esc cancels",
+                 "Up/Down or Left/Right (Shift: x10) or drag its end  -  "
+                 "Enter saves  -  Esc cancels",
                  f"across {self.across:.2f}, up and down {self.px_per_cm:.2f} px per cm"]
         for i, text in enumerate(lines):
             lab = style.label(text, size, style.TEXT)

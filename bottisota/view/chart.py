@@ -82,7 +82,8 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
                 ex = x0 + BAR_W * edge
                 pygame.draw.line(surface, WHISKER, (ex, wy - 7), (ex, wy + 7), 3)
             draws = getattr(row, "draw_rate", 0.0)
-            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}), draws {100 * draws:.0f}%"
+            text = (f"{100 * row.rate:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}), "
+                    f"draws {100 * draws:.0f}%"
                     f"   kills {row.kills:.2f}"
                     f"   dealt {row.dealt:.1f}   taken {row.taken:.1f}   rounds {row.rounds:.1f}"
                     f"   goals {row.goals:.1f}")

@@ -38,7 +38,8 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("U / J", "lift up / lift down"),
         ("M", "drop a mine (next mine weapon)"),
         ("Backspace", "remove the last step"),
-        ("Enter", "commit the move (overwatchers are asked first; a move that destroys the bot asks Enter twice)"),
+        ("Enter", "commit the move (overwatchers are asked first; "
+                  "a move that destroys the bot asks Enter twice)"),
     )),
     ("Shooting phase", (
         ("1-9 then click a target", "add / remove that shot"),

@@ -34,7 +34,9 @@ class PanelInput:
     journal: str | None = None
 
 
-def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput) -> list[Button]:
+def draw_panel(
+    surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput
+) -> list[Button]:
     """Draw the panel into `rect`; returns its buttons (their `action` is a command name)."""
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.line(surface, style.GRID_BOLD, rect.topleft, rect.bottomleft, 2)
@@ -100,10 +102,13 @@ def _seats(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -
         draw_mark(surface, style.seat_mark(players, pl), c, r * 0.5, style.contrast_text(colour))
         if now:
             pygame.draw.circle(surface, style.TEXT, c, r + 2, 2)
-        mark = "out" if pl in state.out else "now" if now else "played" if pl in state.played else ""
+        mark = (
+            "out" if pl in state.out else "now" if now else "played" if pl in state.played else ""
+        )
         robot = " (robot)" if pl in p.robots else ""
         text = f"{pl}{robot}: {state.scores.get(pl, 0)} pts, {state.kills.get(pl, 0)} kills  {mark}"
-        y = text_block(surface, [(text, style.TEXT_DIM if mark in ("played", "out") else style.TEXT)],
+        colour = style.TEXT_DIM if mark in ("played", "out") else style.TEXT
+        y = text_block(surface, [(text, colour)],
                        (x + 2 * r + 8, y), size, inner - 2 * r - 8)
     return y
 
@@ -113,11 +118,14 @@ def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int,
     bot = p.game.state.bots.get(vm.selected or "")
     size = p.sizes.panel
     if bot is None:
-        return text_block(surface, [("click a bot to select it", style.TEXT_DIM)], (x, y), size, inner)
+        return text_block(
+            surface, [("click a bot to select it", style.TEXT_DIM)], (x, y), size, inner
+        )
     st = bot.stats
     lines = [
         (f"{bot.id}: {st.name} ({st.locomotion}), {bot.player}", style.TEXT),
-        (f"move {st.move:g}  turn {st.turn:g}  armour {st.armour}  damage {bot.damage}/{st.structure}"
+        (f"move {st.move:g}  turn {st.turn:g}  armour {st.armour}  "
+         f"damage {bot.damage}/{st.structure}"
          f"  moved {bot.moved:.2f}" + ("  OVERWATCH" if bot.overwatch else ""), style.TEXT_DIM),
     ]
     for i, wpn in enumerate(st.weapons, start=1):

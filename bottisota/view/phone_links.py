@@ -50,7 +50,7 @@ def draw_phone_links(surface: pygame.Surface, links: Sequence[Any], area: pygame
     total = sum(w for w, _h in sizes) + GAP_PX * max(0, len(links) - 1)
     x = area.centerx - total // 2
     rects = []
-    for link, (w, h) in zip(links, sizes):
+    for link, (w, h) in zip(links, sizes, strict=True):
         card = pygame.Rect(x, area.centery - h // 2, w, h)
         pygame.draw.rect(surface, (255, 255, 255), card)
         top = card.top + QUIET * module

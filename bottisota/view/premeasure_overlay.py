@@ -219,7 +219,7 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
     if pm.missile is not None:
         mt = pm.missile
         start = cam.to_px(mt.x, mt.y)
-        for bid, turn, heading in zip(mt.toward, mt.turns, mt.headings):
+        for bid, turn, heading in zip(mt.toward, mt.turns, mt.headings, strict=True):
             dx, dy = facing_vector(heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
             dashed_line(surface, style.BLAST, start, end, 8, 2)
@@ -255,7 +255,7 @@ def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: An
     centre = cam.to_px(blast.x, blast.y)
     dashed_circle(surface, style.BLAST, centre, cam.length(blast.r), BLAST_WIDTH)
     pygame.draw.circle(surface, style.BLAST, centre, 3)
-    for m, chance in zip(blast.members, blast.chances):
+    for m, chance in zip(blast.members, blast.chances, strict=True):
         b = state.bots.get(m.bot)
         if b is None:
             continue

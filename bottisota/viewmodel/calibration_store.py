@@ -155,7 +155,8 @@ def read_calibrations(path: Path | None = None) -> Loaded:
         cal = _entry(value)
         if cal is None:
             messages.append(f"{where}: the entry for {str(key)[:60]!r} is not a pair of "
-                            f"scales between {MIN_PX_PER_CM:g} and {MAX_PX_PER_CM:g} px/cm: ignored")
+                            f"scales between {MIN_PX_PER_CM:g} and {MAX_PX_PER_CM:g} px/cm: "
+                            "ignored")
         else:
             displays[str(key)] = cal
     if len(raw) > MAX_ENTRIES:

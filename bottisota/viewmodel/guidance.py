@@ -83,7 +83,9 @@ def danger(preview: Any, bot: Any) -> str | None:
     if result.destroyed:
         cause = next((e.get("cause") for e in result.events
                       if e.get("type") == "destroyed" and e.get("bot") == bot.id), None)
-        return f"this move destroys {bot.id}" + (f" ({str(cause).replace('_', ' ')})" if cause else "")
+        return f"this move destroys {bot.id}" + (
+            f" ({str(cause).replace('_', ' ')})" if cause else ""
+        )
     left = bot.stats.structure - bot.damage
     for e in result.events:
         if e.get("type") == "fall" and e.get("bot") == bot.id and "drop" in e:
@@ -91,7 +93,8 @@ def danger(preview: Any, bot: Any) -> str | None:
             if low >= left:
                 return f"this move's {e['drop']:g} cm fall destroys {bot.id}"
             if high >= left:
-                return f"this move's {e['drop']:g} cm fall may destroy {bot.id} ({low}-{high} damage, {left} left)"
+                return (f"this move's {e['drop']:g} cm fall may destroy {bot.id} "
+                        f"({low}-{high} damage, {left} left)")
     return None
 
 

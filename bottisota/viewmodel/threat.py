@@ -145,7 +145,11 @@ def hover_words(tm: ThreatMap, x: float, y: float) -> str | None:
         text = "no enemy can hit here"
     else:
         n = len(c.shooters)
-        text = f"{n} bot{'s' if n != 1 else ''} can hit here ({c.weapons} weapon{'s' if c.weapons != 1 else ''}): " + ", ".join(c.shooters)
+        text = (
+            f"{n} bot{'s' if n != 1 else ''} can hit here "
+            f"({c.weapons} weapon{'s' if c.weapons != 1 else ''}): "
+            + ", ".join(c.shooters)
+        )
     if c.watchers:
         text += "; overwatch: " + ", ".join(c.watchers)
     return text

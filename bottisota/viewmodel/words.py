@@ -97,7 +97,9 @@ def _ammo(e: Event) -> str:
 
 def _score(e: Event) -> str:
     why = e.get("reason")
-    return f"{e['player']} scores {_plural(int(e['points']), 'point')}" + (f" ({why})" if why else "")
+    return f"{e['player']} scores {_plural(int(e['points']), 'point')}" + (
+        f" ({why})" if why else ""
+    )
 
 
 def _collision(e: Event) -> str:
@@ -145,7 +147,11 @@ def _game_over(e: Event) -> str:
     table = ", ".join(f"{p} {s}" for p, s in scores.items())
     head = ("GAME OVER: " + (f"{_names(winners)} win" + ("" if len(winners) > 1 else "s")
                              if winners else "nobody wins"))
-    return head + (f" ({e['reason']})" if e.get("reason") else "") + (f"; scores: {table}" if table else "")
+    return (
+        head
+        + (f" ({e['reason']})" if e.get("reason") else "")
+        + (f"; scores: {table}" if table else "")
+    )
 
 
 def _flight_end(e: Event) -> str:
@@ -209,7 +215,8 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "destroyed": _destroyed,
     "removed": lambda e: f"{e['bot']} is taken off the table",
     "parts_returned": lambda e: f"{e['bot']}'s parts go back to the deck: {_names(e['parts'])}",
-    "player_out": lambda e: f"{e['player']} is out of the game" + (f" ({e['reason']})" if e.get("reason") else ""),
+    "player_out": lambda e: (f"{e['player']} is out of the game"
+                             + (f" ({e['reason']})" if e.get("reason") else "")),
     "game_over": _game_over,
     "status": _status,
     "overwatch": _overwatch,
@@ -224,9 +231,11 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
                         f"{_names(e.get('members'))}"
                         + (f"; safe: {_names(e['safe'])}" if e.get("safe") else "")),
     "beam": _beam,
-    "knocked_back": lambda e: f"{e['bot']} is knocked {_n(e['distance'])} cm aside by {e['by_fall_of']}'s fall",
+    "knocked_back": lambda e: (f"{e['bot']} is knocked {_n(e['distance'])} cm aside "
+                               f"by {e['by_fall_of']}'s fall"),
     "landed_beside": lambda e: f"{e['bot']} lands beside at {_xy(e['at'])}",
-    "missile_turn": lambda e: f"{e['bot']}'s {e['weapon']} turns {float(e['turn']):+.1f}° toward {e['toward']}",
+    "missile_turn": lambda e: (f"{e['bot']}'s {e['weapon']} turns {float(e['turn']):+.1f}° "
+                               f"toward {e['toward']}"),
     "flight": lambda e: f"{e['bot']}'s {e['weapon']} flies from {_xy(e['from'])} to {_xy(e['to'])}",
     "flight_end": _flight_end,
     "score": _score,
@@ -236,7 +245,8 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "crash": _collision,
     "crash_turn": lambda e: f"{e['bot']} turns {float(e['degrees']):+g}° away from the wall (R13)",
     "fall": _fall,
-    "pit": lambda e: f"{e['bot']} falls into pit {e['feature']}" if e.get("feature") else f"{e['bot']} falls into a pit",
+    "pit": lambda e: (f"{e['bot']} falls into pit {e['feature']}" if e.get("feature")
+                      else f"{e['bot']} falls into a pit"),
     "teleport": _teleport,
     "belt": _belt,
     "lift": lambda e: f"{e['bot']} rides lift {e['feature']} {e['direction']} to {_n(e['z'])} cm",
@@ -246,7 +256,8 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "move_cut": lambda e: f"{e['bot']}'s move stops at step {int(e['step']) + 1}: {e['reason']}",
     "self_destruct": lambda e: f"{e['bot']} SELF-DESTRUCTS",
     "service": _service,
-    "part_installed": lambda e: f"{e['bot']} installs the part {e['part']} (service {e['service']})",
+    "part_installed": lambda e: (f"{e['bot']} installs the part {e['part']} "
+                                 f"(service {e['service']})"),
     "drop_mine": lambda e: f"{e['bot']} drops a {e['weapon']} mine at {_xy(e['at'])}",
     "mine_dropped": lambda e: f"{e['bot']} drops mine {e['mine']} at {_xy((e['x'], e['y']))}",
     "mine_active": lambda e: f"mine {e['mine']} is now armed",

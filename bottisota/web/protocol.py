@@ -82,13 +82,13 @@ def parse(text: str | bytes) -> Message:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError("a message is UTF-8 JSON text")
+            raise ProtocolError("a message is UTF-8 JSON text") from None
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise ProtocolError(f"message too long: at most {MAX_BYTES} bytes")
     try:
         d = json.loads(text)
     except ValueError as err:
-        raise ProtocolError(f"not JSON: {getattr(err, 'msg', 'cannot be read')}")
+        raise ProtocolError(f"not JSON: {getattr(err, 'msg', 'cannot be read')}") from err
     if not isinstance(d, dict):
         raise ProtocolError("a message is a JSON object with a 'type'")
     kind = d.get("type")
@@ -129,7 +129,7 @@ def parse(text: str | bytes) -> Message:
         try:
             steps = steps_from_list(raw, "steps")
         except ActionFormatError as err:
-            raise ProtocolError(str(err))
+            raise ProtocolError(str(err)) from err
         for s in steps:
             for v in (getattr(s, a) for a in ("cm", "degrees", "bearing", "distance")
                       if hasattr(s, a)):
@@ -146,7 +146,7 @@ def parse(text: str | bytes) -> Message:
     try:
         action = action_from_dict(d.get("action"))
     except ActionFormatError as err:
-        raise ProtocolError(f"action: {err}")
+        raise ProtocolError(f"action: {err}") from err
     steps = getattr(action, "steps", ())
     if len(steps) > MAX_STEPS:
         raise ProtocolError(f"a move has at most {MAX_STEPS} steps")

@@ -202,7 +202,7 @@ def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json
                         "members": [{"bot": m.bot, "distance": r2(m.distance),
                                      "centre": m.centre, "hit_mod": m.hit_mod,
                                      "armour_mod": m.armour_mod, "chance": round(float(c), 4)}
-                                    for m, c in zip(bl.members, bl.chances)],
+                                    for m, c in zip(bl.members, bl.chances, strict=True)],
                         "safe": [{"bot": s.bot, "reason": s.reason} for s in bl.safe]}
     if pm.missile is not None:
         m = pm.missile

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 from shapely.geometry import Point
 
+from bottisota.core.compass import heading as bearing
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
 from bottisota.engine.movement.geometry import (
     EPS,
-    bearing,
     bot_collision,
     disc_contact,
     doors_reached,
@@ -87,7 +87,8 @@ class Ctx:
         """Other bots on the table that a base at floor height z bumps into
         (bases on the same level: floors closer than the figure height)."""
         return [o for o in self.state.bots.values()
-                if o.on_table and o.id != bot.id and abs(o.z - z) < max(o.card.height, bot.card.height)]
+                if o.on_table and o.id != bot.id
+                and abs(o.z - z) < max(o.card.height, bot.card.height)]
 
 
 def xy2(x: float, y: float) -> list[float]:
@@ -118,7 +119,9 @@ def collision(ctx: Ctx, mover: Bot, pose: Pose, other: Bot | None, wall: str | N
     for bot, against, by in parties:
         if bot.destroyed:
             continue
-        count = ctx.state.dice.roll(hits, f"{cause}: {bot.id} hits against {what if bot is mover else mover.id}")
+        count = ctx.state.dice.roll(
+            hits, f"{cause}: {bot.id} hits against {what if bot is mover else mover.id}"
+        )
         reroll = bool(rules.sturdy_reroll) and is_sturdy(bot) and not is_sturdy(against)
         ctx.events.extend(take_hits(ctx.state, bot, count, mod, cause, by=by,
                                     reroll_first_failure=reroll))
@@ -216,7 +219,9 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
         if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + EPS:
             return True                   # the centre is on the edge, the higher floor this way
         rim = (x + dx * reach, y + dy * reach)
-        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)):
+        if any(
+            c.z_after > c.z_before for c in index.edge_crossings((x, y), rim, rules.step_height)
+        ):
             return True
     return False
 
@@ -235,7 +240,9 @@ def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:
     return not under_higher_floor(state, x, y, r, z, strict=True)
 
 
-def landing_spot(ctx: Ctx, bot: Bot, pose: Pose, heading: float | None) -> tuple[float, float] | None:
+def landing_spot(
+    ctx: Ctx, bot: Bot, pose: Pose, heading: float | None
+) -> tuple[float, float] | None:
     """Where a faller whose centre has just crossed an edge comes to rest
     (docs/decisions.md R39): straight on along its line of travel to the first
     point where its whole base is off the higher floor, when the way there is
@@ -430,7 +437,9 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     elif kind == "cliff":
         if result is not None:
             result.collisions.append(what.feature.label if what.feature else "cliff")
-        collision(ctx, bot, pose, None, what.feature.label if what.feature else "cliff", mover_by=by)
+        collision(
+            ctx, bot, pose, None, what.feature.label if what.feature else "cliff", mover_by=by
+        )
     elif kind == "bot":
         if result is not None:
             result.collisions.append(what.id)

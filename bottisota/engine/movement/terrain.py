@@ -7,11 +7,11 @@ import math
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
+from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import off_angle as angle_between
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
-    angle_between,
-    bearing,
     discs_overlap,
     doors_reached,
     heading_vector,
@@ -45,7 +45,7 @@ def belt_under(state: GameState, pose: Pose) -> Feature | None:
 def _belt_legs(feature: Feature) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
     """The straight legs of a conveyor: (start, unit direction, length)."""
     legs = []
-    for p, q in zip(feature.path, feature.path[1:]):
+    for p, q in zip(feature.path, feature.path[1:], strict=False):
         dx, dy = q[0] - p[0], q[1] - p[1]
         n = math.hypot(dx, dy)
         if n > EPS:
@@ -182,7 +182,9 @@ def _whole_base_at(state: GameState, x: float, y: float, r: float, z: float) -> 
                                tolerance=state.rules.contact_tolerance) is None
 
 
-def lift_landing(state: GameState, bot: Bot, pose: Pose, car: Feature) -> tuple[float, float] | None:
+def lift_landing(
+    state: GameState, bot: Bot, pose: Pose, car: Feature
+) -> tuple[float, float] | None:
     """Where a bot riding the car up drives off (R48): straight ahead along its
     facing to the first spot where its whole base is on floor of height `top`,
     no further than one base diameter from the car; None when there is none."""
@@ -216,7 +218,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
         top = feature.top if feature.top is not None else 0.0
         if abs(pose.z - top) > state.rules.step_height:
             continue
-        if feature.shape.distance(Point(pose.x, pose.y)) <= bot.radius + state.rules.contact_tolerance:
+        if (
+            feature.shape.distance(Point(pose.x, pose.y))
+            <= bot.radius + state.rules.contact_tolerance
+        ):
             return feature
     return None
 
@@ -236,7 +241,8 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
         return "the table ends"
     contact = wall_collision(index, a, ahead, r, state.rules.contact_tolerance)
     if contact is not None:
-        return f"{contact.feature.label} is in the way at {contact.point[0]:.1f}, {contact.point[1]:.1f}"
+        return (f"{contact.feature.label} is in the way at "
+                f"{contact.point[0]:.1f}, {contact.point[1]:.1f}")
     tol = state.rules.contact_tolerance
     for _, door in doors_reached(parts_of(state.index), a, ahead, r):
         if not any(o.on_table and touching_door(door, o.x, o.y, o.radius, tol)

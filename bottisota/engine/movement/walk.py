@@ -29,13 +29,13 @@ from bottisota.core.actions import (
     Strafe,
     Turn,
 )
+from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import off_angle as angle_between
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
     EPS,
-    angle_between,
-    bearing,
     bot_collision,
     contains_point,
     doors_reached,
@@ -135,7 +135,9 @@ class Walk:
         return PathPoint(self.pose.x, self.pose.y, self.pose.z, self.pose.facing,
                          self.distance, self.spent)
 
-    def _refuse(self, rule: str, message: str, step: int, at: tuple[float, float] | None = None) -> None:
+    def _refuse(
+        self, rule: str, message: str, step: int, at: tuple[float, float] | None = None
+    ) -> None:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
     def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
@@ -153,7 +155,9 @@ class Walk:
             self._refuse(rule, f"{self.bot.id} would spend {self.spent + cost:.2f} cm of movement; "
                          f"only {self.allowed:.2f} cm is left (move {self.bot.stats.move:g})", step)
 
-    def _record(self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object) -> None:
+    def _record(
+        self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object
+    ) -> None:
         self.spent += cost
         self.path.append(self._point())
         self.pieces.append(piece)
@@ -190,9 +194,13 @@ class Walk:
     def _step(self, i: int, step: Step) -> None:
         f = self.pose.facing
         if isinstance(step, Forward):
-            self._straight(i, "forward", f, step.cm, straight_multiplier(self.rules, self.loco, "forward"))
+            self._straight(
+                i, "forward", f, step.cm, straight_multiplier(self.rules, self.loco, "forward")
+            )
         elif isinstance(step, Back):
-            self._straight(i, "back", f + 180.0, step.cm, straight_multiplier(self.rules, self.loco, "back"))
+            self._straight(
+                i, "back", f + 180.0, step.cm, straight_multiplier(self.rules, self.loco, "back")
+            )
         elif isinstance(step, Strafe):
             kind = strafe_kind(step.bearing)
             self._straight(i, kind, f + step.bearing, step.distance,
@@ -211,7 +219,9 @@ class Walk:
     def _turn(self, i: int, degrees: float) -> None:
         cost, why = self.rhythm.turn(degrees)
         if why is not None:
-            self._refuse(BUDGET_RULE[self.loco], f"{self.bot.id} cannot turn {degrees:+g}° yet: {why}", i)
+            self._refuse(
+                BUDGET_RULE[self.loco], f"{self.bot.id} cannot turn {degrees:+g}° yet: {why}", i
+            )
         self._charge(cost, i)
         new_facing = norm_facing(self.pose.facing + degrees)
         before = self._point()
@@ -236,7 +246,9 @@ class Walk:
             return False
         self.pose.facing = new_facing
         self.ctx.emit({"type": "crash_turn", "bot": self.bot.id, "degrees": step.degrees})
-        self._record(Piece("turn", i, 0.0, 1.0, 0.0, f"{step.degrees:+g}° away from the wall (R13)"), 0.0)
+        self._record(
+            Piece("turn", i, 0.0, 1.0, 0.0, f"{step.degrees:+g}° away from the wall (R13)"), 0.0
+        )
         return True
 
     # --- straight pieces --------------------------------------------------------
@@ -246,7 +258,11 @@ class Walk:
         while True:
             run, stop, what, climb = self._plan_straight(i, heading, left)
             stairs = self._stairs_length(heading, run) if self.loco == "walker" else 0.0
-            cost = (run - stairs) * multiplier + stairs * multiplier * self.rules.walker_stairs_cost + climb
+            cost = (
+                (run - stairs) * multiplier
+                + stairs * multiplier * self.rules.walker_stairs_cost
+                + climb
+            )
             self._charge(cost, i)
             done = self._walk_piece(i, kind, heading, run, cost, stop, what, stairs, climb)
             self.held_z = max(self.held_after, self.pose.z)
@@ -293,9 +309,10 @@ class Walk:
                 if crossing.z_after > crossing.z_before:
                     if ground:
                         label = crossing.feature.label if crossing.feature else "a cliff"
+                        rise = crossing.z_after - crossing.z_before
                         refusals.append((crossing.distance, "R37",
-                                         f"only flying bots go up a cliff; D29 refuses the step ({label} at "
-                                         f"{_at(*crossing.point)}, {crossing.z_after - crossing.z_before:g} cm up)"))
+                                         "only flying bots go up a cliff; D29 refuses the step "
+                                         f"({label} at {_at(*crossing.point)}, {rise:g} cm up)"))
                     else:
                         climbs.append((crossing.distance, crossing.z_before, crossing.z_after))
                 elif ground:
@@ -330,7 +347,9 @@ class Walk:
         climb, self.held_after = self._net_climb(climbs, run)
         return run, stop, what, climb
 
-    def _net_climb(self, climbs: list[tuple[float, float, float]], run: float) -> tuple[float, float]:
+    def _net_climb(
+        self, climbs: list[tuple[float, float, float]], run: float
+    ) -> tuple[float, float]:
         """What a flier's climbs up to `run` cost (R37) and the height it holds after
         them: over lower floor it keeps the highest floor it has been on in this
         move, so climbing back up to that height is free; only the climb above it
@@ -349,7 +368,9 @@ class Walk:
         if run <= EPS:
             return 0.0
         b = point_at(self.pose.xy, heading_vector(heading), run)
-        total = sum(s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape))
+        total = sum(
+            s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape)
+        )
         return min(run, total)
 
     def _walk_piece(self, i: int, kind: str, heading: float, run: float, cost: float,
@@ -361,7 +382,9 @@ class Walk:
         end = point_at(a, d, run)
         z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
         start = self._point()
-        target = PathPoint(end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost)
+        target = PathPoint(
+            end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost
+        )
         placed = self._pauses(start, target, run, cost)
         if placed < 0:
             return True
@@ -405,7 +428,9 @@ class Walk:
             return self._teleport(i, what)
         return False
 
-    def _mine_touches(self, start: PathPoint, target: PathPoint, run: float) -> list[tuple[float, object]]:
+    def _mine_touches(
+        self, start: PathPoint, target: PathPoint, run: float
+    ) -> list[tuple[float, object]]:
         """Active mines the base first touches along the piece (R31, D33)."""
         if run <= EPS:
             return []
@@ -430,7 +455,9 @@ class Walk:
             t = None
             if self.interrupt is not None:
                 t = self.interrupt.earliest(self.state, self.bot, a, target)
-            at_watch = None if t is None else done_before + (run - done_before) * max(0.0, min(1.0, t))
+            at_watch = (
+                None if t is None else done_before + (run - done_before) * max(0.0, min(1.0, t))
+            )
             at_mine = mines[0][0] if mines else None
             if at_watch is None and at_mine is None:
                 break
@@ -505,7 +532,8 @@ class Walk:
             self.candidates = labels
             self.ended = "teleport"
             return True
-        k = self.state.dice.pick(len(candidates), f"teleporter: where {self.bot.id} arrives (R53)") \
+        k = self.state.dice.pick(len(candidates),
+                                 f"teleporter: where {self.bot.id} arrives (R53)") \
             if len(candidates) > 1 else 0
         dest = candidates[k]
         self.pose.x, self.pose.y = teleporter_centre(dest)
@@ -535,8 +563,10 @@ class Walk:
         facing0 = self.pose.facing
         facing1 = norm_facing(facing0 + 180.0)
         z0 = self.pose.z
-        legs = [PathPoint(out[0], out[1], index.floor_z(*out), facing0, self.distance + turn, self.spent + cost / 2),
-                PathPoint(out[0], out[1], index.floor_z(*out), facing1, self.distance + turn, self.spent + cost / 2),
+        legs = [PathPoint(out[0], out[1], index.floor_z(*out), facing0, self.distance + turn,
+                          self.spent + cost / 2),
+                PathPoint(out[0], out[1], index.floor_z(*out), facing1, self.distance + turn,
+                          self.spent + cost / 2),
                 PathPoint(a[0], a[1], z0, facing1, self.distance + 2 * turn, self.spent + cost)]
         previous = self._point()
         for leg in legs:
@@ -558,7 +588,8 @@ class Walk:
             return False
         t = max(0.0, min(1.0, t))
         at = PathPoint(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, b.z, b.facing,
-                       a.distance + (b.distance - a.distance) * t, a.spent + (b.spent - a.spent) * t)
+                       a.distance + (b.distance - a.distance) * t,
+                       a.spent + (b.spent - a.spent) * t)
         self.pose = Pose(at.x, at.y, at.z, at.facing)
         self.ctx.place(self.bot, self.pose, at.spent - self.spent)
         self.spent = at.spent
@@ -598,11 +629,15 @@ class Walk:
             z = index.floor_z(*landing)
         other = overlaps_bot(state, bot, landing[0], landing[1])
         if other is not None:
-            self._refuse("R48", f"{other.id} stands where {bot.id} would leave the lift", i, landing)
+            self._refuse(
+                "R48", f"{other.id} stands where {bot.id} would leave the lift", i, landing
+            )
         self._charge(cost, i)
         run = math.hypot(landing[0] - self.pose.x, landing[1] - self.pose.y)
         start = self._point()
-        target = PathPoint(landing[0], landing[1], z, self.pose.facing, self.distance + run, self.spent + cost)
+        target = PathPoint(
+            landing[0], landing[1], z, self.pose.facing, self.distance + run, self.spent + cost
+        )
         placed = self._pauses(start, target, run, cost)
         if placed < 0:
             return
@@ -666,10 +701,17 @@ class Walk:
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
-                carried = sum(math.hypot(q.x - p.x, q.y - p.y) for p, q in zip([start] + trail, trail))
+                carried = sum(
+                    math.hypot(q.x - p.x, q.y - p.y)
+                    for p, q in zip([start] + trail, trail, strict=False)
+                )
                 for p in trail:
-                    self.path.append(dataclasses.replace(p, distance=self.distance, spent=self.spent))
-                self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0, "carried by a belt (R44, R46)"))
+                    self.path.append(
+                        dataclasses.replace(p, distance=self.distance, spent=self.spent)
+                    )
+                self.pieces.append(
+                    Piece("carry", -1, carried, 0.0, 0.0, "carried by a belt (R44, R46)")
+                )
                 self._mines()
         self._min_move()
 
@@ -694,7 +736,9 @@ class Walk:
         if self.live:
             self.ctx.events.extend(destroy(self.state, bot, "min_move", None))
         else:
-            self.ctx.events.append({"type": "destroyed", "bot": bot.id, "cause": "min_move", "by": None})
+            self.ctx.events.append(
+                {"type": "destroyed", "bot": bot.id, "cause": "min_move", "by": None}
+            )
         self.ended = "min_move"
 
     def _result(self) -> MoveResult:

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.shooting.geometry import (
     ahead,
     at_flight_height,
-    bearing,
     flight_barrier,
     flight_height,
     open_doors,

@@ -104,7 +104,9 @@ def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> lis
         return events
     events += _use_ammo(state, shooter, weapon)
     if weapon.kind == "spray":
-        for member in spray_members(state, shooter, target.pos, heights=spray_heights(shooter, target)):
+        for member in spray_members(
+            state, shooter, target.pos, heights=spray_heights(shooter, target)
+        ):
             events += attack(state, shooter, weapon, state.bots[member.bot])[1]
     elif weapon.explosive and weapon.kind not in FLYING_KINDS:
         events += resolve_blast(state, shooter, weapon, target.pos, target.z, target.id)

@@ -19,11 +19,10 @@ from typing import Any
 from bottisota.core.actions import Refusal
 from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing, off_angle
 from bottisota.engine.shooting.geometry import (
-    bearing,
     disc_of,
     door_keys,
-    off_angle,
     open_doors,
     standing_bots,
 )
@@ -201,7 +200,9 @@ def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     return sight_refusal(state, sights[through], spose, tpose)
 
 
-def target_refusal(state: GameState, shooter: Bot, target_id: str | None) -> tuple[Bot | None, Refusal | None]:
+def target_refusal(
+    state: GameState, shooter: Bot, target_id: str | None
+) -> tuple[Bot | None, Refusal | None]:
     """The target bot, refused when missing, gone or the shooter itself (D19)."""
     if target_id is None:
         return None, Refusal("D19", "a shot needs a target bot")
