@@ -235,7 +235,7 @@ def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None 
     return kind, found, data, marks
 
 
-def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
+def _id_findings(checked: list[tuple[str | None, Path, Any, Marks]]) -> list[Finding]:
     """Card and mod ids given twice among the files checked and the designer's folders,
     and ids that shadow bundled ones."""
     out: list[Finding] = []

@@ -107,8 +107,9 @@ def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> 
         for f in (features[k] for k in near):
             if f.type == "platform" and abs((f.height or 0.0) - top) <= step:
                 pass
-            elif f.type in SLOPED_TYPES and min(f.from_z, f.to_z) - step <= top <= max(
-                    f.from_z, f.to_z) + step:
+            elif f.type in SLOPED_TYPES and (
+                    min(f.from_z or 0.0, f.to_z or 0.0) - step <= top
+                    <= max(f.from_z or 0.0, f.to_z or 0.0) + step):
                 pass
             else:
                 continue

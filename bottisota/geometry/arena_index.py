@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -225,7 +225,7 @@ class ArenaIndex:
         self._floor_region = {s.feature.index: s for s in self.floors}
         self._edges: dict[int, np.ndarray] = {}
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
-        self._cache: dict[tuple, object] = {}
+        self._cache: dict[Hashable, Any] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
         # answers to questions about points and segments, by their arguments (pure
         # functions of them): a committed move asks what its preview asked, the
@@ -242,7 +242,7 @@ class ArenaIndex:
         `key` names the value; start it with the owner's name, ("movement", ...),
         so that two modules never share an entry by accident."""
         try:
-            return self._cache[key]          # type: ignore[return-value]
+            return cast(T, self._cache[key])
         except KeyError:
             value = self._cache[key] = build()
             return value
@@ -300,7 +300,7 @@ class ArenaIndex:
     def _door_index(self, key: str | int) -> int | None:
         if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
             return int(key)
-        return self._door_ids.get(key)
+        return self._door_ids.get(key) if isinstance(key, str) else None
 
     def _closed_doors(self, open_doors: Iterable[str | int] = ()) -> tuple[int, ...]:
         """The doors not named as open, in arena order."""
@@ -404,7 +404,7 @@ class ArenaIndex:
         if found is False:
             found = _remember(self._memo_contact, key,
                               self._first_contact(a, b, r, doors, tolerance, open_doors))
-        return found
+        return cast("Contact | None", found)
 
     def _first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
                        doors: bool = True, tolerance: float = 0.0,
@@ -473,7 +473,7 @@ class ArenaIndex:
         filters = self._sweep_filters(reach, doors, open_doors)
         may = shapely.intersects(filters[:, None], segments[None, :]).any(axis=0)
         members = self._obstacles(doors, open_doors)
-        for k in np.flatnonzero(may):
+        for k in np.flatnonzero(may).tolist():
             contact = self._exact_contact(points[k], points[k + 1], reach, members, segments[k])
             if contact is not None:
                 return int(k), contact
@@ -558,7 +558,7 @@ class ArenaIndex:
         found = self._memo_entry.get(key, False)
         if found is False:
             found = _remember(self._memo_entry, key, self._first_entry(a, b, types))
-        return found
+        return cast("tuple[float, tuple[float, float], Feature] | None", found)
 
     def _first_entry(self, a: Sequence[float], b: Sequence[float],
                      types: Iterable[str]) -> tuple[float, tuple[float, float], Feature] | None:
@@ -766,13 +766,14 @@ class ArenaIndex:
         batch = LineBatch(x[rows], y[rows], top[rows], x[cols], y[cols], (z + h / 2.0)[cols],
                           twin=twin, ends=(x, y, rows, cols))
         blocked = self._blocked_lines(batch, discs, open_doors, (x, y, r, top))
-        out = np.zeros(m * m, dtype=bool)
-        out[flat] = ~blocked
-        return out.reshape(m, m)
+        pairs = np.zeros(m * m, dtype=bool)
+        pairs[flat] = ~blocked
+        return pairs.reshape(m, m)
 
     def _blocked_lines(self, batch: LineBatch, discs: Sequence[Disc],
                        open_doors: Iterable[str | int],
-                       disc_arrays: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+                       disc_arrays: (tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                                     | None) = None) -> np.ndarray:
         """Which lines something blocks: shadow proofs, flat obstacles level by level,
         closed doors, bots, then the exact check against stairs, ramps and escalators
         for the lines still clear."""

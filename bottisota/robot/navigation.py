@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
@@ -76,7 +77,7 @@ class NavGrid:
     ok: np.ndarray
     edges: list[list[tuple[int, float]]]
     walls: object                  # prepared union of walls inflated by the radius
-    bad: object                    # prepared union of what a centre must not cross
+    bad: BaseGeometry              # prepared union of what a centre must not cross
     back: list[list[tuple[int, float]]]
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from shapely.geometry import LineString
 
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
@@ -47,7 +48,7 @@ class Plan:
     cost: float
     previews: int
     timed_out: bool = False
-    result: object = None
+    result: MoveResult | None = None
 
 
 def _preview():
@@ -139,6 +140,7 @@ class Scorer:
         if known is not None:
             return known
         if self._to_target is None:
+            assert self.target is not None      # asked only of intentions with a target
             self._to_target = self.grid.distances_to(self.target)
         return self._to_target((x, y))
 
@@ -151,6 +153,7 @@ class Scorer:
             )
         if self.wants_shot and points:
             f = self.focus
+            assert f is not None                # wants_shot needs a focus
             self._walled.update(
                 zip(points, self.grid.walls_between(points, (f.x, f.y)), strict=True)
             )
@@ -230,6 +233,7 @@ class Scorer:
                 and self.in_reach(result.x, result.y) and not self.walled(result.x, result.y):
             from bottisota.robot.aim import can_fire_from
 
+            assert self.focus is not None       # wants_shot needs a focus
             if not can_fire_from(self.state, self.bot, self.focus, result.final):
                 p += NO_SHOT_PENALTY        # in reach, but arc or sight forbid (R19, R22)
         for e in getattr(result, "events", ()):
@@ -339,7 +343,8 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             best = Plan(move, cost, previews, result=result)
         if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
             break
-    if best is not None and scorer.kind == "evade" and not timed_out:
+    if best is not None and best.result is not None and scorer.kind == "evade" \
+            and not timed_out:
         best.cost += scorer.unseen_bonus(best.result.x, best.result.y)
     if best is None:
         best = Plan(Move(bot.id, (), hold_fire), math.inf, previews)

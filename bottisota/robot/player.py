@@ -93,16 +93,17 @@ class Robot:
         sit = Situation(state, bot)
         d = self._note(roll_on(self.personality.turn, sit, state.dice, "turn"))
         self._intent[(bot.id, state.round)] = d.choice
-        deadline = None if started is None else started + self.time_limit * SEARCH_SHARE
+        limit = self.time_limit or 0.0      # `started` is set only with a time limit
+        deadline = None if started is None else started + limit * SEARCH_SHARE
         plan = plan_move(state, bot, d.choice, sit.focus, deadline,
                          preview=getattr(game, "preview_move", None))
         self.last_plan = plan
         if plan.timed_out:
             self._events.append({
                 "type": "robot_search_cut", "player": self.player, "bot": bot.id,
-                "previews": plan.previews, "limit_ms": round(1000 * self.time_limit),
+                "previews": plan.previews, "limit_ms": round(1000 * limit),
                 "text": f"{self.player}'s search for {bot.id} was cut by its "
-                        f"{round(1000 * self.time_limit)} ms guard after "
+                        f"{round(1000 * limit)} ms guard after "
                         f"{plan.previews} previews"})
         move = plan.move
         holds = self.holds(game, move)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -66,6 +68,18 @@ FREE_TURNERS = ("walker", "hover")
 DRAG_GRAB_SLACK_CM = 1.0
 ZOOM_SETTLE_S = 0.25     # the arena is re-drawn this long after the last zoom step
 THREAT_BUDGET_MS = 4.0
+
+
+def _window() -> pygame.Surface:
+    """The window's surface (there is a window when this is asked)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise pygame.error("no window")
+    return surface
+
+
+def _nothing() -> None:
+    """A panel command that has nothing to act on."""
 
 
 class TableApp:
@@ -185,7 +199,7 @@ class TableApp:
         if self.screen is None:
             self.surface = pygame.Surface(size)
         else:
-            self.surface = self.screen = pygame.display.get_surface()
+            self.surface = self.screen = _window()
         self._panel = None
         self.camera = self._fit_camera()
 
@@ -350,6 +364,7 @@ class TableApp:
         prompt = self.prompt
         while prompt is not None and not prompt.finished:
             offer = prompt.current
+            assert offer is not None                # the prompt is not finished
             watcher = self.state.bots.get(offer.watcher)
             robot = self.robots.get(watcher.player) if watcher is not None else None
             if robot is None:
@@ -509,7 +524,7 @@ class TableApp:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) and self.screen is not None:
-            self.resized(pygame.display.get_surface().get_size())
+            self.resized(_window().get_size())
             return
         if self.calibration is not None:
             self.calibration.handle(event, self.projector.surface.get_size()
@@ -555,9 +570,12 @@ class TableApp:
         where = f" in {path}" if path else ""
         self.say(f"true scale {result.x:.2f} x {result.y:.2f} px/cm saved{where}")
 
-    # set by the session (bottisota.commands.play): where calibrations go
-    calibration_key = staticmethod(lambda: "display0")
-    calibration_saver = staticmethod(lambda key, cal: None)
+    # set by the session (bottisota.commands.play): where calibrations go, and how
+    # the projector window opens (None: no second window, e.g. without a real display)
+    calibration_key: Callable[[], str] = staticmethod(lambda: "display0")
+    calibration_saver: Callable[[str, Calibration], Path | None] = staticmethod(
+        lambda key, cal: None)
+    open_projector: Callable[[TableApp], Any] | None = None
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mod = event.key, event.mod
@@ -635,8 +653,9 @@ class TableApp:
 
     def command(self, name: str) -> None:
         """A panel button's command."""
-        {"commit": self.commit_move, "clear_plan": lambda: self.vm.plan and self.vm.plan.clear(),
-         "step_back": lambda: self.vm.plan and self.vm.plan.undo_step(), "fire": self.fire,
+        plan = self.vm.plan
+        {"commit": self.commit_move, "clear_plan": plan.clear if plan else _nothing,
+         "step_back": plan.undo_step if plan else _nothing, "fire": self.fire,
          "overwatch": self.set_overwatch, "service": self.use_service,
          "self_destruct": self.self_destruct, "pass": self.pass_turn, "undo": self.undo,
          "redo": self.redo, "threat": lambda: setattr(self.vm, "threat_on", not self.vm.threat_on),
@@ -772,6 +791,7 @@ class TableApp:
     def _plan_end(self) -> tuple[float, float, float]:
         """Where the planned steps (without the dragged one) leave the bot."""
         plan = self.vm.plan
+        assert plan is not None                     # asked while a move is planned
         bot = self.state.bots[plan.bot]
         if not plan.steps:
             return (bot.x, bot.y, bot.facing)
@@ -822,7 +842,7 @@ class TableApp:
             return
         try:
             pygame.display.toggle_fullscreen()
-            self.resized(pygame.display.get_surface().get_size())
+            self.resized(_window().get_size())
         except pygame.error as err:
             self.say(f"full screen is not available here ({err}); the window stays", "alarm")
 

@@ -366,6 +366,7 @@ class ArenaLayer:
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""
+        assert self._next is not None               # _start came first
         surface, scale, corner, steps, _key = self._next
         end = None if budget_ms is None else time.process_time() + budget_ms / 1000.0
         for _ in steps:
@@ -384,7 +385,7 @@ class ArenaLayer:
         if self._covers(cam, size):
             self._next = None
             left, top = cam.to_px(*self._corner)
-            return self._surface, (round(left), round(top))
+            return self._layer, (round(left), round(top))
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
@@ -396,25 +397,31 @@ class ArenaLayer:
         else:
             return self._scaled(cam, size)
         left, top = cam.to_px(*self._corner)
-        return self._surface, (round(left), round(top))
+        return self._layer, (round(left), round(top))
+
+    @property
+    def _layer(self) -> pygame.Surface:
+        """The layer shown (there is one once `surface` has drawn it)."""
+        assert self._surface is not None
+        return self._surface
 
     def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
         """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
         f = cam.scale / self._scale
         left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
-        w, h = self._surface.get_size()
+        w, h = self._layer.get_size()
         if abs(f - 1.0) < 1e-9:
-            return self._surface, (round(left), round(top))
+            return self._layer, (round(left), round(top))
         dest = pygame.Rect(round(left), round(top), round(w * f), round(h * f))
         shown = dest.clip(pygame.Rect(0, 0, *size))
         if shown.w <= 0 or shown.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
         src = pygame.Rect(math.floor((shown.x - dest.x) / f), math.floor((shown.y - dest.y) / f),
                           max(1, math.ceil(shown.w / f)), max(1, math.ceil(shown.h / f)))
-        src = src.clip(self._surface.get_rect())
+        src = src.clip(self._layer.get_rect())
         if src.w <= 0 or src.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
-        part = pygame.transform.scale(self._surface.subsurface(src), shown.size)
+        part = pygame.transform.scale(self._layer.subsurface(src), shown.size)
         return part, shown.topleft
 
     def invalidate(self) -> None:

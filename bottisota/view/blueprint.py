@@ -207,7 +207,7 @@ def _feature(bp: Blueprint, f: Feature, tallest: float, highest: float) -> None:
     if f.type in SLOPED_TYPES:
         _slope_arrows(bp, f)
     elif f.type == "conveyor" and len(f.path) >= 2:
-        add(Line([tuple(p) for p in f.path], INK, 0.4, arrow=True))
+        add(Line([(p[0], p[1]) for p in f.path], INK, 0.4, arrow=True))
     elif f.type == "goal":
         for i, (x, y) in enumerate(f.respawn):
             add(Circle(x, y, 1.2, None, RESPAWN, 0.5))

@@ -42,11 +42,13 @@ class ThreatLayer:
             self._surface.fill((0, 0, 0, 0))
             self._key = key
             self._painted = 0
+        layer = self._surface
+        assert layer is not None                    # made with the key
         for c in tm.cells[self._painted:]:           # coarse first, then the fine ones over them
-            _paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
+            _paint_cell(layer, c, tm.most, cam.scale, cam.scale_y, th)
         self._painted = len(tm.cells)
         left, bottom = cam.to_px(0, 0)
-        surface.blit(self._surface, (round(left), round(bottom - h)))
+        surface.blit(layer, (round(left), round(bottom - h)))
 
 
 def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: float,

@@ -157,7 +157,7 @@ def _buttons(vm: ViewModel, p: PanelInput, x: int, y: int, inner: int, line: int
     for i, (text, cmd, enabled) in enumerate(specs):
         col, row = i % 2, i // 2
         rect = pygame.Rect(x + col * (bw + 8), y + row * (bh + 6), bw, bh)
-        out.append(Button(rect, text, cmd, enabled))   # type: ignore[arg-type]
+        out.append(Button(rect, text, cmd, enabled))
     return out
 
 

@@ -90,8 +90,8 @@ def seat_mark(players: list[str], player: str) -> str:
 
 def luminance(c: Colour) -> float:
     def ch(v: int) -> float:
-        v = v / 255.0
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        s = v / 255.0
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
     return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
 
 

@@ -133,7 +133,7 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
 _BOUNDS: dict[int, tuple[weakref.ref[BaseGeometry], tuple[float, float, float, float]]] = {}
 
 
-def _forget_bounds(key: int) -> Callable[[object], None]:
+def _forget_bounds(key: int) -> Callable[[object], object]:
     return lambda _ref: _BOUNDS.pop(key, None)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from shapely.geometry import Point
 
@@ -31,7 +32,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState, Mine
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
@@ -324,7 +325,7 @@ def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
 # --- mines on the way ---------------------------------------------------------------
 
 def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[float, float],
-                 run: float, z: float) -> list[tuple[float, object]]:
+                 run: float, z: float) -> list[tuple[float, Mine]]:
     """Active mines a base first touches going `run` cm from a along d (R31, D33),
     as (distance, mine), nearest first; mines it touches already at a are left
     out (they struck already)."""
@@ -383,7 +384,9 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     d = heading_vector(heading)
     length = max(0.0, distance)
     b = point_at(a, d, length)
-    stops: list[tuple[float, int, str, object]] = []
+    stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
+    kind: str | None
+    what: Any
     edge = table_run(a, d, length, r, state.arena.size)
     if edge < length - EPS:
         stops.append((edge, 2, "edge", None))

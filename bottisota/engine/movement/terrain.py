@@ -73,7 +73,8 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
     speed = feature.speed if feature.speed is not None else state.rules.belt_speed
     start = pose.xy
     if feature.type == "escalator":
-        heading = feature.up if feature.carries != "down" else (feature.up or 0.0) + 180.0
+        up = feature.up or 0.0                  # required for an escalator (formats)
+        heading = up if feature.carries != "down" else up + 180.0
         ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
                   "heading": round(norm_facing(heading), 4), "distance": r2(speed)})
         return forced_line(ctx, bot, pose, heading, speed, None, None)

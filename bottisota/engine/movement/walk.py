@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Protocol
+from typing import Any, NoReturn, Protocol
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -29,6 +29,7 @@ from bottisota.core.actions import (
     Strafe,
     Turn,
 )
+from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.engine.damage import destroy
@@ -68,7 +69,7 @@ from bottisota.engine.movement.terrain import (
     overlaps_bot,
     teleporter_centre,
 )
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState, Mine
 
 
 class Interrupt(Protocol):
@@ -112,7 +113,7 @@ class Walk:
         self.path: list[PathPoint] = [self._point()]
         self.pieces: list[Piece] = []
         self.ended: str | None = None
-        self.crash_wall = None
+        self.crash_wall: Feature | None = None
         self.crash_step = -1
         self.dropped: list[int] = []
         self.candidates: list[str] = []
@@ -137,7 +138,7 @@ class Walk:
 
     def _refuse(
         self, rule: str, message: str, step: int, at: tuple[float, float] | None = None
-    ) -> None:
+    ) -> NoReturn:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
     def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
@@ -235,6 +236,8 @@ class Walk:
         """After a crash a flier may make one free turn away from the wall (R13)."""
         if self.ended != "crash" or self.loco != "flier" or i != self.crash_step + 1:
             return False
+        if self.crash_wall is None:         # set with every crash (D10)
+            return False
         if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
             return False
         if self.bot.destroyed and self.live:
@@ -281,7 +284,7 @@ class Walk:
         a = pose.xy
         d = heading_vector(heading)
         b = point_at(a, d, cm)
-        stops: list[tuple[float, int, str, object]] = []
+        stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
         refusals: list[tuple[float, str, str]] = []
         climbs: list[tuple[float, float, float]] = []
         if cm > EPS:
@@ -328,6 +331,7 @@ class Walk:
                             refusals.append((s0, "R42", f"{self.loco} bots cannot climb stairs "
                                              f"({st.label} at {_at(*point_at(a, d, s0))})"))
         stops.sort(key=lambda item: (item[0], item[1]))
+        what: Any
         run, _, stop, what = stops[0] if stops else (cm, 9, None, None)
         run = max(0.0, min(run, cm))
         for s, rule, message in sorted(refusals):
@@ -374,7 +378,7 @@ class Walk:
         return min(run, total)
 
     def _walk_piece(self, i: int, kind: str, heading: float, run: float, cost: float,
-                    stop: str | None, what: object, stairs: float, climb: float) -> bool:
+                    stop: str | None, what: Any, stairs: float, climb: float) -> bool:
         """Move along a planned piece and deal with what stops it. True when the
         step is over (ended or teleported)."""
         a = self.pose.xy
@@ -430,7 +434,7 @@ class Walk:
 
     def _mine_touches(
         self, start: PathPoint, target: PathPoint, run: float
-    ) -> list[tuple[float, object]]:
+    ) -> list[tuple[float, Mine]]:
         """Active mines the base first touches along the piece (R31, D33)."""
         if run <= EPS:
             return []
@@ -463,6 +467,7 @@ class Walk:
                 break
             use_mine = at_watch is None or (at_mine is not None and at_mine < at_watch)
             done = at_mine if use_mine else at_watch
+            assert done is not None
             frac = done / run if run > EPS else 0.0
             x = start.x + (target.x - start.x) * frac
             y = start.y + (target.y - start.y) * frac
@@ -478,6 +483,7 @@ class Walk:
 
                     self.ctx.events.extend(mine_strike(self.state, mine, self.bot))
             else:
+                assert self.interrupt is not None      # at_watch came from it
                 self.ctx.events.extend(self.interrupt.fire(self.state, self.bot, at))
             if self.bot.destroyed:
                 self._stop_at(at, "destroyed")

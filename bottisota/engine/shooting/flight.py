@@ -147,8 +147,8 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
             events.append(_leg(state, shooter, weapon, (x, y), end))
             events.append(_end(state, shooter, weapon, end, barrier, homing))
             return events
-        along, bid = touched[0]
-        nx, ny = ahead(x, y, heading, along)
+        first, bid = touched[0]
+        nx, ny = ahead(x, y, heading, first)
         events.append(_leg(state, shooter, weapon, (x, y), (nx, ny)))
         struck = state.bots[bid]
         hit, more = attack(state, shooter, weapon, struck, by=by,
@@ -159,7 +159,7 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                 events += explode_at(state, shooter, weapon, struck, by=by)
             return events
         rolled.add(bid)
-        x, y, remaining = nx, ny, remaining - along
+        x, y, remaining = nx, ny, remaining - first
     events.append(_end(state, shooter, weapon, (x, y), None, homing))
     return events
 

@@ -245,7 +245,7 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
         shared = cache["shared"] = _Shared(state, shooter)
     targets = _measure_targets(state, shooter, weapon, shared, overwatch, whole)
     limit = reach(state, weapon, overwatch)
-    result = dict(
+    result: dict[str, Any] = dict(
         bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
         reach=limit, arc_half=state.rules.nose_arc / 2.0 if weapon.mount == "nose" else None,
         overwatch=overwatch, refusal=str(whole) if whole else None, targets=targets)

@@ -231,6 +231,7 @@ def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str
     target, refusal = target_refusal(state, shooter, target_id)
     if refusal is not None:
         return refusal
+    assert weapon is not None and target is not None      # no refusal: both found
     return fire_refusal(state, shooter, weapon, target, overwatch,
                         pose_of(shooter, shooter_pose), pose_of(target, target_pose))
 
@@ -246,6 +247,7 @@ def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
     target, refusal = target_refusal(state, shooter, target_id)
     if refusal is not None:
         return []
+    assert target is not None                   # no refusal: found
     spose, tpose = pose_of(shooter, shooter_pose), pose_of(target, target_pose)
     sights: dict[bool, Sight] = {}
     names = []
