@@ -33,7 +33,8 @@ def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
 
 
 def _blend(a: style.Colour, b: style.Colour, t: float) -> style.Colour:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    c = [round(x + (y - x) * t) for x, y in zip(a, b, strict=True)]
+    return (c[0], c[1], c[2])
 
 
 def _slope_extent(f: Feature) -> tuple[tuple[float, float], float, float]:

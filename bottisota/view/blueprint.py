@@ -107,7 +107,8 @@ def rings_of(geom: BaseGeometry) -> list[list[list[tuple[float, float]]]]:
 def shade(base: RGB, t: float) -> RGB:
     """`base` darkened toward ink by t (0..1): higher is darker."""
     t = min(1.0, max(0.0, t))
-    return tuple(round(c + (INK[i] + 40 - c) * t * 0.75) for i, c in enumerate(base))  # type: ignore
+    s = [round(c + (INK[i] + 40 - c) * t * 0.75) for i, c in enumerate(base)]
+    return (s[0], s[1], s[2])
 
 
 def wall_tone(height: float, top: float) -> RGB:

@@ -117,7 +117,8 @@ def floor_shade(z: float, top: float = 12.0) -> Colour:
     lo, hi = FEATURE_FILL["platform"], (150, 170, 210)
     if z <= 0:
         return FLOOR
-    return tuple(round(a + (b - a) * t) for a, b in zip(lo, hi, strict=True))  # type: ignore[return-value]
+    c = [round(a + (b - a) * t) for a, b in zip(lo, hi, strict=True)]
+    return (c[0], c[1], c[2])
 
 
 def contrast_text(fill: Colour) -> Colour:
