@@ -98,23 +98,24 @@ def one(name: str, arena, moves_wanted: int, seed: int = 7) -> dict:
     full = []
     for m in moves:
         state.index.forget_answers()          # each move timed as asked the first time
-        full += cpu_times(lambda: preview_move(state, m), 1)
+        full += cpu_times(lambda m=m: preview_move(state, m), 1)
     game = Game(state)
     cached = []
     for m in moves:
         game.preview_move(state, m)
-        cached += cpu_times(lambda: game.preview_move(state, m), 1)
+        cached += cpu_times(lambda m=m: game.preview_move(state, m), 1)
     naive = Naive(arena)
     grown = shapely.union_all([f.shape for f in arena.features if f.type in ("wall", "door")])
     grown = shapely.buffer(grown, 1.0)
     shapely.prepare(grown)
     paths = [([(p.x, p.y) for p in r.path], state.bots[m.bot].radius)
-             for m, r in zip(moves, results) if not isinstance(r, Refusal) and len(r.path) > 1]
+             for m, r in zip(moves, results, strict=True)
+             if not isinstance(r, Refusal) and len(r.path) > 1]
     naive_t, limit_t = [], []
     for pts, r in paths:
-        naive_t += cpu_times(lambda: naive.check(pts, r), 1)
+        naive_t += cpu_times(lambda pts=pts, r=r: naive.check(pts, r), 1)
         line = LineString(pts)
-        limit_t += cpu_times(lambda: grown.intersects(line), 1)
+        limit_t += cpu_times(lambda line=line: grown.intersects(line), 1)
     f, n, lim = stats(full), stats(naive_t), stats(limit_t)
     return {"arena": name, "features": len(arena.features), "bots": N_BOTS, "moves": len(moves),
             "refused": refused, "preview_move": f, "game_preview_again": stats(cached),

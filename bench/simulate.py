@@ -121,8 +121,10 @@ def collect(quick: bool = False) -> dict:
 def report(data: dict) -> str:
     g = data["warehouse_2_seats"]
     out = [f"robot games (CPU time; machine {data['machine']})",
-           f"  warehouse, 2 seats, {ROUNDS} rounds: {g['games_per_cpu_s']:.1f} games per CPU-second "
-           f"({g['games']} games, {g['decisions']} decisions; a game {g['game_ms']['median']:.0f} ms "
+           f"  warehouse, 2 seats, {ROUNDS} rounds: "
+           f"{g['games_per_cpu_s']:.1f} games per CPU-second "
+           f"({g['games']} games, {g['decisions']} decisions; "
+           f"a game {g['game_ms']['median']:.0f} ms "
            f"median, p95 {g['game_ms']['p95']:.0f}); 2 jobs give the same results: "
            f"{g['same_with_2_jobs']}"]
     s = data["by_seats"]

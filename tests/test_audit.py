@@ -130,9 +130,10 @@ def test_r23_overwatch_reach_is_capped_at_30_for_longer_weapons():  # R23 D12
 def test_r25_melee_on_stairs_between_levels_but_not_up_a_cliff():  # R25
     claw = weapon("Claw", kind="melee", mount="turret", range=0, to_hit=4, hits=1)
     steep = {"type": "stairs", "rect": [30, 10, 4, 20], "from": 0, "to": 4, "up": 90}
-    s = state(arena(steep, {"type": "platform", "rect": [34, 10, 10, 20], "height": 4}), bot("a", "red", (30.5, 20), 90, card(weapons=[dict(
-        name="Claw", kind="melee", mount="turret", range=0, to_hit=4, hits=1)])),
-        bot("b", "blue", (32.5, 20), 0))
+    s = state(arena(steep, {"type": "platform", "rect": [34, 10, 10, 20], "height": 4}),
+              bot("a", "red", (30.5, 20), 90, card(weapons=[dict(
+                  name="Claw", kind="melee", mount="turret", range=0, to_hit=4, hits=1)])),
+              bot("b", "blue", (32.5, 20), 0))
     assert s.bots["b"].z - s.bots["a"].z == pytest.approx(2.0)   # more than one level apart
     assert can_fire(s, "a", claw.name, "b") is None
     s2 = state(arena({"type": "platform", "rect": [30, 10, 20, 20], "height": 4}),
@@ -160,7 +161,9 @@ def test_r17_a_sturdy_bot_rerolls_against_a_walker():  # R17 D10
     s = state(arena(), bot("a", "red", (20, 20), 90, car()), bot("b", "blue", (24, 20), 0),
               dice=[1, 1, 6, 1, 1])
     r = go(s, Forward(4))
-    tests = [(e["bot"], e["roll"], bool(e.get("reroll"))) for e in r.events if e["type"] == "armour_test"]
+    tests = [
+        (e["bot"], e["roll"], bool(e.get("reroll"))) for e in r.events if e["type"] == "armour_test"
+    ]
     assert tests == [("a", 1, False), ("a", 6, True), ("b", 1, False)]
     assert s.bots["a"].damage == 0 and s.bots["b"].damage == 1
 

@@ -74,7 +74,11 @@ def test_more_than_twenty_thousand_features_are_refused(tmp_path, capsys):
     many.write_text("size: [100, 100]\nfeatures:\n" + "- {type: pit, circle: [5, 5, 1]}\n" * 20001)
     code, _out, err = run_check(capsys, many)
     assert code == 2
-    assert f"{many}:3:1: error[E001 invalid-file]: features: at most 20000 items are allowed, got 20001: refused" in err
+    assert (
+        f"{many}:3:1: error[E001 invalid-file]: "
+        "features: at most 20000 items are allowed, got 20001: refused"
+        in err
+    )
 
 
 def test_every_problem_of_one_file_is_listed(capsys):
@@ -129,14 +133,19 @@ def test_an_unrecognisable_file_is_refused_with_its_line(tmp_path, capsys):
     odd = tmp_path / "odd.yaml"
     odd.write_text("colour: red\n")
     code, _out, err = run_check(capsys, odd)
-    assert code == 2 and f"{odd}:1:1: error[E001 invalid-file]: cannot tell what this file is" in err
+    assert (
+        code == 2 and f"{odd}:1:1: error[E001 invalid-file]: cannot tell what this file is" in err
+    )
 
 
 def test_duplicate_keys_are_refused(tmp_path, capsys):
     twice = tmp_path / "twice.yaml"
     twice.write_text("size: [10, 10]\nname: a\nname: b\n")
     code, _out, err = run_check(capsys, twice)
-    assert code == 2 and f"{twice}:3:1: error[E001 invalid-file]: name: key 'name' is given twice" in err
+    assert (
+        code == 2
+        and f"{twice}:3:1: error[E001 invalid-file]: name: key 'name' is given twice" in err
+    )
 
 
 def test_check_main_accepts_a_namespace(capsys):

@@ -3,8 +3,6 @@ cards, mods and robots; names work in every command, a miss lists what exists wi
 did-you-mean; house rules per command with --rules and --set."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bottisota.cli import main as cli_main

@@ -16,7 +16,8 @@ VALID = sorted(p for p in FOLDER.glob("*.yaml") if not p.name.startswith("invali
 
 EXTRA_MODS = {
     # sorts first, so every later part moves one place down the deck
-    "aaa_test_part.yaml": "id: aaa_test_part\nname: Test part\ndeck: parts\nmodifies: {armour_mod: 1}\n",
+    "aaa_test_part.yaml": "id: aaa_test_part\nname: Test part\ndeck: parts\n"
+                          "modifies: {armour_mod: 1}\n",
     "zzz_test_part.yaml": "id: zzz_test_part\nname: Last test part\ndeck: parts\n"
                           "weapons:\n  - {name: Test gun, kind: gun, mount: turret, range: 10, "
                           "to_hit: 5, hits: 1}\n",

@@ -25,7 +25,7 @@ def literal_event_types() -> set[str]:
         for path in (PACKAGE / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Dict):
-                    for key, value in zip(node.keys, node.values):
+                    for key, value in zip(node.keys, node.values, strict=True):
                         if isinstance(key, ast.Constant) and key.value == "type" \
                                 and isinstance(value, ast.Constant):
                             found.add(value.value)

@@ -28,7 +28,7 @@ def _play(seed: int, names: list[str], fast: bool, rounds: int = 5) -> list:
     FAST_PATHS.on = fast
     try:
         game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=rounds)
-        robots = {p: Robot(p, find_personality(n)) for p, n in zip(players, names)}
+        robots = {p: Robot(p, find_personality(n)) for p, n in zip(players, names, strict=True)}
         for r in robots.values():
             r.peers = robots
         if not fast:

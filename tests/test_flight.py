@@ -88,7 +88,10 @@ def test_a_missile_turns_at_most_missile_turn_and_flies_past():  # R27 D31
     events = shoot(state)
     assert [(e["toward"], e["turn"]) for e in events_of(events, "missile_turn")] == [("m1", -20.0)]
     legs = [(e["from"], e["to"]) for e in events_of(events, "flight")]
-    assert legs[0] == ([20.0, 30.0], [pytest.approx(26.583, abs=0.01), pytest.approx(32.396, abs=0.01)])
+    assert legs[0] == (
+        [20.0, 30.0],
+        [pytest.approx(26.583, abs=0.01), pytest.approx(32.396, abs=0.01)],
+    )
     end = events_of(events, "flight_end")[0]
     # 40 - 10 - 7.006 = 22.994 cm more along 70°
     assert (end["x"], end["y"]) == (pytest.approx(48.19, abs=0.01), pytest.approx(40.26, abs=0.01))

@@ -43,7 +43,10 @@ def test_25000_nested_brackets_are_refused_for_every_kind(tmp_path, kind):
     result = run_cli("check", str(path))
     assert result.returncode == 2, result.stderr[-500:]
     assert "Traceback" not in result.stderr
-    assert f"{path}:1:65: error[E001 invalid-file]: nested more than 64 levels deep: refused" in result.stderr
+    assert (
+        f"{path}:1:65: error[E001 invalid-file]: nested more than 64 levels deep: refused"
+        in result.stderr
+    )
 
 
 def test_deep_mappings_are_refused_on_the_event_stream():
@@ -58,7 +61,7 @@ def test_an_alias_bomb_in_a_robot_table_is_refused_fast(tmp_path):
     path = tmp_path / "cards" / "robots" / "bomb.yaml"
     path.parent.mkdir(parents=True)
     lines = ["name: bomb", "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
     lines.append("turn: *i")
     path.write_text("\n".join(lines) + "\n")
@@ -107,8 +110,16 @@ def test_utf16_and_binary_files_are_not_arena_files(tmp_path, capsys):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     code, text = check(capsys, "--kind", "arena", utf16, binary)
     assert code == 2
-    assert f"{utf16}:1:1: error[E001 invalid-file]: not an arena file: it is UTF-16 text; save it as UTF-8" in text
-    assert f"{binary}:3:1: error[E001 invalid-file]: not an arena file: it holds binary data (a NUL byte), not text" in text
+    assert (
+        f"{utf16}:1:1: error[E001 invalid-file]: "
+        "not an arena file: it is UTF-16 text; save it as UTF-8"
+        in text
+    )
+    assert (
+        f"{binary}:3:1: error[E001 invalid-file]: "
+        "not an arena file: it holds binary data (a NUL byte), not text"
+        in text
+    )
     assert "PNG" not in text and "IHDR" not in text
 
 
@@ -118,7 +129,11 @@ def test_a_password_file_named_as_an_arena_is_refused_unquoted(tmp_path, capsys)
     shadow.write_text(SECRET)
     code, text = check(capsys, shadow)
     assert code == 2
-    assert f"{shadow}:1:1: error[E001 invalid-file]: not an arena file: it has none of the keys size, features" in text
+    assert (
+        f"{shadow}:1:1: error[E001 invalid-file]: "
+        "not an arena file: it has none of the keys size, features"
+        in text
+    )
     assert "SECRET" not in text and "$6$" not in text and "alice" not in text
 
 
@@ -168,7 +183,8 @@ def test_json_text_is_refused_before_json_loads_recurses():
     assert loads_json('{"x": [1.5, "Infinity"]}') == {"x": [1.5, "Infinity"]}
 
 
-META = "description: for people\nauthor: A. Designer\nversion: 1.2\nlicense: CC-BY-4.0\nx-editor: {zoom: 2}\n"
+META = ("description: for people\nauthor: A. Designer\nversion: 1.2\nlicense: CC-BY-4.0\n"
+        "x-editor: {zoom: 2}\n")
 
 
 @pytest.mark.parametrize("kind,body", [
@@ -207,7 +223,8 @@ def test_the_same_card_id_in_two_files_is_an_error_in_check(tmp_path, capsys):
     (folder / "b.yaml").write_text("# the same id again\n" + card)
     code, text = check(capsys, folder)
     assert code == 2
-    assert f"{folder / 'b.yaml'}:2:5: error[E006 duplicate-id]: id: the bot card id 'twin' is used again (first in " \
+    assert f"{folder / 'b.yaml'}:2:5: error[E006 duplicate-id]: " \
+           "id: the bot card id 'twin' is used again (first in " \
            f"{folder / 'a.yaml'})" in text
 
 
@@ -220,7 +237,9 @@ def test_many_overlaps_are_summarised(tmp_path, capsys):
     assert code == 2 and len(lines) == 21
     assert lines[-1].endswith("... and 4930 more overlaps like this (between teleporter "
                               "features)")
-    assert re.match(rf"{re.escape(str(path))}:\d+:5: error\[E003 overlap\]: features\[\d+\]", lines[-1])
+    assert re.match(
+        rf"{re.escape(str(path))}:\d+:5: error\[E003 overlap\]: features\[\d+\]", lines[-1]
+    )
 
 
 @pytest.mark.parametrize("name", ["expect_x_not_a_number", "expect_z_null",

@@ -196,7 +196,8 @@ def test_a_lift_joins_the_landing_beside_it(warehouse):  # D16, R48
 def test_steps_up_to_the_step_height_are_not_crossings():  # D16
     step = bundled_rules().step_height
     index = ArenaIndex(arena((60, 40), ("platform", {"rect": [20, 0, 10, 40], "height": step}),
-                             ("platform", {"rect": [40, 0, 10, 40], "height": step + 0.1})), bundled_rules())
+                             ("platform", {"rect": [40, 0, 10, 40], "height": step + 0.1})),
+                       bundled_rules())
     crossings = index.edge_crossings((5, 20), (55, 20))
     assert [(round(c.point[0], 2), round(c.drop, 2)) for c in crossings] == [
         (40.0, round(-(step + 0.1), 2)), (50.0, round(step + 0.1, 2))]
@@ -212,7 +213,8 @@ def test_first_entry_into_a_pit(warehouse):  # R36, D17
 
 def test_first_entry_picks_the_nearest_of_several():
     index = ArenaIndex(arena((80, 40), ("teleporter", {"circle": [50, 20, 2], "id": "far"}),
-                             ("teleporter", {"circle": [20, 20, 2], "id": "near"})), bundled_rules())
+                             ("teleporter", {"circle": [20, 20, 2], "id": "near"})),
+                       bundled_rules())
     d, point, f = index.first_entry((0, 20), (70, 20), ["teleporter"])
     assert f.id == "near" and d == approx(18.0)
     d, point, f = index.first_entry((20, 20), (70, 20), ["teleporter"])   # leaves near first
@@ -241,7 +243,9 @@ def test_low_wall_under_the_line_does_not_block():  # D15
 
 
 def platform_ahead() -> ArenaIndex:
-    return ArenaIndex(arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4})), bundled_rules())
+    return ArenaIndex(
+        arena((100, 60), ("platform", {"rect": [40, 0, 40, 60], "height": 4})), bundled_rules()
+    )
 
 
 def test_platform_edge_between_levels_blocks():  # R38, D15

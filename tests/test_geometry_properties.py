@@ -171,7 +171,8 @@ def test_one_line_sight_is_the_plain_sight(a, bots, opened, lift):  # D15, R22, 
 def test_floor_z_is_the_last_listed_floor_containing_the_point(a, x, y):
     index = ArenaIndex(a, bundled_rules())
     floors = [f for f in a.features
-              if f.type in ("platform", "stairs", "ramp", "escalator") and f.shape.covers(Point(x, y))]
+              if f.type in ("platform", "stairs", "ramp", "escalator")
+              and f.shape.covers(Point(x, y))]
     z = index.floor_z(x, y)
     if not floors:
         assert z == 0.0
@@ -205,7 +206,7 @@ def test_sight_all_agrees_with_sight_for_every_ordered_pair(a, points, tall):  #
 def test_path_contact_is_the_first_segment_contact(a, points, r):
     index = ArenaIndex(a, bundled_rules())
     found = index.path_contact(points, r)
-    per_segment = [index.first_contact(p, q, r) for p, q in zip(points, points[1:])]
+    per_segment = [index.first_contact(p, q, r) for p, q in zip(points, points[1:], strict=False)]
     first = next(((k, c) for k, c in enumerate(per_segment) if c is not None), None)
     if first is None:
         assert found is None and index.path_clear(points, r)

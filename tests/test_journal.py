@@ -55,7 +55,7 @@ def test_replay_of_a_200_action_seeded_game_is_exact(catalogue, duel, tmp_path):
     assert len(lines) == 201 and json.loads(lines[0])["dice"] == "seeded"
     again = load(path)
     assert snapshot(again) == snapshot(game)
-    assert [e.events for e in again.history] == [json.loads(l)["events"] for l in lines[1:]]
+    assert [e.events for e in again.history] == [json.loads(line)["events"] for line in lines[1:]]
 
 
 def test_a_game_started_without_a_seed_records_one_and_replays(catalogue, duel, tmp_path):  # D8

@@ -123,7 +123,9 @@ def test_mods_load_with_modifiers_and_weapons():
 
 
 def test_duplicate_card_ids_across_files_are_refused(tmp_path):
-    body = "id: twin\nname: Twin\nlocomotion: walker\nmove: 8\narmour: 4\nstructure: 6\nweapons: []\n"
+    body = (
+        "id: twin\nname: Twin\nlocomotion: walker\nmove: 8\narmour: 4\nstructure: 6\nweapons: []\n"
+    )
     (tmp_path / "a.yaml").write_text(body)
     (tmp_path / "b.yaml").write_text(body)
     with pytest.raises(InputError) as err:

@@ -40,7 +40,7 @@ def test_polygon_rotation_is_clockwise_not_counter_clockwise():  # D2
 def test_circle_lies_within_the_tolerance_of_the_true_circle(r):
     shape = circle(10, 20, r)
     coords = list(shape.exterior.coords)
-    for (x0, y0), (x1, y1) in zip(coords, coords[1:]):
+    for (x0, y0), (x1, y1) in zip(coords, coords[1:], strict=False):
         assert math.hypot(x0 - 10, y0 - 20) == pytest.approx(r, abs=1e-9)
         mid = math.hypot((x0 + x1) / 2 - 10, (y0 + y1) / 2 - 20)
         assert r - CIRCLE_TOLERANCE <= mid <= r

@@ -187,7 +187,8 @@ def test_flier_loop_comes_back_turned_round():  # R14
     assert not isinstance(r, Refusal)
     assert pose(s) == (20, 20, 270.0)
     assert r.spent == pytest.approx(12.0)
-    assert [(round(p.x, 2), round(p.facing)) for p in r.path] == [(20, 90), (22, 90), (22, 270), (20, 270)]
+    assert [(round(p.x, 2), round(p.facing)) for p in r.path] == [
+        (20, 90), (22, 90), (22, 270), (20, 270)]
 
 
 def test_flier_loop_needs_free_space_ahead():  # R14

@@ -61,12 +61,18 @@ def test_preview_fling_shows_the_landing_and_what_it_hits():  # R29
     s = state(arena(WALL), bot("a", "red", (10, 30), 0), dice=[])
     f = preview_fling(s, "a", 90, 15)
     assert (round(f.x, 2), round(f.y, 2)) == (19.0, 30.0)
-    assert f.stopped_by == "wall" and f.collisions == ["wall 'block'"] and f.moved == pytest.approx(9.0)
+    assert (
+        f.stopped_by == "wall"
+        and f.collisions == ["wall 'block'"]
+        and f.moved == pytest.approx(9.0)
+    )
     assert pose(s)[:2] == (10.0, 30.0) and s.dice.used == 0
 
 
 def test_flung_bot_opens_a_door():  # R47
-    s = state(arena({"type": "door", "id": "gate", "rect": [20, 20, 2, 20]}), bot("a", "red", (10, 30), 0))
+    s = state(
+        arena({"type": "door", "id": "gate", "rect": [20, 20, 2, 20]}), bot("a", "red", (10, 30), 0)
+    )
     events = fling(s, "a", 90, 15, by=None)
     assert pose(s)[:2] == (25.0, 30.0)
     assert any(e["type"] == "door_opened" for e in events)

@@ -30,7 +30,9 @@ def arenas(draw):
     for x, y, w, h in draw(st.lists(rect, max_size=6)):
         feats.append({"type": "wall", "rect": [x, y, w, h]})
     for x, y, w, h in draw(st.lists(rect, max_size=3)):
-        feats.append({"type": "platform", "rect": [x, y, w, h], "height": draw(st.sampled_from([0.3, 3, 5]))})
+        feats.append(
+            {"type": "platform", "rect": [x, y, w, h], "height": draw(st.sampled_from([0.3, 3, 5]))}
+        )
     for x, y, _, _ in draw(st.lists(rect, max_size=2)):
         feats.append({"type": "pit", "circle": [x + 2, y + 2, 2]})
     if draw(st.booleans()):
@@ -84,11 +86,13 @@ def positions(draw):
 
 
 def snapshot(s):
-    return [(b.x, b.y, b.z, b.facing, b.damage, b.moved, b.destroyed) for b in s.bots.values()], s.dice.used
+    return [
+        (b.x, b.y, b.z, b.facing, b.damage, b.moved, b.destroyed) for b in s.bots.values()
+    ], s.dice.used
 
 
-PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                         HealthCheck.too_slow])
+PROPS = settings(max_examples=120, deadline=None,
+                 suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 
 
 @PROPS
@@ -122,7 +126,7 @@ def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R3
         assert not under_higher_floor(s, m.x, m.y, m.radius, m.z)
     if not isinstance(preview, Refusal) and preview.teleport_candidates == []:
         assert len(preview.path) <= len(result.path)
-        for p, c in zip(preview.path, result.path):
+        for p, c in zip(preview.path, result.path, strict=False):
             assert (p.x, p.y, p.z, p.facing) == (c.x, c.y, c.z, c.facing)
         if preview.ended not in ("collision", "crash", "fall") or not m.destroyed:
             assert preview.path == result.path
@@ -133,7 +137,8 @@ def test_committed_moves_keep_every_invariant(case):  # D4 D9 D29 D30 R11 R36 R3
 def ledges(draw):
     """A raised deck over the west half, a belt and a pit below, walls about: ground
     bots driving off the edge fall, land on bots, get carried (R39, R40, R44)."""
-    feats = [{"type": "platform", "rect": [0, 0, 30, 40], "height": draw(st.sampled_from([1, 3, 6]))},
+    feats = [{"type": "platform", "rect": [0, 0, 30, 40],
+              "height": draw(st.sampled_from([1, 3, 6]))},
              {"type": "conveyor", "path": [[31, 4], [57, 4], [57, 30]], "width": 4, "speed": 3},
              {"type": "pit", "circle": [45, 30, 3]}]
     for x, y, w, h in draw(st.lists(rect, max_size=3)):
@@ -148,12 +153,17 @@ def ledges(draw):
     others = [below, (draw(st.floats(29.5, 58)), draw(st.floats(2, 37)))]
     spots = [mover, *others]
     for i, (x, y) in enumerate(spots):
-        assume(compile_arena(a, bundled_rules()).disc_blocked(x, y, 1.0) is None and not compile_arena(a, bundled_rules()).features_at(x, y, ["pit"]))
+        assume(
+            compile_arena(a, bundled_rules()).disc_blocked(x, y, 1.0) is None
+            and not compile_arena(a, bundled_rules()).features_at(x, y, ["pit"])
+        )
         assume(not 30.0 < x < 31.0 and 1.0 <= y <= SIZE[1] - 1.0)   # set up like a game
         for px, py in spots[:i]:
             assume(math.hypot(px - x, py - y) > 2.2)
     steps = draw(st.lists(step_for(loco), min_size=1, max_size=3))
-    bots = [bot("m", "red", mover, 90, card(locomotion=loco, move=20, turn=2, armour=4, structure=30))]
+    bots = [
+        bot("m", "red", mover, 90, card(locomotion=loco, move=20, turn=2, armour=4, structure=30))
+    ]
     bots += [bot(f"o{i}", f"p{i}", spot, 0, card(structure=30)) for i, spot in enumerate(others)]
     return a, bots, Move("m", tuple(steps))
 
@@ -172,7 +182,9 @@ def test_falls_knock_backs_and_carries_leave_no_overlap(case):  # R39 R40 R44 D4
     live = s.live_bots()
     fallen = {e["bot"] for e in result.events if e["type"] == "fall"}
     for i, p in enumerate(live):
-        assert compile_arena(a, bundled_rules()).disc_blocked(p.x, p.y, p.radius, doors=False) is None
+        assert (
+            compile_arena(a, bundled_rules()).disc_blocked(p.x, p.y, p.radius, doors=False) is None
+        )
         assert not compile_arena(a, bundled_rules()).features_at(p.x, p.y, ["pit"])
         if p.id in fallen:                       # a fall ends clear of the cliff (R39)
             assert not under_higher_floor(s, p.x, p.y, p.radius, p.z)

@@ -103,13 +103,16 @@ def test_no_reroll_when_both_parties_are_wheeled_or_tracked():  # R17
 # --- doors (R47) ------------------------------------------------------------------------
 
 def test_door_opens_at_the_touch_and_never_blocks():  # R47
-    feats = [{"type": "wall", "rect": [20, 0, 2, 26]}, {"type": "door", "id": "gate", "rect": [20, 26, 2, 8]},
+    feats = [{"type": "wall", "rect": [20, 0, 2, 26]},
+             {"type": "door", "id": "gate", "rect": [20, 26, 2, 8]},
              {"type": "wall", "rect": [20, 34, 2, 26]}]
     s = state(arena(*feats), bot("a", "red", (10, 30), 90, WALKER))
     r = go(s, Forward(15))
     assert pose(s) == (25.0, 30.0, 0.0, 90.0)
     opened = [e for e in r.events if e["type"] == "door_opened"]
-    assert len(opened) == 1 and opened[0]["door"] == "door 'gate'" and opened[0]["at"] == [19.0, 30.0]
+    assert (
+        len(opened) == 1 and opened[0]["door"] == "door 'gate'" and opened[0]["at"] == [19.0, 30.0]
+    )
 
 
 # --- pits (R36) -------------------------------------------------------------------------
@@ -222,7 +225,8 @@ def test_wheeled_rides_up_an_escalator_and_is_carried():  # R46
 
 # --- conveyor belts (R44, R45) ---------------------------------------------------------
 
-BELT = {"type": "conveyor", "id": "belt", "path": [[0, 20], [30, 20], [30, 40]], "width": 4, "speed": 2}
+BELT = {"type": "conveyor", "id": "belt", "path": [[0, 20], [30, 20], [30, 40]], "width": 4,
+        "speed": 2}
 
 
 def test_belt_carries_a_bot_ending_on_it_and_turns_it_at_the_bend():  # R44
@@ -294,14 +298,20 @@ def test_teleporter_moves_the_bot_to_a_random_free_one_and_the_move_goes_on():  
     assert pose(s) == (62.0, 50.0, 0.0, 90.0)
     assert r.spent == pytest.approx(8.5 + 2)
     tp = next(e for e in r.events if e["type"] == "teleport")
-    assert tp["to"] == "teleporter 'tp-c'" and tp["candidates"] == ["teleporter 'tp-b'", "teleporter 'tp-c'"]
+    assert tp["to"] == "teleporter 'tp-c'" and tp["candidates"] == [
+        "teleporter 'tp-b'",
+        "teleporter 'tp-c'",
+    ]
 
 
 def test_teleporter_preview_stops_at_the_entry_with_the_candidates():  # R53
     s = state(arena(*TPS), bot("a", "red", (20, 30), 90, WALKER))
     r = preview_move(s, Move("a", (Forward(12), Forward(2))))
     assert (round(r.x, 2), round(r.y, 2)) == (28.5, 30.0)
-    assert r.ended == "teleport" and r.teleport_candidates == ["teleporter 'tp-b'", "teleporter 'tp-c'"]
+    assert r.ended == "teleport" and r.teleport_candidates == [
+        "teleporter 'tp-b'",
+        "teleporter 'tp-c'",
+    ]
     assert s.dice.used == 0
 
 
@@ -348,7 +358,11 @@ def test_preview_explains_pits_and_belts_without_dice():  # R36 R44
     assert r.destroyed and r.ended == "pit" and "pit" in types(r)
     s = state(arena(BELT), bot("a", "red", (29, 14), 0, WALKER), dice=[])
     r = preview_move(s, Move("a", (Forward(6),)))
-    assert "belt" in types(r) and (round(r.x, 2), round(r.y, 2), round(r.facing)) == (30.0, 21.0, 270)
+    assert "belt" in types(r) and (round(r.x, 2), round(r.y, 2), round(r.facing)) == (
+        30.0,
+        21.0,
+        270,
+    )
     assert s.bots["a"].y == 14 and s.dice.used == 0
 
 
@@ -390,7 +404,9 @@ def test_faller_that_cannot_knock_the_bot_clear_rests_beside_it():  # R40 D4
 
 
 def test_teleporter_with_no_free_exit_is_walked_over():  # R53
-    s = state(arena(*TPS[:2]), bot("a", "red", (20, 30), 90, WALKER), bot("b", "blue", (60, 30.5), 0))
+    s = state(
+        arena(*TPS[:2]), bot("a", "red", (20, 30), 90, WALKER), bot("b", "blue", (60, 30.5), 0)
+    )
     r = go(s, Forward(14))
     assert pose(s)[:2] == (34.0, 30.0) and r.spent == pytest.approx(14.0)
     tp = next(e for e in r.events if e["type"] == "teleport")
@@ -398,7 +414,9 @@ def test_teleporter_with_no_free_exit_is_walked_over():  # R53
 
 
 def test_lift_landing_taken_by_a_bot_is_refused():  # R48
-    s = state(arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)), bot("b", "blue", (26, 22), 0))
+    s = state(
+        arena(*LIFT), bot("a", "red", (22, 22), 90, card(move=8)), bot("b", "blue", (26, 22), 0)
+    )
     s.bots["b"].z = 4.0
     r = go(s, Lift("up"))
     assert isinstance(r, Refusal) and r.rule == "R48" and "b stands" in r.message

@@ -60,7 +60,8 @@ def test_hover_tells_floor_height_features_and_reach(tmp_path):
     lines = preview.hover_lines(40.0, 20.0)
     assert "floor height 4 cm" in lines and "reached by: every bot" in lines
     assert "features: platform 'deck'" in lines
-    mouse = pygame.event.Event(pygame.MOUSEMOTION, pos=tuple(map(int, preview.camera.to_px(40, 20))),
+    mouse = pygame.event.Event(pygame.MOUSEMOTION,
+                               pos=tuple(map(int, preview.camera.to_px(40, 20))),
                                rel=(0, 0), buttons=(0, 0, 0))
     preview.step(0.1, [mouse])
     assert preview.table_point(preview.mouse) is not None

@@ -1,8 +1,6 @@
 """The headless arena drawing: `bottisota render` and the cached arena layer."""
 from __future__ import annotations
 
-import argparse
-
 import pygame
 import pytest
 from shapely.geometry import LineString, Point, box
@@ -27,7 +25,8 @@ def every_feature_arena() -> Arena:
         dict(type="escalator", shape=box(86, 40, 90, 50), from_z=0.0, to_z=4.0, up=0.0, speed=2.0),
         dict(type="lift", shape=box(56, 60, 60, 64), top=4.0),
         dict(type="pit", shape=Point(20, 70).buffer(4)),
-        dict(type="conveyor", shape=LineString([(0, 20), (25, 20), (25, 30)]).buffer(2, cap_style="flat"),
+        dict(type="conveyor",
+             shape=LineString([(0, 20), (25, 20), (25, 30)]).buffer(2, cap_style="flat"),
              path=((0.0, 20.0), (25.0, 20.0), (25.0, 30.0)), width=4.0, speed=2.0),
         dict(type="service", shape=Point(10, 10).buffer(3)),
         dict(type="teleporter", id="tp-east", shape=Point(100, 10).buffer(1.5)),
@@ -90,7 +89,9 @@ def test_every_feature_type_has_its_own_colour(rendered):
     assert len(set(colours)) == len(colours), seen
 
 
-def test_a_slope_is_shaded_brighter_toward_its_top(rendered):  # R42 R43 stairs and ramps rise along `up`
+def test_a_slope_is_shaded_brighter_toward_its_top(
+    rendered,
+):  # R42 R43 stairs and ramps rise along `up`
     surface, cam = rendered
     low = pixel(surface, cam, 61.5, 42.3)      # ramp rises toward +y (up: 0)
     high = pixel(surface, cam, 61.5, 49.7)

@@ -140,7 +140,9 @@ def test_a_physical_dice_robot_game_replays_from_the_typed_rolls(catalogue, duel
 def test_undo_then_redo_with_robots_returns_the_same_state(catalogue, duel, tmp_path):
     cards, mods = catalogue
     path = tmp_path / "undo.jsonl"
-    game = journaled(Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], seed=11), str(path))
+    game = journaled(
+        Game.new(duel, bundled_rules(), cards, mods, ["red", "blue"], seed=11), str(path)
+    )
     robots = robots_for(game, {"red": "aggressive", "blue": "sniper"})
     robot_turns(game, robots, 10)
     before, events = snapshot(game), [e.events for e in game.history]
@@ -255,7 +257,9 @@ def test_reload_refuses_and_keeps_the_old_game_when_an_action_no_longer_holds(
         catalogue, tmp_path):
     game = reload_game(catalogue, tmp_path)
     old_arena, before, history = game.state.arena, snapshot(game), list(game.history)
-    blocked = arena({"type": "wall", "rect": [10, 33.5, 10, 1]}, size=(80, 60))  # blue's path (D4: 0.5 cm deep)
+    blocked = arena(
+        {"type": "wall", "rect": [10, 33.5, 10, 1]}, size=(80, 60)
+    )  # blue's path (D4: 0.5 cm deep)
     refusal = game.reload(blocked, game.state.cards, game.state.mods)
     assert refusal is not None and refusal.rule == "R7"
     assert refusal.message.startswith("action 2 (blue-1 moves: forward 3) no longer holds: "

@@ -48,7 +48,9 @@ def test_passing_a_base_within_the_tolerance_is_free(heading, side, inside, loco
               bot("o", "blue", other, 0), dice=[])
     r = commit_move(s, Move("m", (Forward(8),)))
     assert "collision" not in types(r.events) and s.dice.used == 0
-    assert (s.bots["m"].x, s.bots["m"].y) == pytest.approx((40 + 4 * dx, 30 + 4 * dy), abs=1e-4)   # events keep 4 decimals
+    assert (s.bots["m"].x, s.bots["m"].y) == pytest.approx(
+        (40 + 4 * dx, 30 + 4 * dy), abs=1e-4
+    )  # events keep 4 decimals
 
 
 @FEW
@@ -72,7 +74,11 @@ def test_overlapping_beyond_the_tolerance_collides_at_first_touch(heading, side,
 def test_sliding_along_a_wall_built_of_pieces_is_free(cuts, inside, flip):  # D4 D9 D29
     # one straight face y = 30 from x 10 to 60, cut into abutting pieces at `cuts`
     xs = [10.0] + sorted(round(c, 3) for c in cuts) + [60.0]
-    walls = [{"type": "wall", "rect": [a, 28, b - a, 2]} for a, b in zip(xs, xs[1:]) if b - a > 0.01]
+    walls = [
+        {"type": "wall", "rect": [a, 28, b - a, 2]}
+        for a, b in zip(xs, xs[1:], strict=False)
+        if b - a > 0.01
+    ]
     y = 31.0 - inside * TOL
     start, facing = ((5.0, y), 90) if not flip else ((65.0, y), 270)
     s = state(arena(*walls, size=(80, 60)), bot("m", "red", start, facing, card(move=60)), dice=[])
@@ -128,7 +134,8 @@ def test_a_flung_bot_rests_clear_of_the_cliff(y, facing, push):  # R39 D16
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dy=st.floats(-1.9, 1.9), below_x=st.floats(31.0, 32.9),
-       height=st.sampled_from([0.6, 1.0, 1.5, 2.5, 4.0]), loco=st.sampled_from(["walker", "wheeled"]))
+       height=st.sampled_from([0.6, 1.0, 1.5, 2.5, 4.0]),
+       loco=st.sampled_from(["walker", "wheeled"]))
 def test_a_fall_onto_a_bot_below_leaves_no_overlap(dy, below_x, height, loco):  # R39 R40 D4
     ledge = arena({"type": "platform", "rect": [0, 0, 30, 60], "height": height})
     s = state(ledge, bot("a", "red", (26, 30), 90, card(locomotion=loco, move=8)),

@@ -114,13 +114,18 @@ def test_poses_test_a_mover_at_a_point_of_its_path():  # R23 (game.py's overwatc
 def test_another_bot_on_the_line_blocks_a_gun():  # R22
     state = B.state(B.arena(), plain("a", (10, 30), 90, TURRET), plain("c", (20, 30)),
                     plain("b", (35, 30)))
-    assert str(can_fire(state, "a", "Turret", "b")) == "R22: bot 'c' blocks the line at (19.0, 30.0)"
+    assert (
+        str(can_fire(state, "a", "Turret", "b")) == "R22: bot 'c' blocks the line at (19.0, 30.0)"
+    )
 
 
 def test_a_closed_door_blocks_and_a_touched_door_is_open():  # R22 R47
     door = {"type": "door", "id": "gate", "rect": [22, 20, 1, 20]}
     state = B.state(B.arena(door), plain("a", (10, 30), 90, TURRET), plain("b", (35, 30)))
-    assert str(can_fire(state, "a", "Turret", "b")) == "R22: door 'gate' blocks the line at (22.0, 30.0)"
+    assert (
+        str(can_fire(state, "a", "Turret", "b"))
+        == "R22: door 'gate' blocks the line at (22.0, 30.0)"
+    )
     state = B.state(B.arena(door), plain("a", (10, 30), 90, TURRET), plain("b", (35, 30)),
                     plain("opener", (24.05, 38)))
     assert can_fire(state, "a", "Turret", "b") is None
@@ -136,7 +141,10 @@ def test_shooting_down_from_a_platform_over_a_low_wall():  # R38 D15
     assert state.bots["a"].z == 4.0
     assert can_fire(state, "a", "Turret", "b") is None
     state = B.state(B.arena(plat, tall), plain("a", (10, 30), 90, TURRET), plain("b", (40, 30)))
-    assert str(can_fire(state, "a", "Turret", "b")) == "R38: wall 'tall' blocks the line at (25.0, 30.0)"
+    assert (
+        str(can_fire(state, "a", "Turret", "b"))
+        == "R38: wall 'tall' blocks the line at (25.0, 30.0)"
+    )
 
 
 def test_a_platform_edge_hides_a_bot_on_it_from_below():  # R38 D15
@@ -271,7 +279,9 @@ def test_a_spray_rolls_for_every_bot_whose_base_the_line_touches():  # R28 D4
 def test_a_spray_does_not_shoot_through_walls():  # R22 R28
     state = B.state(B.arena({"type": "wall", "id": "w", "rect": [20, 20, 1, 20]}),
                     plain("s", (10, 30), 90, SPRAY), plain("t", (30, 30)))
-    assert str(can_fire(state, "s", "Spray", "t")) == "R22: wall 'w' blocks the line at (20.0, 30.0)"
+    assert (
+        str(can_fire(state, "s", "Spray", "t")) == "R22: wall 'w' blocks the line at (20.0, 30.0)"
+    )
 
 
 # --- explosives and beams ------------------------------------------------------------------

@@ -126,6 +126,8 @@ def test_a_push_shows_its_landing_spot():  # R29
 
 def test_a_weapon_out_of_ammo_is_refused_for_every_target():  # R49
     gun = B.weapon("Rifle", ammo=1)
-    state = B.state(B.arena(), plain("a", (10, 30), 90, gun, ammo={"Rifle": 0}), plain("b", (20, 30)))
+    state = B.state(
+        B.arena(), plain("a", (10, 30), 90, gun, ammo={"Rifle": 0}), plain("b", (20, 30))
+    )
     pm = premeasure(state, "a", "Rifle")
     assert pm.refusal.startswith("R49") and pm.can_hit() == []

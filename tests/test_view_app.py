@@ -28,8 +28,9 @@ def duel_game(dice=(6, 1)) -> Game:
     blue's walker `b` at (30, 30) on overwatch. A wall at x 38-42, y 20-40."""
     a = arena({"type": "wall", "rect": [38, 20, 4, 20]})
     s = state(a,
-              bot("a", "red", (10, 30), 90, card(locomotion="wheeled", move=12, turn=3,
-                                                  weapons=[weapon(), weapon("Grenade", explosive=True)])),
+              bot("a", "red", (10, 30), 90,
+                  card(locomotion="wheeled", move=12, turn=3,
+                       weapons=[weapon(), weapon("Grenade", explosive=True)])),
               bot("b", "blue", (30, 30), 270, card(weapons=[weapon()]), overwatch=True),
               dice=list(dice))
     turn_event(s, s.bots["a"], "move")
@@ -68,7 +69,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     assert [str(s) for s in app.plan.steps] == ["forward 13"]
     assert pv.refusal is not None and pv.refusal.rule == "R8" and pv.refusal.step == 0
     assert pixel(app, 22.5, 30.0) == style.REFUSAL          # the illegal step drawn in red
-    key(pygame.K_RETURN)                                     # Enter on a refused plan: nothing happens
+    key(pygame.K_RETURN)                            # Enter on a refused plan: nothing happens
     app.step()
     assert game.state.bots["a"].x == 10.0 and "R8" in app.vm.message[0]
 
@@ -95,7 +96,9 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     key(pygame.K_1)
     app.step()
     pm = app.premeasure()
-    assert pm is not None and pm.target("b").can_fire and pm.target("b").chance == pytest.approx(0.5)
+    assert (
+        pm is not None and pm.target("b").can_fire and pm.target("b").chance == pytest.approx(0.5)
+    )
     click(app.camera.to_px(30.0, 30.0))
     app.step()
     assert [(o.weapon, o.target) for o in app.orders] == [("Gun", "b")]
@@ -152,9 +155,17 @@ def test_the_ruler_measures_between_two_bots():
     app = TableApp(game, SIZE)
     a = app.camera.to_px(10.0, 30.0)
     b = app.camera.to_px(30.3, 30.2)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(a[0]), round(a[1])), button=3))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(b[0]), round(b[1])), rel=(0, 0), buttons=(0, 0, 1)))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(round(b[0]), round(b[1])), button=3))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(a[0]), round(a[1])), button=3)
+    )
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.MOUSEMOTION, pos=(round(b[0]), round(b[1])), rel=(0, 0), buttons=(0, 0, 1)
+        )
+    )
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(round(b[0]), round(b[1])), button=3)
+    )
     app.step()
     assert app.vm.ruler == ((10.0, 30.0), (30.0, 30.0))         # both ends snapped to bot centres
 

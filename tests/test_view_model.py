@@ -47,7 +47,7 @@ def core_event_types() -> set[str]:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
                 if isinstance(node, ast.Dict):
-                    for k, v in zip(node.keys, node.values):
+                    for k, v in zip(node.keys, node.values, strict=True):
                         if (isinstance(k, ast.Constant) and k.value == "type"
                                 and isinstance(v, ast.Constant) and isinstance(v.value, str)):
                             kinds.add(v.value)
@@ -113,8 +113,8 @@ def test_placed_labels_never_overlap_each_other_or_a_bot(points):
 def test_a_crowded_label_moves_away_with_a_leader_line():
     discs = [(100.0, 100.0, 10.0), (125.0, 100.0, 10.0), (100.0, 125.0, 10.0)]
     wishes = [LabelWish(t, (80, 18), (d[0], d[1]), 4, "plain", t) for t, d in
-              zip(("a", "b", "c"), discs)] + [LabelWish("blocked by wall 'crate'", (160, 18),
-                                                        (110, 110), 4, "alarm", "x")]
+              zip(("a", "b", "c"), discs, strict=True)] + [
+                  LabelWish("blocked by wall 'crate'", (160, 18), (110, 110), 4, "alarm", "x")]
     placed, left_out = place_labels(wishes, discs, (0, 0, 400, 400))
     assert left_out == 0 and any(p.leader for p in placed)
 
@@ -195,7 +195,8 @@ def duel(round_=2, phase="shoot", **kw) -> Game:
     s = state(arena({"type": "pit", "rect": [20, 25, 30, 35], "id": "hole"}),
               bot("a", "red", (10, 30), 90, card(locomotion="wheeled", move=12, turn=3,
                                                   weapons=[weapon()])),
-              bot("b", "blue", (30, 20), 270, card(weapons=[weapon()])), round=round_, dice=[6] * 20)
+              bot("b", "blue", (30, 20), 270, card(weapons=[weapon()])),
+              round=round_, dice=[6] * 20)
     turn_event(s, s.bots["a"], phase)
     return Game(s)
 
@@ -321,7 +322,8 @@ def test_a_calibration_that_does_not_fit_offers_fit_to_window():
     assert "F3 fits it" in app.vm.message[0]
 
 
-# --- journals and the command ----------------------------------------------------------------------
+# --- journals and the command ---------------------------------------------------------------------
+
 
 def test_the_journal_file_appears_with_the_first_action(tmp_path):
     path = new_journal_path(tmp_path)

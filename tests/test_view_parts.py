@@ -3,7 +3,6 @@ placing, physical dice, the designers' reload, the event words."""
 from __future__ import annotations
 
 import argparse
-import json
 
 import pygame
 import pytest
@@ -91,11 +90,15 @@ def test_a_dragged_step_joins_the_plan_when_released():
 def test_calibration_ruler_takes_both_axes_and_enter_gives_px_per_cm():
     screen = calibration.CalibrationScreen(10.0)              # 10 cm = 100 px
     for _ in range(3):
-        screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=pygame.KMOD_SHIFT), (800, 600))
+        screen.handle(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=pygame.KMOD_SHIFT),
+            (800, 600),
+        )
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=0), (800, 600))
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (800, 600))
     assert not screen.done and screen.across == pytest.approx(12.9)   # 129 px over 10 cm
-    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=pygame.KMOD_SHIFT), (800, 600))
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=pygame.KMOD_SHIFT),
+                  (800, 600))
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (800, 600))
     assert screen.done and screen.result.x == pytest.approx(12.9)
     assert screen.result.y == pytest.approx(11.9)
@@ -137,11 +140,14 @@ def test_a_click_places_the_drawn_bot_where_the_core_allows():  # R6
     app = TableApp(game, (1200, 800))
     bot_id = game.state.active
     wall = app.camera.to_px(30.0, 12.0)                     # on the south wall: refused
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(wall[0]), round(wall[1])), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN,
+                                         pos=(round(wall[0]), round(wall[1])), button=1))
     app.step()
     assert game.expected() == "place" and app.vm.message[0].startswith("refused: R6")
     pos = app.camera.to_px(20.0, 12.0)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(pos[0]), round(pos[1])), button=1))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(pos[0]), round(pos[1])), button=1)
+    )
     app.step()
     placed = game.state.bots[bot_id]
     assert abs(placed.x - 20.0) <= 0.1 and abs(placed.y - 12.0) <= 0.1
@@ -154,8 +160,12 @@ def test_physical_dice_are_typed_in_on_screen():  # D8
     s = state(a, bot("a", "red", (10, 30), 90), bot("b", "blue", (30, 30), 270))
     turn_event(s, s.bots["a"], "move")
     app = TableApp(Game(s), (800, 600), screen=screen)
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_9, mod=0, unicode="9", scancode=0))
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_4, mod=0, unicode="4", scancode=0))
+    pygame.event.post(
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_9, mod=0, unicode="9", scancode=0)
+    )
+    pygame.event.post(
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_4, mod=0, unicode="4", scancode=0)
+    )
     assert app.ask_die("to-hit: a's Gun vs b, needs 4+") == 4
     assert "die typed in: 4" in app.vm.log.lines[-1].text
 
@@ -204,7 +214,8 @@ def test_play_command_line_takes_every_option_of_issue_6():
     args = p.parse_args(["arenas/duel.yaml", "--players", "red,blue,green", "--robot", "blue",
                          "--seed", "7", "--physical-dice", "--fullscreen", "--resume", "g.jsonl",
                          "--edit"])
-    assert (args.arena, args.players, args.robot, args.seed) == ("arenas/duel.yaml", "red,blue,green", ["blue"], 7)
+    assert (args.arena, args.players, args.robot, args.seed) == (
+        "arenas/duel.yaml", "red,blue,green", ["blue"], 7)
     assert args.physical_dice and args.fullscreen and args.edit and args.resume == "g.jsonl"
 
 

@@ -108,7 +108,8 @@ def test_play_with_physical_dice_asks_the_first_rolls_on_screen(tmp_path, monkey
     def set_mode_then_type(*a, **kw):
         screen = real_set_mode(*a, **kw)
         for n in (pygame.K_2, pygame.K_1, pygame.K_1):        # starting player, then draws
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=n, mod=0, unicode="", scancode=0))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=n, mod=0, unicode="",
+                                                 scancode=0))
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         return screen
 

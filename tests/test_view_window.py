@@ -47,9 +47,11 @@ while turns < 4 and game.expected() != "over":      # place both bots, then move
                           pos=tuple(round(v) for v in app.camera.to_px(*spot))))
     elif due == "move":
         for k in (pygame.K_UP, pygame.K_UP, pygame.K_RETURN, pygame.K_RETURN):
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="",
+                                                 scancode=0))
     else:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p, mod=0, unicode="p", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p, mod=0, unicode="p",
+                                             scancode=0))
     before = len(game.history)
     for _ in range(4):
         app.step()
@@ -80,7 +82,9 @@ def _start_xvfb() -> tuple[subprocess.Popen, str]:
 def test_two_real_windows_play_a_turn_and_save_screenshots(tmp_path):
     proc, display = _start_xvfb()
     try:
-        env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+        env = {
+            k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")
+        }
         env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
         out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], env=env,
                              capture_output=True, text=True, timeout=180)

@@ -111,7 +111,10 @@ def test_a_seat_link_serves_the_page_and_says_hello(shooting_game):
         hello = ws.receive_json()
     assert hello["type"] == "hello" and hello["seat"] == "red" and not hello["table_seat"]
     assert hello["table"]["size"] == [60, 60]
-    assert {f["label"] for f in hello["table"]["features"]} >= {"wall 'north-wall'", "pit 'centre-pit'"}
+    assert {f["label"] for f in hello["table"]["features"]} >= {
+        "wall 'north-wall'",
+        "pit 'centre-pit'",
+    }
     bots = {b["id"]: b for b in hello["state"]["bots"]}
     assert bots["red-1"]["x"] == 20 and bots["red-1"]["player"] == "red"
     assert hello["state"]["turn"] == "red" and hello["state"]["phase"] == "shoot"
@@ -169,7 +172,7 @@ def test_a_target_that_cannot_be_shot_says_why(shooting_game):
             ws.send_json({"type": "premeasure", "id": i, "bot": "blue-2", "weapon": w.name})
             pm = answer(ws, i)["premeasure"]
             core = premeasure(shooting_game.state, "blue-2", w.name)
-            for got, want in zip(pm["targets"], core.targets):
+            for got, want in zip(pm["targets"], core.targets, strict=True):
                 assert got["can_fire"] == want.can_fire
                 assert got["refusal"] == want.refusal
                 if not want.can_fire:
@@ -456,10 +459,10 @@ def test_a_resumed_server_takes_the_same_links(tmp_path):
 
 def test_seat_links_carry_the_token_and_a_qr_code():
     links = seat_links(TOKENS, "192.168.1.20", 8765)
-    assert [l.seat for l in links] == ["red", "blue"]
+    assert [link.seat for link in links] == ["red", "blue"]
     assert links[0].url == "http://192.168.1.20:8765/s/" + TOKENS["red"]
     assert len(links[0].qr) == len(links[0].qr[0]) >= 21 and any(any(r) for r in links[0].qr)
-    assert [l.seat for l in seat_links(TOKENS, "h", 1, table=True)][-1] == "table"
+    assert [link.seat for link in seat_links(TOKENS, "h", 1, table=True)][-1] == "table"
     assert seat_url("::1", 80, "t") == "http://[::1]:80/s/t"
     assert public_host("127.0.0.1") == "127.0.0.1"
 
@@ -499,7 +502,7 @@ def test_start_phones_serves_a_running_game_beside_the_table(tmp_path):
     game = advance(new_game(str(journal)))
     phones = start_phones(game, str(journal), host="127.0.0.1", port=0)
     try:
-        assert [l.seat for l in phones.links] == ["red", "blue"]
+        assert [link.seat for link in phones.links] == ["red", "blue"]
         token = seat_tokens(journal, ["red", "blue"])["red"]
         assert phones.links[0].url == f"http://127.0.0.1:{phones.running.port}/s/{token}"
         import urllib.request
@@ -555,7 +558,7 @@ def test_select_clear_and_show_off(shooting_game):
 # --- any message at all: a clear error or an answer, never a crash -------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 
 def _nested(inner):

@@ -239,13 +239,15 @@ def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None 
     return kind, found, data, marks
 
 
-def _id_findings(checked: list[tuple[str, Path, Any, Marks]]) -> list[Finding]:
+def _id_findings(checked: list[tuple[str | None, Path, Any, Marks]]) -> list[Finding]:
     """Card and mod ids given twice among the files checked and the designer's folders,
     and ids that shadow bundled ones."""
     out: list[Finding] = []
     for kind, what in (("card", _("bot card")), ("mod", "mod")):
         bundled_dir = content.bundled_dir(kind)
-        bundled_files = {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
+        bundled_files = (
+            {p.resolve() for p in content.yaml_in(bundled_dir)} if bundled_dir else set()
+        )
         bundled: dict[str, str] = {}
         for p in sorted(bundled_files):
             try:

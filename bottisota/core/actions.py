@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 # --- movement steps (formats.md) -------------------------------------------------
 
@@ -61,7 +60,7 @@ class DropMine:
         return f"drop mine {self.weapon}"
 
 
-Step = Union[Forward, Back, Turn, Strafe, Loop, Lift, DropMine]
+Step = Forward | Back | Turn | Strafe | Loop | Lift | DropMine
 
 
 # --- actions -----------------------------------------------------------------------

@@ -15,7 +15,6 @@ from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
-from bottisota.engine.reducers import find_mine
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.state import Bot, GameState, Mine
@@ -122,7 +121,7 @@ def choose_victim(state: GameState, mine: Mine, candidates: list[Bot]) -> Bot:
         return candidates[0]
     dist = [math.hypot(b.x - mine.x, b.y - mine.y) for b in candidates]
     nearest = min(dist)
-    tied = [b for b, d in zip(candidates, dist)
+    tied = [b for b, d in zip(candidates, dist, strict=True)
             if d - nearest <= state.rules.contact_tolerance]
     if len(tied) == 1:
         return tied[0]

@@ -296,7 +296,7 @@ def offers(state: GameState, mover_id: str, path: list[PathPoint], hold: Iterabl
     found: list[Offer] = []
     for w in watchers(state, mover, hold):
         offer = None
-        for a, b in zip(path, path[1:]) if len(path) > 1 else [(path[0], path[0])]:
+        for a, b in zip(path, path[1:], strict=False) if len(path) > 1 else [(path[0], path[0])]:
             t = first_point(state, w, mover, a, b)
             if t is not None:
                 at = point_on(a, b, t)

@@ -32,7 +32,9 @@ def make_dice(dice: DiceSource) -> Dice:
         return dice
     if dice is None:
         return Dice()
-    if isinstance(dice, int) and not isinstance(dice, bool):
+    if isinstance(dice, int):
+        if isinstance(dice, bool):
+            raise TypeError("dice: a seed is a whole number, not True or False")
         return Dice(seed=dice)
     return Dice(forced=list(dice))
 

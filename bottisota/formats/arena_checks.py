@@ -62,7 +62,7 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
     good: list[Feature] = []
     table = box(0.0, 0.0, *arena.size)
     seen_ids: dict[str, int] = {}
-    for feature, data in zip(arena.features, raw):
+    for feature, data in zip(arena.features, raw, strict=True):
         where = f"features[{feature.index}]"
         shape_key = next(k for k in ("rect", "polygon", "circle", "path") if k in data)
         if feature.id is not None:
@@ -112,8 +112,9 @@ def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> 
         for f in (features[k] for k in near):
             if f.type == "platform" and abs((f.height or 0.0) - top) <= step:
                 pass
-            elif f.type in SLOPED_TYPES and min(f.from_z, f.to_z) - step <= top <= max(
-                    f.from_z, f.to_z) + step:
+            elif f.type in SLOPED_TYPES and (
+                    min(f.from_z or 0.0, f.to_z or 0.0) - step <= top
+                    <= max(f.from_z or 0.0, f.to_z or 0.0) + step):
                 pass
             else:
                 continue
@@ -298,7 +299,7 @@ def slope_ends(f: Feature) -> tuple[tuple[float, float], tuple[float, float]]:
     lo, hi = min(proj), max(proj)
     ends = []
     for target, sign in ((lo, -1.0), (hi, 1.0)):
-        pts = [c for c, p in zip(coords, proj) if abs(p - target) < 1e-6]
+        pts = [c for c, p in zip(coords, proj, strict=True) if abs(p - target) < 1e-6]
         mx = sum(p[0] for p in pts) / len(pts)
         my = sum(p[1] for p in pts) / len(pts)
         ends.append((mx + sign * BEYOND * ux, my + sign * BEYOND * uy))

@@ -65,9 +65,12 @@ def _megabytes(n: int) -> str:
 
 def position(text: str | bytes, offset: int) -> tuple[int, int]:
     """1-based line and column of an offset."""
-    newline = b"\n" if isinstance(text, bytes) else "\n"
-    line = text.count(newline, 0, offset) + 1          # type: ignore[arg-type]
-    start = text.rfind(newline, 0, offset) + 1          # type: ignore[arg-type]
+    if isinstance(text, bytes):
+        line = text.count(b"\n", 0, offset) + 1
+        start = text.rfind(b"\n", 0, offset) + 1
+    else:
+        line = text.count("\n", 0, offset) + 1
+        start = text.rfind("\n", 0, offset) + 1
     return line, offset - start + 1
 
 

@@ -105,6 +105,7 @@ def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None 
             problems.extend(err.problems)
     if problems:
         raise InputError(problems)
+    assert arena is not None                    # a missing or bad arena is a problem above
     name = clean.get("name") or (Path(source).stem if source != "<inline>" else "scenario")
     return ScenarioSpec(name=name, arena=arena, rules=rules, dice=clean.get("dice"),
                         seed=clean.get("seed"), round=clean["round"], bots=clean["bots"],

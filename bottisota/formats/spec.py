@@ -219,7 +219,8 @@ def _unique_weapon_names(data: dict, path: str, ctx: Context) -> None:
 MOVE_CM = Num(minimum=0, maximum=MAX_MOVE)
 WEAPONS = Seq(WEAPON, max_items=20)
 _CARD_BODY: dict[str, F] = {
-    "locomotion": F(Enum(LOCOMOTIONS), required=True, doc="how it moves: " + ", ".join(LOCOMOTIONS)),
+    "locomotion": F(Enum(LOCOMOTIONS), required=True,
+                    doc="how it moves: " + ", ".join(LOCOMOTIONS)),
     "move": F(MOVE_CM, required=True, doc="cm per round"),
     "turn": F(MOVE_CM, default=default_of(BotCard, "turn"), doc="cm (R8, R9, R12, R14)"),
     "min_move": F(MOVE_CM, default=default_of(BotCard, "min_move"), doc="fliers (R12), cm"),
@@ -508,7 +509,8 @@ SCENARIO = Record("scenario", {
     "rules": F(RULE_OVERRIDES, default={}, doc="house-rule overrides"),
     "dice": F(Seq(Int(minimum=1, maximum=6), max_items=100_000),
               doc="forced d6 results, used in order"),
-    "seed": F(Int(minimum=0, maximum=10**15 - 1), doc="a seeded dice stream instead of forced dice"),
+    "seed": F(Int(minimum=0, maximum=10**15 - 1),
+              doc="a seeded dice stream instead of forced dice"),
     "round": F(Int(minimum=1, maximum=1000), default=2, doc="the round it starts in"),
     "bots": F(Seq(BOT, max_items=1000), default=[], doc="the bots on the table"),
     "actions": F(Seq(ACTION, max_items=100_000), default=[], doc="the actions, in order"),

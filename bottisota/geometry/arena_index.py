@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -282,7 +282,7 @@ class ArenaIndex:
         self._grid_floor_cells: dict[int, np.ndarray] = {}
         self._has_lifts = any(f.type == "lift" for f in self.features)
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
-        self._cache: dict[tuple, object] = {}
+        self._cache: dict[Hashable, Any] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
         # answers to questions about points and segments, by their arguments (pure
         # functions of them): a committed move asks what its preview asked, the
@@ -299,7 +299,7 @@ class ArenaIndex:
         `key` names the value; start it with the owner's name, ("movement", ...),
         so that two modules never share an entry by accident."""
         try:
-            return self._cache[key]          # type: ignore[return-value]
+            return cast(T, self._cache[key])
         except KeyError:
             value = self._cache[key] = build()
             return value
@@ -397,7 +397,7 @@ class ArenaIndex:
     def _door_index(self, key: str | int) -> int | None:
         if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
             return int(key)
-        return self._door_ids.get(key)
+        return self._door_ids.get(key) if isinstance(key, str) else None
 
     def _closed_doors(self, open_doors: Iterable[str | int] = ()) -> tuple[int, ...]:
         """The doors not named as open, in arena order."""
@@ -420,7 +420,9 @@ class ArenaIndex:
             return None
         allowed = set(self._obstacles(doors, open_doors))
         point = Point(x, y)
-        for i in sorted(int(i) for i in self.tree.query(point, predicate="dwithin", distance=reach)):
+        for i in sorted(
+            int(i) for i in self.tree.query(point, predicate="dwithin", distance=reach)
+        ):
             if i in allowed and shapely.distance(self.shapes[i], point) < reach - EPS:
                 return self.features[i]
         return None
@@ -499,7 +501,7 @@ class ArenaIndex:
         if found is False:
             found = _remember(self._memo_contact, key,
                               self._first_contact(a, b, r, doors, tolerance, open_doors))
-        return found
+        return cast("Contact | None", found)
 
     def _first_contact(self, a: Sequence[float], b: Sequence[float], r: float,
                        doors: bool = True, tolerance: float = 0.0,
@@ -568,7 +570,7 @@ class ArenaIndex:
         filters = self._sweep_filters(reach, doors, open_doors)
         may = shapely.intersects(filters[:, None], segments[None, :]).any(axis=0)
         members = self._obstacles(doors, open_doors)
-        for k in np.flatnonzero(may):
+        for k in np.flatnonzero(may).tolist():
             contact = self._exact_contact(points[k], points[k + 1], reach, members, segments[k])
             if contact is not None:
                 return int(k), contact
@@ -630,7 +632,7 @@ class ArenaIndex:
                     ts.add(t)
         cuts = sorted(ts)
         owners = [self._floor_owner(ax + (bx - ax) * (t0 + t1) / 2, ay + (by - ay) * (t0 + t1) / 2)
-                  for t0, t1 in zip(cuts, cuts[1:])]
+                  for t0, t1 in zip(cuts, cuts[1:], strict=False)]
         step = self.rules.step_height if step_height is None else step_height
         out: list[EdgeCrossing] = []
         for k in range(1, len(cuts) - 1):
@@ -676,7 +678,7 @@ class ArenaIndex:
         found = self._memo_entry.get(key, False)
         if found is False:
             found = _remember(self._memo_entry, key, self._first_entry(a, b, types))
-        return found
+        return cast("tuple[float, tuple[float, float], Feature] | None", found)
 
     def _first_entry(self, a: Sequence[float], b: Sequence[float],
                      types: Iterable[str]) -> tuple[float, tuple[float, float], Feature] | None:
@@ -884,13 +886,14 @@ class ArenaIndex:
         batch = LineBatch(x[rows], y[rows], top[rows], x[cols], y[cols], (z + h / 2.0)[cols],
                           twin=twin, ends=(x, y, rows, cols))
         blocked = self._blocked_lines(batch, discs, open_doors, (x, y, r, top))
-        out = np.zeros(m * m, dtype=bool)
-        out[flat] = ~blocked
-        return out.reshape(m, m)
+        pairs = np.zeros(m * m, dtype=bool)
+        pairs[flat] = ~blocked
+        return pairs.reshape(m, m)
 
     def _blocked_lines(self, batch: LineBatch, discs: Sequence[Disc],
                        open_doors: Iterable[str | int],
-                       disc_arrays: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+                       disc_arrays: (tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                                     | None) = None) -> np.ndarray:
         """Which lines something blocks: shadow proofs, flat obstacles level by level,
         closed doors, bots, then the exact check against stairs, ramps and escalators
         for the lines still clear."""

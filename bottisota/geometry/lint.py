@@ -125,7 +125,7 @@ def _doors(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding]:
 
 
 def _low_walls(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
     floors = [f for f in arena.features if f.type in FLOOR_TYPES]
     if not floors:
         return out

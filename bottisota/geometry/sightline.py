@@ -122,7 +122,8 @@ def surface_crossings(line: Line, geom_line: LineString, surfaces: Sequence[Surf
     s_near = np.maximum(0.0, s[near])
     s_far = np.minimum(length, s[far])
     return [Crossing(a, b, c, d, surfaces[w].label) for a, b, c, d, w in
-            zip(s_near.tolist(), s_far.tolist(), z0.tolist(), z1.tolist(), which.tolist())]
+            zip(s_near.tolist(), s_far.tolist(), z0.tolist(), z1.tolist(), which.tolist(),
+                strict=True)]
 
 
 def _one_surface_crossings(line: Line, geom_line: LineString,

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules

@@ -5,6 +5,9 @@ chooses among what they allow.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.core.cards import Weapon
 from bottisota.engine.shooting.targeting import (
@@ -88,6 +91,7 @@ def ordered_targets(state: GameState, bot: Bot, policy: str) -> list[Bot]:
     def dist(e: Bot) -> float:
         return bot.distance_to(e)
 
+    key: Callable[[Bot], tuple[Any, ...]]
     if policy == "weakest":
         key = lambda e: (e.stats.structure - e.damage, dist(e), e.id)  # noqa: E731
     elif policy == "most_damaged":

@@ -141,8 +141,9 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
     for k in range(FAN):
         targets.append((bot.facing + k * 360.0 / FAN, None))
     lengths_full = [budget, budget * 0.5]
-    for direction, d in targets:
-        lengths = [min(d, budget)] + [v for v in lengths_full if v < d - EPS] if d else lengths_full
+    for direction, far in targets:
+        lengths = ([min(far, budget)] + [v for v in lengths_full if v < far - EPS] if far
+                   else lengths_full)
         for length in lengths:
             w = _Walk(bot, rules)
             w.turn(signed(w.f, direction))

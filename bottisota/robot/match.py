@@ -100,13 +100,14 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit)
     if journal_path is not None:
         journal_game(game, journal_path)
-    robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities)}
+    robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities, strict=True)}
     for r in robots.values():
         r.peers = robots
     tracker = _Tracker(game)
     tracker.fold(None, game.start_events)
     record = GameRecord(seed=seed, rounds=0, winners=[],
-                        seats={p: pers.name for p, pers in zip(players, personalities)})
+                        seats={p: pers.name
+                               for p, pers in zip(players, personalities, strict=True)})
     try:
         _loop(game, robots, tracker, record, max_actions)
     except Exception as err:       # a rules bug must not end a thousand-game run

@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena

@@ -49,5 +49,5 @@ def _bundled_one(name: str) -> Personality:
         found = load_personality(own)
         if found.name == name:
             return found
-    found = _bundled().get(name)
-    return found if found is not None else find_personality(name)
+    bundled = _bundled().get(name)
+    return bundled if bundled is not None else find_personality(name)

@@ -49,7 +49,7 @@ class Plan:
     cost: float
     previews: int
     timed_out: bool = False
-    result: object = None
+    result: MoveResult | None = None
 
 
 def enemies_of(state: GameState, bot: Bot) -> list[Bot]:
@@ -144,6 +144,7 @@ class Scorer:
         if known is not None:
             return known
         if self._to_target is None:
+            assert self.target is not None      # asked only of intentions with a target
             self._to_target = self.grid.distances_to(self.target)
         return self._to_target((x, y))
 
@@ -338,7 +339,8 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
             best = Plan(move, cost, previews, result=result)
         if previews >= PREVIEW_AT_LEAST and cost <= predicted + GOOD_ENOUGH:
             break
-    if best is not None and scorer.kind == "evade" and not timed_out:
+    if best is not None and best.result is not None and scorer.kind == "evade" \
+            and not timed_out:
         best.cost += scorer.unseen_bonus(best.result.x, best.result.y)
     if best is None:
         best = Plan(Move(bot.id, (), hold_fire), math.inf, previews)

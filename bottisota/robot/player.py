@@ -94,7 +94,8 @@ class Robot:
         sit = Situation(state, bot)
         d = self._note(roll_on(self.personality.turn, sit, state.dice, "turn"))
         self._intent[(bot.id, state.round)] = d.choice
-        deadline = None if started is None else started + self.time_limit * SEARCH_SHARE
+        limit = self.time_limit or 0.0      # `started` is set only with a time limit
+        deadline = None if started is None else started + limit * SEARCH_SHARE
         plan = plan_move(state, bot, d.choice, sit.focus, deadline,
                          preview=getattr(game, "preview_move", None))
         self.last_plan = plan

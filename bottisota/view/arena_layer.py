@@ -35,7 +35,8 @@ def _line_width(cam: Camera, cm: float, least: int = 1) -> int:
 
 
 def _blend(a: style.Colour, b: style.Colour, t: float) -> style.Colour:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    c = [round(x + (y - x) * t) for x, y in zip(a, b, strict=True)]
+    return (c[0], c[1], c[2])
 
 
 def _slope_extent(f: Feature) -> tuple[tuple[float, float], float, float]:
@@ -143,8 +144,12 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool 
         fill_geom(surface, cam, f.shape, fill)
         r = math.sqrt(f.shape.area / math.pi) * 0.6
         w = _line_width(cam, r * 0.35, 2)
-        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x - r, c.y), cam.to_px(c.x + r, c.y), w)
-        pygame.draw.line(surface, (255, 255, 255), cam.to_px(c.x, c.y - r), cam.to_px(c.x, c.y + r), w)
+        pygame.draw.line(
+            surface, (255, 255, 255), cam.to_px(c.x - r, c.y), cam.to_px(c.x + r, c.y), w
+        )
+        pygame.draw.line(
+            surface, (255, 255, 255), cam.to_px(c.x, c.y - r), cam.to_px(c.x, c.y + r), w
+        )
     elif kind == "teleporter":
         fill_geom(surface, cam, f.shape, fill)
         r_px = cam.length(math.sqrt(f.shape.area / math.pi))
@@ -310,10 +315,14 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
     if d.size == 0:
         return []
     at = shapely.get_coordinates(shapely.line_interpolate_point(line, d))
-    ahead = shapely.get_coordinates(shapely.line_interpolate_point(line, np.minimum(line.length, d + 0.05)))
-    behind = shapely.get_coordinates(shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05)))
+    ahead = shapely.get_coordinates(
+        shapely.line_interpolate_point(line, np.minimum(line.length, d + 0.05))
+    )
+    behind = shapely.get_coordinates(
+        shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05))
+    )
     facing = np.degrees(np.arctan2(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])) % 360.0
-    return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing)]
+    return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing, strict=True)]
 
 
 def draw_belt_arrows(surface: pygame.Surface, cam: Camera, arena: Arena, phase: float = 0.0,
@@ -426,7 +435,7 @@ class ArenaLayer:
         if self._surface is not None and self._covers(cam, size):
             self._next = None
             left, top = cam.to_px(*self._corner)
-            return self._surface, (round(left), round(top))
+            return self._layer, (round(left), round(top))
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
@@ -441,23 +450,29 @@ class ArenaLayer:
             return self._scaled(cam, size)
         assert self._surface is not None
         left, top = cam.to_px(*self._corner)
-        return self._surface, (round(left), round(top))
+        return self._layer, (round(left), round(top))
+
+    @property
+    def _layer(self) -> pygame.Surface:
+        """The layer shown (there is one once `surface` has drawn it)."""
+        assert self._surface is not None
+        return self._surface
 
     def _scaled(self, cam: Camera, size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
         """The visible part of the cached layer, scaled to the camera's zoom (cheap)."""
         assert self._surface is not None
         f = cam.scale / self._scale
         left, top = cam.to_px(*self._corner)       # where the old layer's corner lands now
-        w, h = self._surface.get_size()
+        w, h = self._layer.get_size()
         if abs(f - 1.0) < 1e-9:
-            return self._surface, (round(left), round(top))
+            return self._layer, (round(left), round(top))
         dest = pygame.Rect(round(left), round(top), round(w * f), round(h * f))
         shown = dest.clip(pygame.Rect(0, 0, *size))
         if shown.w <= 0 or shown.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
         src = pygame.Rect(math.floor((shown.x - dest.x) / f), math.floor((shown.y - dest.y) / f),
                           max(1, math.ceil(shown.w / f)), max(1, math.ceil(shown.h / f)))
-        src = src.clip(self._surface.get_rect())
+        src = src.clip(self._layer.get_rect())
         if src.w <= 0 or src.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
         if self._zoomed is None or self._zoomed.get_size() != shown.size:

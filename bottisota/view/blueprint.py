@@ -108,7 +108,8 @@ def rings_of(geom: BaseGeometry) -> list[list[list[tuple[float, float]]]]:
 def shade(base: RGB, t: float) -> RGB:
     """`base` darkened toward ink by t (0..1): higher is darker."""
     t = min(1.0, max(0.0, t))
-    return tuple(round(c + (INK[i] + 40 - c) * t * 0.75) for i, c in enumerate(base))  # type: ignore
+    s = [round(c + (INK[i] + 40 - c) * t * 0.75) for i, c in enumerate(base)]
+    return (s[0], s[1], s[2])
 
 
 def wall_tone(height: float, top: float) -> RGB:
@@ -208,7 +209,7 @@ def _feature(bp: Blueprint, f: Feature, tallest: float, highest: float) -> None:
     if f.type in SLOPED_TYPES:
         _slope_arrows(bp, f)
     elif f.type == "conveyor" and len(f.path) >= 2:
-        add(Line([tuple(p) for p in f.path], INK, 0.4, arrow=True))
+        add(Line([(p[0], p[1]) for p in f.path], INK, 0.4, arrow=True))
     elif f.type == "goal":
         for i, (x, y) in enumerate(f.respawn):
             add(Circle(x, y, 1.2, None, RESPAWN, 0.5))

@@ -15,7 +15,7 @@ from bottisota.view.arena_layer import draw_goal_marker, draw_open_door
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import dashed_circle, facing_vector
 
-WEDGE_START = 0.35       # the facing wedge starts this far out (share of radius): centre stays coloured
+WEDGE_START = 0.35  # the facing wedge starts this far out (share of radius): centre stays coloured
 WEDGE_HALF_ANGLE = 30.0  # degrees either side of the facing
 MIN_LABEL_PX = 16
 
@@ -92,7 +92,9 @@ def _make_sprite(cam: Camera, bot: Bot, colour: style.Colour, selected: bool,
     label_w, label_h = style.font(size).size(bot.id + (f" z{bot.z:g}" if bot.z > 0 else ""))
     pip = max(3, min(6, round(r * 0.3)))
     pips_w = max(1, int(bot.stats.structure)) * (pip * 2 + 2)
-    half_w = math.ceil(max(r + 14, label_w / 2 + 6, pips_w / 2 + 6, 60 if (bot.rust or bot.leaflet) else 0))
+    half_w = math.ceil(
+        max(r + 14, label_w / 2 + 6, pips_w / 2 + 6, 60 if (bot.rust or bot.leaflet) else 0)
+    )
     top = math.ceil(max(r + 14, r + 4 + label_h))
     bottom = math.ceil(r + 2 * pip + 24)
     sprite = pygame.Surface((2 * half_w, top + bottom), pygame.SRCALPHA)
@@ -123,8 +125,10 @@ def _paint_bot(surface: pygame.Surface, cam: Camera, bot: Bot, colour: style.Col
         pygame.draw.circle(surface, (255, 255, 255), centre, r + 1.5, 1)
     if bot.destroyed:
         d = r * 0.8
-        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 4)
-        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 4)
+        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] - d),
+                         (centre[0] + d, centre[1] + d), 4)
+        pygame.draw.line(surface, style.REFUSAL, (centre[0] - d, centre[1] + d),
+                         (centre[0] + d, centre[1] - d), 4)
     if alpha_ghost:
         return
     if not labels:
@@ -212,8 +216,12 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
     else:
         dashed_circle(surface, style.MINE, centre, r, 2)
     d = r * 0.6
-    pygame.draw.line(surface, colour, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 2)
-    pygame.draw.line(surface, colour, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 2)
+    pygame.draw.line(
+        surface, colour, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), 2
+    )
+    pygame.draw.line(
+        surface, colour, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), 2
+    )
 
 
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,

@@ -37,6 +37,7 @@ class ChartRow(Protocol):
     dealt: float
     taken: float
     rounds: float
+    goals: float
 
     @property
     def rate(self) -> float: ...

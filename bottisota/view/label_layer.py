@@ -4,6 +4,8 @@ another or a bot, and `draw_labels` paints them: text on black, a leader line ba
 to the anchor when a label had to move away."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 from bottisota.view import style
@@ -37,7 +39,8 @@ class LabelSink:
                 tuple((round(x), round(y), round(r)) for x, y, r in self.discs))
 
     def place(self, bounds: tuple[float, float, float, float],
-              taken: list[tuple[float, float, float, float]] = ()) -> tuple[list[PlacedLabel], int]:
+              taken: Sequence[tuple[float, float, float, float]] = ()
+              ) -> tuple[list[PlacedLabel], int]:
         return place_labels(self.wishes, self.discs, bounds, self.radii, list(taken))
 
 

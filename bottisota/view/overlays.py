@@ -127,7 +127,7 @@ def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], ar
         if e.kind == PATH and len(e.points) >= 2:
             pts = [cam.to_px(*p) for p in e.points]
             upto = max(2, math.ceil(len(pts) * e.progress))
-            for a, b in zip(pts[:upto - 1], pts[1:upto]):
+            for a, b in zip(pts[:upto - 1], pts[1:upto], strict=False):
                 dashed_line(surface, style.TEXT, a, b, 12, 3)
             pygame.draw.circle(surface, style.TEXT, pts[upto - 1], 5)
         elif e.kind == MARK and e.at is not None:

@@ -35,7 +35,9 @@ class PanelInput:
     journal: str | None = None
 
 
-def draw_panel(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput) -> list[Button]:
+def draw_panel(
+    surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput
+) -> list[Button]:
     """Draw the panel into `rect`; returns its buttons (their `action` is a command name)."""
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.line(surface, style.GRID_BOLD, rect.topleft, rect.bottomleft, 2)
@@ -161,7 +163,7 @@ def _buttons(vm: ViewModel, p: PanelInput, x: int, y: int, inner: int, line: int
     for i, (text, cmd, enabled) in enumerate(specs):
         col, row = i % 2, i // 2
         rect = pygame.Rect(x + col * (bw + 8), y + row * (bh + 6), bw, bh)
-        out.append(Button(rect, text, cmd, enabled))   # type: ignore[arg-type]
+        out.append(Button(rect, text, cmd, enabled))
     return out
 
 

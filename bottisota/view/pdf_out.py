@@ -60,6 +60,7 @@ def tiling(width: float, height: float, paper: str) -> Tiling:
         t = Tiling((w, h), _fit(width, area[0]), _fit(height, area[1]), area)
         if best is None or t.cols * t.rows < best.cols * best.rows:
             best = t
+    assert best is not None                     # two orientations tried
     return best
 
 

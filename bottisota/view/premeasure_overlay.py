@@ -57,6 +57,7 @@ def _alpha_shape(key: tuple, pts: list[tuple[float, float]] | None,
         layer = pygame.Surface((math.ceil(2 * r) + 3, math.ceil(2 * r) + 3), pygame.SRCALPHA)
         pygame.draw.circle(layer, rgba, (cx - left, cy - top), r)
     else:
+        assert pts is not None                  # a polygon when not a disc
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         left, top = math.floor(min(xs)) - 1, math.floor(min(ys)) - 1
         layer = pygame.Surface((math.ceil(max(xs)) - left + 2, math.ceil(max(ys)) - top + 2),
@@ -239,7 +240,7 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
     if pm.missile is not None:
         mt = pm.missile
         start = cam.to_px(mt.x, mt.y)
-        for bid, turn, heading in zip(mt.toward, mt.turns, mt.headings):
+        for bid, turn, heading in zip(mt.toward, mt.turns, mt.headings, strict=True):
             dx, dy = facing_vector(heading)
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
             dashed_line(surface, style.BLAST, start, end, 8, 2)
@@ -250,8 +251,8 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
             end = cam.to_px(mt.x + dx * RAY_CM, mt.y + dy * RAY_CM)
             dashed_line(surface, style.BLAST, start, end, 8, 2)
     if pm.flight is not None and pm.aim is not None:
-        a, b = cam.to_px(*pm.aim), cam.to_px(*pm.flight.end)
-        dashed_line(surface, style.BLAST, a, b, 8, 2)
+        a, far = cam.to_px(*pm.aim), cam.to_px(*pm.flight.end)
+        dashed_line(surface, style.BLAST, a, far, 8, 2)
         what = ", ".join(pm.flight.bots) or "nobody"
         _text(surface, sink, _("on a miss the rocket flies on: {what}").format(
                                  what=what), b, "flight")
@@ -277,7 +278,7 @@ def draw_blast(surface: pygame.Surface, cam: Camera, state: GameState, blast: An
     centre = cam.to_px(blast.x, blast.y)
     dashed_circle(surface, style.BLAST, centre, cam.length(blast.r), BLAST_WIDTH)
     pygame.draw.circle(surface, style.BLAST, centre, 3)
-    for m, chance in zip(blast.members, blast.chances):
+    for m, chance in zip(blast.members, blast.chances, strict=True):
         b = state.bots.get(m.bot)
         if b is None:
             continue

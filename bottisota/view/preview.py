@@ -22,6 +22,7 @@ from bottisota.core.i18n import _, number
 from bottisota.formats.lint import ERROR
 from bottisota.play.reach import Reach
 from bottisota.view import style
+from bottisota.view.camera import Camera
 from bottisota.view.render import MARGIN, render_arena
 
 PANEL_W = 460
@@ -53,12 +54,12 @@ class Preview:
     mouse: tuple[int, int] | None = None
     stamps: dict = field(default_factory=dict)
     surface: pygame.Surface | None = None
-    camera: object = None
+    camera: Camera | None = None
     next_poll: float = 0.0
     quit: bool = False
 
     def _stamp(self) -> dict:
-        out = {}
+        out: dict[Path, tuple[int, int] | None] = {}
         for f in self.files:
             try:
                 st = os.stat(f)
@@ -136,7 +137,7 @@ class Preview:
                 at = spot_of(f, arena)
                 if at is None:
                     continue
-                cx, cy = self.camera.to_px(*at)
+                cx, cy = cam.to_px(*at)
                 colour = ERROR_COLOUR if f.level == ERROR else WARNING_COLOUR
                 pygame.draw.circle(surface, colour, (cx, cy), max(10, self.scale * 2), 3)
                 surface.blit(style.label(f.code, 20, colour), (cx + 12, cy - 22))

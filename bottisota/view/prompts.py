@@ -80,8 +80,8 @@ def draw_question(surface: pygame.Surface, lines: list[str], keys: str,
     w, h = surface.get_size()
     size = max(18, h // 28)
     labs = [style.label(t, size, colour) for t in lines] + [style.label(keys, size, style.TEXT_DIM)]
-    bw = max(l.get_width() for l in labs) + 40
-    bh = sum(l.get_height() + 6 for l in labs) + 30
+    bw = max(lab.get_width() for lab in labs) + 40
+    bh = sum(lab.get_height() + 6 for lab in labs) + 30
     rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
     pygame.draw.rect(surface, style.PANEL, rect, border_radius=6)
     pygame.draw.rect(surface, colour, rect, 3, border_radius=6)

@@ -153,7 +153,7 @@ def _dashed(surface, colour, pts, width: int, dash: float) -> None:
     import pygame
 
     dash = max(dash, 4.0)
-    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+    for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
         length = math.hypot(bx - ax, by - ay)
         n = max(1, int(length / dash))
         for i in range(0, n, 2):

@@ -64,6 +64,7 @@ def make_screenshots(out: Path) -> list[Path]:
     written.append(_save(table, out / "table.png"))
 
     moving = TableApp(screenshot_game("r1", "move"), SIZE)
+    assert moving.vm.plan is not None          # the active bot's plan, at the move
     moving.vm.plan.forward(12.0)
     written.append(_save(moving, out / "move-preview.png"))
 
@@ -79,7 +80,8 @@ def make_screenshots(out: Path) -> list[Path]:
 
     threat = TableApp(screenshot_game("r1", "move"), SIZE)
     threat.vm.threat_on = True
-    threat.mouse = tuple(round(v) for v in threat.camera.to_px(60.0, 40.0))
+    mx, my = threat.camera.to_px(60.0, 40.0)
+    threat.mouse = (round(mx), round(my))
     threat.update(0.0)
     while not threat.threat.done:
         threat.threat.fill(1000.0)
@@ -111,7 +113,8 @@ def _shooting(size: tuple[int, int]) -> TableApp:
     app = TableApp(screenshot_game("b1", "shoot"), size)
     app.choose_weapon(1)
     app.vm.aim = "s1"
-    app.mouse = tuple(round(v) for v in app.camera.to_px(85.0, 65.0))
+    mx, my = app.camera.to_px(85.0, 65.0)
+    app.mouse = (round(mx), round(my))
     return app
 
 

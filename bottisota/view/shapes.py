@@ -21,7 +21,7 @@ def polygons_of(geom: BaseGeometry) -> list[Polygon]:
         return [geom]
     if isinstance(geom, MultiPolygon) or hasattr(geom, "geoms"):
         out: list[Polygon] = []
-        for g in geom.geoms:  # type: ignore[attr-defined]
+        for g in geom.geoms:
             out.extend(polygons_of(g))
         return out
     return []
@@ -35,7 +35,7 @@ def lines_of(geom: BaseGeometry) -> list[LineString]:
         return [geom]
     if isinstance(geom, MultiLineString) or hasattr(geom, "geoms"):
         out: list[LineString] = []
-        for g in geom.geoms:  # type: ignore[attr-defined]
+        for g in geom.geoms:
             out.extend(lines_of(g))
         return out
     return []

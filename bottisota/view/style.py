@@ -90,8 +90,8 @@ def seat_mark(players: list[str], player: str) -> str:
 
 def luminance(c: Colour) -> float:
     def ch(v: int) -> float:
-        v = v / 255.0
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        s = v / 255.0
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
     return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
 
 
@@ -117,7 +117,8 @@ def floor_shade(z: float, top: float = 12.0) -> Colour:
     lo, hi = FEATURE_FILL["platform"], (150, 170, 210)
     if z <= 0:
         return FLOOR
-    return tuple(round(a + (b - a) * t) for a, b in zip(lo, hi))  # type: ignore[return-value]
+    c = [round(a + (b - a) * t) for a, b in zip(lo, hi, strict=True)]
+    return (c[0], c[1], c[2])
 
 
 def contrast_text(fill: Colour) -> Colour:

@@ -13,7 +13,6 @@ from bottisota.view.blueprint import (
     Item,
     Line,
     Shape,
-    Text,
 )
 
 FONT = "Helvetica, Arial, sans-serif"

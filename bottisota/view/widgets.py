@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import pygame
@@ -65,7 +66,7 @@ def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
 
 def text_block(surface: pygame.Surface, lines: list[tuple[str, style.Colour]],
                topleft: tuple[int, int], size: int = 18, width: int | None = None,
-               max_lines: int | None = None, struck: set[int] = frozenset()) -> int:
+               max_lines: int | None = None, struck: AbstractSet[int] = frozenset()) -> int:
     """Lines of text from `topleft`, long ones wrapped to `width` px (the newest kept
     when `max_lines` rows are too few); lines whose index is in `struck` are struck
     through. Returns the y below."""

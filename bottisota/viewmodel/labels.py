@@ -10,6 +10,7 @@ Pure geometry in pixels; the painter only draws the answer.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import shapely
@@ -127,7 +128,7 @@ def follow(placed: list[PlacedLabel], wishes: list[LabelWish]) -> list[PlacedLab
 
 def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
                  bounds: Rect, radii: dict[str, float] | None = None,
-                 taken: list[Rect] = ()) -> tuple[list[PlacedLabel], int]:
+                 taken: Sequence[Rect] = ()) -> tuple[list[PlacedLabel], int]:
     """Place the wishes in order (earlier ones win the nearer spots). `discs` are the
     bots (cx, cy, r) in px; `radii[key]` is the anchor disc's radius for a wish's
     key; `taken` are rectangles already used (a turn strip, an inset). Returns the

@@ -28,7 +28,8 @@ class TextSizes:
     title: int        # the panel's headings
 
     def as_dict(self) -> dict:
-        return {"table": self.table, "banner": self.banner, "panel": self.panel, "title": self.title}
+        return {"table": self.table, "banner": self.banner, "panel": self.panel,
+                "title": self.title}
 
 
 def table_font_size(px_per_cm: float, ui_scale: float = 1.0) -> int:

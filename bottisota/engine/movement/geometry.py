@@ -14,9 +14,7 @@ import numpy as np
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from bottisota.core.arena import Arena, Feature
-from bottisota.core.compass import heading as bearing
-from bottisota.core.compass import off_angle as angle_between
+from bottisota.core.arena import Feature
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.sweep import first_touch, polygon_edges
 
@@ -135,7 +133,7 @@ def on_table(x: float, y: float, r: float, size: Sequence[float]) -> bool:
 _BOUNDS: dict[int, tuple[weakref.ref[BaseGeometry], tuple[float, float, float, float]]] = {}
 
 
-def _forget_bounds(key: int) -> Callable[[object], None]:
+def _forget_bounds(key: int) -> Callable[[object], object]:
     return lambda _ref: _BOUNDS.pop(key, None)
 
 
@@ -148,14 +146,18 @@ def bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
     return entry[1]
 
 
-def may_meet(shape: BaseGeometry, a: Sequence[float], b: Sequence[float], margin: float = 0.0) -> bool:
+def may_meet(
+    shape: BaseGeometry, a: Sequence[float], b: Sequence[float], margin: float = 0.0
+) -> bool:
     """Cheap bounding-box test: the segment a-b may come within `margin` of the shape."""
     minx, miny, maxx, maxy = bounds_of(shape)
     return not (max(a[0], b[0]) < minx - margin or min(a[0], b[0]) > maxx + margin
                 or max(a[1], b[1]) < miny - margin or min(a[1], b[1]) > maxy + margin)
 
 
-def runs_inside(a: Sequence[float], b: Sequence[float], shape: BaseGeometry) -> list[tuple[float, float]]:
+def runs_inside(
+    a: Sequence[float], b: Sequence[float], shape: BaseGeometry
+) -> list[tuple[float, float]]:
     """The parts of segment a-b inside the shape, as (from, to) distances from a."""
     if (a[0] == b[0] and a[1] == b[1]) or not may_meet(shape, a, b):
         return []
@@ -189,7 +191,9 @@ class ArenaParts:
     # filtered by one array test instead of one box test each
     door_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
 
-    def doors_near(self, a: Sequence[float], b: Sequence[float], margin: float) -> Sequence[Feature]:
+    def doors_near(
+        self, a: Sequence[float], b: Sequence[float], margin: float
+    ) -> Sequence[Feature]:
         """The doors whose boxes the segment a-b may come within `margin` of (the
         `may_meet` test of each door, in door order)."""
         if len(self.doors) < MANY_DOORS:

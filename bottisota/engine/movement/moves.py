@@ -127,7 +127,9 @@ def fling(state: GameState, bot_id: str, heading_deg: float, distance: float,
     return ctx.events
 
 
-def preview_fling(state: GameState, bot_id: str, heading_deg: float, distance: float) -> FlingResult:
+def preview_fling(
+    state: GameState, bot_id: str, heading_deg: float, distance: float
+) -> FlingResult:
     """Where a throw would land and what it would meet; no dice, no change."""
     bot = state.bots[bot_id]
     ctx = Ctx(state, live=False)

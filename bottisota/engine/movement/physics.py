@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from shapely import STRtree
@@ -21,7 +22,6 @@ from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
 from bottisota.engine.movement.geometry import (
     EPS,
-    bearing,
     bot_collision,
     bounds_of,
     disc_contact,
@@ -405,7 +405,9 @@ def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:
     return not under_higher_floor(state, x, y, r, z, strict=True)
 
 
-def landing_spot(ctx: Ctx, bot: Bot, pose: Pose, heading: float | None) -> tuple[float, float] | None:
+def landing_spot(
+    ctx: Ctx, bot: Bot, pose: Pose, heading: float | None
+) -> tuple[float, float] | None:
     """Where a faller whose centre has just crossed an edge comes to rest
     (docs/decisions.md R39): straight on along its line of travel to the first
     point where its whole base is off the higher floor, when the way there is
@@ -487,7 +489,7 @@ def _slide_off(ctx: Ctx, bot: Bot, pose: Pose, moved: dict[str, Pose]) -> None:
 # --- mines on the way ---------------------------------------------------------------
 
 def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[float, float],
-                 run: float, z: float) -> list[tuple[float, object]]:
+                 run: float, z: float) -> list[tuple[float, Mine]]:
     """Active mines a base first touches going `run` cm from a along d (R31, D33),
     as (distance, mine), nearest first; mines it touches already at a are left
     out (they struck already)."""
@@ -546,7 +548,9 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     d = heading_vector(heading)
     length = max(0.0, distance)
     b = point_at(a, d, length)
-    stops: list[tuple[float, int, str, object]] = []
+    stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
+    kind: str | None
+    what: Any
     edge = table_run(a, d, length, r, state.arena.size)
     if edge < length - EPS:
         stops.append((edge, 2, "edge", None))

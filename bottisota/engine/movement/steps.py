@@ -102,7 +102,8 @@ class TurnRhythm:
     afterwards each step needs `turn` cm of movement spent moving since the
     previous one (credits do not stack). The original counts the Turn value "of
     its movement" (liikkuvuudestaan) and lets a reversing bot turn "as often as
-    before": a cm backward, costing `backward_cost` cm, earns that much credit. Tracked bots: the first is free at the start, then each step costs
+    before": a cm backward, costing `backward_cost` cm, earns that much credit.
+    Tracked bots: the first is free at the start, then each step costs
     `turn` cm of movement. Walkers and hoverers turn freely.
     """
 

@@ -11,8 +11,6 @@ from bottisota.core.i18n import N_
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
-    angle_between,
-    bearing,
     discs_overlap,
     doors_reached,
     heading_vector,
@@ -47,7 +45,7 @@ def belt_under(state: GameState, pose: Pose) -> Feature | None:
 def _belt_legs(feature: Feature) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
     """The straight legs of a conveyor: (start, unit direction, length)."""
     legs = []
-    for p, q in zip(feature.path, feature.path[1:]):
+    for p, q in zip(feature.path, feature.path[1:], strict=False):
         dx, dy = q[0] - p[0], q[1] - p[1]
         n = math.hypot(dx, dy)
         if n > EPS:
@@ -75,7 +73,8 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
     speed = feature.speed if feature.speed is not None else state.rules.belt_speed
     start = pose.xy
     if feature.type == "escalator":
-        heading = feature.up if feature.carries != "down" else (feature.up or 0.0) + 180.0
+        up = feature.up or 0.0                  # required for an escalator (formats)
+        heading = up if feature.carries != "down" else up + 180.0
         ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
                   "heading": round(norm_facing(heading), 4), "distance": r2(speed)})
         return forced_line(ctx, bot, pose, heading, speed, None, None)
@@ -184,7 +183,9 @@ def _whole_base_at(state: GameState, x: float, y: float, r: float, z: float) -> 
                                tolerance=state.rules.contact_tolerance) is None
 
 
-def lift_landing(state: GameState, bot: Bot, pose: Pose, car: Feature) -> tuple[float, float] | None:
+def lift_landing(
+    state: GameState, bot: Bot, pose: Pose, car: Feature
+) -> tuple[float, float] | None:
     """Where a bot riding the car up drives off (R48): straight ahead along its
     facing to the first spot where its whole base is on floor of height `top`,
     no further than one base diameter from the car; None when there is none."""
@@ -218,7 +219,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
         top = feature.top if feature.top is not None else 0.0
         if abs(pose.z - top) > state.rules.step_height:
             continue
-        if feature.shape.distance(Point(pose.x, pose.y)) <= bot.radius + state.rules.contact_tolerance:
+        if (
+            feature.shape.distance(Point(pose.x, pose.y))
+            <= bot.radius + state.rules.contact_tolerance
+        ):
             return feature
     return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Protocol
+from typing import Any, NoReturn, Protocol
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -77,7 +77,7 @@ from bottisota.engine.movement.terrain import (
     overlaps_bot,
     teleporter_centre,
 )
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState, Mine
 
 
 class Interrupt(Protocol):
@@ -121,7 +121,7 @@ class Walk:
         self.path: list[PathPoint] = [self._point()]
         self.pieces: list[Piece] = []
         self.ended: str | None = None
-        self.crash_wall = None
+        self.crash_wall: Feature | None = None
         self.crash_step = -1
         self.dropped: list[int] = []
         self.candidates: list[str] = []
@@ -144,7 +144,9 @@ class Walk:
         return PathPoint(self.pose.x, self.pose.y, self.pose.z, self.pose.facing,
                          self.distance, self.spent)
 
-    def _refuse(self, rule: str, message: str, step: int, at: tuple[float, float] | None = None) -> None:
+    def _refuse(
+        self, rule: str, message: str, step: int, at: tuple[float, float] | None = None
+    ) -> NoReturn:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
     def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
@@ -165,7 +167,9 @@ class Walk:
                         id=self.bot.id, spent=self.spent + cost, allowed=self.allowed,
                         move=self.bot.stats.move), step)
 
-    def _record(self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object) -> None:
+    def _record(
+        self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object
+    ) -> None:
         self.spent += cost
         self.path.append(self._point())
         self.pieces.append(piece)
@@ -202,9 +206,13 @@ class Walk:
     def _step(self, i: int, step: Step) -> None:
         f = self.pose.facing
         if isinstance(step, Forward):
-            self._straight(i, "forward", f, step.cm, straight_multiplier(self.rules, self.loco, "forward"))
+            self._straight(
+                i, "forward", f, step.cm, straight_multiplier(self.rules, self.loco, "forward")
+            )
         elif isinstance(step, Back):
-            self._straight(i, "back", f + 180.0, step.cm, straight_multiplier(self.rules, self.loco, "back"))
+            self._straight(
+                i, "back", f + 180.0, step.cm, straight_multiplier(self.rules, self.loco, "back")
+            )
         elif isinstance(step, Strafe):
             kind = strafe_kind(step.bearing)
             self._straight(i, kind, f + step.bearing, step.distance,
@@ -239,6 +247,8 @@ class Walk:
         """After a crash a flier may make one free turn away from the wall (R13)."""
         if self.ended != "crash" or self.loco != "flier" or i != self.crash_step + 1:
             return False
+        if self.crash_wall is None:         # set with every crash (D10)
+            return False
         if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
             return False
         if self.bot.destroyed and self.live:
@@ -261,7 +271,11 @@ class Walk:
         while True:
             run, stop, what, climb = self._plan_straight(i, heading, left)
             stairs = self._stairs_length(heading, run) if self.loco == "walker" else 0.0
-            cost = (run - stairs) * multiplier + stairs * multiplier * self.rules.walker_stairs_cost + climb
+            cost = (
+                (run - stairs) * multiplier
+                + stairs * multiplier * self.rules.walker_stairs_cost
+                + climb
+            )
             self._charge(cost, i)
             done = self._walk_piece(i, kind, heading, run, cost, stop, what, stairs, climb)
             self.held_z = max(self.held_after, self.pose.z)
@@ -280,7 +294,7 @@ class Walk:
         a = pose.xy
         d = heading_vector(heading)
         b = point_at(a, d, cm)
-        stops: list[tuple[float, int, str, object]] = []
+        stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
         refusals: list[tuple[float, str, str]] = []
         climbs: list[tuple[float, float, float]] = []
         if cm > EPS:
@@ -336,6 +350,7 @@ class Walk:
                         "would go under {floor} at {v})").format(
                             bot=bot.id, floor=face[1], v=_at(*point_at(a, d, face[0])))))
         stops.sort(key=lambda item: (item[0], item[1]))
+        what: Any
         run, _, stop, what = stops[0] if stops else (cm, 9, None, None)
         run = max(0.0, min(run, cm))
         for s, rule, message in sorted(refusals):
@@ -360,7 +375,9 @@ class Walk:
         climb, self.held_after = self._net_climb(climbs, run)
         return run, stop, what, climb
 
-    def _net_climb(self, climbs: list[tuple[float, float, float]], run: float) -> tuple[float, float]:
+    def _net_climb(
+        self, climbs: list[tuple[float, float, float]], run: float
+    ) -> tuple[float, float]:
         """What a flier's climbs up to `run` cost (R37) and the height it holds after
         them: over lower floor it keeps the highest floor it has been on in this
         move, so climbing back up to that height is free; only the climb above it
@@ -379,11 +396,13 @@ class Walk:
         if run <= EPS:
             return 0.0
         b = point_at(self.pose.xy, heading_vector(heading), run)
-        total = sum(s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape))
+        total = sum(
+            s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape)
+        )
         return min(run, total)
 
     def _walk_piece(self, i: int, kind: str, heading: float, run: float, cost: float,
-                    stop: str | None, what: object, stairs: float, climb: float) -> bool:
+                    stop: str | None, what: Any, stairs: float, climb: float) -> bool:
         """Move along a planned piece and deal with what stops it. True when the
         step is over (ended or teleported)."""
         a = self.pose.xy
@@ -391,7 +410,9 @@ class Walk:
         end = point_at(a, d, run)
         z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
         start = self._point()
-        target = PathPoint(end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost)
+        target = PathPoint(
+            end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost
+        )
         placed = self._pauses(start, target, run, cost)
         if placed < 0:
             return True
@@ -437,7 +458,9 @@ class Walk:
             return self._teleport(i, what)
         return False
 
-    def _mine_touches(self, start: PathPoint, target: PathPoint, run: float) -> list[tuple[float, object]]:
+    def _mine_touches(
+        self, start: PathPoint, target: PathPoint, run: float
+    ) -> list[tuple[float, Mine]]:
         """Active mines the base first touches along the piece (R31, D33)."""
         if run <= EPS:
             return []
@@ -462,12 +485,15 @@ class Walk:
             t = None
             if self.interrupt is not None:
                 t = self.interrupt.earliest(self.state, self.bot, a, target)
-            at_watch = None if t is None else done_before + (run - done_before) * max(0.0, min(1.0, t))
+            at_watch = (
+                None if t is None else done_before + (run - done_before) * max(0.0, min(1.0, t))
+            )
             at_mine = mines[0][0] if mines else None
             if at_watch is None and at_mine is None:
                 break
             use_mine = at_watch is None or (at_mine is not None and at_mine < at_watch)
             done = at_mine if use_mine else at_watch
+            assert done is not None
             frac = done / run if run > EPS else 0.0
             x = start.x + (target.x - start.x) * frac
             y = start.y + (target.y - start.y) * frac
@@ -483,6 +509,7 @@ class Walk:
 
                     self.ctx.events.extend(mine_strike(self.state, mine, self.bot))
             else:
+                assert self.interrupt is not None      # at_watch came from it
                 self.ctx.events.extend(self.interrupt.fire(self.state, self.bot, at))
             if self.bot.destroyed:
                 self._stop_at(at, "destroyed")
@@ -570,8 +597,10 @@ class Walk:
         facing0 = self.pose.facing
         facing1 = norm_facing(facing0 + 180.0)
         z0 = self.pose.z
-        legs = [PathPoint(out[0], out[1], index.floor_z(*out), facing0, self.distance + turn, self.spent + cost / 2),
-                PathPoint(out[0], out[1], index.floor_z(*out), facing1, self.distance + turn, self.spent + cost / 2),
+        legs = [PathPoint(out[0], out[1], index.floor_z(*out), facing0, self.distance + turn,
+                          self.spent + cost / 2),
+                PathPoint(out[0], out[1], index.floor_z(*out), facing1, self.distance + turn,
+                          self.spent + cost / 2),
                 PathPoint(a[0], a[1], z0, facing1, self.distance + 2 * turn, self.spent + cost)]
         previous = self._point()
         for leg in legs:
@@ -594,7 +623,8 @@ class Walk:
             return False
         t = max(0.0, min(1.0, t))
         at = PathPoint(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, b.z, b.facing,
-                       a.distance + (b.distance - a.distance) * t, a.spent + (b.spent - a.spent) * t)
+                       a.distance + (b.distance - a.distance) * t,
+                       a.spent + (b.spent - a.spent) * t)
         self.pose = Pose(at.x, at.y, at.z, at.facing)
         self.ctx.place(self.bot, self.pose, at.spent - self.spent)
         self.spent = at.spent
@@ -643,7 +673,9 @@ class Walk:
         self._charge(cost, i)
         run = math.hypot(landing[0] - self.pose.x, landing[1] - self.pose.y)
         start = self._point()
-        target = PathPoint(landing[0], landing[1], z, self.pose.facing, self.distance + run, self.spent + cost)
+        target = PathPoint(
+            landing[0], landing[1], z, self.pose.facing, self.distance + run, self.spent + cost
+        )
         placed = self._pauses(start, target, run, cost)
         if placed < 0:
             return
@@ -708,7 +740,10 @@ class Walk:
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
-                carried = sum(math.hypot(q.x - p.x, q.y - p.y) for p, q in zip([start] + trail, trail))
+                carried = sum(
+                    math.hypot(q.x - p.x, q.y - p.y)
+                    for p, q in zip([start] + trail, trail, strict=False)
+                )
                 for p in trail:
                     self.path.append(dataclasses.replace(p, distance=self.distance, spent=self.spent))
                 self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0,
@@ -737,7 +772,9 @@ class Walk:
         if self.live:
             self.ctx.events.extend(destroy(self.state, bot, "min_move", None))
         else:
-            self.ctx.events.append({"type": "destroyed", "bot": bot.id, "cause": "min_move", "by": None})
+            self.ctx.events.append(
+                {"type": "destroyed", "bot": bot.id, "cause": "min_move", "by": None}
+            )
         self.ended = "min_move"
 
     def _result(self) -> MoveResult:

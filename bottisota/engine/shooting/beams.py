@@ -3,7 +3,8 @@
 A beam that hits flings its target straight away from the shooter (push) or
 toward it (pull) by the weapon's `strength`, whatever its armour tests, which
 are rolled only after the movement and its collisions (R29). A pull stronger
-than the gap drags the target into the shooter: a collision like any other. If the same shooter both pulls and pushes the
+than the gap drags the target into the shooter: a collision like any other. If the
+same shooter both pulls and pushes the
 same target and both hit, the target takes rules.pull_push_hits extra hits at
 rules.pull_push_armour_mod and moves only by the difference of the strengths
 (R30). Kills by pits, falls and collisions on the way are the shooter's (D22):
@@ -14,7 +15,6 @@ dice, then the armour tests.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from bottisota.core.cards import Weapon

@@ -33,7 +33,6 @@ from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.shooting.geometry import (
     ahead,
     at_flight_height,
-    bearing,
     flight_barrier,
     flight_height,
     open_doors,
@@ -149,8 +148,8 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
             events.append(_leg(state, shooter, weapon, (x, y), end))
             events.append(_end(state, shooter, weapon, end, barrier, homing))
             return events
-        along, bid = touched[0]
-        nx, ny = ahead(x, y, heading, along)
+        first, bid = touched[0]
+        nx, ny = ahead(x, y, heading, first)
         events.append(_leg(state, shooter, weapon, (x, y), (nx, ny)))
         struck = state.bots[bid]
         hit, more = attack(state, shooter, weapon, struck, by=by,
@@ -162,7 +161,7 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                 events += explode_at(state, shooter, weapon, struck, by=by)
             return events
         rolled.add(bid)
-        x, y, remaining = nx, ny, remaining - along
+        x, y, remaining = nx, ny, remaining - first
     events.append(_end(state, shooter, weapon, (x, y), None, homing))
     return events
 

@@ -16,7 +16,6 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
-from bottisota.core.compass import bearing, off_angle
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 
@@ -67,7 +66,9 @@ def open_doors(state: GameState,
     points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
     reach = np.array([b.radius + tol + 1e-9 for b in bots])
     near = shapely.dwithin(bar.door_shapes[:, None], points[None, :], reach[None, :])
-    return {door for door, touched in zip(bar.doors, near.any(axis=1).tolist()) if touched}
+    return {
+        door for door, touched in zip(bar.doors, near.any(axis=1).tolist(), strict=True) if touched
+    }
 
 
 def door_keys(doors: Iterable[Feature]) -> list[str | int]:
@@ -81,7 +82,8 @@ def door_keys(doors: Iterable[Feature]) -> list[str | int]:
 
 
 def first_barrier(state: GameState, a: Sequence[float], b: Sequence[float],
-                  opened: set[Feature] | None = None) -> tuple[Feature, tuple[float, float], float] | None:
+                  opened: set[Feature] | None = None
+                  ) -> tuple[Feature, tuple[float, float], float] | None:
     """The first wall or closed door the segment a->b meets: (feature, point,
     distance from a); None when the segment is clear (D13, D31)."""
     bar = barriers(state.index)

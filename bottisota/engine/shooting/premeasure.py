@@ -22,6 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing
 from bottisota.engine import damage
 from bottisota.engine.movement.moves import preview_fling
 from bottisota.engine.shooting.beams import fling_plan
@@ -30,7 +31,6 @@ from bottisota.engine.shooting.flight import MissileTurn, missile_turn_options
 from bottisota.engine.shooting.geometry import (
     ahead,
     at_flight_height,
-    bearing,
     disc_of,
     door_keys,
     flight_barrier,
@@ -245,7 +245,7 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
         shared = cache["shared"] = _Shared(state, shooter)
     targets = _measure_targets(state, shooter, weapon, shared, overwatch, whole)
     limit = reach(state, weapon, overwatch)
-    result = dict(
+    result: dict[str, Any] = dict(
         bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
         reach=limit, arc_half=state.rules.nose_arc / 2.0 if weapon.mount == "nose" else None,
         overwatch=overwatch, refusal=str(whole) if whole else None, targets=targets)
@@ -317,7 +317,7 @@ class _Shared:
             sid = self._shooter.id
             found = self._lazy[through_bots] = [
                 LazySight(index, ids, a, top, b, bz, discs, self._doors, (sid, o.id))
-                for (b, bz), o in zip(ends, self.others)]
+                for (b, bz), o in zip(ends, self.others, strict=True)]
         return found
 
 
@@ -347,8 +347,9 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, shared: _Sh
     melee = weapon.kind == "melee"
     need = weapon.to_hit
     measures = []
-    for i, (other, tpose, near, arc, seen, sight, d, o) in enumerate(zip(
-            others, shared.poses, in_range, in_arc, clear, lazy, dist.tolist(), off.tolist())):
+    for _i, (other, tpose, near, arc, seen, sight, d, o) in enumerate(zip(
+            others, shared.poses, in_range, in_arc, clear, lazy, dist.tolist(), off.tolist(),
+            strict=True)):
         reason, fails, decides = whole, None, False
         if reason is None and not arc:
             fails = "arc"

@@ -62,6 +62,7 @@ def check_shoot(state: GameState, shoot: Shoot, overwatch: bool = False) -> Refu
         target, refusal = target_refusal(state, shooter, order.target)
         if refusal is not None:
             return refusal
+        assert weapon is not None and target is not None      # no refusal: both found
         refusal = fire_refusal(state, shooter, weapon, target, overwatch)
         if refusal is not None and len(shoot.shots) > 1:
             return Refusal(refusal.rule,
@@ -84,17 +85,25 @@ def resolve_shoot(state: GameState, shoot: Shoot, overwatch: bool = False,
         return refusal
     shooter = state.bots[shoot.bot]
     events: list[Event] = []
-    beams = [o for o in shoot.shots if shooter.stats.weapon(o.weapon).kind in BEAM_KINDS]
+    beams = [o for o in shoot.shots if _weapon(shooter, o.weapon).kind in BEAM_KINDS]
     for order in shoot.shots:
-        weapon = shooter.stats.weapon(order.weapon)
+        weapon = _weapon(shooter, order.weapon)
         if weapon.kind in BEAM_KINDS:
             if order is beams[0]:
                 events += _fire_beams(state, shooter, beams)
             continue
         if shooter.destroyed:
             break
+        assert order.target is not None         # check_shoot refuses a shot without one (D19)
         events += fire_one(state, shooter, weapon, state.bots[order.target])
     return events
+
+
+def _weapon(shooter: Bot, name: str) -> Weapon:
+    """A weapon of a checked Shoot (check_shoot has found it)."""
+    weapon = shooter.stats.weapon(name)
+    assert weapon is not None, name
+    return weapon
 
 
 def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> list[Event]:
@@ -115,7 +124,9 @@ def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> lis
         return events
     events += _use_ammo(state, shooter, weapon)
     if weapon.kind == "spray":
-        for member in spray_members(state, shooter, target.pos, heights=spray_heights(shooter, target)):
+        for member in spray_members(
+            state, shooter, target.pos, heights=spray_heights(shooter, target)
+        ):
             events += attack(state, shooter, weapon, state.bots[member.bot])[1]
     elif weapon.explosive and weapon.kind not in FLYING_KINDS:
         events += resolve_blast(state, shooter, weapon, target.pos, target.z, target.id)
@@ -144,7 +155,8 @@ def _fire_beams(state: GameState, shooter: Bot, orders: list[ShotOrder]) -> list
     events: list[Event] = []
     pairs = []
     for order in orders:
-        weapon, target = shooter.stats.weapon(order.weapon), state.bots[order.target]
+        assert order.target is not None         # check_shoot refuses a shot without one (D19)
+        weapon, target = _weapon(shooter, order.weapon), state.bots[order.target]
         events.append(apply_event(state, {"type": "shot", "bot": shooter.id,
                                           "weapon": weapon.name, "target": target.id,
                                           "kind": weapon.kind}))

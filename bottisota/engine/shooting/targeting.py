@@ -21,10 +21,8 @@ from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
 from bottisota.engine.shooting.geometry import (
-    bearing,
     disc_of,
     door_keys,
-    off_angle,
     open_doors,
     standing_bots,
 )
@@ -221,7 +219,9 @@ def fire_refusal(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
     return sight_refusal(state, sights[through], spose, tpose)
 
 
-def target_refusal(state: GameState, shooter: Bot, target_id: str | None) -> tuple[Bot | None, Refusal | None]:
+def target_refusal(
+    state: GameState, shooter: Bot, target_id: str | None
+) -> tuple[Bot | None, Refusal | None]:
     """The target bot, refused when missing, gone or the shooter itself (D19)."""
     if target_id is None:
         return None, Refusal("D19", N_("a shot needs a target bot"))
@@ -251,6 +251,7 @@ def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str
     target, refusal = target_refusal(state, shooter, target_id)
     if refusal is not None:
         return refusal
+    assert weapon is not None and target is not None      # no refusal: both found
     return fire_refusal(state, shooter, weapon, target, overwatch,
                         pose_of(shooter, shooter_pose), pose_of(target, target_pose))
 
@@ -266,6 +267,7 @@ def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
     target, refusal = target_refusal(state, shooter, target_id)
     if refusal is not None:
         return []
+    assert target is not None                   # no refusal: found
     spose, tpose = pose_of(shooter, shooter_pose), pose_of(target, target_pose)
     sights: dict[bool, Sight] = {}
     names = []
