@@ -4,9 +4,9 @@ Invariants, checked after every action of every game (fixed seeds): every
 live base wholly on the table, overlapping no wall and no other standing base
 on its level beyond the contact tolerance (D4), on the floor under its centre;
 no ground bot rests in a pit (R36), nor with its base under a higher floor
-(R39, D29);
-movement spent never exceeds the movement allowed, damage stays below structure for live bots (D7), and scores equal
-the kills (D22) and goals (D23) read from the events.
+(R39, D29); movement spent never exceeds the movement allowed, damage stays below
+structure for live bots (D7), and scores equal the kills (D22) and goals (D23) read
+from the events.
 """
 import math
 import random

@@ -94,10 +94,14 @@ def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
                            ("leaflet", state.rules.leaflet_max, "D26")):
         value = getattr(bot, key)
         if value > cap:
-            problems.append(marks.problem(join(join(where, "status"), key),
-                                          N_("{id}'s {key} is {value}; at most {cap} ({rule})").format(
-                                              id=bot.id, key=key, value=value, cap=cap,
-                                              rule=rule)))
+            problems.append(
+                marks.problem(
+                    join(join(where, "status"), key),
+                    N_("{id}'s {key} is {value}; at most {cap} ({rule})").format(
+                        id=bot.id, key=key, value=value, cap=cap, rule=rule
+                    ),
+                )
+            )
     return problems
 
 

@@ -93,7 +93,7 @@ class NavGrid:
     hop_to: np.ndarray
     hop_cost: np.ndarray
     walls: object                  # prepared union of walls inflated by the radius
-    bad: object                    # prepared union of what a centre must not cross
+    bad: BaseGeometry              # prepared union of what a centre must not cross
     lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 

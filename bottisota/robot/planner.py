@@ -20,6 +20,7 @@ from shapely.geometry import LineString, Point
 
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
 from bottisota.engine.movement.moves import preview_move
+from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
 from bottisota.robot.aim import can_fire_from
@@ -156,6 +157,7 @@ class Scorer:
                                    strict=True))
         if self.wants_shot and points:
             f = self.focus
+            assert f is not None                # wants_shot is set only with a focus
             self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y)),
                                     strict=True))
 
@@ -232,6 +234,7 @@ class Scorer:
             p += HAZARD["teleport"]
         if self.wants_shot and self.kind not in ("retreat", "evade", "grab_goal") \
                 and self.in_reach(result.x, result.y) and not self.walled(result.x, result.y):
+            assert self.focus is not None       # wants_shot is set only with a focus
             if not can_fire_from(self.state, self.bot, self.focus, result.final):
                 p += NO_SHOT_PENALTY        # in reach, but arc or sight forbid (R19, R22)
         for e in getattr(result, "events", ()):

@@ -102,10 +102,10 @@ class Robot:
         if plan.timed_out:
             self._events.append({
                 "type": "robot_search_cut", "player": self.player, "bot": bot.id,
-                "previews": plan.previews, "limit_ms": round(1000 * self.time_limit),
+                "previews": plan.previews, "limit_ms": round(1000 * limit),
                 "text": N_("{player}'s search for {id} was cut by its {v} ms guard after "
                            "{previews} previews").format(
-                            player=self.player, id=bot.id, v=round(1000 * self.time_limit),
+                            player=self.player, id=bot.id, v=round(1000 * limit),
                             previews=plan.previews)})
         move = plan.move
         holds = self.holds(game, move)

@@ -352,7 +352,7 @@ def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,
         ("service", SERVICE, _("service point")),
         ("teleporter", TELEPORTER, _("teleporter (dashed: where it can lead)")),
         ("goal", GOAL, _("goal marker (R: respawn spots, in turn)"))) if t in present]
-    for t, colour, text in rows:
+    for _kind, colour, text in rows:
         key.append(Shape([[(0, y), (10, y), (10, y + 5), (0, y + 5)]], colour, INK, 0.3))
         key.append(Text(13, y + 4, text, 3.0, INK, "start"))
         y += 7

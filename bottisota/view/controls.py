@@ -10,7 +10,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, other_language, set_language
 from bottisota.view.app_state import (
     COARSE_STEP_CM,
     DRAG_GRAB_SLACK_CM,
@@ -66,6 +66,14 @@ class InputHandling(FrameDrawing):
                 self._last_zoom = self._clock
             else:                                   # over the panel: scroll the log
                 self.vm.log.scroll_by(event.y * 3)
+
+    def switch_language(self) -> None:
+        """F8: Finnish <-> English; the panel, prompts and new log lines follow."""
+        set_language(other_language())
+        self.vm.log.retell()
+        self._panel = None
+        self._changed()
+        self.say(_("language: English"), "dim")
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mod = event.key, event.mod

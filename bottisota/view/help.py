@@ -41,7 +41,8 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (N_("U / J"), N_("lift up / lift down")),
         (N_("M"), N_("drop a mine (next mine weapon)")),
         (N_("Backspace"), N_("remove the last step")),
-        (N_("Enter"), N_("commit the move (overwatchers are asked first; a move that destroys the bot asks Enter twice)")),
+        (N_("Enter"), N_("commit the move (overwatchers are asked first; a move that "
+                         "destroys the bot asks Enter twice)")),
     )),
     (N_("Shooting phase"), (
         (N_("1-9 then click a target"), N_("add / remove that shot")),

@@ -111,8 +111,13 @@ def _seats(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -
         text = _("{pl}{robot}: {pl2} pts, {pl3} kills  {mark}").format(
                    pl=pl, robot=robot, pl2=state.scores.get(pl, 0), pl3=state.kills.get(pl, 0),
                    mark=_(mark) if mark else "")
-        y = text_block(surface, [(text, style.TEXT_DIM if mark in ("played", "out") else style.TEXT)],
-                       (x + 2 * r + 8, y), size, inner - 2 * r - 8)
+        y = text_block(
+            surface,
+            [(text, style.TEXT_DIM if mark in ("played", "out") else style.TEXT)],
+            (x + 2 * r + 8, y),
+            size,
+            inner - 2 * r - 8,
+        )
     return y
 
 
@@ -121,25 +126,46 @@ def _selected_bot(surface: pygame.Surface, vm: ViewModel, p: PanelInput, x: int,
     bot = p.game.state.bots.get(vm.selected or "")
     size = p.sizes.panel
     if bot is None:
-        return text_block(surface, [(_("click a bot to select it"), style.TEXT_DIM)], (x, y), size, inner)
+        return text_block(
+            surface, [(_("click a bot to select it"), style.TEXT_DIM)], (x, y), size, inner
+        )
     st = bot.stats
     lines = [
         (f"{bot.id}: {st.name} ({_(st.locomotion)}), {bot.player}", style.TEXT),
-        (_("move {move}  turn {turn}  armour {armour}  damage {damage}/{structure}  "
-           "moved {moved}").format(
-             move=number(st.move), turn=number(st.turn), armour=st.armour, damage=bot.damage,
-             structure=st.structure, moved=number(bot.moved)) + ("  " + _("OVERWATCH") if bot.overwatch else ""), style.TEXT_DIM),
+        (
+            _(
+                "move {move}  turn {turn}  armour {armour}  damage {damage}/{structure}  "
+                "moved {moved}"
+            ).format(
+                move=number(st.move),
+                turn=number(st.turn),
+                armour=st.armour,
+                damage=bot.damage,
+                structure=st.structure,
+                moved=number(bot.moved),
+            )
+            + ("  " + _("OVERWATCH") if bot.overwatch else ""),
+            style.TEXT_DIM,
+        ),
     ]
     for i, wpn in enumerate(st.weapons, start=1):
         ammo = bot.ammo.get(wpn.name)
         chosen = wpn.name == vm.weapon
-        text = (_("[{i}] {name}: {kind}, {mount}, {range} cm, {to_hit}+, {hits}").format(
-                    i=i, name=wpn.name, kind=_(wpn.kind.replace("_", " ")), mount=_(wpn.mount),
-                    range=number(wpn.range), to_hit=wpn.to_hit,
-                    hits=ngettext("{n} hit", "{n} hits", wpn.hits).format(n=wpn.hits)
-                    if isinstance(wpn.hits, int) else _("{dice} hits").format(dice=wpn.hits)) + (_(", ammo {ammo}").format(
-                                         ammo=ammo) if ammo is not None else "")
-                + (" " + _("(overwatch)") if chosen and vm.measure_overwatch else ""))
+        text = (
+            _("[{i}] {name}: {kind}, {mount}, {range} cm, {to_hit}+, {hits}").format(
+                i=i,
+                name=wpn.name,
+                kind=_(wpn.kind.replace("_", " ")),
+                mount=_(wpn.mount),
+                range=number(wpn.range),
+                to_hit=wpn.to_hit,
+                hits=ngettext("{n} hit", "{n} hits", wpn.hits).format(n=wpn.hits)
+                if isinstance(wpn.hits, int)
+                else _("{dice} hits").format(dice=wpn.hits),
+            )
+            + (_(", ammo {ammo}").format(ammo=ammo) if ammo is not None else "")
+            + (" " + _("(overwatch)") if chosen and vm.measure_overwatch else "")
+        )
         lines.append((text, style.tone("dice") if chosen else style.TEXT))
     return text_block(surface, lines, (x, y), size, inner)
 

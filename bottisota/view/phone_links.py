@@ -204,7 +204,9 @@ class PhoneTable:
                     bot_id = pv.move.bot
                 if bot_id is not None:
                     bot = state.bots[bot_id]
-                    tag = style.label(_("{seat}'s phone").format(seat=seat), size, colours.get(seat, style.TEXT))
+                    tag = style.label(
+                        _("{seat}'s phone").format(seat=seat), size, colours.get(seat, style.TEXT)
+                    )
                     x, y = cam.to_px(bot.x, bot.y)
                     r = max(4, round(bot.radius * cam.scale))
                     surface.blit(tag, tag.get_rect(midbottom=(x, y - r - 4)))

@@ -255,7 +255,7 @@ def draw_aimed(surface: pygame.Surface, cam: Camera, state: GameState, shooter: 
         dashed_line(surface, style.BLAST, a, far, 8, 2)
         what = ", ".join(pm.flight.bots) or "nobody"
         _text(surface, sink, _("on a miss the rocket flies on: {what}").format(
-                                 what=what), b, "flight")
+                                 what=what), far, "flight")
     if pm.fling is not None:
         draw_fling(surface, cam, state, pm.fling, sink)
 

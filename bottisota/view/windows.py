@@ -4,9 +4,13 @@ calibration results (F2)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pygame
 
-from bottisota.core.i18n import _, number, other_language, set_language
+from bottisota.core.i18n import _, number
 from bottisota.view.app_state import (
     PANEL_SHARE,
     AppState,
@@ -100,17 +104,11 @@ class WindowControl(AppState):
 
     # set by the session (bottisota.commands.play): where calibrations go
 
-    calibration_key = staticmethod(lambda: "display0")
-
-    calibration_saver = staticmethod(lambda key, cal: None)
-
-    def switch_language(self) -> None:
-        """F8: Finnish <-> English; the panel, prompts and new log lines follow."""
-        set_language(other_language())
-        self.vm.log.retell()
-        self._panel = None
-        self._changed()
-        self.say(_("language: English"), "dim")
+    # and how the projector window opens (None: no second window, e.g. without a display)
+    calibration_key: Callable[[], str] = staticmethod(lambda: "display0")
+    calibration_saver: Callable[[str, Calibration], Path | None] = staticmethod(
+        lambda key, cal: None)
+    open_projector: Callable[[Any], Any] | None = None
 
     def toggle_fullscreen(self) -> None:
         """F11: full screen on or off; where the driver cannot, the window stays and says so."""

@@ -161,9 +161,17 @@ def read_calibrations(path: Path | None = None) -> Loaded:
             continue
         cal = _entry(value)
         if cal is None:
-            messages.append(_("{where}: the entry for {key!r} is not a pair of "
-                              "scales between {low} and {high} px/cm: ignored").format(
-                where=where, key=str(key)[:60], low=number(MIN_PX_PER_CM), high=number(MAX_PX_PER_CM)))
+            messages.append(
+                _(
+                    "{where}: the entry for {key!r} is not a pair of "
+                    "scales between {low} and {high} px/cm: ignored"
+                ).format(
+                    where=where,
+                    key=str(key)[:60],
+                    low=number(MIN_PX_PER_CM),
+                    high=number(MAX_PX_PER_CM),
+                )
+            )
         else:
             displays[str(key)] = cal
     if len(raw) > MAX_ENTRIES:

@@ -50,12 +50,17 @@ def shooting_options(game: Any, bot_id: str, service_choice: str) -> list[Option
     ow = game.legal(SetOverwatch(bot_id))
     sd = game.legal(SelfDestruct(bot_id))
     sv = game.legal(Service(bot_id, service_choice))
-    return [Option(_("Fire"), "F", shoot_why),
-            Option(_("Overwatch"), "V", translated(ow) if ow is not None else None),
-            Option(_("Service: {choice}").format(
-                    choice=_(service_choice)), "Shift+R", translated(sv) if sv is not None else None),
-            Option(_("Self-destruct"), "X X", translated(sd) if sd is not None else None),
-            Option(_("Pass"), "P", translated(game.legal(Pass(bot_id)) or "") or None)]
+    return [
+        Option(_("Fire"), "F", shoot_why),
+        Option(_("Overwatch"), "V", translated(ow) if ow is not None else None),
+        Option(
+            _("Service: {choice}").format(choice=_(service_choice)),
+            "Shift+R",
+            translated(sv) if sv is not None else None,
+        ),
+        Option(_("Self-destruct"), "X X", translated(sd) if sd is not None else None),
+        Option(_("Pass"), "P", translated(game.legal(Pass(bot_id)) or "") or None),
+    ]
 
 
 def headline(game: Any, robots: dict, options: list[Option] | None = None) -> str:
@@ -100,8 +105,9 @@ def danger(preview: Any, bot: Any) -> str | None:
                 return _("this move's {drop} cm fall destroys {bot}").format(
                         drop=number(e["drop"]), bot=bot.id)
             if high >= left:
-                return _("this move's {drop} cm fall may destroy {bot} ({low}-{high} damage, {left} left)").format(
-                    drop=number(e["drop"]), bot=bot.id, low=low, high=high, left=left)
+                return _("this move's {drop} cm fall may destroy {bot} ({low}-{high} damage, "
+                         "{left} left)").format(drop=number(e["drop"]), bot=bot.id, low=low,
+                                                high=high, left=left)
     return None
 
 

@@ -59,7 +59,9 @@ def parse_size(text: str) -> tuple[int, int]:
 def parse_players(text: str) -> list[str]:
     players = [p.strip() for p in text.split(",") if p.strip()]
     if len(players) < 1 or len(set(players)) != len(players):
-        raise InputError([Problem("--players", 0, 0, "", _("give one or more distinct names, e.g. red,blue"))])
+        raise InputError(
+            [Problem("--players", 0, 0, "", _("give one or more distinct names, e.g. red,blue"))]
+        )
     return players
 
 
@@ -98,7 +100,9 @@ def find_arena(name: str) -> Path:
     for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
         if c.is_file():
             return c
-    raise InputError([Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of that name)"))])
+    raise InputError(
+        [Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of that name)"))]
+    )
 
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:

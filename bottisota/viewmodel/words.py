@@ -64,9 +64,17 @@ _PLURALS: dict[str, Callable[[int], str]] = {
 def _to_hit(e: Event) -> str:
     verdict = _("HIT") if e["hit"] else _("miss")
     if e.get("bot"):
-        return _("{bot}'s {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}").format(
-            bot=e["bot"], weapon=e["weapon"], target=e["target"], roll=e["roll"], mod=_mod(e),
-            need=e["need"], verdict=verdict)
+        return _(
+            "{bot}'s {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}"
+        ).format(
+            bot=e["bot"],
+            weapon=e["weapon"],
+            target=e["target"],
+            roll=e["roll"],
+            mod=_mod(e),
+            need=e["need"],
+            verdict=verdict,
+        )
     return _("the {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}").format(
         weapon=e["weapon"], target=e["target"], roll=e["roll"], mod=_mod(e), need=e["need"],
         verdict=verdict)

@@ -16,6 +16,7 @@ import numpy as np
 from shapely import STRtree
 from shapely.geometry import LineString, Point
 
+from bottisota.core.compass import heading as bearing
 from bottisota.core.i18n import N_
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
@@ -35,7 +36,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
-from bottisota.engine.state import Bot, GameState
+from bottisota.engine.state import Bot, GameState, Mine
 from bottisota.geometry.arena_index import ArenaIndex
 from bottisota.geometry.surfaces import Surface
 

@@ -7,6 +7,8 @@ import math
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
+from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.i18n import N_
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (

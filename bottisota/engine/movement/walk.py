@@ -29,14 +29,15 @@ from bottisota.core.actions import (
     Strafe,
     Turn,
 )
+from bottisota.core.arena import Feature
+from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.i18n import N_
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
     EPS,
-    angle_between,
-    bearing,
     contains_point,
     doors_reached,
     doors_touching,
@@ -364,9 +365,14 @@ class Walk:
             hit = what.label if stop == "wall" else what.id
             where = _at(*point_at(a, d, run))
             if state.round <= 1:
-                self._refuse("R7",
-                        N_("nobody may ram in the first round: {id} would hit {hit} at {where}").format(
-                            id=bot.id, hit=hit, where=where), i, point_at(a, d, run))
+                self._refuse(
+                    "R7",
+                    N_("nobody may ram in the first round: {id} would hit {hit} at {where}").format(
+                        id=bot.id, hit=hit, where=where
+                    ),
+                    i,
+                    point_at(a, d, run),
+                )
             if stop == "bot" and bot.new:
                 self._refuse("R56",
                         N_("a new bot may not push other bots on its first move: {id} would "
@@ -660,9 +666,13 @@ class Walk:
         else:
             car = lift_car_touched(state, bot, self.pose)
             if car is None:
-                self._refuse("R48",
-                        N_("{id} is not at the top of a lift with its base touching the car").format(
-                            id=bot.id), i)
+                self._refuse(
+                    "R48",
+                    N_("{id} is not at the top of a lift with its base touching the car").format(
+                        id=bot.id
+                    ),
+                    i,
+                )
             landing = teleporter_centre(car)
             z = index.floor_z(*landing)
         other = overlaps_bot(state, bot, landing[0], landing[1])
@@ -731,9 +741,13 @@ class Walk:
         if bot.stats.is_flying:
             other = overlaps_bot(self.state, bot, self.pose.x, self.pose.y)
             if other is not None:
-                self._refuse("R11",
-                        N_("{id} may fly over {id2} but not end its move on it (at {v})").format(
-                            id=bot.id, id2=other.id, v=_at(*self.pose.xy)), len(self.move.steps) - 1)
+                self._refuse(
+                    "R11",
+                    N_("{id} may fly over {id2} but not end its move on it (at {v})").format(
+                        id=bot.id, id2=other.id, v=_at(*self.pose.xy)
+                    ),
+                    len(self.move.steps) - 1,
+                )
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
             carry(self.ctx, bot, self.pose)
@@ -745,7 +759,9 @@ class Walk:
                     for p, q in zip([start] + trail, trail, strict=False)
                 )
                 for p in trail:
-                    self.path.append(dataclasses.replace(p, distance=self.distance, spent=self.spent))
+                    self.path.append(
+                        dataclasses.replace(p, distance=self.distance, spent=self.spent)
+                    )
                 self.pieces.append(Piece("carry", -1, carried, 0.0, 0.0,
                         N_("carried by a belt (R44, R46)")))
                 self._mines()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing
 from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack

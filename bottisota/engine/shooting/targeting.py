@@ -19,6 +19,7 @@ from typing import Any
 from bottisota.core.actions import Refusal
 from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
+from bottisota.core.compass import bearing, off_angle
 from bottisota.core.i18n import N_
 from bottisota.engine.shooting.geometry import (
     disc_of,
