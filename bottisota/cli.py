@@ -99,6 +99,8 @@ def lang_option(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     set_language(lang_option(argv))
+    while argv[:1] == ["--lang"] or argv[:1] and argv[0].startswith("--lang="):
+        argv = argv[2:] if argv[0] == "--lang" else argv[1:]   # set: `--lang fi explain R19`
     if argv[:1] in (["--version"], ["-V"]):
         print(f"bottisota {version()}")
         return 0

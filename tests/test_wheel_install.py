@@ -88,6 +88,7 @@ def test_a_designer_folder_works_with_the_installed_wheel(tmp_path):
     assert "ok: 3 files checked" in checked.stdout
     bottisota("check", "warehouse")
     bottisota("render", "shed", "-o", "shed.pdf")
+    assert "etu-90" in bottisota("--lang", "fi", "explain", "R19").stdout   # rule texts shipped
     bottisota("render", "shed", "-o", "shed.svg")
     bottisota("render", "shed", "-o", "shed.png")
     assert (work / "shed.pdf").read_bytes().startswith(b"%PDF")

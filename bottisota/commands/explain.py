@@ -1,22 +1,37 @@
-"""`bottisota explain CODE`: what a finding of `bottisota check` means and how to fix it."""
+"""`bottisota explain CODE`: what a finding of `bottisota check` means and how to fix it;
+`bottisota explain R18`: a rule's text in the chosen language."""
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
+from bottisota.core.rule_texts import RULE_NUMBERS, rule_text
 from bottisota.formats.lint import CODES, lookup
 from bottisota.formats.spec_types import did_you_mean
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("code", nargs="?", metavar="CODE",
-                   help=_("a code (W012) or name (lone-teleporter); none lists every code"))
+                   help=_("a code (W012), its name (lone-teleporter) or a rule (R18); "
+                          "none lists every code"))
+
+
+def rule_explanation(rule: str) -> str:
+    """A rule's number and text, wrapped (InputError when there is no such rule)."""
+    rule = rule.upper()
+    if rule not in RULE_NUMBERS:
+        raise InputError([Problem(rule, 0, 0, "", _(
+            "no such rule; the rules are R1 to R{last}").format(last=len(RULE_NUMBERS)))])
+    return textwrap.fill(f"{rule} — {rule_text(rule)}", 78)
 
 
 def explanation(word: str) -> str:
-    """The text `explain` prints for one code (InputError when there is no such code)."""
+    """The text `explain` prints for one code or rule (InputError when there is none)."""
+    if re.fullmatch(r"[Rr][0-9]+", word):
+        return rule_explanation(word)
     code = lookup(word)
     if code is None:
         names = [c.code for c in CODES.values()] + [c.name for c in CODES.values()]

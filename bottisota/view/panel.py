@@ -10,15 +10,17 @@ from typing import Any
 import pygame
 
 from bottisota.core.i18n import N_, _, ngettext, number
+from bottisota.core.rule_texts import quoted
 from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark, player_colours
 from bottisota.view.premeasure_overlay import draw_fire_track
-from bottisota.view.widgets import Button, text_block
+from bottisota.view.widgets import Button, text_block, wrap
 from bottisota.viewmodel.guidance import Option
 from bottisota.viewmodel.model import ViewModel, turn_line
 from bottisota.viewmodel.sizes import TextSizes
 
 DICE_SHOWN = 4
+RULE_LINES = 4              # rows of a quoted rule's text under a refusal
 
 
 @dataclass
@@ -74,6 +76,7 @@ def draw_panel(
                                   journal=p.journal), style.TEXT_DIM)], (x, bottom),
                    max(12, s.panel * 3 // 4), inner, max_lines=1)
     if vm.message is not None:
+        bottom = _quoted_rules(surface, vm.message[0], x, bottom, inner, s.panel)
         bottom -= line * 2
         text_block(surface, [(vm.message[0], style.tone(vm.message[1]))], (x, bottom), s.panel,
                    inner, max_lines=2)
@@ -87,6 +90,21 @@ def draw_panel(
                          for ln in shown], (x, y + line), s.panel, inner, max_lines=room,
                struck={i for i, ln in enumerate(shown) if ln.undone})
     return buttons
+
+
+def _quoted_rules(surface: pygame.Surface, message: str, x: int, bottom: int, inner: int,
+                  size: int) -> int:
+    """The texts of the rules `message` names ("R19 — ..."), dim, at most RULE_LINES rows,
+    drawn up from `bottom`; returns the new bottom (above them)."""
+    size = max(12, size * 5 // 6)
+    rows = [row for text in quoted(message) for row in wrap(text, style.font(size), inner)]
+    if not rows:
+        return bottom
+    if len(rows) > RULE_LINES:
+        rows = rows[:RULE_LINES - 1] + [rows[RULE_LINES - 1] + " …"]
+    bottom -= (style.font(size).get_linesize() + 1) * len(rows) + 4
+    text_block(surface, [(row, style.TEXT_DIM) for row in rows], (x, bottom), size)
+    return bottom
 
 
 def _seats(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -> int:

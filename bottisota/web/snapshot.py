@@ -20,6 +20,7 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from bottisota.core.actions import Refusal
 from bottisota.core.i18n import translated
+from bottisota.core.rule_texts import rule_text, rules_named
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
 from bottisota.engine.state import Bot, GameState
 from bottisota.viewmodel.log import QUIET
@@ -119,7 +120,9 @@ def events_json(events: Iterable[dict]) -> list[str]:
 def refusal_json(ref: Refusal | None) -> Json | None:
     if ref is None:
         return None
-    out: Json = {"rule": ref.rule, "message": ref.message, "text": translated(ref)}
+    out: Json = {"rule": ref.rule, "message": ref.message, "text": translated(ref),
+                 "rules": [{"rule": r, "text": rule_text(r)}          # quoted, current language
+                           for r in rules_named(f"{ref.rule} {ref.message}")]}
     if ref.at is not None:
         out["at"] = [r2(ref.at[0]), r2(ref.at[1])]
     if ref.step is not None:

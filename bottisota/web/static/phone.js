@@ -60,6 +60,7 @@
         S.plan = null; S.planned = null; S.tail = null; S.placeAt = null;
         (m.events || []).forEach((t) => say(t)); renderAll(); break;
       case "refused": S.pendingCommit = null; S.dice = []; $("dice").hidden = true;
+        (m.refusal.rules || []).slice().reverse().forEach((r) => say(r.rule + " — " + r.text, "rule"));
         say(m.refusal.text, true); break;
       case "dice": askDie(m.need); break;
       case "error": planInFlight = false; say(m.message, true); break;
@@ -108,7 +109,7 @@
     S.log.unshift({ text, bad }); S.log = S.log.slice(0, 30);
     const ol = $("log"); ol.innerHTML = "";
     S.log.forEach((l) => { const li = document.createElement("li"); li.textContent = l.text;
-      if (l.bad) li.className = "refusal"; ol.appendChild(li); });
+      if (l.bad) li.className = l.bad === "rule" ? "dim" : "refusal"; ol.appendChild(li); });
   }
   function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
   function button(text, fn, cls) { const b = el("button", text, cls); b.type = "button"; b.onclick = fn; return b; }
@@ -318,7 +319,8 @@
     if (mv) mv.pieces.filter((p) => p.multiplier !== 1 || p.note).forEach((p) => info.appendChild(el("div", `${p.kind} ${fmt(p.length)} cm ×${p.multiplier} = ${fmt(p.cost)} cm` + (p.note ? ` (${p.note})` : ""), "dim")));
     if (mv && mv.events.length) info.appendChild(el("div", tx("on the way: {events}", { events: mv.events.join("; ") })));
     (pl.offers || []).forEach((o) => info.appendChild(el("div", tx("overwatch: {watcher} may fire ({weapons})", { watcher: o.watcher, weapons: o.weapons.join(", ") }) + (o.after_move ? " " + tx("after the move") : ""), "no")));
-    if (pl.refusal) info.appendChild(el("div", pl.refusal.text, "refusal"));
+    if (pl.refusal) { info.appendChild(el("div", pl.refusal.text, "refusal"));
+      (pl.refusal.rules || []).forEach((r) => info.appendChild(el("div", r.rule + " — " + r.text, "dim"))); }
     else if (pl.legal) info.appendChild(el("div", tx("legal"), "ok"));
   }
   function stepText(s) { const k = Object.keys(s)[0], v = s[k];
