@@ -25,6 +25,7 @@ import traceback
 from importlib import import_module, metadata
 from pathlib import Path
 
+from bottisota.commands.argparse_words import use_catalogue
 from bottisota.core.errors import InputError, JournalError, JournalWriteError
 from bottisota.core.i18n import LANGUAGES, N_, _, set_language
 from bottisota.formats.content import use_folders
@@ -99,6 +100,7 @@ def lang_option(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     set_language(lang_option(argv))
+    use_catalogue()                  # argparse's own words ("usage:", its errors) too
     while argv[:1] == ["--lang"] or argv[:1] and argv[0].startswith("--lang="):
         argv = argv[2:] if argv[0] == "--lang" else argv[1:]   # set: `--lang fi explain R19`
     if argv[:1] in (["--version"], ["-V"]):

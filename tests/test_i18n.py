@@ -279,3 +279,19 @@ def test_f8_switches_the_language_and_the_log_is_told_again(video):
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F8, mod=0, unicode=""))
     assert i18n.language() == "en"
     assert any(line.text == "r1 passes" for line in app.vm.log.lines)
+
+
+def test_argparse_own_words_follow_the_language(capsys):
+    from bottisota.cli import main as cli_main
+
+    with pytest.raises(SystemExit) as out:
+        cli_main(["--lang", "fi", "check", "--bogus", "x"])
+    assert out.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("käyttö: bottisota")
+    assert "bottisota: virhe: tuntemattomat argumentit: --bogus" in err
+    with pytest.raises(SystemExit):
+        cli_main(["--lang", "en", "check", "--bogus", "x"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: bottisota")
+    assert "bottisota: error: unrecognized arguments: --bogus" in err
