@@ -3,6 +3,8 @@ pixel, with the caches and with them emptied before every frame; the words under
 pre-measure's targets are the core's answer in the language spoken now."""
 from __future__ import annotations
 
+import json
+
 import pygame
 import pytest
 
@@ -14,6 +16,8 @@ from bottisota.view.projector import ProjectorWindow
 from bottisota.view.screenshots import screenshot_game
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.targets import target_words, verdict
+from bottisota.web.protocol import parse
+from tests.test_web_table import advance, new_game, table_and_phones
 
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
@@ -71,3 +75,28 @@ def test_target_words_are_the_cores_answer_and_follow_the_language():  # R19 R22
             assert fi[far.bot][0] != en[far.bot][0]
     finally:
         set_language("en")
+
+
+def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
+    game = advance(new_game())
+    app, hub, _client = table_and_phones(game)
+    app.vm.panel = "hidden"
+    app.camera = app._fit_camera()
+    app.phones.show_links = False
+    seats = {"red": "red-1", "table": "blue-2"}
+    for seat, bot in seats.items():
+        hub.handle(hub.seats[seat], parse('{"type": "show", "on": true}'))
+        hub.handle(hub.seats[seat], parse(json.dumps(
+            {"type": "plan", "bot": bot, "steps": [{"forward": 1.5}]})))
+    first = {seat: pv for seat, _pm, _focus, pv in app.phones.shared(game)}
+    assert set(first) == set(seats) and all(pv is not None for pv in first.values())
+    hub.handle(hub.seats["red"], parse(
+        '{"type": "plan", "bot": "red-1", "steps": [{"forward": 2.0}]}'))
+    second = {seat: pv for seat, _pm, _focus, pv in app.phones.shared(game)}
+    assert second["table"] is first["table"]            # unchanged: not measured again
+    assert second["red"] is not first["red"]
+    assert second["red"].move.steps != first["red"].move.steps
+    cached = pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB")
+    app.phones._seats.clear()                            # every seat measured afresh
+    app.phones._work = None
+    assert pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB") == cached
