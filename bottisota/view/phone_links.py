@@ -107,6 +107,7 @@ class PhoneTable:
         self.show_links = show_links
         self._seen: tuple | None = game_mark(self.hub.game)    # what the view has taken in
         self._work: tuple[tuple, list] | None = None
+        self._seats: dict[str, tuple[tuple, tuple]] = {}    # each seat's measured work
         self.wait_ms = 0.0
 
     @property
@@ -164,24 +165,34 @@ class PhoneTable:
     # --- drawing ----------------------------------------------------------------------------
 
     def shared(self, game: Any) -> list[tuple[str, Any, str | None, Any]]:
-        """The work seats show on the table, measured by the core (cached until the game
-        or the work changes): (seat, pre-measure or None, its focus, move preview or None)."""
+        """The work seats show on the table, measured by the core (each seat's cached
+        until the game or that seat's work changes: a phone dragging its plan has only
+        its own plan measured again): (seat, pre-measure or None, its focus, move
+        preview or None)."""
         work = self.hub.shown_work()
-        key = (game_mark(game), repr(work))
+        mark = game_mark(game)
+        key = (mark, repr(work))
         if self._work is not None and self._work[0] == key:
             return self._work[1]
         out = []
         state = game.state
+        kept = self._seats
+        self._seats = {}
         for seat, req, move in work:
-            pm = focus = pv = None
-            if req is not None:
-                aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
-                pm = premeasure(state, req["bot"], req["weapon"], aim,
-                                bool(req.get("overwatch")))
-                focus = req.get("target")
-            if isinstance(move, Move) and move.bot in state.bots:
-                pv = preview_move(game, move)
-            out.append((seat, pm, focus, pv))
+            seat_key = (mark, repr(req), repr(move))
+            got = kept.get(seat)
+            if got is None or got[0] != seat_key:
+                pm = focus = pv = None
+                if req is not None:
+                    aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
+                    pm = premeasure(state, req["bot"], req["weapon"], aim,
+                                    bool(req.get("overwatch")))
+                    focus = req.get("target")
+                if isinstance(move, Move) and move.bot in state.bots:
+                    pv = preview_move(game, move)
+                got = (seat_key, (seat, pm, focus, pv))
+            self._seats[seat] = got
+            out.append(got[1])
         self._work = (key, out)
         return out
 

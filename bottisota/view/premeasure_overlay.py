@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, language, number
 from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -101,11 +101,31 @@ def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool
         surface.blit(style.label(text, 18, style.TEXT), (c[0] + 14, c[1] + 14))
 
 
+_words: list[tuple[Any, str, dict[str, tuple[str, str]]]] = []
+
+
+def target_texts(pm: Any) -> dict[str, tuple[str, str]]:
+    """Each target's words and tone, by bot id: worked out once per pre-measure and
+    language (a pre-measure is the core's frozen answer; both windows and every frame
+    that shows it draw the same words)."""
+    lang = language()
+    for kept, kept_lang, texts in _words:
+        if kept is pm and kept_lang == lang:
+            return texts
+    texts = {t.bot: (target_words(t, pm),
+                     "clear" if t.can_fire else "dim" if verdict(t) == "arc" else "alarm")
+             for t in pm.targets}
+    _words.insert(0, (pm, lang, texts))
+    del _words[4:]                             # the last few pre-measures, no more
+    return texts
+
+
 def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any,
                  sink: LabelSink | None = None, rings: bool = True) -> None:
     """Every other bot ringed by its verdict: a solid ring when it may be shot (with
     to-hit and chance), else a dashed ring and why not in words (`rings=False`: the
     words only, the rings being baked into the view's cached layer)."""
+    words = target_texts(pm)
     for t in pm.targets:
         b = state.bots.get(t.bot)
         if b is None:
@@ -115,8 +135,7 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
         r = cam.length(b.radius) + 6
         if rings:
             _ring(surface, t, colour, centre, r)
-        text = target_words(t, pm)
-        tone = "clear" if t.can_fire else "dim" if verdict(t) == "arc" else "alarm"
+        text, tone = words[t.bot]
         if sink is not None:
             sink.want(text, centre, tone, key=f"t:{t.bot}", radius=r + 4)
         else:

@@ -1,0 +1,102 @@
+"""The view's frame caches change nothing that is shown: the same frames, pixel for
+pixel, with the caches and with them emptied before every frame; the words under a
+pre-measure's targets are the core's answer in the language spoken now."""
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+
+from bottisota.core.i18n import set_language
+from bottisota.view import premeasure_overlay
+from bottisota.view.app import TableApp
+from bottisota.view.premeasure_overlay import target_texts
+from bottisota.view.projector import ProjectorWindow
+from bottisota.view.screenshots import screenshot_game
+from bottisota.viewmodel.calibration_store import Calibration
+from bottisota.viewmodel.targets import target_words, verdict
+from bottisota.web.protocol import parse
+from tests.test_web_table import advance, new_game, table_and_phones
+
+pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
+
+
+def two_windows() -> TableApp:
+    pygame.font.init()
+    app = TableApp(screenshot_game("b1", "shoot"), (1280, 800), robot_pace=0.0)
+    app.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
+    app.step(0.0)
+    app.choose_weapon(1)
+    return app
+
+
+def frames(app: TableApp, count: int, empty_caches: bool) -> list[tuple[bytes, bytes]]:
+    """`count` frames of both windows (the mouse over a target from the second on)."""
+    out = []
+    for i in range(count):
+        if empty_caches:
+            premeasure_overlay._words.clear()
+        if i == 1:
+            app.mouse = app.camera.to_px(62.0, 22.0)        # s1: its sight line shown
+        app.step(1.0 / 60.0)
+        out.append((pygame.image.tobytes(app.surface, "RGB"),
+                    pygame.image.tobytes(app.projector.surface, "RGB")))
+    return out
+
+
+def test_both_windows_show_the_same_pixels_with_and_without_the_word_cache():
+    cached = frames(two_windows(), 4, empty_caches=False)
+    fresh = frames(two_windows(), 4, empty_caches=True)
+    assert len(cached) == len(fresh) == 4
+    for (laptop_a, projector_a), (laptop_b, projector_b) in zip(cached, fresh, strict=True):
+        assert laptop_a == laptop_b
+        assert projector_a == projector_b
+
+
+def test_target_words_are_the_cores_answer_and_follow_the_language():  # R19 R22 D14
+    app = two_windows()
+    pm = app.premeasure()
+    assert pm is not None and pm.targets
+    try:
+        for lang in ("en", "fi", "en"):
+            set_language(lang)
+            texts = target_texts(pm)
+            assert texts is target_texts(pm)                 # worked out once
+            for t in pm.targets:
+                tone = "clear" if t.can_fire else "dim" if verdict(t) == "arc" else "alarm"
+                assert texts[t.bot] == (target_words(t, pm), tone)
+        set_language("fi")
+        fi = target_texts(pm)
+        set_language("en")
+        en = target_texts(pm)
+        far = next((t for t in pm.targets if t.distance % 1), None)
+        if far is not None and far.can_fire:                 # a decimal comma in Finnish
+            assert fi[far.bot][0] != en[far.bot][0]
+    finally:
+        set_language("en")
+
+
+def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
+    game = advance(new_game())
+    app, hub, _client = table_and_phones(game)
+    app.vm.panel = "hidden"
+    app.camera = app._fit_camera()
+    app.phones.show_links = False
+    seats = {"red": "red-1", "table": "blue-2"}
+    for seat, bot in seats.items():
+        hub.handle(hub.seats[seat], parse('{"type": "show", "on": true}'))
+        hub.handle(hub.seats[seat], parse(json.dumps(
+            {"type": "plan", "bot": bot, "steps": [{"forward": 1.5}]})))
+    first = {seat: pv for seat, _pm, _focus, pv in app.phones.shared(game)}
+    assert set(first) == set(seats) and all(pv is not None for pv in first.values())
+    hub.handle(hub.seats["red"], parse(
+        '{"type": "plan", "bot": "red-1", "steps": [{"forward": 2.0}]}'))
+    second = {seat: pv for seat, _pm, _focus, pv in app.phones.shared(game)}
+    assert second["table"] is first["table"]            # unchanged: not measured again
+    assert second["red"] is not first["red"]
+    assert second["red"].move.steps != first["red"].move.steps
+    cached = pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB")
+    app.phones._seats.clear()                            # every seat measured afresh
+    app.phones._work = None
+    assert pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB") == cached
