@@ -295,3 +295,19 @@ def test_argparse_own_words_follow_the_language(capsys):
     err = capsys.readouterr().err
     assert err.startswith("usage: bottisota")
     assert "bottisota: error: unrecognized arguments: --bogus" in err
+
+
+def test_the_simulate_table_speaks_finnish_with_decimal_commas(capsys):
+    from bottisota.cli import main as cli_main
+
+    try:
+        code = cli_main(["--lang", "fi", "simulate", "duel", "--robots", "aggressive,sniper",
+                         "--games", "2", "--jobs", "1", "--round-limit", "1", "--quiet"])
+    finally:
+        i18n.set_language("en")
+    out = capsys.readouterr().out
+    assert code == 0
+    head = out.splitlines()[0]
+    assert head.startswith("persoonallisuus") and "voit %" in head and "tuhot" in head
+    row = out.splitlines()[2]
+    assert re.search(r"\s\d+,\d\s", row) and not re.search(r"\d\.\d", row), row

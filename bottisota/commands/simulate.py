@@ -28,9 +28,9 @@ from bottisota.robot.simulate import (
     setup,
 )
 from bottisota.robot.stats import (
-    FLAG_TEXT,
     GameRecord,
     card_rows,
+    flag_text,
     personality_rows,
     ranking_note,
     table,
@@ -70,15 +70,15 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
 def report(records: list[GameRecord], seconds: float | None = None) -> str:
     """The terminal report: both tables, the ranking advice, flags and a summary."""
     people, cards = personality_rows(records), card_rows(records)
-    lines = [table("personality", people), "", table(_("bot card"), cards), ""]
-    for title, rows in (("personalities", people), ("cards", cards)):
+    lines = [table(_("personality"), people), "", table(_("bot card"), cards), ""]
+    for title, rows in ((_("personalities"), people), (_("cards"), cards)):
         lines.append(f"{title}: {ranking_note(rows, len(records))}")
         for row in rows:
             if row.flag:
                 lo, hi = row.interval
                 lines.append(_("  {v}: {label} wins {v2}% [{v3}-{v4}], clear of "
                                "the others pooled").format(
-                                 v=FLAG_TEXT[row.flag], label=row.label,
+                                 v=flag_text(row.flag), label=row.label,
                                  v2=number(100 * row.rate, 1, fixed=True),
                                  v3=number(100 * lo, 1, fixed=True),
                                  v4=number(100 * hi, 1, fixed=True)))
@@ -144,7 +144,7 @@ def main(args: argparse.Namespace) -> int:
     if args.output:
         from bottisota.view.chart import draw_chart
 
-        draw_chart(args.output, [("personality", personality_rows(records)),
+        draw_chart(args.output, [(_("personality"), personality_rows(records)),
                                  (_("bot card"), card_rows(records))],
                    title=_("{stem}: {records} games, {robots}").format(
                              stem=Path(args.arena).stem, records=len(records),

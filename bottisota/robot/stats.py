@@ -7,7 +7,7 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import N_, _, number
 
 Z95 = 1.959963984540054          # the 95% normal quantile for the Wilson interval
 
@@ -186,25 +186,41 @@ def ranking_note(rows: list[Row], games: int) -> str:
                 v=number(100 * half, 0, fixed=True), label=widest.label, n=widest.n, total=total))
 
 
-FLAG_TEXT = {"over": "OVER-powered", "under": "UNDER-powered", "": ""}
+FLAG_TEXT = {"over": N_("OVER-powered"), "under": N_("UNDER-powered"), "": ""}
+
+
+def flag_text(flag: str) -> str:
+    """A row's flag in the current language ("" for none)."""
+    return _(FLAG_TEXT[flag]) if flag else ""
 
 
 def _pct(lo_hi: tuple[float, float]) -> str:
-    return f"{100 * lo_hi[0]:.0f}-{100 * lo_hi[1]:.0f}"
+    return f"{number(100 * lo_hi[0], 0)}-{number(100 * lo_hi[1], 0)}"
+
+
+def _fixed(value: float, digits: int) -> str:
+    """A table cell: `digits` places, in the language's decimal sign."""
+    return number(value, digits, fixed=True)
 
 
 def table(title: str, rows: list[Row]) -> str:
     """The rows as a fixed-width text table: wins, draws and losses with 95% intervals."""
-    head = (f"{title:<14} {'n':>5} {_('win %'):>6} {'95%':>7} {_('draw %'):>7} {'95%':>7} "
-            f"{_('loss %'):>7} {'95%':>7} {_('kills'):>6} {_('dealt'):>6} {_('taken'):>6} "
-            f"{_('rounds'):>6} {_('goals'):>6} {_('range'):>6}  {_('flag')}")
+    # the column names looked up outside the f-string, where Babel's extraction sees them
+    win, draw, loss = _("win %"), _("draw %"), _("loss %")
+    kills, dealt, taken = _("kills"), _("dealt"), _("taken")
+    rounds, goals, reach, flag = _("rounds"), _("goals"), _("range"), _("flag")
+    w = max([14, len(title)] + [len(row.label) for row in rows])    # the first column
+    head = (f"{title:<{w}} {'n':>5} {win:>6} {'95%':>7} {draw:>7} {'95%':>7} "
+            f"{loss:>7} {'95%':>7} {kills:>6} {dealt:>6} {taken:>6} "
+            f"{rounds:>6} {goals:>6} {reach:>6}  {flag}")
     lines = [head, "-" * len(head)]
     for row in rows:
-        rng = f"{row.median_range:6.1f}" if row.median_range is not None else f"{'-':>6}"
-        lines.append(f"{row.label:<14} {row.n:>5} {100 * row.rate:>6.1f} "
-                     f"{_pct(row.interval):>7} {100 * row.draw_rate:>7.1f} "
-                     f"{_pct(wilson(row.draws, row.n)):>7} {100 * row.loss_rate:>7.1f} "
-                     f"{_pct(wilson(row.losses, row.n)):>7} {row.kills:>6.2f} {row.dealt:>6.2f} "
-                     f"{row.taken:>6.2f} {row.rounds:>6.2f} {row.goals:>6.2f} {rng}  "
-                     f"{FLAG_TEXT[row.flag]}")
+        rng = _fixed(row.median_range, 1) if row.median_range is not None else "-"
+        lines.append(f"{row.label:<{w}} {row.n:>5} {_fixed(100 * row.rate, 1):>6} "
+                     f"{_pct(row.interval):>7} {_fixed(100 * row.draw_rate, 1):>7} "
+                     f"{_pct(wilson(row.draws, row.n)):>7} {_fixed(100 * row.loss_rate, 1):>7} "
+                     f"{_pct(wilson(row.losses, row.n)):>7} {_fixed(row.kills, 2):>6} "
+                     f"{_fixed(row.dealt, 2):>6} {_fixed(row.taken, 2):>6} "
+                     f"{_fixed(row.rounds, 2):>6} {_fixed(row.goals, 2):>6} {rng:>6}  "
+                     f"{flag_text(row.flag)}")
     return "\n".join(lines)
