@@ -38,6 +38,7 @@ from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState, Mine
 from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.cliffs import CliffLines, cliff_lines
 from bottisota.geometry.surfaces import Surface
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
@@ -48,6 +49,7 @@ LANDING_STEP = 0.05             # cm between trial points straight on past the e
 LEVEL_STEP = 0.05               # cm between floor samples where bases overlap on two levels
 UNDER_STEP = 0.25               # cm between samples of a base meeting a cliff's face
 UNDER_RAYS = 32                 # rays from a base's centre searched for a cliff edge under it
+CROSS_GUARD = 1e-6              # cm: a ray crossing a cliff edge this near an end is searched
 LANDING_REACH = 4.0             # radii: how far straight on a faller may come to rest
 
 
@@ -285,16 +287,9 @@ def top_within(surface: Surface, x: float, y: float, reach: float) -> float:
                surface.z_at(x - surface.ux * reach, y - surface.uy * reach))
 
 
-def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
-                       strict: bool = False) -> bool:
-    """Part of a base at (x, y) on floor z lies under a floor higher by more than a
-    step (D16) beyond the contact tolerance (D4; at all when `strict`): across a
-    real edge (a cliff's foot) it may not rest in. A floor reached without an edge
-    (along stairs, a ramp or an escalator) does not count."""
+def _higher_floor_near(state: GameState, x: float, y: float, reach: float, z: float) -> bool:
+    """A floor higher than z by more than a step (D16) comes within `reach` of (x, y)."""
     rules = state.rules
-    reach = r - (0.0 if strict else rules.contact_tolerance) - 1e-9
-    if reach <= 0.0:
-        return False
     index = state.index
     tops, boxes = _floor_boxes(index)
     near = np.flatnonzero((tops > z + rules.step_height + EPS)
@@ -304,19 +299,123 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
         return False
     point = Point(x, y)
     floors = index.floors
-    if not any(floors[k].region.distance(point) < reach for k in near.tolist()):
-        return False
+    return any(floors[k].region.distance(point) < reach for k in near.tolist())
+
+
+def _beside_higher(state: GameState, x: float, y: float, z: float) -> bool:
+    """The floor just beside the centre (1e-6 cm away along a ray) is higher than a step:
+    the centre is on a cliff's edge."""
     rays = _rays()
-    step = rules.step_height
-    beside = index.floor_z_many([x + dx * 1e-6 for dx, _ in rays],
-                                [y + dy * 1e-6 for _, dy in rays])
-    if any(zb > z + step + EPS for zb in beside):
+    beside = state.index.floor_z_many([x + dx * 1e-6 for dx, _ in rays],
+                                      [y + dy * 1e-6 for _, dy in rays])
+    return any(zb > z + state.rules.step_height + EPS for zb in beside)
+
+
+def _rims(x: float, y: float, reach: float) -> list[tuple[float, float]]:
+    return [(x + dx * reach, y + dy * reach) for dx, dy in _rays()]
+
+
+def _up_crossing(state: GameState, x: float, y: float, rim: tuple[float, float]) -> bool:
+    """The centre's ray to `rim` crosses an edge up by more than a step (D16)."""
+    return any(c.z_after > c.z_before
+               for c in state.index.edge_crossings((x, y), rim, state.rules.step_height))
+
+
+def under_higher_floor_reference(state: GameState, x: float, y: float, r: float, z: float,
+                                 strict: bool = False) -> bool:
+    """`under_higher_floor` the slow way (every ray that meets a floor is followed): the
+    reference the fast answer is tested against."""
+    rules = state.rules
+    reach = r - (0.0 if strict else rules.contact_tolerance) - 1e-9
+    if reach <= 0.0:
+        return False
+    if not _higher_floor_near(state, x, y, reach, z):
+        return False
+    if _beside_higher(state, x, y, z):
         return True                       # the centre is on the edge, the higher floor that way
-    rims = [(x + dx * reach, y + dy * reach) for dx, dy in rays]
-    for k in index.segments_meeting_floors((x, y), rims):
-        if any(c.z_after > c.z_before for c in index.edge_crossings((x, y), rims[k], step)):
+    rims = _rims(x, y, reach)
+    return any(_up_crossing(state, x, y, rims[k])
+               for k in state.index.segments_meeting_floors((x, y), rims))
+
+
+def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
+                       strict: bool = False) -> bool:
+    """Part of a base at (x, y) on floor z lies under a floor higher by more than a
+    step (D16) beyond the contact tolerance (D4; at all when `strict`): across a
+    real edge (a cliff's foot) it may not rest in. A floor reached without an edge
+    (along stairs, a ramp or an escalator) does not count. Searched along UNDER_RAYS
+    rays from the centre; only the rays that meet one of the arena's cliff edges on
+    its lower side (`cliff_lines`) are followed (the answer is the reference's)."""
+    rules = state.rules
+    reach = r - (0.0 if strict else rules.contact_tolerance) - 1e-9
+    if reach <= 0.0:
+        return False
+    lines = cliff_lines(state.index, rules.step_height)
+    pieces = lines.near_segment((x, y), (x, y), reach)
+    if not len(pieces):
+        return False
+    pieces, nearest = lines.facing_point(x, y, reach, pieces)
+    if not len(pieces) or not _higher_floor_near(state, x, y, reach, z):
+        return False
+    return _under_facing(state, lines, pieces, nearest, x, y, reach, z)
+
+
+def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray, nearest: float,
+                  x: float, y: float, reach: float, z: float) -> bool:
+    """The ray search of `under_higher_floor` limited to the cliff pieces the centre
+    faces from their lower side (the nearest `nearest` cm away)."""
+    if nearest < 1e-5 and _beside_higher(state, x, y, z):
+        return True
+    rims = _rims(x, y, reach)
+    meet, ts, us = lines.rays_meeting(x, y, np.array(rims, dtype=float), pieces)
+    step = state.rules.step_height
+    exact: set[int] = set()                 # rays only the full edge search can answer
+    for k, j in zip(*np.nonzero(meet), strict=True):
+        k, j = int(k), int(j)
+        if k in exact:
+            continue
+        up = _crossing_up(lines, int(pieces[j]), x, y, rims[k], float(ts[k, j]),
+                          float(us[k, j]), reach, step)
+        if up is None:
+            exact.add(k)
+        elif up:
             return True
-    return False
+    return any(_up_crossing(state, x, y, rims[k]) for k in sorted(exact))
+
+
+def _crossing_up(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[float, float],
+                 t: float, u: float, reach: float, step: float) -> bool | None:
+    """The ray from (x, y) to `rim` crosses cliff piece `piece` going up by more than a
+    step (what `edge_crossings` reports there), or None where only the full search can
+    tell: near an end of the piece or of the ray, along it, or where its sides vary."""
+    sides = lines.sides[piece]
+    p0, p1 = lines.p0[piece], lines.p1[piece]
+    length = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
+    if sides is None or not (math.isfinite(t) and math.isfinite(u)):
+        return None
+    end = CROSS_GUARD / length
+    if not (end < u < 1.0 - end and CROSS_GUARD / reach < t < 1.0 - CROSS_GUARD / reach):
+        return None
+    n = lines.normal[piece]
+    side = (x - p0[0]) * n[0] + (y - p0[1]) * n[1]
+    if abs(side) <= CROSS_GUARD:
+        return None
+    px, py = x + (rim[0] - x) * t, y + (rim[1] - y) * t
+    plus, minus = sides
+    z_plus = 0.0 if plus is None else plus.z_at(px, py)
+    z_minus = 0.0 if minus is None else minus.z_at(px, py)
+    before, after = (z_minus, z_plus) if side < 0.0 else (z_plus, z_minus)
+    if abs(abs(before - after) - (step + EPS)) <= CROSS_GUARD:
+        return None                         # too near the step itself to answer here
+    return abs(before - after) > step + EPS and after > before
+
+
+def higher_floor_reached_reference(state: GameState, bot: Bot, a: tuple[float, float],
+                                   d: tuple[float, float], length: float, z0: float,
+                                   also: tuple[float, ...] = ()) -> tuple[float, str] | None:
+    """`higher_floor_reached` the slow way (every sample searched in full): the
+    reference the fast answer is tested against."""
+    return _first_under(state, bot, a, d, length, z0, also, fast=False)
 
 
 def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
@@ -327,7 +426,16 @@ def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
     contact tolerance (D4, D16; docs/decisions.md D29): (distance, that floor's
     label), or None. A cliff's face stops a base as a wall does; a base that
     already stands so (set up before this rule) may move on. Sampled every
-    UNDER_STEP cm and at the distances in `also`, then bisected."""
+    UNDER_STEP cm and at the distances in `also`, then bisected; only the samples
+    where the base comes within reach of a cliff edge (`cliff_lines`, tested once
+    against the whole swept path) on its lower side are searched."""
+    return _first_under(state, bot, a, d, length, z0, also, fast=True)
+
+
+def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
+                 d: tuple[float, float], length: float, z0: float,
+                 also: tuple[float, ...], fast: bool) -> tuple[float, str] | None:
+    """The search of `higher_floor_reached`, fast (cliff edges first) or as the reference."""
     rules = state.rules
     index = state.index
     r = bot.radius
@@ -335,27 +443,48 @@ def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
     if reach <= 0.0 or length <= EPS:
         return None
     b = point_at(a, d, length)
+    lines = cliff_lines(index, rules.step_height)
+    pieces = lines.near_segment(a, b, reach) if fast else np.zeros(0, dtype=np.intp)
+    if fast and not len(pieces):
+        return None
     lowest = min(z0, index.floor_z(*b))
     near = [f for f in floors_near(index, a, b, reach)
             if f.top > lowest + rules.step_height + EPS]
-    if not near or under_higher_floor(state, a[0], a[1], r, z0):
+    test = under_higher_floor if fast else under_higher_floor_reference
+    if not near or test(state, a[0], a[1], r, z0):
         return None
 
     def under(s: float) -> bool:
         x, y = point_at(a, d, s)
+        if fast:
+            facing, nearest = lines.facing_point(x, y, reach, pieces)
+            if not len(facing):
+                return False
         z = index.floor_z(x, y)
         point = Point(x, y)
         if not any(top_within(f, x, y, reach) > z + rules.step_height + EPS
                    and f.region.distance(point) < reach for f in near):
             return False
-        return under_higher_floor(state, x, y, r, z)
+        if not fast:
+            return under_higher_floor_reference(state, x, y, r, z)
+        if not _higher_floor_near(state, x, y, reach, z):
+            return False
+        return _under_facing(state, lines, facing, nearest, x, y, reach, z)
 
     n = max(1, math.ceil(length / UNDER_STEP))
     marks = sorted({length * k / n for k in range(1, n + 1)}
                    | {t for t in also if EPS < t <= length})
+    may: list[bool]
+    if fast:                                # only samples near a cliff edge's lower side
+        pts = [point_at(a, d, s) for s in marks]
+        near_cliff = lines.facing(np.array([p[0] for p in pts]),
+                                  np.array([p[1] for p in pts]), reach, pieces)
+        may = [bool(v) for v in np.asarray(near_cliff.any(axis=1)).tolist()]
+    else:
+        may = [True] * len(marks)
     previous = 0.0
-    for s in marks:
-        if under(s):
+    for s, maybe in zip(marks, may, strict=True):
+        if maybe and under(s):
             lo, hi = previous, s
             for _ in range(40):
                 mid = (lo + hi) / 2.0
@@ -406,9 +535,8 @@ def _rest_ok(ctx: Ctx, bot: Bot, x: float, y: float, z: float) -> bool:
     return not under_higher_floor(state, x, y, r, z, strict=True)
 
 
-def landing_spot(
-    ctx: Ctx, bot: Bot, pose: Pose, heading: float | None
-) -> tuple[float, float] | None:
+def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
+                 heading: float | None) -> tuple[float, float] | None:
     """Where a faller whose centre has just crossed an edge comes to rest
     (docs/decisions.md R39): straight on along its line of travel to the first
     point where its whole base is off the higher floor, when the way there is
