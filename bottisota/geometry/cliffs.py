@@ -96,6 +96,11 @@ class CliffLines:
                 nearest = min(nearest, dist)
         return np.array(kept, dtype=np.intp), nearest
 
+    def nearest(self, x: float, y: float, pieces: np.ndarray) -> float:
+        """The distance from (x, y) to the nearest of `pieces`."""
+        d = distance_to_pieces(np.array([[x]]), np.array([[y]]), self.p0[pieces], self.p1[pieces])
+        return float(d.min())
+
     def rays_meeting(self, x: float, y: float, rims: np.ndarray,
                      pieces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rays x pieces): which of the segments from (x, y) to each rim may meet one

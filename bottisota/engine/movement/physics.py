@@ -49,7 +49,10 @@ LANDING_STEP = 0.05             # cm between trial points straight on past the e
 LEVEL_STEP = 0.05               # cm between floor samples where bases overlap on two levels
 UNDER_STEP = 0.25               # cm between samples of a base meeting a cliff's face
 UNDER_RAYS = 32                 # rays from a base's centre searched for a cliff edge under it
-CROSS_GUARD = 1e-6              # cm: a ray crossing a cliff edge this near an end is searched
+CROSS_GUARD = 1e-6              # cm: a centre this near a cliff edge's line is searched in full
+PARAM_GUARD = 1e-11             # a crossing this near an end of a ray or edge (as a fraction of
+                                # its length) is searched in full
+WELL_CROSSED = 1e-2             # sine under which a ray and a cliff edge cross too flat to solve
 LANDING_REACH = 4.0             # radii: how far straight on a faller may come to rest
 
 
@@ -352,20 +355,34 @@ def under_higher_floor(state: GameState, x: float, y: float, r: float, z: float,
         return False
     lines = cliff_lines(state.index, rules.step_height)
     pieces = lines.near_segment((x, y), (x, y), reach)
+    if _maybe_beside(state, lines, pieces, x, y, z):
+        if not _higher_floor_near(state, x, y, reach, z):
+            return False
+        if _beside_higher(state, x, y, z):
+            return True
     if not len(pieces):
         return False
-    pieces, nearest = lines.facing_point(x, y, reach, pieces)
-    if not len(pieces) or not _higher_floor_near(state, x, y, reach, z):
+    pieces, _ = lines.facing_point(x, y, reach, pieces)
+    if not len(pieces):
         return False
-    return _under_facing(state, lines, pieces, nearest, x, y, reach, z)
+    return (_under_facing(state, lines, pieces, x, y, reach)
+            and _higher_floor_near(state, x, y, reach, z))
 
 
-def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray, nearest: float,
-                  x: float, y: float, reach: float, z: float) -> bool:
-    """The ray search of `under_higher_floor` limited to the cliff pieces the centre
-    faces from their lower side (the nearest `nearest` cm away)."""
-    if nearest < 1e-5 and _beside_higher(state, x, y, z):
+def _maybe_beside(state: GameState, lines: CliffLines, pieces: np.ndarray, x: float, y: float,
+                  z: float) -> bool:
+    """The floor just beside the centre may be higher than z by more than a step: the
+    centre's own floor nearly is (z is not always the floor under the centre), or a
+    cliff edge passes within 1e-5 cm of it."""
+    if state.index.floor_z(x, y) > z + state.rules.step_height + EPS - 1e-6:
         return True
+    return bool(len(pieces)) and lines.nearest(x, y, pieces) < 1e-5
+
+
+def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray,
+                  x: float, y: float, reach: float) -> bool:
+    """The ray search of `under_higher_floor` limited to the cliff pieces the centre
+    faces from their lower side."""
     rims = _rims(x, y, reach)
     meet, ts, us = lines.rays_meeting(x, y, np.array(rims, dtype=float), pieces)
     step = state.rules.step_height
@@ -387,15 +404,19 @@ def _crossing_up(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[f
                  t: float, u: float, reach: float, step: float) -> bool | None:
     """The ray from (x, y) to `rim` crosses cliff piece `piece` going up by more than a
     step (what `edge_crossings` reports there), or None where only the full search can
-    tell: near an end of the piece or of the ray, along it, or where its sides vary."""
+    tell: near an end of the piece or of the ray, nearly along it, with the centre on
+    its line, or where its sides vary."""
     sides = lines.sides[piece]
     p0, p1 = lines.p0[piece], lines.p1[piece]
     length = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
     if sides is None or not (math.isfinite(t) and math.isfinite(u)):
         return None
-    end = CROSS_GUARD / length
-    if not (end < u < 1.0 - end and CROSS_GUARD / reach < t < 1.0 - CROSS_GUARD / reach):
-        return None
+    ex, ey = p1[0] - p0[0], p1[1] - p0[1]
+    sine = abs(ex * (rim[1] - y) - ey * (rim[0] - x)) / (length * reach)
+    if sine < WELL_CROSSED:
+        return None                         # nearly along the piece: its ends decide
+    if not (PARAM_GUARD < u < 1.0 - PARAM_GUARD and PARAM_GUARD < t < 1.0 - PARAM_GUARD):
+        return None                         # at an end of the piece or of the ray
     n = lines.normal[piece]
     side = (x - p0[0]) * n[0] + (y - p0[1]) * n[1]
     if abs(side) <= CROSS_GUARD:
@@ -454,22 +475,27 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
     if not near or test(state, a[0], a[1], r, z0):
         return None
 
+    def near_higher(x: float, y: float, z: float) -> bool:
+        point = Point(x, y)
+        return any(top_within(f, x, y, reach) > z + rules.step_height + EPS
+                   and f.region.distance(point) < reach for f in near)
+
     def under(s: float) -> bool:
         x, y = point_at(a, d, s)
-        if fast:
-            facing, nearest = lines.facing_point(x, y, reach, pieces)
-            if not len(facing):
-                return False
-        z = index.floor_z(x, y)
-        point = Point(x, y)
-        if not any(top_within(f, x, y, reach) > z + rules.step_height + EPS
-                   and f.region.distance(point) < reach for f in near):
-            return False
         if not fast:
-            return under_higher_floor_reference(state, x, y, r, z)
-        if not _higher_floor_near(state, x, y, reach, z):
+            z = index.floor_z(x, y)
+            return near_higher(x, y, z) and under_higher_floor_reference(state, x, y, r, z)
+        z = index.floor_z(x, y)
+        if _maybe_beside(state, lines, pieces, x, y, z):
+            if not (near_higher(x, y, z) and _higher_floor_near(state, x, y, reach, z)):
+                return False
+            if _beside_higher(state, x, y, z):
+                return True
+        facing, _ = lines.facing_point(x, y, reach, pieces)
+        if not len(facing):
             return False
-        return _under_facing(state, lines, facing, nearest, x, y, reach, z)
+        return (_under_facing(state, lines, facing, x, y, reach)     # the cheap search first
+                and near_higher(x, y, z) and _higher_floor_near(state, x, y, reach, z))
 
     n = max(1, math.ceil(length / UNDER_STEP))
     marks = sorted({length * k / n for k in range(1, n + 1)}
