@@ -311,3 +311,19 @@ def test_the_simulate_table_speaks_finnish_with_decimal_commas(capsys):
     assert head.startswith("persoonallisuus") and "voit %" in head and "tuhot" in head
     row = out.splitlines()[2]
     assert re.search(r"\s\d+,\d\s", row) and not re.search(r"\d\.\d", row), row
+
+
+def test_feature_names_inside_messages_follow_the_language():
+    from shapely.geometry import box
+
+    from bottisota.core.arena import Feature
+
+    wall = Feature(index=3, type="wall", shape=box(0, 0, 1, 1))
+    deck = Feature(index=0, type="platform", shape=box(0, 0, 1, 1), id="mezzanine")
+    assert (wall.label, deck.label) == ("wall #3", "platform 'mezzanine'")   # the journal's
+    i18n.set_language("fi")
+    try:
+        assert i18n.translated(f"no sight: {deck.label}") == "ei näköyhteyttä: taso 'mezzanine'"
+        assert i18n.translated(f"blocked by {wall.label}") == "esteenä seinä #3"
+    finally:
+        i18n.set_language("en")

@@ -11,10 +11,28 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
+from bottisota.core.i18n import N_
+
 FEATURE_TYPES: tuple[str, ...] = (
     "wall", "door", "platform", "stairs", "ramp", "escalator", "lift", "pit",
     "conveyor", "service", "teleporter", "goal",
 )
+# how messages name a feature, per type: by its id, or by its place in the file (English
+# in the journal; catalogued so the view says "taso 'mezzanine'" in Finnish)
+LABELS: dict[str, tuple[str, str]] = {
+    "wall": (N_("wall '{id}'"), N_("wall #{index}")),
+    "door": (N_("door '{id}'"), N_("door #{index}")),
+    "platform": (N_("platform '{id}'"), N_("platform #{index}")),
+    "stairs": (N_("stairs '{id}'"), N_("stairs #{index}")),
+    "ramp": (N_("ramp '{id}'"), N_("ramp #{index}")),
+    "escalator": (N_("escalator '{id}'"), N_("escalator #{index}")),
+    "lift": (N_("lift '{id}'"), N_("lift #{index}")),
+    "pit": (N_("pit '{id}'"), N_("pit #{index}")),
+    "conveyor": (N_("conveyor '{id}'"), N_("conveyor #{index}")),
+    "service": (N_("service '{id}'"), N_("service #{index}")),
+    "teleporter": (N_("teleporter '{id}'"), N_("teleporter #{index}")),
+    "goal": (N_("goal '{id}'"), N_("goal #{index}")),
+}
 FLOOR_TYPES: frozenset[str] = frozenset({"platform", "stairs", "ramp", "escalator"})
 SLOPED_TYPES: frozenset[str] = frozenset({"stairs", "ramp", "escalator"})
 
@@ -48,7 +66,8 @@ class Feature:
     @property
     def label(self) -> str:
         """How messages name it: `stairs 'east-stairs'` or `wall #3`."""
-        return f"{self.type} '{self.id}'" if self.id else f"{self.type} #{self.index}"
+        by_id, by_place = LABELS[self.type]        # the loader accepts no other type
+        return by_id.format(id=self.id) if self.id else by_place.format(index=self.index)
 
 
 @dataclass(eq=False)

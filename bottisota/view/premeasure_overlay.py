@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import _, language, number
+from bottisota.core.i18n import _, language, number, translated
 from bottisota.engine.state import Bot, GameState
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -193,10 +193,10 @@ def draw_sight(surface: pygame.Surface, cam: Camera, shooter: Bot, target: Bot, 
     pygame.draw.line(surface, style.SIGHT_BLOCKED, (m[0] - d, m[1] + d), (m[0] + d, m[1] - d), 4)
     if sink is not None:
         sink.want(_("blocked by {blocker}").format(
-                      blocker=blocker), m, "alarm", key="blocked", radius=10)
+                      blocker=translated(blocker)), m, "alarm", key="blocked", radius=10)
     else:
         surface.blit(style.label(_("blocked by {blocker}").format(
-                                     blocker=blocker), 18, style.SIGHT_BLOCKED),
+                                     blocker=translated(blocker)), 18, style.SIGHT_BLOCKED),
                      (m[0] + 10, m[1] - 24))
 
 

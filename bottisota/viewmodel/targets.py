@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, translated
 
 
 def target_words(t: Any, pm: Any) -> str:
@@ -31,7 +31,9 @@ def why_not(t: Any, pm: Any) -> str:
                 distance=number(t.distance, 1), reach=number(pm.reach))
     if t.sight_decides and not t.in_sight:
         blocker = t.blocker
-        return _("no sight: {blocker}").format(blocker=blocker) if blocker else _("no sight")
+        if not blocker:
+            return _("no sight")
+        return _("no sight: {blocker}").format(blocker=translated(blocker))
     return _("cannot be shot")
 
 
