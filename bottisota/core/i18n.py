@@ -17,7 +17,7 @@ import io
 import os
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from babel.messages.mofile import write_mo
@@ -131,8 +131,14 @@ def number(value: object, digits: int = 2, fixed: bool = False) -> str:
     rounded = round(float(value), digits)
     if rounded == 0:
         rounded = 0.0                         # no "-0"
+    return _formatted(rounded, digits, fixed, language())
+
+
+@lru_cache(maxsize=4096)              # bounded: a long drag formats many distances
+def _formatted(rounded: float, digits: int, fixed: bool, lang: str) -> str:
+    """Babel's formatting, remembered: the view formats the same few numbers every frame."""
     fmt = "0." + ("0" if fixed else "#") * digits if digits > 0 else "0"
-    text = format_decimal(rounded, format=fmt, locale=language())
+    text = format_decimal(rounded, format=fmt, locale=lang)
     return text.replace("\u2212", "-")       # a plain hyphen-minus reads on every font
 
 
