@@ -14,9 +14,9 @@ Run: python bench/startup.py [--quick] [--json]
    bytecode cache in use (an installed copy has its modules compiled; here the
    cache is a temporary folder filled by one run first) and the compiled language
    catalogue in the user's cache folder (a temporary one, filled by that same
-   first run, whose figure is given too); and without the bytecode cache (every
-   module compiled in each run, as with PYTHONDONTWRITEBYTECODE=1 and a source
-   checkout).
+   first run, whose figure is given too); and with the project's modules compiled
+   in each run (a source checkout with PYTHONDONTWRITEBYTECODE=1; the libraries
+   keep the bytecode pip wrote when it installed them).
 2. Journal replay: a seeded robot game is journaled, then read back with
    `play.journal.load` (every action replayed through `Game`, dice and state
    checked). Actions per CPU-second.
@@ -24,6 +24,7 @@ Run: python bench/startup.py [--quick] [--json]
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -80,21 +81,25 @@ PARTS = ("python", "imports", "built", "frame")
 def first_frame(runs: int, bytecode: bool) -> dict:
     """CPU seconds of a fresh process running `bottisota play --robot blue` (headless:
     SDL's dummy driver, no window) from its start to the end of its first frame, and
-    of each part of it. `bytecode`: Python's compiled-module cache in use, as in an
-    installed copy (kept in a temporary folder); without it every module of the
-    project and its libraries without cached bytecode is compiled in each run. One run
-    first fills the caches (bytecode, the compiled catalogue): its figure is `first`."""
+    of each part of it. The bytecode is kept in a temporary folder of its own (so no
+    `__pycache__` of the checkout is read), filled by one run first, which also fills
+    the compiled catalogue's cache: that run's figure is `first` (a very first start).
+    `bytecode`: every module's compiled form in use, as in an installed copy; without
+    it the project's modules are compiled in each run (as in a source checkout with
+    PYTHONDONTWRITEBYTECODE=1), the libraries' and Python's own still cached as pip
+    and Python install them."""
     runs_marks: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
+        pycache = Path(tmp) / "pycache"
         env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CACHE_HOME=str(Path(tmp) / "cache"),
-                   SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        if bytecode:
-            env.pop("PYTHONDONTWRITEBYTECODE", None)
-            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-        else:
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
-            env.pop("PYTHONPYCACHEPREFIX", None)
-        for _ in range(runs + 1):
+                   SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                   PYTHONPYCACHEPREFIX=str(pycache))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for run in range(runs + 1):
+            if run == 1 and not bytecode:             # the project's bytecode forgotten
+                env["PYTHONDONTWRITEBYTECODE"] = "1"
+                shutil.rmtree(pycache / ROOT.resolve().relative_to(ROOT.resolve().anchor)
+                              / "bottisota")
             out = subprocess.run([sys.executable, "-c", FIRST_FRAME, str(ROOT)],
                                  capture_output=True, text=True, check=True, env=env, cwd=tmp)
             line = [ln for ln in out.stdout.splitlines() if ln.startswith("first-frame-cpu")][-1]
@@ -144,8 +149,8 @@ def report(data: dict) -> str:
         f"startup and replay (CPU time; machine {data['machine']})",
         f"  `bottisota play --robot blue` to its first frame: {f['median']:.2f} s CPU median "
         f"(p95 {f['p95']:.2f}, {f['n']} runs, a fresh process each, bytecode and catalogue "
-        f"cached as on a second start); {cold['median']:.2f} s with no bytecode cache (every "
-        f"module compiled); the very first start (caches empty) {f['first']:.2f} s",
+        f"cached as on a second start); {cold['median']:.2f} s with the project's modules "
+        f"compiled in each run; the very first start (caches empty) {f['first']:.2f} s",
         "  where it goes (medians): interpreter {python:.3f} s, imports {imports:.3f} s, "
         "window and game built {built:.3f} s, first frame {frame:.3f} s".format(**parts),
         f"  journal replay: {r['actions']} actions in {r['cpu_s']['median']:.2f} s CPU: "
