@@ -2,8 +2,8 @@
 
 One gettext catalogue per language (`bottisota/locale/<lang>/LC_MESSAGES/bottisota.po`),
 compiled by Babel when first used and kept compiled in the user's cache folder (keyed
-by the catalogue's content, so an edited .po is compiled afresh: Babel's .po reader,
-a tenth of a second, runs once, not at every start). Message ids are the English
+by the catalogue's content, so an edited .po is compiled afresh: Babel's .po reader
+(about 0.05 s) runs once, not at every start). Message ids are the English
 texts, so the code stays readable; placeholders are named
 (`_("{bot} passes").format(bot=...)`), never fragments glued together. Numbers
 follow the language: "12,5 cm" in Finnish (written here; Babel's formatting for
