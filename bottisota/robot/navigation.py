@@ -20,7 +20,11 @@ from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
-from bottisota.engine.movement.geometry import wall_collision
+from bottisota.engine.movement.geometry import parts_of, wall_collision
+from bottisota.engine.movement.physics import floors_near
+from bottisota.engine.overwatch import prepare_corners
+from bottisota.engine.shooting.geometry import barriers
+from bottisota.geometry.cliffs import cliff_lines
 from bottisota.geometry.compiled import compile_arena
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
@@ -285,6 +289,15 @@ def prepare(arena: Arena, rules: HouseRules, cards) -> None:
     for them later."""
     index = compile_arena(arena, rules)
     w, h = arena.size
+    # what the rules build on first use, once per compiled arena: the cliff lines every
+    # move and placement is tested against, the floor tree, the doors and lifts, the
+    # shot barriers, the corners overwatch checks aim past (else the first decision to
+    # need one pays for it, up to 0.4 s)
+    cliff_lines(index, rules.step_height)
+    prepare_corners(arena)
+    floors_near(index, (0.0, 0.0), (0.0, 0.0), 0.0)
+    parts_of(index)
+    barriers(index)
     for card in cards:
         grid_for(arena, rules, card)
         # the walls grown by this base's radius, which every move's sweep is tested against
