@@ -24,6 +24,7 @@ from bottisota.engine.movement.geometry import parts_of, wall_collision
 from bottisota.engine.movement.physics import floors_near
 from bottisota.engine.overwatch import prepare_corners
 from bottisota.engine.shooting.geometry import barriers
+from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.geometry.cliffs import cliff_lines
 from bottisota.geometry.compiled import compile_arena
 
@@ -237,6 +238,7 @@ class NavGrid:
         best = b
         travelled = 0.0
         seen = {c}
+        path: list[tuple[int, Point2]] = []     # the grid path within reach, in order
         while True:
             nxt = min(self.hops(c), key=lambda e: f[e[0]] + e[1], default=None)
             if nxt is None or f[nxt[0]] >= f[c] or nxt[0] in seen:
@@ -244,14 +246,36 @@ class NavGrid:
             travelled += nxt[1]
             c = nxt[0]
             seen.add(c)
-            p = self.centre(c)
-            if travelled > reach * 1.5 or not self.clear(a, p):
+            if travelled > reach * 1.5:
+                break
+            path.append((c, self.centre(c)))
+            if f[c] == 0.0:
+                break
+        # the furthest point of it reached by a clear straight run, all asked at once
+        for (c, p), ok in zip(path, self.clear_from(a, [p for _, p in path]), strict=True):
+            if not ok:
                 break
             best = p
             if f[c] == 0.0:
                 best = b if self.clear(a, b) else p
                 break
         return best
+
+    def clear_from(self, a: Point2, points: list[Point2]) -> list[bool]:
+        """`clear(a, p)` for many points p, one vectorised test (line by line with the
+        fast paths off)."""
+        if not points:
+            return []
+        if not FAST_PATHS.on:
+            return [self.clear(a, p) for p in points]
+        xy = np.asarray(points, dtype=float)
+        starts = np.broadcast_to(np.asarray(a, dtype=float), xy.shape)
+        out = (~shapely.intersects(self.bad, shapely.linestrings(
+            np.stack([starts, xy], axis=1)))).tolist()
+        for k, p in enumerate(points):
+            if p == a:                  # no line: is the point itself free?
+                out[k] = self.clear(a, p)
+        return out
 
 
 def load_solver() -> tuple:

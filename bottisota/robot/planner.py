@@ -23,6 +23,7 @@ from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
+from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
@@ -294,7 +295,8 @@ def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
     for f, (minx, miny, maxx, maxy) in _lifts(state):
         # the box is never further than the car: a bot further than `near` from the
         # box is neither in the car nor beside it (1e-6 spares the rounding)
-        if math.hypot(max(minx - x, 0.0, x - maxx), max(miny - y, 0.0, y - maxy)) > near + 1e-6:
+        if FAST_PATHS.on and math.hypot(max(minx - x, 0.0, x - maxx),
+                                        max(miny - y, 0.0, y - maxy)) > near + 1e-6:
             continue
         if f.shape.contains(_pt(x, y)):
             out.append((Lift("up"),))
