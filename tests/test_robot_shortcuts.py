@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -189,3 +190,35 @@ def test_a_shot_found_legal_is_not_checked_again_when_made(monkeypatch):
             shots += 1
             assert len(calls) == before      # the robot's own check answered for the act
     assert shots >= 3
+
+
+@pytest.mark.parametrize("name", ["warehouse", "factory"])
+def test_placement_ranks_the_spots_as_the_exact_costs_do(name):
+    # R6: the spots in the order of their exact costs (ties by x, then y; the cover
+    # pre-selection as a stable sort), with enemies placed so that many spots are
+    # equally far from them
+    from bottisota.robot import placement
+
+    rules = bundled_rules()
+    table = load_arena(arena_path(name), rules)
+    w, h = table.size
+    rng = random.Random(11)
+    tried = 0
+    for _ in range(12):
+        spots = [(w / 2, h / 2)] + [(rng.uniform(5, w - 5), rng.uniform(5, h - 5))
+                                    for _ in range(rng.randrange(0, 4))]
+        try:
+            s = state(table, bot("me", "red", (3, 3)),
+                      *[bot(f"e{i}", "blue", p) for i, p in enumerate(spots)])
+        except InputError:
+            continue
+        me = s.bots["me"]
+        xs, ys = placement._grid(s, me)
+        for wish in ("near_enemy", "far_from_enemies", "near_goal", "near_service", "middle"):
+            exact = placement.placement_costs(s, me, wish, xs, ys)
+            assert list(placement._best_first(s, me, wish, xs, ys)) == \
+                placement._ranked(exact, xs, ys).tolist()
+            assert list(placement._best_first(s, me, wish, xs, ys, by_index=True)) == \
+                np.argsort(exact, kind="stable").tolist()
+            tried += 1
+    assert tried >= 30

@@ -139,14 +139,16 @@ def shots(state: GameState, bot: Bot, weapons: str, target: str) -> Shoot | None
     """Each chosen weapon at the first preferred enemy it can legally hit; None if none."""
     targets = ordered_targets(state, bot, target)
     spose = pose_of(bot)
-    poses = {t.id: pose_of(t) for t in targets}
-    sights: dict[str, dict[bool, Sight]] = {t.id: {} for t in targets}
+    poses: dict[str, Pose] = {}             # made for the targets in reach only
+    sights: dict[str, dict[bool, Sight]] = {}
     away = {t.id: math.hypot(t.x - bot.x, t.y - bot.y) for t in targets}
     orders = []
     for w in chosen_weapons(bot, weapons):
         for t in targets:
             if too_far(state, bot, w.name, t, away[t.id]):
                 continue
+            if t.id not in poses:
+                poses[t.id], sights[t.id] = pose_of(t), {}
             if fires(state, bot, w.name, t, spose, poses[t.id], sights[t.id]):
                 orders.append(ShotOrder(w.name, t.id))
                 break
