@@ -279,6 +279,9 @@ class Game:
             result = self.preview_move(state, action)
             return result if isinstance(result, Refusal) else None
         if isinstance(action, Shoot):
+            if state is self.state and self._shot_checked is not None \
+                    and self._shot_checked == (action, _walk_key(state)):
+                return None             # found legal in this very state (a robot asked first)
             refusal = (not_yet_allowed(state, bot, "shoot")
                        or shooting.check_shoot(state, action))
             if refusal is None and state is self.state and FAST_PATHS.on:

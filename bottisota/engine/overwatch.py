@@ -154,6 +154,11 @@ def _corners(arena) -> np.ndarray:
     return found
 
 
+def prepare_corners(arena) -> None:
+    """Build the arena's corner rows now (else the first overwatch check does)."""
+    _corners(arena)
+
+
 def _critical(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: PathPoint,
               t0: float, t1: float) -> list[float]:
     """The middles of the narrow stretches of a..b between points where what the

@@ -5,6 +5,7 @@ chooses among what they allow.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from bottisota.engine.shooting.targeting import (
     target_refusal,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import Sight
+from bottisota.geometry.arena_index import FAST_PATHS, Sight
 
 
 def fires(state: GameState, shooter: Bot, name: str, target: Bot, spose: Pose, tpose: Pose,
@@ -46,6 +47,35 @@ def fires(state: GameState, shooter: Bot, name: str, target: Bot, spose: Pose, t
         sights[through] = line_of_sight(state, shooter, target, spose, tpose,
                                         through_bots=through)
     return sights[through].clear
+
+
+def too_far(state: GameState, shooter: Bot, name: str, target: Bot, distance: float) -> bool:
+    """`fires` would surely say no for this weapon at a target `distance` cm away
+    (centre to centre, as the rules measure it): beyond the gun's range (R18) or, for
+    melee, beyond base contact (R25), with a margin for rounding. A shortcut past its
+    checks for far targets, never a different answer (never taken with the fast
+    paths off)."""
+    weapon = shooter.stats.weapon(name)
+    if weapon is None or not FAST_PATHS.on:
+        return False
+    if weapon.kind == "melee":
+        limit = shooter.radius + target.radius + state.rules.contact_tolerance
+    else:
+        limit = weapon.range
+    return distance > limit + 1e-6
+
+
+def any_weapon_at(state: GameState, bot: Bot, targets: list[Bot]) -> bool:
+    """Some gun of the bot could fire at one of the targets now (`weapons_at` of each,
+    the far ones skipped)."""
+    guns = [w.name for w in bot.stats.weapons if not w.is_mine]
+    for t in targets:
+        d = math.hypot(t.x - bot.x, t.y - bot.y)
+        if all(too_far(state, bot, name, t, d) for name in guns):
+            continue
+        if weapons_at(state, bot, t):
+            return True
+    return False
 
 
 def weapons_at(state: GameState, bot: Bot, target: Bot) -> list[str]:
@@ -109,11 +139,16 @@ def shots(state: GameState, bot: Bot, weapons: str, target: str) -> Shoot | None
     """Each chosen weapon at the first preferred enemy it can legally hit; None if none."""
     targets = ordered_targets(state, bot, target)
     spose = pose_of(bot)
-    poses = {t.id: pose_of(t) for t in targets}
-    sights: dict[str, dict[bool, Sight]] = {t.id: {} for t in targets}
+    poses: dict[str, Pose] = {}             # made for the targets in reach only
+    sights: dict[str, dict[bool, Sight]] = {}
+    away = {t.id: math.hypot(t.x - bot.x, t.y - bot.y) for t in targets}
     orders = []
     for w in chosen_weapons(bot, weapons):
         for t in targets:
+            if too_far(state, bot, w.name, t, away[t.id]):
+                continue
+            if t.id not in poses:
+                poses[t.id], sights[t.id] = pose_of(t), {}
             if fires(state, bot, w.name, t, spose, poses[t.id], sights[t.id]):
                 orders.append(ShotOrder(w.name, t.id))
                 break

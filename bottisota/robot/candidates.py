@@ -9,8 +9,8 @@ freely (R10, R15).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from bottisota.core.actions import Back, Forward, Lift, Loop, Step, Turn
 from bottisota.core.house_rules import HouseRules
@@ -27,10 +27,10 @@ def step_of(part: tuple) -> Step:
     return Loop() if part[0] == "loop" else _STEPS[part[0]](part[1])
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A step list (in plain form: candidates are many, and only the few the rules are
-    asked about become steps) and its predicted end (ignoring terrain and other bots)."""
+    asked about become steps) and its predicted end (ignoring terrain and other bots).
+    A named tuple: a move's search makes hundreds of them."""
 
     plan: tuple[tuple, ...]
     x: float
@@ -95,11 +95,14 @@ class _Walk:
             return
         if not self.free_turner:
             units = int(round(abs(degrees) / self.turn_step))
-            for _ in range(units):
-                if self.free > 0 and self.distance <= EPS:
-                    self.free -= 1
-                elif self.tracked:
-                    self.spent += self.turn_cm
+            if units > 0 and self.free > 0 and self.distance <= EPS:
+                used = min(self.free, units)        # free turns first (R8)
+                self.free -= used
+                units -= used
+            if units > 0:
+                if self.tracked:
+                    for _ in range(units):          # one addition a unit, as the rules add
+                        self.spent += self.turn_cm
                 else:
                     self.since = 0.0
         self.f = (self.f + degrees) % 360.0

@@ -20,7 +20,12 @@ from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.house_rules import HouseRules
-from bottisota.engine.movement.geometry import wall_collision
+from bottisota.engine.movement.geometry import parts_of, wall_collision
+from bottisota.engine.movement.physics import floors_near
+from bottisota.engine.overwatch import prepare_corners
+from bottisota.engine.shooting.geometry import barriers
+from bottisota.geometry.arena_index import FAST_PATHS
+from bottisota.geometry.cliffs import cliff_lines
 from bottisota.geometry.compiled import compile_arena
 
 CELL = 4.0                      # grid spacing, cm (the robot's map, not a rule)
@@ -233,6 +238,7 @@ class NavGrid:
         best = b
         travelled = 0.0
         seen = {c}
+        path: list[tuple[int, Point2]] = []     # the grid path within reach, in order
         while True:
             nxt = min(self.hops(c), key=lambda e: f[e[0]] + e[1], default=None)
             if nxt is None or f[nxt[0]] >= f[c] or nxt[0] in seen:
@@ -240,14 +246,36 @@ class NavGrid:
             travelled += nxt[1]
             c = nxt[0]
             seen.add(c)
-            p = self.centre(c)
-            if travelled > reach * 1.5 or not self.clear(a, p):
+            if travelled > reach * 1.5:
+                break
+            path.append((c, self.centre(c)))
+            if f[c] == 0.0:
+                break
+        # the furthest point of it reached by a clear straight run, all asked at once
+        for (c, p), ok in zip(path, self.clear_from(a, [p for _, p in path]), strict=True):
+            if not ok:
                 break
             best = p
             if f[c] == 0.0:
                 best = b if self.clear(a, b) else p
                 break
         return best
+
+    def clear_from(self, a: Point2, points: list[Point2]) -> list[bool]:
+        """`clear(a, p)` for many points p, one vectorised test (line by line with the
+        fast paths off)."""
+        if not points:
+            return []
+        if not FAST_PATHS.on:
+            return [self.clear(a, p) for p in points]
+        xy = np.asarray(points, dtype=float)
+        starts = np.broadcast_to(np.asarray(a, dtype=float), xy.shape)
+        out = (~shapely.intersects(self.bad, shapely.linestrings(
+            np.stack([starts, xy], axis=1)))).tolist()
+        for k, p in enumerate(points):
+            if p == a:                  # no line: is the point itself free?
+                out[k] = self.clear(a, p)
+        return out
 
 
 def load_solver() -> tuple:
@@ -285,6 +313,15 @@ def prepare(arena: Arena, rules: HouseRules, cards) -> None:
     for them later."""
     index = compile_arena(arena, rules)
     w, h = arena.size
+    # what the rules build on first use, once per compiled arena: the cliff lines every
+    # move and placement is tested against, the floor tree, the doors and lifts, the
+    # shot barriers, the corners overwatch checks aim past (else the first decision to
+    # need one pays for it, up to 0.4 s)
+    cliff_lines(index, rules.step_height)
+    prepare_corners(arena)
+    floors_near(index, (0.0, 0.0), (0.0, 0.0), 0.0)
+    parts_of(index)
+    barriers(index)
     for card in cards:
         grid_for(arena, rules, card)
         # the walls grown by this base's radius, which every move's sweep is tested against

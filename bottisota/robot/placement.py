@@ -4,16 +4,20 @@ the first one the rules accept is taken.
 The spots and their costs are worked out as arrays (a large arena has thousands of
 spots): each cost is the same float the plain per-spot formula gives (distances by
 `math.hypot`, see `_nearest`), so the ranking, ties included, is that formula's.
+Numpy's distances rank the spots first; the exact costs are worked out only for
+runs of spots whose costs lie within a rounding of each other (`_best_first`).
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
 import numpy as np
 
 from bottisota.core.actions import Place
 from bottisota.engine.state import Bot, GameState
+from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.candidates import bearing_to
 from bottisota.robot.planner import goal_spots, service_spots
 from bottisota.robot.situation import discs
@@ -57,26 +61,63 @@ def _nearest(points: list[tuple[float, float]], xs: np.ndarray, ys: np.ndarray) 
 
 
 def placement_costs(state: GameState, bot: Bot, wish: str, xs: np.ndarray,
-                    ys: np.ndarray) -> np.ndarray:
+                    ys: np.ndarray, exact: bool = True) -> np.ndarray:
     """The cost of each spot for the wish (lower is better). For "cover" the enemies'
-    sight of every spot is asked in one batched query."""
+    sight of every spot is asked in one batched query. Not `exact`: distances by
+    numpy, within a rounding of the exact costs (cover is always exact)."""
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size
     foes = [(e.x, e.y) for e in enemies]
     goals, services = goal_spots(state), service_spots(state)
+    nearest = _nearest if exact else _nearest_about
     if wish == "near_enemy" and foes:
-        return np.abs(_nearest(foes, xs, ys) - NEAR_ENEMY)
+        return np.abs(nearest(foes, xs, ys) - NEAR_ENEMY)
     if wish == "far_from_enemies" and foes:
-        return -_nearest(foes, xs, ys)
+        return -nearest(foes, xs, ys)
     if wish == "near_goal" and goals:
-        return _nearest(goals, xs, ys)
+        return nearest(goals, xs, ys)
     if wish == "near_service" and services:
-        return _nearest(services, xs, ys)
+        return nearest(services, xs, ys)
     if wish == "cover" and foes:
         seen = _seen_counts(state, bot, enemies, xs, ys)
         return seen * 100.0 - _nearest(foes, xs, ys) * 0.1
+    if not exact:
+        return np.hypot(xs - w / 2, ys - h / 2)
     return np.array([math.hypot(x - w / 2, y - h / 2)
                      for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
+
+
+def _nearest_about(points: list[tuple[float, float]], xs: np.ndarray,
+                   ys: np.ndarray) -> np.ndarray:
+    """`_nearest` within a rounding: the square root of the least squared distance."""
+    if not points:
+        return np.zeros(len(xs))
+    px = np.array([p[0] for p in points])
+    py = np.array([p[1] for p in points])
+    return np.sqrt(((px[None, :] - xs[:, None]) ** 2 + (py[None, :] - ys[:, None]) ** 2)
+                   .min(axis=1))
+
+
+def _best_first(state: GameState, bot: Bot, wish: str, xs: np.ndarray, ys: np.ndarray,
+                by_index: bool = False) -> Iterator[int]:
+    """Spot indices in the order of the exact costs (ties by x, y; or by index, as a
+    stable sort), the exact costs worked out only where they could change it: the
+    spots ranked by the numpy costs, and each run of spots whose costs lie within
+    a rounding of each other put in order by their exact costs."""
+    about = placement_costs(state, bot, wish, xs, ys, exact=False)
+    order = np.argsort(about, kind="stable") if by_index else np.lexsort((ys, xs, about))
+    ranked = about[order]
+    slack = 1e-9 * (1.0 + np.abs(ranked))   # far wider than any rounding of a distance
+    cuts = np.flatnonzero(np.diff(ranked) > slack[:-1] + slack[1:]) + 1
+    start = 0
+    for end in cuts.tolist() + [len(order)]:
+        run = order[start:end]
+        if len(run) > 1:
+            cost = placement_costs(state, bot, wish, xs[run], ys[run])
+            run = run[np.lexsort((run, cost)) if by_index
+                      else np.lexsort((ys[run], xs[run], cost))]
+        yield from run.tolist()
+        start = end
 
 
 def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot], xs: np.ndarray,
@@ -102,15 +143,24 @@ def place(state: GameState, bot: Bot, wish: str, legal: Callable[[Place], object
     """The best spot for the wish that `legal` accepts (returns None for legal),
     facing the nearest enemy or the table's centre."""
     xs, ys = _grid(state, bot)
+    fast = FAST_PATHS.on
     if wish == "cover":             # sight lines cost: rank by distance first, test a few
-        far = placement_costs(state, bot, "far_from_enemies", xs, ys)
-        keep = np.argsort(far, kind="stable")[:COVER_SPOTS]
+        if fast:
+            keep = np.array(list(islice(_best_first(state, bot, "far_from_enemies", xs, ys,
+                                                    by_index=True), COVER_SPOTS)), dtype=int)
+        else:
+            far = placement_costs(state, bot, "far_from_enemies", xs, ys)
+            keep = np.argsort(far, kind="stable")[:COVER_SPOTS]
         xs, ys = xs[keep], ys[keep]
-    order = _ranked(placement_costs(state, bot, wish, xs, ys), xs, ys)
+    order: Iterable[int]
+    if fast and wish != "cover":
+        order = _best_first(state, bot, wish, xs, ys)
+    else:
+        order = _ranked(placement_costs(state, bot, wish, xs, ys), xs, ys).tolist()
     enemies = [b for b in state.live_bots() if b.player != bot.player]
     w, h = state.arena.size
     fallback = None
-    for k in order.tolist():
+    for k in order:
         x, y = float(xs[k]), float(ys[k])
         look = min(enemies, key=lambda e: math.hypot(e.x - x, e.y - y)).pos if enemies \
             else (w / 2, h / 2)

@@ -23,6 +23,7 @@ from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.state import Bot, GameState
 from bottisota.formats.robot_tables import Intention
+from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
 from bottisota.robot.navigation import grid_for
@@ -69,7 +70,17 @@ def nose_armed(bot: Bot) -> bool:
 
 
 def service_spots(state: GameState) -> list[tuple[float, float]]:
-    return [(f.shape.centroid.x, f.shape.centroid.y) for f in state.arena.by_type("service")]
+    """The service points' centres (worked out once per compiled arena)."""
+    arena = state.arena
+    return list(state.index.cached(("robot", "service-spots"), lambda: tuple(
+        (f.shape.centroid.x, f.shape.centroid.y) for f in arena.by_type("service"))))
+
+
+def _lifts(state: GameState) -> tuple:
+    """The lifts and their bounding boxes (once per compiled arena)."""
+    arena = state.arena
+    return state.index.cached(("robot", "lifts"), lambda: tuple(
+        (f, f.shape.bounds) for f in arena.by_type("lift")))
 
 
 def goal_spots(state: GameState) -> list[tuple[float, float]]:
@@ -95,6 +106,8 @@ class Scorer:
         self.wants_shot = (intention.then == "fire" and focus is not None
                            and state.round > 1 and not bot.new and self.reach > 0)
         self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
+        self.nose_armed = nose_armed(bot)
+        self.half_arc = state.rules.nose_arc / 2.0
         self._to_target: Callable | None = None
         self._known: dict[tuple[float, float], float] = {}
         self._walled: dict[tuple[float, float], bool] = {}
@@ -196,9 +209,9 @@ class Scorer:
         elif kind == "hold":
             c = spent * 0.5
         if f is not None and kind not in ("retreat", "evade", "grab_goal"):
-            if nose_armed(self.bot):
+            if self.nose_armed:
                 off = abs(signed(facing, bearing_to(x, y, f.x, f.y)))
-                if off > self.state.rules.nose_arc / 2.0:
+                if off > self.half_arc:
                     c += ARC_PENALTY
             if self.wants_shot and (not self.in_reach(x, y) or self.walled(x, y)):
                 c += NO_SHOT_PENALTY
@@ -277,10 +290,17 @@ def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
     if not bot.stats.is_ground:
         return []
     out = []
-    for f in state.arena.by_type("lift"):
-        if f.shape.contains(_pt(bot.x, bot.y)):
+    x, y = bot.x, bot.y
+    near = bot.radius + state.rules.contact_tolerance
+    for f, (minx, miny, maxx, maxy) in _lifts(state):
+        # the box is never further than the car: a bot further than `near` from the
+        # box is neither in the car nor beside it (1e-6 spares the rounding)
+        if FAST_PATHS.on and math.hypot(max(minx - x, 0.0, x - maxx),
+                                        max(miny - y, 0.0, y - maxy)) > near + 1e-6:
+            continue
+        if f.shape.contains(_pt(x, y)):
             out.append((Lift("up"),))
-        elif f.shape.distance(_pt(bot.x, bot.y)) <= bot.radius + state.rules.contact_tolerance:
+        elif f.shape.distance(_pt(x, y)) <= near:
             out.append((Lift("down"),))
     return out
 

@@ -16,7 +16,7 @@ from bottisota.core.compass import heading
 from bottisota.core.compass import signed_off as angle_off
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import Disc
-from bottisota.robot.aim import weapons_at
+from bottisota.robot.aim import any_weapon_at
 
 
 def bearing(ax: float, ay: float, bx: float, by: float) -> float:
@@ -105,7 +105,7 @@ class Situation:
 
     @cached_property
     def in_reach(self) -> bool:
-        return any(weapons_at(self.state, self.bot, e) for e in self.enemies)
+        return any_weapon_at(self.state, self.bot, self.enemies)
 
     @property
     def damage_left(self) -> float:
