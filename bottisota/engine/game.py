@@ -626,11 +626,12 @@ class Game:
 
     def _apply_entry(self, entry: Entry) -> None:
         dice = self.state.dice
-        with self.dice_from(entry.rolls):
-            for roll in entry.rolls:
-                if dice.d6(roll.purpose) != roll.value:
-                    raise ValueError(f"roll {dice.used} ({roll.purpose}) came out "
-                                     f"{dice.rolls[-1].value}, not {roll.value}")
+        if entry.rolls:
+            with self.dice_from(entry.rolls):
+                for roll in entry.rolls:
+                    if dice.d6(roll.purpose) != roll.value:
+                        raise ValueError(f"roll {dice.used} ({roll.purpose}) came out "
+                                         f"{dice.rolls[-1].value}, not {roll.value}")
         apply_events(self.state, entry.events)
 
     # --- designers: new static data for a running game ------------------------------------

@@ -427,7 +427,7 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None,
         prev = _checked(p, 1, raw, prev)[1]
     game = _header_game(p, header, ask)
     actions = 0
-    decoded: dict[Any, Any] = {}         # actions of this journal, by their exact form
+    decoded: dict[str, Any] = {}         # actions of this journal, by their exact form
     for number, raw in lines:
         if chained:
             content, prev = _checked(p, number, raw, prev)
@@ -447,7 +447,7 @@ def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]
 
 
 def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
-                 decoded: dict[Any, Any]) -> bool:
+                 decoded: dict[str, Any]) -> bool:
     """Replay one line on the game (True for an action line). `decoded`: the actions
     read so far, by their exact form (a robot game repeats many)."""
     if data.get("undo") is True and len(data) == 1:
@@ -482,23 +482,11 @@ def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
     return True
 
 
-def _frozen(value: Any) -> Any:
-    """A JSON value as a key that tells apart what `==` does not (1, 1.0 and true;
-    0.0 and -0.0; a list and a mapping)."""
-    kind = type(value)
-    if kind is dict:
-        return dict, tuple((k, _frozen(v)) for k, v in value.items())
-    if kind is list:
-        return list, tuple(map(_frozen, value))
-    if kind is float and not value:
-        return float, str(value)
-    return kind, value
-
-
-def _action(data: Any, decoded: dict[Any, Any]) -> Any:
+def _action(data: Any, decoded: dict[str, Any]) -> Any:
     """`action_from_dict`, once for each exact form (an action is an immutable value;
-    an invalid one raises every time)."""
-    key = _frozen(data)
+    an invalid one raises every time). The form is the repr of the JSON value, which
+    tells apart what `==` does not (1, 1.0 and true; 0.0 and -0.0)."""
+    key = repr(data)
     action = decoded.get(key)
     if action is None:
         action = decoded[key] = action_from_dict(data)
