@@ -298,3 +298,21 @@ def test_the_digest_is_found_where_it_was_found_before(body, tail, hexes):
     old = re.compile(rb',"digest":"([0-9a-f]{32})"\}$').search(raw)
     new = jf._SUFFIX.search(raw, max(0, len(raw) - jf._SUFFIX_BYTES - 1))
     assert (old and (old.span(), old.group(1))) == (new and (new.span(), new.group(1)))
+
+
+def test_a_journal_with_a_reload_replays_alike(catalogue, tmp_path):
+    # a designer's reload line is replayed as it was played: the game re-run on the new
+    # data; the lines after it are replayed from their events again
+    from tests.builders import arena
+    from tests.test_robot_journal import reload_game
+
+    game = reload_game(catalogue, tmp_path)
+    walled = arena({"type": "wall", "rect": [70, 50, 4, 4]}, size=(80, 60))
+    assert game.reload(walled, game.state.cards, game.state.mods) is None
+    assert game.undo() and game.redo()
+    play_random_game(game, random.Random(6), max_actions=10)
+    game.journal.close()
+    path = tmp_path / "reload.jsonl"
+    replayed, reran = fast(path)
+    assert len(reran) == 8                  # the reload re-runs the 8 actions before it
+    assert whole(replayed) == whole(read(path).game) == whole(game)
