@@ -8,11 +8,15 @@ Run: python bench/startup.py [--quick] [--json]
    window: imports, the default arena and the cards read and checked, a new
    journaled game, the robot seat, the table view, and the robot's first action
    if it is due, as a window's first frame does it). The process's CPU time from
-   its start to the end of that first frame; median of several runs. Measured
-   with Python's bytecode cache in use (an installed copy has its modules
-   compiled; here the cache is a temporary folder filled by one run first), and
-   without it (every module compiled in each run, as with
-   PYTHONDONTWRITEBYTECODE=1 and a source checkout).
+   its start to the end of that first frame; median of several runs, and where it
+   went (the interpreter's start, the imports, the window and the game built, the
+   first frame). Measured as a user's second and later starts are: Python's
+   bytecode cache in use (an installed copy has its modules compiled; here the
+   cache is a temporary folder filled by one run first) and the compiled language
+   catalogue in the user's cache folder (a temporary one, filled by that same
+   first run, whose figure is given too); and with the project's modules compiled
+   in each run (a source checkout with PYTHONDONTWRITEBYTECODE=1; the libraries
+   keep the bytecode pip wrote when it installed them).
 2. Journal replay: a seeded robot game is journaled, then read back as
    resuming it reads it (`play.journal.read(verify=False)`: digests, dice,
    events and state digests checked, the events applied; bench/replay.py has
@@ -21,6 +25,8 @@ Run: python bench/startup.py [--quick] [--json]
 from __future__ import annotations
 
 import os
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,45 +43,75 @@ from bottisota.robot.simulate import arena_path
 
 FIRST_FRAME = r"""
 import os, sys, time
+marks = {"python": time.process_time()}         # the interpreter up, this script begins
 sys.path.insert(0, sys.argv[1])
-from bottisota.view.app import TableApp
+from bottisota.view.app import TableApp         # (imported by the command anyway)
 step = TableApp.step
 
 def first_step(self, *args, **kwargs):          # the first frame drawn: its CPU time
+    marks["built"] = time.process_time()
     out = step(self, *args, **kwargs)
-    print("first-frame-cpu", time.process_time(), flush=True)
+    marks["frame"] = time.process_time()
+    print("first-frame-cpu", *(f"{k}={v}" for k, v in marks.items()), flush=True)
     os._exit(0)
 
+def imported():
+    marks["imports"] = time.process_time()      # the command's modules loaded
+
 TableApp.step = first_step
-from bottisota.cli import main
-main(["play", "--robot", "blue", "--seed", "1", "--headless", "--frames", "1"])
+from bottisota import cli
+_run = cli._run
+
+def timed_run(argv):
+    build = cli.build_parser
+
+    def parser(command=None):                  # the subcommand's module imported here
+        out = build(command)
+        imported()
+        return out
+
+    cli.build_parser = parser
+    return _run(argv)
+
+cli._run = timed_run
+cli.main(["play", "--robot", "blue", "--seed", "1", "--headless", "--frames", "1"])
 """
+PARTS = ("python", "imports", "built", "frame")
 
 
 def first_frame(runs: int, bytecode: bool) -> dict:
     """CPU seconds of a fresh process running `bottisota play --robot blue` (headless:
-    SDL's dummy driver, no window) from its start to the end of its first frame.
-    `bytecode`: Python's compiled-module cache in use, as in an installed copy (kept
-    in a temporary folder, filled by one run first); without it every module of the
-    project and its libraries without cached bytecode is compiled in each run."""
-    times = []
+    SDL's dummy driver, no window) from its start to the end of its first frame, and
+    of each part of it. The bytecode is kept in a temporary folder of its own (so no
+    `__pycache__` of the checkout is read), filled by one run first, which also fills
+    the compiled catalogue's cache: that run's figure is `first` (a very first start).
+    `bytecode`: every module's compiled form in use, as in an installed copy; without
+    it the project's modules are compiled in each run (as in a source checkout with
+    PYTHONDONTWRITEBYTECODE=1), the libraries' and Python's own still cached as pip
+    and Python install them."""
+    runs_marks: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, SDL_VIDEODRIVER="dummy",
-                   SDL_AUDIODRIVER="dummy")
-        if bytecode:
-            env.pop("PYTHONDONTWRITEBYTECODE", None)
-            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-        else:
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
-            env.pop("PYTHONPYCACHEPREFIX", None)
-        for run in range(runs + (1 if bytecode else 0)):
+        pycache = Path(tmp) / "pycache"
+        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CACHE_HOME=str(Path(tmp) / "cache"),
+                   SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                   PYTHONPYCACHEPREFIX=str(pycache))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for run in range(runs + 1):
+            if run == 1 and not bytecode:             # the project's bytecode forgotten
+                env["PYTHONDONTWRITEBYTECODE"] = "1"
+                shutil.rmtree(pycache / ROOT.resolve().relative_to(ROOT.resolve().anchor)
+                              / "bottisota")
             out = subprocess.run([sys.executable, "-c", FIRST_FRAME, str(ROOT)],
                                  capture_output=True, text=True, check=True, env=env, cwd=tmp)
-            lines = [ln for ln in out.stdout.splitlines() if ln.startswith("first-frame-cpu")]
-            if bytecode and run == 0:
-                continue                                # fills the bytecode cache
-            times.append(float(lines[-1].split()[1]))
-    return stats(times, scale=1.0)
+            line = [ln for ln in out.stdout.splitlines() if ln.startswith("first-frame-cpu")][-1]
+            runs_marks.append({k: float(v) for k, v in
+                               (part.split("=") for part in line.split()[1:])})
+    first, rest = runs_marks[0], runs_marks[1:]
+    out = stats([m["frame"] for m in rest], scale=1.0)
+    out["first"] = first["frame"]
+    out["parts_median"] = {part: statistics.median(
+        m[part] - (m[PARTS[i - 1]] if i else 0.0) for m in rest) for i, part in enumerate(PARTS)}
+    return out
 
 
 def replay(actions: int, seed: int = 7) -> dict:
@@ -109,11 +145,15 @@ def collect(quick: bool = False) -> dict:
 def report(data: dict) -> str:
     f, r = data["first_frame_cpu_s"], data["replay"]
     cold = data["first_frame_no_bytecode_cpu_s"]
+    parts = f["parts_median"]
     return "\n".join([
         f"startup and replay (CPU time; machine {data['machine']})",
         f"  `bottisota play --robot blue` to its first frame: {f['median']:.2f} s CPU median "
-        f"(p95 {f['p95']:.2f}, {f['n']} runs, a fresh process each, bytecode cached as "
-        f"installed); {cold['median']:.2f} s with no bytecode cache (every module compiled)",
+        f"(p95 {f['p95']:.2f}, {f['n']} runs, a fresh process each, bytecode and catalogue "
+        f"cached as on a second start); {cold['median']:.2f} s with the project's modules "
+        f"compiled in each run; the very first start (caches empty) {f['first']:.2f} s",
+        "  where it goes (medians): interpreter {python:.3f} s, imports {imports:.3f} s, "
+        "window and game built {built:.3f} s, first frame {frame:.3f} s".format(**parts),
         f"  journal replay as resuming reads it: {r['actions']} actions in "
         f"{r['cpu_s']['median'] * 1000:.1f} ms CPU: {r['actions_per_cpu_s']:,.0f} actions per "
         f"CPU-second"])

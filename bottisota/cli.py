@@ -22,8 +22,10 @@ import sys
 import tempfile
 import time
 import traceback
-from importlib import import_module, metadata
+from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from bottisota.commands.argparse_words import use_catalogue
 from bottisota.core.errors import InputError, JournalError, JournalWriteError
@@ -55,6 +57,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 def version() -> str:
     """The installed version (the project's own when run from a checkout)."""
+    from importlib import metadata  # reads package metadata: only when asked
+
     try:
         return metadata.version("bottisota")
     except metadata.PackageNotFoundError:
@@ -67,7 +71,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bottisota", description=_(
         "Bottisota Referee: play, check, explain, schema, render, preview, "
         "scenario, replay, simulate, serve"))
-    parser.add_argument("--version", action="version", version=f"bottisota {version()}")
+    parser.add_argument("--version", action=VersionAction)
     add_lang(parser)
     sub = parser.add_subparsers(dest="command")
     for name, (module, _fn, help_text) in COMMANDS.items():
@@ -78,6 +82,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             if configure is not None:
                 configure(p)
     return parser
+
+
+class VersionAction(argparse._VersionAction):
+    """argparse's `--version`, the version read (package metadata) only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        self.version = f"bottisota {version()}"
+        super().__call__(parser, namespace, values, option_string)
 
 
 def add_lang(p: argparse.ArgumentParser) -> None:

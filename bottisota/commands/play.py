@@ -24,9 +24,6 @@ from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.play.journal import resume  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
-from bottisota.view.edit_reload import EditReloader  # noqa: E402
-from bottisota.view.phone_links import PhoneTable  # noqa: E402
-from bottisota.view.projector import ProjectorWindow  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
 from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
 from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
@@ -40,7 +37,6 @@ from bottisota.viewmodel.session import (  # noqa: E402
     robot_seats,
 )
 from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
-from bottisota.web.server import start_phones  # noqa: E402
 
 PHONES_PORT = 8765
 
@@ -196,8 +192,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_key = lambda: _desktop_key(1 if app.projector is not None else 0,
                                                screen.get_size())
     app.calibration_saver = save_calibration
-    app.open_projector = lambda a: ProjectorWindow.open(
-        a, 1, load_calibration(_desktop_key(1, screen.get_size()))[0])
+    app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
@@ -209,11 +204,17 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         app.vm.true_scale = True
         app.camera = app._fit_camera()
     if args.edit:
+        from bottisota.view.edit_reload import EditReloader  # designers' --edit only
+
         limit = game.state.rules.round_limit
         app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
     if args.projector and not args.headless:
         app.toggle_projector()
     if args.phones:
+        # the phone server (asyncio, starlette, uvicorn, QR codes) only when asked for
+        from bottisota.view.phone_links import PhoneTable
+        from bottisota.web.server import start_phones
+
         try:
             phones = start_phones(game, journal_name, port=args.phones_port,
                                   commit=args.phones_commit, physical=args.physical_dice,
@@ -234,6 +235,13 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         return _headless(app, args)
     app.run()
     return 0
+
+
+def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:
+    """The projector's window (key F5 or --projector), on the second display."""
+    from bottisota.view.projector import ProjectorWindow  # only when a projector is opened
+
+    return ProjectorWindow.open(app, 1, load_calibration(_desktop_key(1, screen.get_size()))[0])
 
 
 def _run(app: TableApp) -> int:

@@ -1,9 +1,13 @@
 """The referee's words in the players' language (Finnish or English).
 
 One gettext catalogue per language (`bottisota/locale/<lang>/LC_MESSAGES/bottisota.po`),
-compiled by Babel when first used. Message ids are the English texts, so the code
-stays readable; placeholders are named (`_("{bot} passes").format(bot=...)`), never
-fragments glued together. Numbers follow the language: "12,5 cm" in Finnish.
+compiled by Babel when first used and kept compiled in the user's cache folder (keyed
+by the catalogue's content, so an edited .po is compiled afresh: Babel's .po reader
+(about 0.05 s) runs once, not at every start). Message ids are the English
+texts, so the code stays readable; placeholders are named
+(`_("{bot} passes").format(bot=...)`), never fragments glued together. Numbers
+follow the language: "12,5 cm" in Finnish (written here; Babel's formatting for
+the rare number beyond plain ones).
 
 The language follows the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG),
 `--lang fi|en` on every command, and a key in the table view (`set_language`).
@@ -12,17 +16,20 @@ translated) and translated with `_` where they are shown.
 """
 from __future__ import annotations
 
+import base64
 import gettext
+import hashlib
 import io
+import json
+import math
 import os
 import re
+import struct
+import tempfile
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from importlib import resources
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from pathlib import Path
 
 DOMAIN = "bottisota"
 LANGUAGES = ("en", "fi")
@@ -38,19 +45,88 @@ def catalogue_text(lang: str) -> str:
     return ref.read_text(encoding="utf-8")
 
 
+Pairs = tuple[tuple[str, str], ...]
+CACHE_FORMAT = 1                 # bump when the cached form changes
+
+
 @cache
-def _compiled(lang: str) -> tuple[gettext.GNUTranslations, tuple[tuple[str, str], ...]]:
-    """The compiled catalogue of `lang` (Babel reads the .po and writes the .mo in
-    memory) and its (id, translation) pairs of single texts."""
+def _compiled(lang: str) -> tuple[gettext.GNUTranslations, Pairs]:
+    """The compiled catalogue of `lang` and its (id, translation) pairs of single texts:
+    from the cache when it holds this very .po's compiled form, else compiled now."""
     if lang not in LANGUAGES:
         raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGUAGES)}")
-    catalog = read_po(io.StringIO(catalogue_text(lang)), locale=lang, domain=DOMAIN)
+    text = catalogue_text(lang)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    try:
+        path: Path | None = cache_folder() / f"{DOMAIN}-{lang}-{key}.json"
+    except RuntimeError:             # no home folder to keep a cache in: compile each time
+        path = None
+    found = _read_cached(path, key) if path is not None else None
+    if found is not None:
+        return found
+    mo, pairs = compile_catalogue(text, lang)
+    if path is not None:
+        _write_cached(path, key, mo, pairs)
+    return gettext.GNUTranslations(io.BytesIO(mo)), pairs
+
+
+def compile_catalogue(text: str, lang: str) -> tuple[bytes, Pairs]:
+    """Babel reads the .po source and writes the .mo (in memory); the (id, translation)
+    pairs of its single texts."""
+    from babel.messages.mofile import write_mo  # Babel's .po reader: only on a cache miss
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(io.StringIO(text), locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
     pairs = tuple((m.id, m.string) for m in catalog
                   if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string)
-    return gettext.GNUTranslations(buf), pairs
+    return buf.getvalue(), pairs
+
+
+def cache_folder() -> Path:
+    """Where compiled catalogues are kept: $XDG_CACHE_HOME/bottisota (default
+    ~/.cache/bottisota)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bottisota"
+
+
+def _read_cached(path: Path, key: str) -> tuple[gettext.GNUTranslations, Pairs] | None:
+    """The cached compiled catalogue, or None when it is missing, unreadable, of another
+    format or of another .po (then it is compiled again)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["format"] != CACHE_FORMAT or data["source"] != key:
+            return None
+        mo = base64.b64decode(data["mo"], validate=True)
+        pairs = tuple((str(i), str(s)) for i, s in data["pairs"])
+        return gettext.GNUTranslations(io.BytesIO(mo)), pairs
+    except (OSError, ValueError, LookupError, TypeError, struct.error):
+        return None
+
+
+def _write_cached(path: Path, key: str, mo: bytes, pairs: Pairs) -> None:
+    """Keep the compiled catalogue (written whole, then renamed into place) in place of
+    the language's earlier ones; a folder that cannot be written only means compiling
+    again next time."""
+    data = {"format": CACHE_FORMAT, "source": key, "mo": base64.b64encode(mo).decode("ascii"),
+            "pairs": [list(p) for p in pairs]}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, ensure_ascii=False)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        stem = path.name.rsplit("-", 1)[0] + "-"
+        for old in path.parent.glob(stem + "*.json"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def translations(lang: str) -> gettext.NullTranslations:
@@ -134,9 +210,31 @@ def number(value: object, digits: int = 2, fixed: bool = False) -> str:
     return _formatted(rounded, digits, fixed, language())
 
 
+# The decimal mark of each language, as Babel's locale data (CLDR) has it; numbers are
+# written without grouping and with a plain hyphen-minus, so this is all a plain number
+# needs (tests hold `_formatted` to Babel's `format_decimal`, value by value).
+DECIMAL_MARK = {"en": ".", "fi": ","}
+_PLAIN_LIMIT = 1e9        # below it a float rounded to <= 6 places prints exactly as Babel
+
+
 @lru_cache(maxsize=4096)              # bounded: a long drag formats many distances
 def _formatted(rounded: float, digits: int, fixed: bool, lang: str) -> str:
-    """Babel's formatting, remembered: the view formats the same few numbers every frame."""
+    """`rounded` (already rounded to `digits` places) written out, remembered: the view
+    formats the same few numbers every frame. Plain numbers are written here, exactly
+    as Babel writes them; the rest (infinite, huge) by Babel itself."""
+    if (0 <= digits <= 6 and lang in DECIMAL_MARK and math.isfinite(rounded)
+            and abs(rounded) < _PLAIN_LIMIT):
+        text = f"{rounded:.{digits}f}"
+        if not fixed and "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text.replace(".", DECIMAL_MARK[lang])
+    return babel_formatted(rounded, digits, fixed, lang)
+
+
+def babel_formatted(rounded: float, digits: int, fixed: bool, lang: str) -> str:
+    """Babel's formatting of a number (its locale data is read at the first call)."""
+    from babel.numbers import format_decimal
+
     fmt = "0." + ("0" if fixed else "#") * digits if digits > 0 else "0"
     text = format_decimal(rounded, format=fmt, locale=lang)
     return text.replace("\u2212", "-")       # a plain hyphen-minus reads on every font

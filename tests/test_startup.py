@@ -1,0 +1,232 @@
+"""Start-up stays light: a command imports only what it uses (the phone server, Babel's
+.po reader and locale data, scipy, package metadata are loaded when needed); the
+compiled catalogue comes from the user's cache, never stale; numbers written without
+Babel read exactly as Babel writes them. (Start-up speed itself: bench/startup.py.)"""
+from __future__ import annotations
+
+import gettext
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel import Locale
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bottisota.core import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# what `bottisota play` must not have loaded by the end of its first frame
+NOT_AT_FIRST_FRAME = ("starlette", "uvicorn", "segno", "asyncio", "bottisota.web", "scipy",
+                      "babel", "importlib.metadata", "bottisota.view.projector",
+                      "bottisota.view.phone_links", "bottisota.view.edit_reload")
+# what `bottisota --help` must not load: the rules, the view, the libraries they need
+NOT_FOR_HELP = ("numpy", "shapely", "pygame", "yaml", "babel", "scipy", "starlette",
+                "bottisota.engine", "bottisota.view", "bottisota.web", "importlib.metadata")
+
+FIRST_FRAME = r"""
+import os, sys
+from bottisota.view.app import TableApp
+step = TableApp.step
+
+def first_step(self, *args, **kwargs):
+    out = step(self, *args, **kwargs)
+    print("loaded", *sorted(sys.modules), flush=True)
+    os._exit(0)
+
+TableApp.step = first_step
+from bottisota.cli import main
+main(["play", "--robot", "blue", "--seed", "1", "--headless", "--frames", "1"])
+"""
+
+HELP = r"""
+import sys
+from bottisota.cli import main
+try:
+    main(["--help"])
+except SystemExit:
+    pass
+print("loaded", *sorted(sys.modules), flush=True)
+"""
+
+
+WARM = "from bottisota.core import i18n; [i18n.translations(lang) for lang in i18n.LANGUAGES]"
+
+
+def loaded_by(script: str, tmp_path: Path) -> set[str]:
+    """The modules a fresh process had loaded at the end of `script`, the catalogues
+    compiled into its cache folder first (as after the command's first run)."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-c", WARM], check=True, env=env, cwd=tmp_path, timeout=120)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=120)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("loaded ")]
+    assert line, out.stdout + out.stderr
+    return set(line[-1].split()[1:])
+
+
+def under(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_the_first_frame_of_play_loads_no_phone_server_babel_or_scipy(tmp_path):
+    loaded = loaded_by(FIRST_FRAME, tmp_path)
+    assert "bottisota.view.app" in loaded and "pygame" in loaded     # it did draw a frame
+    assert under(loaded, NOT_AT_FIRST_FRAME) == []
+
+
+def test_help_loads_neither_the_rules_nor_the_view(tmp_path):
+    loaded = loaded_by(HELP, tmp_path)
+    assert "argparse" in loaded
+    assert under(loaded, NOT_FOR_HELP) == []
+
+
+def test_version_is_read_when_asked(capsys):
+    from bottisota.cli import build_parser, version
+
+    parser = build_parser()
+    with pytest.raises(SystemExit) as done:
+        parser.parse_args(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"bottisota {version()}\n"
+
+
+# --- the compiled catalogue in the user's cache ------------------------------------------
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder; the catalogues compiled afresh in this test and after it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    i18n._compiled.cache_clear()
+    yield tmp_path / "cache" / "bottisota"
+    monkeypatch.undo()                       # the real catalogue and cache folder again
+    i18n._compiled.cache_clear()
+    i18n._patterns.cache_clear()
+    i18n._prefixes.cache_clear()
+    i18n._translated.cache_clear()
+    i18n.set_language()
+
+
+def same_catalogue(a: gettext.GNUTranslations, b: gettext.GNUTranslations) -> None:
+    assert a._catalog == b._catalog            # type: ignore[attr-defined]
+    assert a.plural(1) == b.plural(1) and a.plural(5) == b.plural(5)   # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_catalogue_is_compiled_once_then_read_from_the_cache(cache, monkeypatch, lang):
+    fresh, pairs = i18n._compiled(lang)
+    files = list(cache.glob(f"bottisota-{lang}-*.json"))
+    assert len(files) == 1
+    i18n._compiled.cache_clear()
+
+    def no_babel(text: str, lang: str) -> None:
+        raise AssertionError("compiled again despite the cache")
+
+    monkeypatch.setattr(i18n, "compile_catalogue", no_babel)
+    cached, cached_pairs = i18n._compiled(lang)
+    same_catalogue(cached, fresh)
+    assert cached_pairs == pairs
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_cached_catalogue_is_babels(cache, lang):
+    """What the cache gives back is what Babel compiles from the .po, text for text."""
+    cached, pairs = i18n._compiled(lang)
+    i18n._compiled.cache_clear()
+    cached, pairs = i18n._compiled(lang)                    # read back from the file
+    mo, babel_pairs = i18n.compile_catalogue(i18n.catalogue_text(lang), lang)
+    same_catalogue(cached, gettext.GNUTranslations(io.BytesIO(mo)))
+    assert pairs == babel_pairs
+    if lang == "fi":
+        assert cached.gettext("start the referee's table view (the default)") != \
+            "start the referee's table view (the default)"
+
+
+def test_an_edited_catalogue_is_compiled_afresh_and_replaces_the_old(cache, monkeypatch):
+    i18n._compiled("fi")
+    old = list(cache.glob("bottisota-fi-*.json"))
+    text = i18n.catalogue_text("fi").replace(
+        'msgstr "Bottisota-tuomari"', 'msgstr "Bottisota-erotuomari"')
+    assert text != i18n.catalogue_text("fi")
+    monkeypatch.setattr(i18n, "catalogue_text", lambda lang: text)
+    i18n._compiled.cache_clear()
+    tr, _pairs = i18n._compiled("fi")
+    assert tr.gettext("Bottisota Referee") == "Bottisota-erotuomari"
+    new = list(cache.glob("bottisota-fi-*.json"))
+    assert len(new) == 1 and new != old                 # the stale one is gone
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other-format", "bad-mo"])
+def test_a_damaged_cache_file_is_compiled_again(cache, damage):
+    fresh, pairs = i18n._compiled("fi")
+    (path,) = cache.glob("bottisota-fi-*.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if damage == "garbage":
+        path.write_bytes(b"\x00\xff not json")
+    elif damage == "truncated":
+        path.write_text(path.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    elif damage == "other-format":
+        path.write_text(json.dumps(dict(data, format=-1)), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(dict(data, mo="AAAA")), encoding="utf-8")
+    i18n._compiled.cache_clear()
+    again, again_pairs = i18n._compiled("fi")
+    same_catalogue(again, fresh)
+    assert again_pairs == pairs
+    i18n._compiled.cache_clear()
+    assert i18n._read_cached(path, data["source"]) is not None    # rewritten whole
+
+
+def test_a_cache_folder_that_cannot_be_written_only_costs_time(tmp_path, monkeypatch, cache):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    i18n._compiled.cache_clear()
+    tr, _pairs = i18n._compiled("fi")
+    assert tr.gettext("Bottisota Referee") != "Bottisota Referee"
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+# --- numbers written without Babel ----------------------------------------------------------
+
+@pytest.mark.parametrize("lang", sorted(i18n.DECIMAL_MARK))
+def test_the_decimal_marks_are_babels(lang):
+    assert i18n.DECIMAL_MARK[lang] == Locale.parse(lang).number_symbols["latn"]["decimal"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=st.one_of(st.floats(-2e9, 2e9), st.integers(-10**6, 10**6).map(lambda n: n / 8),
+                       st.floats(-1.0, 1.0)),
+       digits=st.integers(0, 6), fixed=st.booleans(), lang=st.sampled_from(i18n.LANGUAGES))
+def test_numbers_read_exactly_as_babel_writes_them(value, digits, fixed, lang):
+    rounded = round(value, digits)
+    if rounded == 0:
+        rounded = 0.0
+    assert i18n._formatted(rounded, digits, fixed, lang) == \
+        i18n.babel_formatted(rounded, digits, fixed, lang)
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan, 1e12, -3.5e10])
+def test_numbers_beyond_plain_ones_are_babels(value):
+    for lang in i18n.LANGUAGES:
+        assert i18n._formatted(value, 2, False, lang) == \
+            i18n.babel_formatted(value, 2, False, lang)
+
+
+def test_no_home_folder_means_no_cache_not_a_failure(monkeypatch, cache):
+    monkeypatch.delenv("XDG_CACHE_HOME")
+
+    def homeless() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", homeless)
+    i18n._compiled.cache_clear()
+    tr, _pairs = i18n._compiled("fi")
+    assert tr.gettext("Bottisota Referee") == "Bottisota-tuomari"
