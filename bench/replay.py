@@ -1,17 +1,29 @@
-"""Bench: journal replay, the way `bottisota replay` and resuming a game read a journal.
+"""Bench: journal replay, the two ways a journal is read: resuming a game
+(`bottisota play --resume`, `serve`) and `bottisota replay`.
 
 Run: python bench/replay.py [--quick] [--json]
 
 A seeded robot game on the warehouse (aggressive against sniper: shots,
-overwatch, mines, doors) is journaled, then read back by `play.journal.load`:
-every line's digest checked, every action replayed through `Game` (its
-legality, then the action with its recorded dice), its events, dice and state
-digest compared with the journal's. Timed: the whole `load` (CPU time, the
-first read, which builds the compiled arena's caches, left out), as actions
-per CPU-second; median, p95 and p99 over several reads, and the best read
-(the least disturbed by other work on a loaded machine). Also counted: how
-many moves were committed from their preview (walked once) and how many needed
-the live walk (dice, overwatch in reach, mines touched, belts, lifts).
+overwatch, mines, doors) is journaled, then read back by `play.journal.read`
+both ways (docs/decisions.md, "Replaying a journal"):
+
+- resuming (`read(verify=False)`, what `resume` runs): every line's digest,
+  the action's form and turn, its dice drawn again from the seed, its events'
+  declared forms, the events applied by their reducers, the state digest
+  compared. Also counted: lines this way could not vouch for and re-ran
+  through the rules (none, for a journal the referee wrote);
+- verified (`read()`, what `bottisota replay` runs): every action re-run
+  through `Game` (its legality, then the action with its recorded dice), its
+  events, dice and state digest compared. Also counted: how many moves were
+  committed from their preview (walked once) and how many needed the live walk
+  (dice, overwatch in reach, mines touched, belts, lifts).
+
+Timed: the whole read (CPU time; the first read of each way, which warms the
+imports, left out), as actions per CPU-second; median, p95 and p99 over several
+reads, and the best read (the least disturbed by other work on a loaded
+machine). The header alone (its arena, cards, mods and rules validated as files
+are, the start of the game run again) is timed too: a fixed cost of every read,
+whatever the journal's length.
 """
 from __future__ import annotations
 
@@ -22,15 +34,17 @@ from pathlib import Path
 from common import bench_main, machine, stats
 
 import bottisota.engine.movement.moves as moves
+from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import load
+from bottisota.play.journal import read
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
 
 
 def _walks(path: Path) -> dict:
-    """How the moves of one read were committed: from their preview, or walked live."""
+    """How the moves of one verified read were committed: from their preview, or
+    walked live."""
     counts = {"from_preview": 0, "walked_live": 0}
     quiet = moves._quiet
 
@@ -41,10 +55,44 @@ def _walks(path: Path) -> dict:
 
     moves._quiet = counted
     try:
-        load(path)
+        read(path)
     finally:
         moves._quiet = quiet
     return counts
+
+
+def _rerun(path: Path) -> int:
+    """Lines a resuming read re-ran through the rules (it could not vouch for them)."""
+    count = [0]
+    real = Game.replay
+
+    def counted(self, *args, **kwargs):
+        count[0] += 1
+        return real(self, *args, **kwargs)
+
+    Game.replay = counted
+    try:
+        read(path, verify=False)
+    finally:
+        Game.replay = real
+    return count[0]
+
+
+def _timed(path: Path, runs: int, verify: bool) -> tuple[list[float], int]:
+    read(path, verify=verify)                    # warm: imports, the first arena
+    times, n = [], 0
+    for _ in range(runs):
+        c0 = time.process_time()
+        game = read(path, verify=verify).game
+        times.append(time.process_time() - c0)
+        n = len(game.history)
+    return times, n
+
+
+def _rates(times: list[float], n: int) -> dict:
+    per = stats(times, scale=1.0)
+    return {"cpu_s": per, "actions_per_cpu_s": n / per["median"],
+            "best_actions_per_cpu_s": n / min(times)}
 
 
 def replay(actions: int, runs: int, seed: int = 7) -> dict:
@@ -56,36 +104,43 @@ def replay(actions: int, runs: int, seed: int = 7) -> dict:
         play(arena, rules, cards, mods, [find_personality("aggressive"),
                                          find_personality("sniper")], seed=seed,
              round_limit=None, max_actions=actions, journal_path=str(path))
-        load(path)                                   # warm: the compiled arena, imports
-        times, n = [], 0
-        for _ in range(runs):
-            c0 = time.process_time()
-            game = load(path)
-            times.append(time.process_time() - c0)
-            n = len(game.history)
-        walks = _walks(path)
-    per = stats(times, scale=1.0)
-    return {"arena": "warehouse", "actions": n, "cpu_s": per,
-            "actions_per_cpu_s": n / per["median"], "best_actions_per_cpu_s": n / min(times),
-            "moves": walks}
+        header = Path(tmp) / "header.jsonl"
+        header.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n")
+        resumed, n = _timed(path, runs, verify=False)
+        verified, _ = _timed(path, max(3, runs // 3), verify=True)
+        alone, _ = _timed(header, runs, verify=False)
+        walks, rerun = _walks(path), _rerun(path)
+    head = stats(alone, scale=1.0)["median"]
+    resume = _rates(resumed, n)
+    resume["per_action_us"] = (resume["cpu_s"]["median"] - head) / n * 1e6
+    resume["lines_rerun"] = rerun
+    return {"arena": "warehouse", "actions": n, "header_cpu_s": head, "resume": resume,
+            "verify": {**_rates(verified, n), "moves": walks}}
 
 
 def collect(quick: bool = False) -> dict:
     return {"bench": "replay", "machine": machine(),
-            "replay": replay(200 if quick else 600, 5 if quick else 9)}
+            "replay": replay(200 if quick else 600, 9 if quick else 15)}
 
 
 def report(data: dict) -> str:
     r = data["replay"]
-    c = r["cpu_s"]
+    res, ver = r["resume"], r["verify"]
+    c, v = res["cpu_s"], ver["cpu_s"]
     return "\n".join([
         f"journal replay (CPU time; machine {data['machine']})",
-        f"  {r['actions']} actions of a robot game on the {r['arena']}: {c['median']:.3f} s "
-        f"median (p95 {c['p95']:.3f}, p99 {c['p99']:.3f}, {c['n']} reads)",
-        f"  {r['actions_per_cpu_s']:,.0f} actions per CPU-second (best read "
-        f"{r['best_actions_per_cpu_s']:,.0f})",
-        f"  moves committed from their preview: {r['moves']['from_preview']}, walked live: "
-        f"{r['moves']['walked_live']}"])
+        f"  {r['actions']} actions of a robot game on the {r['arena']}",
+        f"  resuming (from the recorded events): {c['median'] * 1000:.1f} ms median "
+        f"(p95 {c['p95'] * 1000:.1f}, p99 {c['p99'] * 1000:.1f}, {c['n']} reads): "
+        f"{res['actions_per_cpu_s']:,.0f} actions per CPU-second (best read "
+        f"{res['best_actions_per_cpu_s']:,.0f}); the header alone "
+        f"{r['header_cpu_s'] * 1000:.1f} ms, then {res['per_action_us']:.0f} us an action; "
+        f"lines re-run through the rules: {res['lines_rerun']}",
+        f"  verified (`bottisota replay`, every action re-run): {v['median'] * 1000:.1f} ms "
+        f"median (p95 {v['p95'] * 1000:.1f}, {v['n']} reads): "
+        f"{ver['actions_per_cpu_s']:,.0f} actions per CPU-second (best read "
+        f"{ver['best_actions_per_cpu_s']:,.0f}); moves committed from their preview: "
+        f"{ver['moves']['from_preview']}, walked live: {ver['moves']['walked_live']}"])
 
 
 def main() -> None:

@@ -123,7 +123,7 @@ class DoorOpenedEvent(TypedDict):
     type: Literal["door_opened"]
     bot: str
     door: str
-    at: list[Any]
+    at: NotRequired[list[Any]]       # not when a push or a fall carries the bot through
 
 
 class DrawnEvent(TypedDict):

@@ -51,7 +51,7 @@ from bottisota.core.dice import Dice, Roll
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
-from bottisota.engine.events import Event, apply_event, has_reducer
+from bottisota.engine.events import Event, apply_event, apply_events, has_reducer
 from bottisota.engine.goals import collect_goals
 from bottisota.engine.mines import activate_mines
 from bottisota.engine.modes import StrictMode
@@ -521,28 +521,35 @@ class Game:
 
     # --- undo and redo --------------------------------------------------------------------
 
-    def undo(self) -> bool:
-        """Take back the last accepted action by replaying all but it (False: nothing to undo)."""
+    def undo(self, recorded: bool = False) -> bool:
+        """Take back the last accepted action by replaying all but it (False: nothing to undo).
+        `recorded`: replayed from their recorded events (`apply_recorded`), not re-run."""
         if not self.history:
             return False
         if self.journal is not None:
             self.journal.undone()        # journaled first: a failed write changes nothing
         entry = self.history.pop()
-        self._rebuild(self.history)
+        self._rebuild(self.history, recorded)
         self._redo.append(entry)
         return True
 
-    def redo(self) -> bool:
+    def redo(self, recorded: bool = False) -> bool:
         """Make the last undone action again, with the same dice and notes (False:
         nothing to redo). Rolls made since the last entry (a robot deciding) are
-        dropped first, so the redone action meets the dice it met before."""
+        dropped first, so the redone action meets the dice it met before.
+        `recorded`: its recorded events are applied again (`apply_recorded`)."""
         if not self._redo:
             return False
         if self.journal is not None:
             self.journal.redone()        # journaled first: a failed write changes nothing
         entry = self._redo.pop()
         if self.state.dice.used != self._mark:
-            self._rebuild(self.history)
+            self._rebuild(self.history, recorded)
+        if recorded:
+            self._apply_entry(entry)
+            self.history.append(entry)
+            self._mark = self.state.dice.used
+            return True
         mark = self._mark
         with self.dice_from(entry.rolls):
             if not self.redraw(entry.rolls[:entry.pre]):
@@ -555,11 +562,17 @@ class Game:
         self._mark = dice.used
         return True
 
-    def _rebuild(self, entries: list[Entry]) -> None:
+    def _rebuild(self, entries: list[Entry], recorded: bool = False) -> None:
         """State = the start, then every entry's action with its own dice (the rolls
-        made before each action drawn again first)."""
+        made before each action drawn again first); `recorded`: every entry's dice
+        and events as recorded (`apply_recorded`)."""
         self.state = self._start.copy()
         self.mode.restart(self.state)
+        if recorded:
+            for entry in entries:
+                self._apply_entry(entry)
+            self._mark = self.state.dice.used
+            return
         for entry in entries:
             with self.dice_from(entry.rolls):
                 if not self.redraw(entry.rolls[:entry.pre]):
@@ -600,6 +613,29 @@ class Game:
         with self.dice_from(rolls):
             self.redraw(rolls[:pre])
             return self.act(action, notes)
+
+    def apply_recorded(self, entry: Entry) -> None:
+        """Replay an accepted action from its record, without re-running the rules: its
+        rolls are drawn again from this game's dice (a seeded or forced die that comes
+        out otherwise: ValueError), then its events are applied by their reducers, and
+        it joins the history as it was recorded. The caller vouches that the events
+        are the ones `act` gave (the journal checks the state digest recorded after
+        every action; `replay` re-runs the rules instead). A reducer that cannot apply
+        an event raises; the state is then left part-way (the caller drops the game)."""
+        self._apply_entry(entry)
+        self.history.append(entry)
+        self._redo = []
+        self._mark = self.state.dice.used
+
+    def _apply_entry(self, entry: Entry) -> None:
+        dice = self.state.dice
+        if entry.rolls:
+            with self.dice_from(entry.rolls):
+                for roll in entry.rolls:
+                    if dice.d6(roll.purpose) != roll.value:
+                        raise ValueError(f"roll {dice.used} ({roll.purpose}) came out "
+                                         f"{dice.rolls[-1].value}, not {roll.value}")
+        apply_events(self.state, entry.events)
 
     # --- designers: new static data for a running game ------------------------------------
 

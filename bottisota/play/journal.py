@@ -19,11 +19,26 @@ exclusive lock). A torn last line (a power cut while writing) is reported
 with its number, the file backed up beside it and the line cut off; the game
 goes on from the last whole action.
 
-Replaying re-runs the actions from the header (a seeded game rolls its own
-dice again, the rolls made before an action included; a physical-dice game
-uses the typed rolls it recorded) and asserts that every action gives the
-same events and the recorded state. The recorded arena, cards, mods and rules
-are validated as files are. Version 1 journals (before digests) still replay.
+Replaying rebuilds the game from the header (the recorded arena, cards, mods
+and rules validated as files are; the start of the game run again) and then
+takes every line in one of two ways (docs/decisions.md, "Replaying a journal"):
+
+- verified (`load`, `read`, `bottisota replay`): every action is re-run through
+  the rules with its dice and must give the same events, dice and state;
+- from its events (`resume`, `read(verify=False)`): the action must be the
+  active bot's and fit its phase, its rolls are drawn again (a seeded game's
+  own dice must give them; a physical-dice game uses the typed rolls), its
+  events must be of their declared form and are applied by their reducers, and
+  the state must then be the one whose digest the line recorded. The rules are
+  not re-run: an edit whose chain was recomputed (a forger) gets past it when
+  the recorded state digests still hold (an informational event, a point the
+  bot passed through) or were recomputed too; the verified replay finds it.
+
+A line the second way cannot vouch for (no state digest, an event not of its
+declared form, an action out of turn) is re-run through the rules. Whatever it
+finds amiss is read again verified, so a journal that does not hold is refused
+with the verified replay's message, at its first bad line. Version 1 journals
+(before digests) still replay.
 """
 from __future__ import annotations
 
@@ -38,7 +53,7 @@ from bottisota.core.dice import Dice, Roll
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
-from bottisota.engine.game import Entry, Game
+from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.play import journal_file as jf
@@ -56,11 +71,18 @@ from bottisota.play.journal_data import (
     rules_from,
     rules_to_data,
 )
+from bottisota.play.journal_events import well_formed
 from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
 READS = (1, 2)
+
+
+# the text a state digest is taken of: `json.dumps(data, default=default,
+# separators=(",", ":"))`, with one encoder made once (the data is never circular)
+_DIGEST_TEXT = json.JSONEncoder(default=default, separators=(",", ":"),
+                                check_circular=False).encode
 
 
 def state_digest(state: GameState) -> str:
@@ -75,8 +97,7 @@ def state_digest(state: GameState) -> str:
             [[m.id, m.owner, m.weapon, m.x, m.y, m.z, m.r, m.magnetic, m.active]
              for m in state.mines],
             [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals]]
-    text = json.dumps(data, default=default, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(_DIGEST_TEXT(data).encode()).hexdigest()[:16]
 
 
 def dice_mode(dice: Dice) -> str:
@@ -321,11 +342,13 @@ def _differs(path: str, line: int, want: list, got: list) -> JournalError:
 
 
 def read(path: str | Path, ask: Callable[[str], int] | None = None,
-         fh: Any = None) -> Loaded:
+         fh: Any = None, verify: bool = True) -> Loaded:
     """Rebuild a game from its journal, asserting every line; the game has no journal
     attached. `fh` is the journal open and locked by the caller (resuming), used to
     cut off a torn last line; without it the file is locked only for that.
-    JournalError names the first bad line."""
+    `verify` (the default): every action re-run through the rules; False: replayed
+    from its events, as resuming does (see the module doc). JournalError names the
+    first bad line."""
     p = str(path)
     size = jf.file_size(p)
     try:
@@ -343,7 +366,13 @@ def read(path: str | Path, ask: Callable[[str], int] | None = None,
                 raise JournalError(p, 1,
                         N_("the journal's first line (the header) is incomplete: the game "
                            "never started"))
-        loaded = _replay(p, reader, end, ask)
+        try:
+            loaded = _replay(p, reader, end, ask, verify)
+        except (_Mismatch, JournalError):
+            if verify:
+                raise
+            # something does not hold: the verified replay says what, and where first
+            loaded = _replay(p, reader, end, ask, True)
     loaded.tail = tail
     if tail is not None:
         _cut(p, fh, fh is None, size, tail)
@@ -382,7 +411,12 @@ def _cut(path: str, fh: Any, own: bool, size: int, tail: jf.Tail) -> None:
         held.close()
 
 
-def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Loaded:
+class _Mismatch(Exception):
+    """A line replayed from its events does not hold (the verified replay says why)."""
+
+
+def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None,
+            verify: bool) -> Loaded:
     lines = jf.iter_lines(p, fh, end)
     number, raw = next(lines)
     header = jf.parse_line(p, 1, raw)
@@ -393,13 +427,14 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None) -> Load
         prev = _checked(p, 1, raw, prev)[1]
     game = _header_game(p, header, ask)
     actions = 0
+    decoded: dict[str, Any] = {}         # actions of this journal, by their exact form
     for number, raw in lines:
         if chained:
             content, prev = _checked(p, number, raw, prev)
         else:
             content = raw
         data = jf.parse_line(p, number, content)
-        if _replay_line(p, number, game, data):
+        if _replay_line(p, number, game, data, verify, decoded):
             actions += 1
     return Loaded(game, int(version or 0), number, actions, end, prev)
 
@@ -411,21 +446,23 @@ def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]
     return found
 
 
-def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
-    """Replay one line on the game (True for an action line)."""
+def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
+                 decoded: dict[str, Any]) -> bool:
+    """Replay one line on the game (True for an action line). `decoded`: the actions
+    read so far, by their exact form (a robot game repeats many)."""
     if data.get("undo") is True and len(data) == 1:
-        if not game.undo():
+        if not _recorded(game.undo, not verify):
             raise JournalError(p, number, N_("undo with nothing to undo"))
         return False
     if data.get("redo") is True and len(data) == 1:
-        if not game.redo():
+        if not _recorded(game.redo, not verify):
             raise JournalError(p, number, N_("redo with nothing to redo"))
         return False
     if "reload" in data:
         _reload(p, number, game, data)
         return False
     try:
-        action = action_from_dict(data["action"])
+        action = _action(data["action"], decoded)
         rolls = _rolls_from(data.get("rolls", []))
         events = data["events"]
         notes, pre = data.get("notes", 0), data.get("pre", 0)
@@ -437,6 +474,67 @@ def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
     except (KeyError, TypeError, ValueError) as err:
         raise JournalError(p, number,
                 N_("not a journal entry: {err}").format(err=_why(err))) from None
+    entry = Entry(action, events, rolls, pre, notes)
+    if verify or not _vouched(game, data, entry):
+        _rerun(p, number, game, data, action, rolls, notes, pre)
+    else:
+        _from_events(game, data, entry)
+    return True
+
+
+def _action(data: Any, decoded: dict[str, Any]) -> Any:
+    """`action_from_dict`, once for each exact form (an action is an immutable value;
+    an invalid one raises every time). The form is the repr of the JSON value, which
+    tells apart what `==` does not (1, 1.0 and true; 0.0 and -0.0)."""
+    key = repr(data)
+    action = decoded.get(key)
+    if action is None:
+        action = decoded[key] = action_from_dict(data)
+    return action
+
+
+def _recorded(step: Callable[..., bool], recorded: bool) -> bool:
+    """Undo or redo, from the recorded events when the replay takes them."""
+    if not recorded:
+        return step()
+    try:
+        return step(recorded=True)
+    except Exception:        # events that no longer apply: the verified replay says why
+        raise _Mismatch from None
+
+
+def _vouched(game: Game, data: dict, entry: Entry) -> bool:
+    """Whether the line can be replayed from its events (checked before anything
+    changes; a line that cannot is re-run through the rules): it records the state
+    after it, the action is the active bot's and fits its phase, every event is of
+    its declared form and the notes are informational."""
+    if "state" not in data or game.mode.turn_refusal(game, entry.action) is not None \
+            or not all(map(well_formed, entry.events)):
+        return False
+    try:
+        check_notes(entry.events[:entry.notes])
+    except ValueError:
+        return False
+    return True
+
+
+def _from_events(game: Game, data: dict, entry: Entry) -> None:
+    """The line as recorded (`_vouched`): its dice drawn again, its events applied,
+    the recorded state reached. _Mismatch when anything does not hold (the game is
+    then part-way through the line)."""
+    try:
+        game.apply_recorded(entry)
+    except Exception:        # a die not the seed's, an event that cannot apply
+        raise _Mismatch from None
+    if data["state"] != state_digest(game.state):
+        raise _Mismatch
+
+
+def _rerun(p: str, number: int, game: Game, data: dict, action: Any, rolls: list[Roll],
+           notes: int, pre: int) -> None:
+    """The action re-run through the rules with its recorded dice: the same events,
+    dice and state as recorded, or JournalError."""
+    events = data["events"]
     try:
         result = game.replay(action, rolls, events[:notes], pre)
     except Exception as err:  # a line that does not fit the game can make any rule fail
@@ -454,7 +552,6 @@ def _replay_line(p: str, number: int, game: Game, data: dict) -> bool:
     if "state" in data and data["state"] != state_digest(game.state):
         raise JournalError(p, number,
                 N_("replay differs: the state after this action is not the one recorded"))
-    return True
 
 
 def _reload(path: str, number: int, game: Game, data: dict) -> None:
@@ -476,19 +573,22 @@ def _reload(path: str, number: int, game: Game, data: dict) -> None:
                 N_("replay differs: the state after the reload is not the one recorded"))
 
 
-def load(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
+def load(path: str | Path, ask: Callable[[str], int] | None = None,
+         verify: bool = True) -> Game:
     """Rebuild a game from its journal (see `read`); the game has no journal attached."""
-    return read(path, ask).game
+    return read(path, ask, verify=verify).game
 
 
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
     """Go on with a game from its journal: locked (a second resume is refused),
-    rebuilt, a torn last line backed up and cut, then writing to the same file.
+    rebuilt from its recorded events (`read` with verify=False: the journal's
+    chain, dice, events and state digests checked, the rules not re-run), a torn
+    last line backed up and cut, then writing to the same file.
     What was found is in `game.journal.notice`."""
     p = str(path)
     fh = jf.open_locked(p)
     try:
-        loaded = read(p, ask, fh=fh)
+        loaded = read(p, ask, fh=fh, verify=False)
         size = loaded.size
     except BaseException:
         fh.close()

@@ -37,6 +37,7 @@ MAX_JOURNAL_BYTES = 64 * 1024 * 1024      # a long robot game with reloads is a 
 MAX_LINE_BYTES = 16 * 1024 * 1024         # the header of the largest arena a file may hold
 DIGEST_CHARS = 32
 _SUFFIX = re.compile(rb',"digest":"([0-9a-f]{%d})"\}$' % DIGEST_CHARS)
+_SUFFIX_BYTES = len(b',"digest":""}') + DIGEST_CHARS
 
 
 # --- the chain -----------------------------------------------------------------------
@@ -58,7 +59,7 @@ NO_DIGEST = "it carries no digest, so it was not written by the referee (edited 
 
 def unseal(raw: bytes, prev: str) -> tuple[bytes, str] | str:
     """(the line's text without its digest, the digest), or why it does not hold."""
-    found = _SUFFIX.search(raw)
+    found = _SUFFIX.search(raw, max(0, len(raw) - _SUFFIX_BYTES - 1))   # it ends the line
     if found is None:
         return NO_DIGEST
     content = raw[:found.start()] + b"}"
@@ -277,7 +278,7 @@ def parse_line(path: str, number: int, raw: bytes) -> dict[str, Any]:
                 N_("not a journal line: not UTF-8 text (byte {start})").format(
                     start=err.start + 1)) from None
     try:
-        data = loads_limited(text)
+        data = loads_limited(text, raw=raw)
     except JsonLimitError as err:
         raise JournalError(path, number, N_("not a journal line: {err}").format(err=err)) from None
     if not isinstance(data, dict):

@@ -3,7 +3,9 @@ number length are checked on the text before `json.loads` recurses, and only fin
 numbers are accepted.
 
 The journal reads and writes each line through here. A line with few brackets and
-no long run of digits (most action lines) passes without the token scan.
+no long run of digits (most action lines) passes without the token scan; a line
+with no number in exponent form (`1e400`) cannot hold one that overflows, so its
+numbers are read by `json` itself, without a check for each.
 """
 from __future__ import annotations
 
@@ -18,6 +20,15 @@ from bottisota.formats.limits import check_json_text as _check_tokens
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024     # one journal line (the caller caps it first)
 _LONG_RUN = re.compile(r"[-+0-9.eE]{" + str(MAX_NUMBER_CHARS + 1) + ",}")
+# the same question of the text as bytes, by translation (one C pass): number
+# characters -> "1", others -> " "; a long run is "1" * 41
+_RUN_TABLE = bytes(0x31 if chr(b) in "-+0123456789.eE" else 0x20 for b in range(256))
+_LONG_RUN_BYTES = b"1" * (MAX_NUMBER_CHARS + 1)
+# A number of at most 40 characters overflows only with an exponent of 3 digits or
+# more, not negative: digits -> "0", e/E -> "e", "+" -> "s", others -> " ", and
+# such a number holds "0e000" or "0es000" (the check for each number is made then)
+_EXP_TABLE = bytes(0x30 if 48 <= b <= 57 else 0x65 if b in (69, 101) else 0x73 if b == 43
+                   else 0x20 for b in range(256))
 
 
 class JsonLimitError(ValueError):
@@ -53,15 +64,32 @@ def _no_constant(name: str) -> Any:
     raise JsonLimitError(N_("{name} is not a number this program accepts").format(name=name))
 
 
-def loads_limited(text: str, max_depth: int = MAX_DEPTH) -> Any:
+_CHECKED = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+_PLAIN = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def loads_limited(text: str, max_depth: int = MAX_DEPTH, raw: bytes | None = None) -> Any:
     """`json.loads` behind the limits: NaN, Infinity and numbers that overflow to
-    infinity are refused; any refusal is a JsonLimitError (a ValueError)."""
-    check_json_text(text, max_depth)
+    infinity are refused; any refusal is a JsonLimitError (a ValueError). `raw`:
+    the same text as UTF-8 bytes, when the caller has them (quicker checks)."""
+    if raw is None:
+        check_json_text(text, max_depth)
+        decoder = _CHECKED
+    else:
+        if text.count("[") + text.count("{") > max_depth \
+                or _LONG_RUN_BYTES in raw.translate(_RUN_TABLE):
+            check_json_text(text, max_depth)
+        shape = raw.translate(_EXP_TABLE)
+        decoder = _CHECKED if b"0e000" in shape or b"0es000" in shape else _PLAIN
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        if text.startswith("\ufeff"):       # refused by json.loads in its own words
+            value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        else:
+            value = decoder.decode(text)
     except JsonLimitError:
         raise
     except json.JSONDecodeError as err:
         raise JsonLimitError(err.msg, err.colno) from None
     except (ValueError, RecursionError) as err:
         raise JsonLimitError(N_("not readable: {err}").format(err=err)) from None
+    return value
