@@ -521,9 +521,12 @@ class Game:
 
     # --- undo and redo --------------------------------------------------------------------
 
-    def undo(self, recorded: bool = False) -> bool:
+    def undo(self, recorded: bool | None = None) -> bool:
         """Take back the last accepted action by replaying all but it (False: nothing to undo).
-        `recorded`: replayed from their recorded events (`apply_recorded`), not re-run."""
+        `recorded`: replayed from their recorded events (`apply_recorded`), not re-run; by
+        default as the mode says (a real game's own events are its record)."""
+        if recorded is None:
+            recorded = self.mode.rebuilds_from_events
         if not self.history:
             return False
         if self.journal is not None:
@@ -533,11 +536,14 @@ class Game:
         self._redo.append(entry)
         return True
 
-    def redo(self, recorded: bool = False) -> bool:
+    def redo(self, recorded: bool | None = None) -> bool:
         """Make the last undone action again, with the same dice and notes (False:
         nothing to redo). Rolls made since the last entry (a robot deciding) are
         dropped first, so the redone action meets the dice it met before.
-        `recorded`: its recorded events are applied again (`apply_recorded`)."""
+        `recorded`: its recorded events are applied again (`apply_recorded`); by default
+        as the mode says."""
+        if recorded is None:
+            recorded = self.mode.rebuilds_from_events
         if not self._redo:
             return False
         if self.journal is not None:

@@ -53,6 +53,9 @@ class StrictMode:
     keeps_players = True          # R54 players out, D24 the end
     places_new_bots = False       # a drawn bot is placed as its card says
     reload_refusal: str | None = None
+    # undo and redo apply the game's own recorded events (D8) instead of re-running the
+    # rules: the mode keeps nothing of its own that only acting would bring up to date
+    rebuilds_from_events = True
 
     def restart(self, state: GameState) -> None:
         """The game's state was rebuilt from its start (undo, reload)."""
@@ -99,6 +102,7 @@ class ScenarioMode(StrictMode):
     keeps_players = False
     places_new_bots = True
     reload_refusal = "a scenario game cannot be reloaded"
+    rebuilds_from_events = False      # `fresh` is brought up to date by acting only
 
     def __init__(self) -> None:
         self.fresh: set[str] = set()          # bots that have not acted yet
