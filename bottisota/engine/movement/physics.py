@@ -21,6 +21,7 @@ from bottisota.core.i18n import N_
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
+from bottisota.engine.movement.cliff_contact import LineUnder
 from bottisota.engine.movement.geometry import (
     EPS,
     bot_collision,
@@ -37,7 +38,7 @@ from bottisota.engine.movement.geometry import (
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState, Mine
-from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex
 from bottisota.geometry.cliffs import CliffLines, cliff_lines
 from bottisota.geometry.surfaces import Surface
 
@@ -480,11 +481,26 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
         return any(top_within(f, x, y, reach) > z + rules.step_height + EPS
                    and f.region.distance(point) < reach for f in near)
 
+    closed_form: list[LineUnder] = []      # built when first asked (cliff_contact)
+    near_ids = {f.feature.index for f in near}
+
+    def sure_under(s: float) -> bool | None:
+        if not FAST_PATHS.on:
+            return None
+        if not closed_form:
+            closed_form.append(LineUnder(index, lines, _rays(), a, d, length, reach,
+                                         rules.step_height, None,
+                                         lambda f: f.feature.index in near_ids))
+        return closed_form[0].decide(s)
+
     def under(s: float) -> bool:
         x, y = point_at(a, d, s)
         if not fast:
             z = index.floor_z(x, y)
             return near_higher(x, y, z) and under_higher_floor_reference(state, x, y, r, z)
+        sure = sure_under(s)
+        if sure is not None:
+            return sure
         z = index.floor_z(x, y)
         if _maybe_beside(state, lines, pieces, x, y, z):
             if not (near_higher(x, y, z) and _higher_floor_near(state, x, y, reach, z)):
@@ -574,16 +590,15 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
     if heading is not None:
         d = heading_vector(heading)
         limit = LANDING_REACH * bot.radius
+        under = _under_along(ctx.state, bot.radius, z, pose.xy, d, limit + LANDING_STEP)
         k = 1
         while k * LANDING_STEP <= limit + EPS:
             s = k * LANDING_STEP
-            x, y = point_at(pose.xy, d, s)
-            if not under_higher_floor(ctx.state, x, y, bot.radius, z, strict=True):
+            if not under(s):
                 lo, hi = s - LANDING_STEP, s
                 for _ in range(30):
                     mid = (lo + hi) / 2.0
-                    if under_higher_floor(ctx.state, *point_at(pose.xy, d, mid), bot.radius, z,
-                                          strict=True):
+                    if under(mid):
                         lo = mid
                     else:
                         hi = mid
@@ -595,6 +610,26 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
                 break
             k += 1
     return nearest_rest(ctx, bot, pose.x, pose.y, z, {})
+
+
+def _under_along(state: GameState, r: float, z: float, a: tuple[float, float],
+                 d: tuple[float, float], s_max: float):
+    """`under_higher_floor(..., strict=True)` of a base on floor z at a + s d, for
+    0 <= s <= s_max: the closed form along the line where it is sure (`LineUnder`), the
+    full search where it is not (the same answers)."""
+    reach = r - 1e-9
+    if reach <= 0.0 or not FAST_PATHS.on:
+        return lambda s: under_higher_floor(state, *point_at(a, d, s), r, z, strict=True)
+    lines = cliff_lines(state.index, state.rules.step_height)
+    line = LineUnder(state.index, lines, _rays(), a, d, s_max, reach,
+                     state.rules.step_height, z)
+
+    def under(s: float) -> bool:
+        sure = line.decide(s)
+        if sure is None:
+            return under_higher_floor(state, *point_at(a, d, s), r, z, strict=True)
+        return sure
+    return under
 
 
 def nearest_rest(ctx: Ctx, bot: Bot, x0: float, y0: float, z: float,
