@@ -100,3 +100,29 @@ def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
     app.phones._seats.clear()                            # every seat measured afresh
     app.phones._work = None
     assert pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB") == cached
+
+
+def test_threat_shading_baked_cell_by_cell_equals_the_whole_shading_blitted():
+    """A new threat map's first cells are shaded one by one into the cached layer (no
+    blit of the whole table's shading): the same pixels as blitting the whole shading
+    over the clean layer, when switched on, while filling and for a map made anew."""
+    pygame.font.init()
+    app = TableApp(screenshot_game("b1", "move"), (1280, 800), robot_pace=0.0)
+    app.step(0.0)
+    for _round in range(2):
+        app.threat = None                     # as after a change of the state: a new map
+        app.vm.threat_on = True
+        for _frame in range(4):
+            app.step(1.0 / 60.0)
+            key, base, clean = app.layers.base
+            shading = app.layers.threat._surface
+            assert shading is not None
+            expected = clean.copy()
+            tw, th = app.state.arena.size
+            local = app.camera.moved(key[3])
+            left, bottom = local.to_px(0, 0)
+            expected.blit(shading, (round(left), round(bottom - shading.get_height())))
+            assert pygame.image.tobytes(base, "RGB") == pygame.image.tobytes(expected, "RGB")
+        assert app.threat.cells
+        app.vm.threat_on = False
+        app.step(1.0 / 60.0)

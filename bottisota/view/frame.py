@@ -77,9 +77,12 @@ class FrameDrawing(WindowControl, GameActions):
             shown = self.state.bots.get(viewer) if viewer is not None else None
             if shown is not None and shown.on_table:
                 key = (shown.id, state_key(self.state))
+                budget = THREAT_BUDGET_MS
                 if self.threat is None or self.threat.key != key:
+                    started = time.process_time()      # a new map's set-up is in the budget
                     self.threat = threat_map(self.state, shown.id)
-                self.threat.fill(THREAT_BUDGET_MS)
+                    budget -= (time.process_time() - started) * 1000.0
+                self.threat.fill(max(THREAT_BUDGET_MS / 4, budget))
                 if self.on_table(self.mouse):
                     vm.hover = hover_words(self.threat, *self.table_point(self.mouse))
         if self.robots:

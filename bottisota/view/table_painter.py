@@ -34,7 +34,6 @@ from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
-from bottisota.viewmodel.threat import CELL_CM
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
@@ -50,6 +49,7 @@ class WindowLayers:
         self.labels: list = []
         self.labels_key: tuple | None = None
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
+        self.base_of: tuple[Any, Any] = (None, None)   # the pre-measure and threat map baked
         self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
 
@@ -169,7 +169,9 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
     corner = (round(cam.origin[0] - at[0], 3), round(cam.origin[1] - at[1], 3))
     key = (layers.arena.serial, id(layer), cam.scale, corner, id(pm), id(threat))
     local = cam.moved(corner)
-    if layers.base is None or layers.base[0] != key:
+    if (layers.base is None or layers.base[0] != key or layers.base_of[0] is not pm
+            or layers.base_of[1] is not threat):        # (ids of objects gone may come back)
+        layers.base_of = (pm, threat)
         clean = layer
         if pm is not None:
             clean = _buffer(layers, "clean", layer)
@@ -178,7 +180,7 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
         base = clean
         if threat is not None:
             base = _buffer(layers, "base", clean)
-            layers.threat.draw(base, local, threat, CELL_CM)
+            layers.threat.bake(base, clean, local, threat)
         layers.base = (key, base, clean)
     elif threat is not None and layers.threat.painted < len(threat.cells):
         layers.threat.patch(layers.base[1], layers.base[2], local, threat)
