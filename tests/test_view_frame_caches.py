@@ -126,3 +126,65 @@ def test_threat_shading_baked_cell_by_cell_equals_the_whole_shading_blitted():
         assert app.threat.cells
         app.vm.threat_on = False
         app.step(1.0 / 60.0)
+
+
+def belt_game():
+    """The warehouse with bots on its belt (under the chevrons) and around it."""
+    from bottisota.engine.game import Game
+    from bottisota.engine.setup import new_state
+    from bottisota.engine.turns import turn_event
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import bundled_rules, load_arena
+
+    rules = bundled_rules()
+    arena = load_arena(arenas_dir() / "warehouse.yaml", rules)
+    spots = [(10.0, 20.0), (18.0, 20.0), (30.0, 27.0), (24.0, 26.0), (60.0, 30.0), (70.0, 50.0)]
+    bots = [{"id": f"b{i}", "player": ("red", "blue")[i % 2],
+             "card": ("artillery", "scout", "hunter")[i % 3], "at": list(at),
+             "facing": (i * 70) % 360} for i, at in enumerate(spots)]
+    state = new_state(arena, rules, bots, dice=1, round=2)
+    turn_event(state, state.bots["b0"], "shoot")
+    return Game(state)
+
+
+def projector_frames(keep: bool) -> list[bytes]:
+    """The projector's frames through hovering, a weapon, the threat view and a pan."""
+    pygame.font.init()
+    app = TableApp(belt_game(), (1280, 800), robot_pace=0.0)
+    app.sprite_budget_ms = None
+    app.keep_frames = keep
+    app.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
+    out = []
+
+    def frames(n: int) -> None:
+        for _i in range(n):
+            app.step(1.0 / 60.0)
+            out.append(pygame.image.tobytes(app.projector.surface, "RGB"))
+
+    frames(6)
+    app.choose_weapon(1)
+    frames(5)
+    app.mouse = tuple(round(v) for v in app.camera.to_px(18.0, 20.0))   # over b1, on the belt
+    frames(5)
+    app.vm.threat_on = True
+    while app.threat is None or not app.threat.done:   # as many frames as the clock gives
+        app.step(1.0 / 60.0)
+    app._belt_phase = 0.25                     # both runs on: the belts where they were
+    frames(5)
+    app.vm.threat_on = False
+    app.choose_weapon(1)
+    app.projector.camera = app.projector.camera_for(app.state.arena.size).panned(40, -25)
+    frames(6)
+    return out
+
+
+def test_the_projector_keeps_or_repaints_its_belts_with_the_same_pixels():
+    """The projector window keeps pixels that would not change and paints only the
+    belts' regions again while only their chevrons move (bots on the belt, labels and
+    lines over it drawn again there): the same frames as painting every frame whole."""
+    kept = projector_frames(keep=True)
+    whole = projector_frames(keep=False)
+    assert len(kept) == len(whole)
+    assert len(set(kept)) > 5                  # the chevrons move, the picture changes
+    for i, (a, b) in enumerate(zip(kept, whole, strict=True)):
+        assert a == b, f"frame {i} differs"

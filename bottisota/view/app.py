@@ -91,6 +91,7 @@ class TableApp(InputHandling):
         self._labels_placed = False    # the laptop placed its labels this frame
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
+        self.keep_frames = True      # the projector keeps pixels that would not change
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

@@ -85,6 +85,7 @@ class AppState:
     _labels_placed: bool               # the laptop placed its labels this frame
     overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]]   # drawn last, each frame
     phones: Any                        # play --phones: a view.phone_links.PhoneTable, or None
+    keep_frames: bool                  # the projector keeps pixels that would not change
 
     @property
     def arena_layer(self) -> ArenaLayer:

@@ -171,7 +171,8 @@ class FrameDrawing(WindowControl, GameActions):
         if settled is not None and not laptop:     # the projector's own zoom under way, or not
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
         placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
-                             may_place=laptop or not self._labels_placed)
+                             may_place=laptop or not self._labels_placed,
+                             may_keep=not laptop and self.phones is None and self.keep_frames)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
         if self.phones is not None:
