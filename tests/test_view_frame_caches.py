@@ -188,3 +188,32 @@ def test_the_projector_keeps_or_repaints_its_belts_with_the_same_pixels():
     assert len(set(kept)) > 5                  # the chevrons move, the picture changes
     for i, (a, b) in enumerate(zip(kept, whole, strict=True)):
         assert a == b, f"frame {i} differs"
+
+
+def test_a_new_premeasure_is_baked_over_the_old_ones_pixels_taken_back():
+    """Choosing another weapon or bot takes back only the old arc's and rings' pixels
+    from the arena layer before baking the new ones: the same pixels as a fresh copy
+    of the layer with the new pre-measure baked in."""
+    from bottisota.view.premeasure_overlay import draw_arc_fill, draw_target_rings
+
+    pygame.font.init()
+    app = TableApp(belt_game(), (1280, 800), robot_pace=0.0)
+    app.step(0.0)
+    shooter = app.active_bot()
+    checked = 0
+    for weapon, selected in ((1, shooter.id), (2, shooter.id), (1, "b2"), (1, shooter.id)):
+        app.vm.selected, app.vm.weapon = selected, None
+        app.choose_weapon(weapon)
+        app.step(1.0 / 60.0)
+        pm = app.premeasure()
+        if pm is None:
+            continue
+        key, _base, clean = app.layers.base
+        layer = app.layers.clean_of[1]
+        expected = layer.copy()
+        local = app.camera.moved(key[3])
+        draw_arc_fill(expected, local, app.state.bots[pm.bot], pm)
+        draw_target_rings(expected, local, app.state, pm)
+        assert pygame.image.tobytes(clean, "RGB") == pygame.image.tobytes(expected, "RGB")
+        checked += 1
+    assert checked >= 3

@@ -67,7 +67,7 @@ class TableApp(InputHandling):
         self.running = True
         self._preview: MovePreview | None = None
         self._preview_key: tuple | None = None
-        self._pm_cache: tuple[tuple, Any] | None = None
+        self._pm_cache: tuple[tuple, Any, dict] | None = None
         self._options_cache: tuple[tuple, list] | None = None
         self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
         self._panel_shown: tuple | None = None   # (surface, key) whose pixels show the panel

@@ -61,7 +61,7 @@ class AppState:
     running: bool
     _preview: MovePreview | None
     _preview_key: tuple | None
-    _pm_cache: tuple[tuple, Any] | None
+    _pm_cache: tuple[tuple, Any, dict] | None
     _options_cache: tuple[tuple, list] | None
     _panel: tuple[tuple, pygame.Surface, pygame.Rect] | None
     _panel_shown: tuple | None         # (surface, key) whose pixels show the panel

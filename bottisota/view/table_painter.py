@@ -51,6 +51,8 @@ class WindowLayers:
         self.labels_key: tuple | None = None
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
         self.base_of: tuple[Any, Any] = (None, None)   # the pre-measure and threat map baked
+        self.clean_of: tuple[tuple, pygame.Surface] | None = None   # what "clean" holds
+        self.baked: list[pygame.Rect] = []           # the pixels baked into "clean"
         self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
         self.shown: Shown | None = None              # what the window's pixels show now
@@ -276,9 +278,9 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
         layers.base_of = (pm, threat)
         clean = layer
         if pm is not None:
-            clean = _buffer(layers, "clean", layer)
-            draw_arc_fill(clean, local, state.bots[pm.bot], pm)
-            draw_target_rings(clean, local, state, pm)
+            clean = _clean_copy(layers, layer, key)
+            layers.baked = [draw_arc_fill(clean, local, state.bots[pm.bot], pm),
+                            *draw_target_rings(clean, local, state, pm)]
         base = clean
         if threat is not None:
             base = _buffer(layers, "base", clean)
@@ -300,6 +302,23 @@ def _arena_texts(arena: Any) -> list[ArenaText]:
             _texts.clear()
         got = _texts[id(arena)] = (arena, arena_texts(arena))
     return got[1]
+
+
+def _clean_copy(layers: WindowLayers, layer: pygame.Surface, key: tuple) -> pygame.Surface:
+    """The window's "clean" buffer holding the arena layer as it is: when it already
+    holds this very layer with a pre-measure baked in, only the pixels that one
+    covered are taken back from the layer (a new weapon or target chosen)."""
+    held = (key[:4], layer)
+    size_key = ("clean", layer.get_size())
+    buf = layers.buffers.get(size_key)
+    if buf is not None and layers.clean_of is not None and layers.clean_of[0] == held[0] \
+            and layers.clean_of[1] is layer:
+        for r in layers.baked:
+            buf.blit(layer, r, r)
+    else:
+        buf = _buffer(layers, "clean", layer)
+    layers.clean_of = held
+    return buf
 
 
 def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:
