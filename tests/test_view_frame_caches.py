@@ -217,3 +217,29 @@ def test_a_new_premeasure_is_baked_over_the_old_ones_pixels_taken_back():
         assert pygame.image.tobytes(clean, "RGB") == pygame.image.tobytes(expected, "RGB")
         checked += 1
     assert checked >= 3
+
+
+def test_arena_layers_drawn_again_reuse_their_surfaces_with_the_same_pixels():
+    """A layer drawn again (a settled zoom, a pan past its edge) reuses its surfaces
+    (the layer before, the grid's translucent layer, the zoomed view's): the same
+    pixels as the arena drawn afresh on a new surface."""
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import bundled_rules, load_arena
+    from bottisota.view.arena_layer import ArenaLayer
+    from bottisota.view.camera import Camera
+
+    arena = load_arena(arenas_dir() / "warehouse.yaml", bundled_rules())
+    layer = ArenaLayer(arena)
+    size = (1280, 800)
+    cam = Camera.fit(arena.size, size)
+    layer.surface(cam, size)
+    for factor in (1.15, 1.15, 1 / 1.15, 1.3):
+        cam = cam.zoomed(factor, (500, 400))
+        layer.surface(cam, size, settled=False)              # shown scaled while zooming
+        while True:
+            shown, at = layer.surface(cam, size, settled=True, budget_ms=1.0)
+            if layer._next is None and abs(layer._scale - cam.scale) < 1e-9:
+                break
+        fresh, fresh_at = ArenaLayer(arena).surface(cam, size)   # a new layer, drawn at once
+        assert at == fresh_at
+        assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(fresh, "RGB")
