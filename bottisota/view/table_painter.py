@@ -5,7 +5,7 @@ controller each frame; it changes nothing but the window's cached `WindowLayers`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -128,9 +128,10 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
         last = layers.shown
         if last is not None and last.key == key:
             if last.phase != t.belt_phase:
+                still = replace(t, sprite_budget_ms=None)   # as before: every bot exact
                 for region in last.regions:
-                    _paint(surface, cam, area, region, t, layers, layer, at, sizes, laptop,
-                           None)
+                    _paint(surface, cam, area, region, still, layers, layer, at, sizes,
+                           laptop, None)
                 last.phase = t.belt_phase
             return False
         shown = Shown(key, held, t.belt_phase, _belt_regions(cam, area, state.arena))
