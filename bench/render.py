@@ -8,9 +8,11 @@ Scenes: planning drag (a move dragged with the mouse: one core preview per frame
 pan and zoom (middle drag and wheel: the cached arena layer moved and scaled,
 re-drawn once the zoom settles), threat view on (filled within its per-frame
 budget), an animated result (a shot's markers and a move's path), both windows
-(the laptop and the projector's table, 1920x1080 each), and the frame right after
-each action and undo. Prints median, p95, p99 and max per scene against the
-issue's budget (8 ms median, 16 ms p99; after an action or undo: no frame over
+(the laptop and the projector's table, 1920x1080 each), the frames right after
+choosing a weapon (every target pre-measured) and after switching the threat view
+on (a new map), and the frame right after each action and undo. Prints median, p95,
+p99 and max per scene against the issue's budget (8 ms median, 16 ms p99; after an
+action or undo: no frame over
 16 ms). Each scene's first frame, a new view drawing everything once, is given
 apart ("first"); every frame after it is counted.
 """
@@ -163,6 +165,41 @@ def scene_two_windows(frames: int) -> list[float]:
     return [frame(app) for _ in range(frames)]
 
 
+def scene_weapon_choice(rounds: int) -> list[float]:
+    """The first frames after choosing a weapon (key 1-9; the pre-measure of every
+    target, the first in the state) and after putting it away, for each weapon of the
+    shooter in turn."""
+    app = build_app("shoot")
+    shooter = app.active_bot()
+    app.mouse = (500, 400)
+    frame(app)
+    out = []
+    weapons = len(shooter.stats.weapons)
+    for i in range(rounds):
+        app._changed()                    # as after an action: nothing measured yet
+        post(pygame.KEYDOWN, key=pygame.K_1 + i % weapons, mod=0, unicode=str(1 + i % weapons))
+        out += [frame(app) for _ in range(3)]   # the choice's frame and the two after it
+        post(pygame.KEYDOWN, key=pygame.K_1 + i % weapons, mod=0, unicode=str(1 + i % weapons))
+        out += [frame(app) for _ in range(2)]   # put away
+    return out
+
+
+def scene_threat_toggle(rounds: int) -> list[float]:
+    """The frames after the threat view is switched on (key T; the map is new: the
+    state changed since it was last shown) and off again."""
+    app = build_app("move")
+    app.mouse = (600, 400)
+    frame(app)
+    out = []
+    for _i in range(rounds):
+        app.threat = None                 # as after a change of state: a new map
+        post(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t")
+        out += [frame(app) for _ in range(6)]
+        post(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t")
+        out += [frame(app) for _ in range(3)]
+    return out
+
+
 def scene_after_actions(rounds: int) -> list[float]:
     """The first frame after each action and each undo (robots play both seats)."""
     app = build_app("move")
@@ -204,6 +241,8 @@ def main() -> int:
             ("pan and zoom", lambda: scene_pan_zoom(n)),
             ("animated result", lambda: scene_result(n)),
             ("both windows", lambda: scene_two_windows(n)),
+            ("after choosing a weapon", lambda: scene_weapon_choice(max(4, n // 10))),
+            ("threat toggle", lambda: scene_threat_toggle(max(4, n // 10))),
             ("frame after action/undo", lambda: scene_after_actions(24))]
     figures = {}
     cells, done = 0, False

@@ -100,3 +100,146 @@ def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
     app.phones._seats.clear()                            # every seat measured afresh
     app.phones._work = None
     assert pygame.image.tobytes(app.phones.frame(app, 0.0), "RGB") == cached
+
+
+def test_threat_shading_baked_cell_by_cell_equals_the_whole_shading_blitted():
+    """A new threat map's first cells are shaded one by one into the cached layer (no
+    blit of the whole table's shading): the same pixels as blitting the whole shading
+    over the clean layer, when switched on, while filling and for a map made anew."""
+    pygame.font.init()
+    app = TableApp(screenshot_game("b1", "move"), (1280, 800), robot_pace=0.0)
+    app.step(0.0)
+    for _round in range(2):
+        app.threat = None                     # as after a change of the state: a new map
+        app.vm.threat_on = True
+        for _frame in range(4):
+            app.step(1.0 / 60.0)
+            key, base, clean = app.layers.base
+            shading = app.layers.threat._surface
+            assert shading is not None
+            expected = clean.copy()
+            tw, th = app.state.arena.size
+            local = app.camera.moved(key[3])
+            left, bottom = local.to_px(0, 0)
+            expected.blit(shading, (round(left), round(bottom - shading.get_height())))
+            assert pygame.image.tobytes(base, "RGB") == pygame.image.tobytes(expected, "RGB")
+        assert app.threat.cells
+        app.vm.threat_on = False
+        app.step(1.0 / 60.0)
+
+
+def belt_game():
+    """The warehouse with bots on its belt (under the chevrons) and around it."""
+    from bottisota.engine.game import Game
+    from bottisota.engine.setup import new_state
+    from bottisota.engine.turns import turn_event
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import bundled_rules, load_arena
+
+    rules = bundled_rules()
+    arena = load_arena(arenas_dir() / "warehouse.yaml", rules)
+    spots = [(10.0, 20.0), (18.0, 20.0), (30.0, 27.0), (24.0, 26.0), (60.0, 30.0), (70.0, 50.0)]
+    bots = [{"id": f"b{i}", "player": ("red", "blue")[i % 2],
+             "card": ("artillery", "scout", "hunter")[i % 3], "at": list(at),
+             "facing": (i * 70) % 360} for i, at in enumerate(spots)]
+    state = new_state(arena, rules, bots, dice=1, round=2)
+    turn_event(state, state.bots["b0"], "shoot")
+    return Game(state)
+
+
+def projector_frames(keep: bool) -> list[bytes]:
+    """The projector's frames through hovering, a weapon, the threat view and a pan."""
+    pygame.font.init()
+    app = TableApp(belt_game(), (1280, 800), robot_pace=0.0)
+    app.sprite_budget_ms = None
+    app.keep_frames = keep
+    app.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
+    out = []
+
+    def frames(n: int) -> None:
+        for _i in range(n):
+            app.step(1.0 / 60.0)
+            out.append(pygame.image.tobytes(app.projector.surface, "RGB"))
+
+    frames(6)
+    app.choose_weapon(1)
+    frames(5)
+    app.mouse = tuple(round(v) for v in app.camera.to_px(18.0, 20.0))   # over b1, on the belt
+    frames(5)
+    app.vm.threat_on = True
+    while app.threat is None or not app.threat.done:   # as many frames as the clock gives
+        app.step(1.0 / 60.0)
+    app._belt_phase = 0.25                     # both runs on: the belts where they were
+    frames(5)
+    app.vm.threat_on = False
+    app.choose_weapon(1)
+    app.projector.camera = app.projector.camera_for(app.state.arena.size).panned(40, -25)
+    frames(6)
+    return out
+
+
+def test_the_projector_keeps_or_repaints_its_belts_with_the_same_pixels():
+    """The projector window keeps pixels that would not change and paints only the
+    belts' regions again while only their chevrons move (bots on the belt, labels and
+    lines over it drawn again there): the same frames as painting every frame whole."""
+    kept = projector_frames(keep=True)
+    whole = projector_frames(keep=False)
+    assert len(kept) == len(whole)
+    assert len(set(kept)) > 5                  # the chevrons move, the picture changes
+    for i, (a, b) in enumerate(zip(kept, whole, strict=True)):
+        assert a == b, f"frame {i} differs"
+
+
+def test_a_new_premeasure_is_baked_over_the_old_ones_pixels_taken_back():
+    """Choosing another weapon or bot takes back only the old arc's and rings' pixels
+    from the arena layer before baking the new ones: the same pixels as a fresh copy
+    of the layer with the new pre-measure baked in."""
+    from bottisota.view.premeasure_overlay import draw_arc_fill, draw_target_rings
+
+    pygame.font.init()
+    app = TableApp(belt_game(), (1280, 800), robot_pace=0.0)
+    app.step(0.0)
+    shooter = app.active_bot()
+    checked = 0
+    for weapon, selected in ((1, shooter.id), (2, shooter.id), (1, "b2"), (1, shooter.id)):
+        app.vm.selected, app.vm.weapon = selected, None
+        app.choose_weapon(weapon)
+        app.step(1.0 / 60.0)
+        pm = app.premeasure()
+        if pm is None:
+            continue
+        key, _base, clean = app.layers.base
+        layer = app.layers.clean_of[1]
+        expected = layer.copy()
+        local = app.camera.moved(key[3])
+        draw_arc_fill(expected, local, app.state.bots[pm.bot], pm)
+        draw_target_rings(expected, local, app.state, pm)
+        assert pygame.image.tobytes(clean, "RGB") == pygame.image.tobytes(expected, "RGB")
+        checked += 1
+    assert checked >= 3
+
+
+def test_arena_layers_drawn_again_reuse_their_surfaces_with_the_same_pixels():
+    """A layer drawn again (a settled zoom, a pan past its edge) reuses its surfaces
+    (the layer before, the grid's translucent layer, the zoomed view's): the same
+    pixels as the arena drawn afresh on a new surface."""
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import bundled_rules, load_arena
+    from bottisota.view.arena_layer import ArenaLayer
+    from bottisota.view.camera import Camera
+
+    arena = load_arena(arenas_dir() / "warehouse.yaml", bundled_rules())
+    layer = ArenaLayer(arena)
+    size = (1280, 800)
+    cam = Camera.fit(arena.size, size)
+    layer.surface(cam, size)
+    for factor in (1.15, 1.15, 1 / 1.15, 1.3):
+        cam = cam.zoomed(factor, (500, 400))
+        layer.surface(cam, size, settled=False)              # shown scaled while zooming
+        while True:
+            shown, at = layer.surface(cam, size, settled=True, budget_ms=1.0)
+            if layer._next is None and abs(layer._scale - cam.scale) < 1e-9:
+                break
+        fresh, fresh_at = ArenaLayer(arena).surface(cam, size)   # a new layer, drawn at once
+        assert at == fresh_at
+        assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(fresh, "RGB")

@@ -27,7 +27,13 @@ from bottisota.view import style
 from bottisota.view.app import TableApp
 from bottisota.viewmodel import calibration_store as cs
 from bottisota.viewmodel.guidance import danger, shooting_options
-from bottisota.viewmodel.labels import LabelWish, place_labels, rect_meets_disc, rects_overlap
+from bottisota.viewmodel.labels import (
+    LabelWish,
+    place_labels,
+    place_labels_plainly,
+    rect_meets_disc,
+    rects_overlap,
+)
 from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.results import effects_of
 from bottisota.viewmodel.session import LazyJournal, build_game, new_journal_path, robot_seats
@@ -492,3 +498,19 @@ def test_a_game_without_a_journal_shows_no_journal_line():
     app.update(0.0)
     app.draw()
     assert app.panel_input().journal == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 800), st.floats(0, 600), st.floats(5, 160),
+                          st.floats(5, 40), st.floats(0, 30)), min_size=1, max_size=60),
+       st.lists(st.tuples(st.floats(0, 800), st.floats(0, 600), st.floats(1, 40)), max_size=40),
+       st.lists(st.tuples(st.floats(0, 800), st.floats(0, 600), st.floats(1, 200),
+                          st.floats(1, 60)), max_size=3))
+def test_flat_label_placement_equals_the_plain_one(labels, discs, taken):
+    """The flat placement pass (run in the frame that shows new labels) places every
+    label exactly where the plain, shape-by-shape pass does."""
+    wishes = [LabelWish(f"l{i}", (w, h), (x, y), key=f"k{i}")
+              for i, (x, y, w, h, _r) in enumerate(labels)]
+    radii = {f"k{i}": r for i, (*_xywh, r) in enumerate(labels)}
+    args = (wishes, discs, (0.0, 0.0, 800.0, 600.0), radii, taken)
+    assert place_labels(*args) == place_labels_plainly(*args)

@@ -196,14 +196,24 @@ class GameActions(AppState):
         if bot is None or not bot.on_table or bot.stats.weapon(vm.weapon) is None:
             return None
         key = (vm.version, vm.selected, vm.weapon, vm.aim, vm.measure_overwatch)
-        if self._pm_cache is None or self._pm_cache[0] != key:
-            try:
-                pm = premeasure(self.state, vm.selected, vm.weapon, vm.aim, vm.measure_overwatch)
-            except (KeyError, ValueError) as err:
-                self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
-                pm = None
-            self._pm_cache = (key, pm)
-        return self._pm_cache[1]
+        kept = self._pm_cache
+        if kept is None or kept[0] != key:
+            known = kept[2] if kept is not None and kept[2].get("version") == vm.version else {
+                "version": vm.version}          # this state's pre-measures, by bot and weapon
+            if key in known:
+                pm = known[key]
+            else:
+                try:
+                    pm = premeasure(self.state, vm.selected, vm.weapon, vm.aim,
+                                    vm.measure_overwatch)
+                except (KeyError, ValueError) as err:
+                    self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
+                    pm = None
+                if len(known) > 16:
+                    known = {"version": vm.version}
+                known[key] = pm
+            self._pm_cache = kept = (key, pm, known)
+        return kept[1]
 
     def choose_weapon(self, n: int) -> None:
         bot = self.state.bots.get(self.vm.selected or "")

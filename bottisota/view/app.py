@@ -67,7 +67,7 @@ class TableApp(InputHandling):
         self.running = True
         self._preview: MovePreview | None = None
         self._preview_key: tuple | None = None
-        self._pm_cache: tuple[tuple, Any] | None = None
+        self._pm_cache: tuple[tuple, Any, dict] | None = None
         self._options_cache: tuple[tuple, list] | None = None
         self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
         self._panel_shown: tuple | None = None   # (surface, key) whose pixels show the panel
@@ -91,6 +91,7 @@ class TableApp(InputHandling):
         self._labels_placed = False    # the laptop placed its labels this frame
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
+        self.keep_frames = True      # the projector keeps pixels that would not change
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

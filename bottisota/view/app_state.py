@@ -61,7 +61,7 @@ class AppState:
     running: bool
     _preview: MovePreview | None
     _preview_key: tuple | None
-    _pm_cache: tuple[tuple, Any] | None
+    _pm_cache: tuple[tuple, Any, dict] | None
     _options_cache: tuple[tuple, list] | None
     _panel: tuple[tuple, pygame.Surface, pygame.Rect] | None
     _panel_shown: tuple | None         # (surface, key) whose pixels show the panel
@@ -85,6 +85,7 @@ class AppState:
     _labels_placed: bool               # the laptop placed its labels this frame
     overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]]   # drawn last, each frame
     phones: Any                        # play --phones: a view.phone_links.PhoneTable, or None
+    keep_frames: bool                  # the projector keeps pixels that would not change
 
     @property
     def arena_layer(self) -> ArenaLayer:

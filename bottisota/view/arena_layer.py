@@ -221,15 +221,29 @@ def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
         pass
 
 
-def grid_steps(surface: pygame.Surface, cam: Camera) -> Iterator[None]:
+def grid_steps(surface: pygame.Surface, cam: Camera,
+               scratch: dict | None = None) -> Iterator[None]:
     """The grid drawn in steps (the translucent lines on a layer just the table's
-    visible size, then the labels)."""
+    visible size, then the labels). With a `scratch` dict, the translucent layer is
+    part of one kept as big as `surface` (made the first time, for the next drawing;
+    cleared in strips, a step each: no big surface made in a later frame)."""
     tw, th = cam.table
     fine = 1 if cam.scale >= 6 else 5
     area = pygame.Rect(cam.table_rect()).inflate(2, 2).clip(surface.get_rect())
     if area.w <= 0 or area.h <= 0:
         return
-    overlay = pygame.Surface(area.size, pygame.SRCALPHA)
+    whole = scratch.get(surface.get_size()) if scratch is not None else None
+    if whole is None:
+        overlay = pygame.Surface(area.size, pygame.SRCALPHA)
+        if scratch is not None:          # as big as the layer: any zoom's grid fits in it
+            scratch.clear()
+            scratch[surface.get_size()] = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    else:
+        overlay = whole.subsurface(pygame.Rect((0, 0), area.size))
+        rows = max(1, area.h // 8)
+        for y in range(0, area.h, rows):
+            overlay.fill((0, 0, 0, 0), pygame.Rect(0, y, area.w, rows))
+            yield
     local = cam.moved((cam.origin[0] - area.x, cam.origin[1] - area.y))
     yield
     for n, i in enumerate(range(0, int(math.floor(tw)) + 1, fine)):
@@ -269,7 +283,8 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
 
 
 def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
-                goals: bool = True, texts: bool = True) -> Iterator[None]:
+                goals: bool = True, texts: bool = True,
+                scratch: dict | None = None) -> Iterator[None]:
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
@@ -283,7 +298,7 @@ def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool =
         _draw_feature(surface, cam, f, texts)
         yield
     if grid:
-        yield from grid_steps(surface, cam)
+        yield from grid_steps(surface, cam, scratch)
     width = _line_width(cam, 0.25, 2)
     for edge in _cliff_edges(arena):
         pygame.draw.lines(surface, style.CLIFF_EDGE, False,
@@ -366,6 +381,7 @@ class ArenaLayer:
         self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
         self._zoomed: pygame.Surface | None = None   # reused for the scaled layer of a zoom
         self._spare: pygame.Surface | None = None    # the layer before, reused for the next
+        self._scratch: dict = {}         # the grid's translucent layer, reused by size
         self.rebuilds = 0
         self.serial = 0                  # a new number for every new picture given out
 
@@ -388,6 +404,8 @@ class ArenaLayer:
         surface = self._spare if (self._spare is not None
                                   and self._spare.get_size() == region.size) else None
         self._spare = None
+        if surface is None and self._next is not None and self._next[0].get_size() == region.size:
+            surface = self._next[0]          # a drawing begun for a view gone by: its surface
         if surface is None:
             surface = pygame.Surface(region.size)
         local = cam.moved((cam.origin[0] - region.x, cam.origin[1] - region.y))
@@ -409,7 +427,8 @@ class ArenaLayer:
                     surface.fill(style.BACKGROUND, r)
         yield
         yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals,
-                               texts=False)             # the labels pass places the texts
+                               texts=False,          # the labels pass places the texts
+                               scratch=self._scratch)
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""
@@ -433,6 +452,8 @@ class ArenaLayer:
         progress (not `settled`), or, given a `budget_ms` per call, while a new layer
         is being drawn, the old one is given moved and scaled."""
         if self._surface is not None and self._covers(cam, size):
+            if self._next is not None and self._spare is None:
+                self._spare = self._next[0]      # a drawing no longer needed: its surface kept
             self._next = None
             left, top = cam.to_px(*self._corner)
             return self._layer, (round(left), round(top))
@@ -441,6 +462,7 @@ class ArenaLayer:
             self._advance(None)
             assert self._surface is not None
             self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
+            self._zoomed = pygame.Surface(size)                      # for the first zoom
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
@@ -475,11 +497,12 @@ class ArenaLayer:
         src = src.clip(self._layer.get_rect())
         if src.w <= 0 or src.h <= 0:
             return pygame.Surface((1, 1)), (0, 0)
-        if self._zoomed is None or self._zoomed.get_size() != shown.size:
-            self._zoomed = pygame.Surface(shown.size)
-        pygame.transform.scale(self._surface.subsurface(src), shown.size, self._zoomed)
+        if self._zoomed is None or self._zoomed.get_size() != tuple(size):
+            self._zoomed = pygame.Surface(size)     # the window's size: every zoom fits
+        zoomed = self._zoomed.subsurface(pygame.Rect((0, 0), shown.size))
+        pygame.transform.scale(self._surface.subsurface(src), shown.size, zoomed)
         self.serial += 1
-        return self._zoomed, shown.topleft
+        return zoomed, shown.topleft
 
     def invalidate(self) -> None:
         self._surface = None

@@ -227,12 +227,13 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
                selected: str | None = None, open_doors: tuple = (),
                hidden: str | None = None, sink: Any = None, exact: bool = True,
-               budget_ms: float | None = None) -> None:
+               budget_ms: float | None = None) -> bool:
     """Everything that changes during a game, over the cached arena layer
     (`hidden`: a drawn bot not yet placed). With a label `sink` the bots' names go
     to the label placement pass instead of being drawn above each bot. With a
     `budget_ms`, new sprites are made for that long, the rest scaled from their last
-    sprites until a later frame."""
+    sprites until a later frame. Returns whether every bot was drawn exactly (none
+    stood in for by a scaled sprite)."""
     for f in state.arena.by_type("door"):
         if f.index in open_doors or (f.id is not None and f.id in open_doors):
             draw_open_door(surface, cam, f)
@@ -247,11 +248,12 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
     players = list(colours)
     end = math.inf if budget_ms is None else time.process_time() + budget_ms / 1000.0
     made = False
+    whole = exact
     for b in state.bots.values():
         if b.removed or b.id == hidden:
             continue
         if made and exact and time.process_time() > end:   # more new sprites in later frames
-            exact = False
+            exact = whole = False
         made = draw_bot(surface, cam, b, colours[b.player], selected=(b.id == selected),
                         labels=sink is None, mark=style.seat_mark(players, b.player),
                         exact=exact)
@@ -265,6 +267,7 @@ def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
             extra += [_("leaflet {leaflet}").format(leaflet=b.leaflet)] if b.leaflet else []
             extra += ["DESTROYED"] if b.destroyed else []
             sink.want(" ".join([name] + extra), c, "plain", key=b.id, radius=r + 2 * pip + 6)
+    return whole
 
 
 def bot_at(state: GameState, x: float, y: float, slack: float = 0.5) -> Bot | None:

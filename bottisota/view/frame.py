@@ -77,9 +77,12 @@ class FrameDrawing(WindowControl, GameActions):
             shown = self.state.bots.get(viewer) if viewer is not None else None
             if shown is not None and shown.on_table:
                 key = (shown.id, state_key(self.state))
+                budget = THREAT_BUDGET_MS
                 if self.threat is None or self.threat.key != key:
+                    started = time.process_time()      # a new map's set-up is in the budget
                     self.threat = threat_map(self.state, shown.id)
-                self.threat.fill(THREAT_BUDGET_MS)
+                    budget -= (time.process_time() - started) * 1000.0
+                self.threat.fill(max(THREAT_BUDGET_MS / 4, budget))
                 if self.on_table(self.mouse):
                     vm.hover = hover_words(self.threat, *self.table_point(self.mouse))
         if self.robots:
@@ -168,7 +171,8 @@ class FrameDrawing(WindowControl, GameActions):
         if settled is not None and not laptop:     # the projector's own zoom under way, or not
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
         placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
-                             may_place=laptop or not self._labels_placed)
+                             may_place=laptop or not self._labels_placed,
+                             may_keep=not laptop and self.phones is None and self.keep_frames)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
         if self.phones is not None:

@@ -67,11 +67,19 @@ def draw_labels(surface: pygame.Surface, placed: list[PlacedLabel], size: int) -
     clip = surface.get_clip()
     for p in placed:
         x, y, w, h = p.rect
-        if not clip.colliderect((x, y, w, h)) and not clip.collidepoint(p.anchor):
+        cx, cy = x + w / 2, y + h / 2
+        if not clip.colliderect((x, y, w, h)) and not clip.collidepoint(p.anchor) and not (
+                p.leader and clip.colliderect(_line_box(p.anchor, (cx, cy)))):
             continue                             # carried off the window by a pan or zoom
         if p.leader:
             colour = style.tone(p.tone)
-            cx, cy = x + w / 2, y + h / 2
             pygame.draw.line(surface, style.LABEL_BACK, p.anchor, (cx, cy), 4)
             pygame.draw.line(surface, colour, p.anchor, (cx, cy), 2)
         surface.blit(_tag(p.text, p.tone, size, round(w), round(h)), (round(x), round(y)))
+
+
+def _line_box(a: tuple[float, float], b: tuple[float, float]) -> pygame.Rect:
+    """The pixels a leader line (4 px wide) from a to b may touch."""
+    left, top = min(a[0], b[0]), min(a[1], b[1])
+    return pygame.Rect(int(left) - 4, int(top) - 4, int(abs(a[0] - b[0])) + 9,
+                       int(abs(a[1] - b[1])) + 9)

@@ -20,6 +20,7 @@ from bottisota.viewmodel.threat import ThreatMap
 
 THREAT_ALPHA = 150
 THREAT_COLOUR = (255, 32, 96)
+PATCH_CELLS = 200     # a new map's first cells are shaded one by one up to this many
 
 
 class ThreatLayer:
@@ -29,7 +30,8 @@ class ThreatLayer:
 
     def __init__(self) -> None:
         self._surface: pygame.Surface | None = None
-        self._key: tuple | None = None
+        self._map: ThreatMap | None = None         # the map painted (held, not its id)
+        self._size: tuple[int, int] = (0, 0)
         self._painted = 0
 
     def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
@@ -46,11 +48,13 @@ class ThreatLayer:
         w, h = round(tw * cam.scale), round(th * cam.scale_y)
         if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
             return None
-        key = (id(tm), w, h)
-        if self._key != key:
-            self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
-            self._surface.fill((0, 0, 0, 0))
-            self._key = key
+        if self._map is not tm or self._size != (w, h):
+            if self._surface is not None and self._surface.get_size() == (max(1, w), max(1, h)):
+                self._surface.fill((0, 0, 0, 0))     # a new map at the same size: reused
+            else:
+                self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+                self._surface.fill((0, 0, 0, 0))
+            self._map, self._size = tm, (w, h)
             self._painted = 0
         assert self._surface is not None
         rects = [_paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
@@ -59,6 +63,21 @@ class ThreatLayer:
         left, bottom = cam.to_px(0, 0)
         return rects, (round(left), round(bottom - h))
 
+    def bake(self, base: pygame.Surface, clean: pygame.Surface, cam: Camera,
+             tm: ThreatMap) -> None:
+        """`base` holds a copy of `clean`: shade it. A map with few cells painted so far
+        (just switched on, or new after a change) has only those cells' pixels shaded
+        (no blit of the whole table's shading); the same pixels either way."""
+        fresh = self._map is not tm
+        synced = self.sync(base, cam, tm)
+        if synced is None or self._surface is None:
+            return
+        rects, at = synced
+        if fresh and len(rects) <= PATCH_CELLS:
+            self._patch_rects(base, clean, rects, at)   # cells overlap: each from `clean`
+        else:
+            base.blit(self._surface, at)
+
     def patch(self, base: pygame.Surface, clean: pygame.Surface, cam: Camera,
               tm: ThreatMap) -> None:
         """`base` shows `clean` with the shading: bring it up to date with the new cells
@@ -66,9 +85,13 @@ class ThreatLayer:
         synced = self.sync(base, cam, tm)
         if synced is None or self._surface is None:
             return
-        rects, (ox, oy) = synced
+        self._patch_rects(base, clean, *synced)
+
+    def _patch_rects(self, base: pygame.Surface, clean: pygame.Surface,
+                     rects: list[pygame.Rect], corner: tuple[int, int]) -> None:
+        assert self._surface is not None
         for r in rects:
-            at = r.move(ox, oy)
+            at = r.move(corner)
             base.blit(clean, at, at)
             base.blit(self._surface, at, r)
 

@@ -69,9 +69,9 @@ def _alpha_shape(key: tuple, pts: list[tuple[float, float]] | None,
     return layer, (left, top)
 
 
-def draw_arc_fill(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> None:
+def draw_arc_fill(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> pygame.Rect:
     """The weapon's arc out to its reach, translucent (the view bakes it into its
-    cached base layer while the pre-measure stands)."""
+    cached base layer while the pre-measure stands); returns the pixels it covers."""
     key = ("arc", bot.x, bot.y, bot.facing, pm.reach, pm.arc_half, cam.scale, cam.origin)
     if pm.arc_half is None:
         centre = cam.to_px(bot.x, bot.y)
@@ -79,7 +79,7 @@ def draw_arc_fill(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any) -> No
     else:
         pts = sector_points(cam, bot.x, bot.y, bot.facing, 2 * pm.arc_half, pm.reach)
         layer, at = _alpha_shape(key, pts, None, style.ARC_FILL)
-    surface.blit(layer, at)
+    return surface.blit(layer, at)
 
 
 def draw_arc(surface: pygame.Surface, cam: Camera, bot: Bot, pm: Any, fill: bool = True,
@@ -145,12 +145,19 @@ def draw_targets(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
             surface.blit(lab, rect)
 
 
-def draw_target_rings(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any) -> None:
-    """The targets' rings alone (solid: may be shot; dashed: may not)."""
+def draw_target_rings(surface: pygame.Surface, cam: Camera, state: GameState, pm: Any
+                      ) -> list[pygame.Rect]:
+    """The targets' rings alone (solid: may be shot; dashed: may not); returns the
+    pixels each may cover."""
+    out = []
     for t in pm.targets:
         b = state.bots.get(t.bot)
         if b is not None:
-            _ring(surface, t, target_colour(t), cam.to_px(b.x, b.y), cam.length(b.radius) + 6)
+            centre, r = cam.to_px(b.x, b.y), cam.length(b.radius) + 6
+            _ring(surface, t, target_colour(t), centre, r)
+            out.append(pygame.Rect(math.floor(centre[0] - r) - 4, math.floor(centre[1] - r) - 4,
+                                   math.ceil(2 * r) + 9, math.ceil(2 * r) + 9))
+    return out
 
 
 def _ring(surface: pygame.Surface, t: Any, colour: style.Colour, centre: tuple[float, float],

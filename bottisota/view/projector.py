@@ -117,6 +117,8 @@ class ProjectorWindow:
 
     def calibrate(self, screen: Any) -> None:
         """Show a calibration ruler (view.calibration.CalibrationScreen) on this display."""
+        if self.layers is not None:
+            self.layers.forget_shown()       # the table is painted whole afterwards
         screen.draw(self.surface)
         if self.window is not None:
             self.window.flip()

@@ -5,11 +5,12 @@ controller each frame; it changes nothing but the window's cached `WindowLayers`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
 
+from bottisota.core.i18n import language
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import draw_state, player_colours
@@ -34,7 +35,6 @@ from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
-from bottisota.viewmodel.threat import CELL_CM
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
@@ -50,8 +50,28 @@ class WindowLayers:
         self.labels: list = []
         self.labels_key: tuple | None = None
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
+        self.base_of: tuple[Any, Any] = (None, None)   # the pre-measure and threat map baked
+        self.clean_of: tuple[tuple, pygame.Surface] | None = None   # what "clean" holds
+        self.baked: list[pygame.Rect] = []           # the pixels baked into "clean"
         self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
+        self.shown: Shown | None = None              # what the window's pixels show now
+
+    def forget_shown(self) -> None:
+        """Something else was drawn over the window: paint it whole next time."""
+        self.shown = None
+
+
+@dataclass
+class Shown:
+    """What a window's table pixels show (`key`: everything the painter read but the
+    belts' phase), with the belts at `phase`; `regions`: where the belts' chevrons
+    may be drawn."""
+
+    key: tuple
+    held: tuple                  # the objects whose ids the key holds (kept alive)
+    phase: float
+    regions: list[pygame.Rect]
 
 
 @dataclass(frozen=True)
@@ -87,21 +107,55 @@ class TableInput:
 
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
-                layers: WindowLayers, laptop: bool, may_place: bool = True) -> bool:
+                layers: WindowLayers, laptop: bool, may_place: bool = True,
+                may_keep: bool = False) -> bool:
     """The table and everything on it, into `area`. Labels are placed afresh when what
     they label changed, unless `may_place` is False (the other window placed its labels
-    this frame: these ride along with their anchors until the next frame). Returns
-    whether labels were placed."""
+    this frame: these ride along with their anchors until the next frame). With
+    `may_keep` (a window nothing else draws on), a frame that would show what the
+    window shows already is not painted again, and when only the belts' chevrons
+    moved, only the belts' regions are painted again (everything over them too, by
+    the same calls, clipped to the regions). Returns whether labels were placed."""
     vm, state = t.vm, t.game.state
     if t.settled or layers.sizes is None:  # a zoom under way keeps the text sizes it began with
         layers.sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
     sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
                                      budget_ms=LAYER_BUDGET_MS)
+    shown = None
+    if may_keep and t.settled and not t.moving and not vm.effects.items:
+        key, held = _shown_key(surface, cam, area, t, layers, layer, at)
+        last = layers.shown
+        if last is not None and last.key == key:
+            if last.phase != t.belt_phase:
+                still = replace(t, sprite_budget_ms=None)   # as before: every bot exact
+                for region in last.regions:
+                    _paint(surface, cam, area, region, still, layers, layer, at, sizes,
+                           laptop, None)
+                last.phase = t.belt_phase
+            return False
+        shown = Shown(key, held, t.belt_phase, _belt_regions(cam, area, state.arena))
+    layers.shown = None
     if not layers.buffers:                 # the first frame: the shading's surfaces made now
         for name in ("clean", "base"):
             layers.buffers[(name, layer.get_size())] = pygame.Surface(layer.get_size())
-    surface.set_clip(area)
+    placed, exact = _paint(surface, cam, area, area, t, layers, layer, at, sizes, laptop,
+                           may_place)
+    threat = t.threat
+    if (shown is not None and exact and layers.labels_key is not None
+            and (threat is None or (threat.done and layers.threat.painted == len(threat.cells)))):
+        layers.shown = shown               # the next frame may keep these pixels
+    return placed
+
+
+def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame.Rect,
+           t: TableInput, layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int],
+           sizes: TextSizes, laptop: bool, may_place: bool | None) -> tuple[bool, bool]:
+    """Paint the table into `area`, drawing only inside `clip`. `may_place` None: the
+    labels placed for these very pixels are drawn again as they are (a belts' region
+    painted again). Returns (labels placed, every bot drawn exactly)."""
+    vm, state = t.vm, t.game.state
+    surface.set_clip(clip)
     pm = t.premeasure
     if pm is None and t.threat is None:
         _fill_around(surface, area, pygame.Rect(at, layer.get_size()))
@@ -114,8 +168,8 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     sink = LabelSink(sizes.table)
     unplaced = state.active if t.game.expected() == "place" else None
     colours = player_colours(state)
-    draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink, exact=t.settled,
-               budget_ms=t.sprite_budget_ms)
+    exact = draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink,
+                       exact=t.settled, budget_ms=t.sprite_budget_ms)
     if t.preview is not None and vm.plan is not None:
         draw_move_preview(surface, cam, state.bots[vm.plan.bot], t.preview, colours, state.bots,
                           sink)
@@ -128,23 +182,24 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
     draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
-    for text in _arena_texts(state.arena):                 # after the bots': they place first
-        sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
-                  radius=cam.length(text.radius) + 2 if text.radius else 0.0)
     strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
                             list(colours))
-    bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
-    key = (sink.key(), bounds)
     placed = False
-    if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
-        layers.labels = follow(layers.labels, sink.wishes)
-        layers.labels_key = None
-    elif key != layers.labels_key:
-        layers.labels, left_out = sink.place(bounds)
-        layers.labels_key = key
-        placed = True
-        if laptop:
-            vm.labels, vm.labels_left_out = layers.labels, left_out
+    if may_place is not None:
+        for text in _arena_texts(state.arena):             # after the bots': they place first
+            sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
+                      radius=cam.length(text.radius) + 2 if text.radius else 0.0)
+        bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
+        key = (sink.key(), bounds)
+        if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
+            layers.labels = follow(layers.labels, sink.wishes)
+            layers.labels_key = None
+        elif key != layers.labels_key:
+            layers.labels, left_out = sink.place(bounds)
+            layers.labels_key = key
+            placed = True
+            if laptop:
+                vm.labels, vm.labels_left_out = layers.labels, left_out
     draw_labels(surface, layers.labels, sink.size)
     if t.threat is not None:
         draw_threat_legend(surface, (area.x + 10, strip[1].bottom + 10), sizes.panel, t.threat,
@@ -158,7 +213,57 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
         text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
                  sizes.panel, vm.message[1])
     surface.set_clip(None)
-    return placed
+    return placed, exact
+
+
+def _shown_key(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
+               layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
+               ) -> tuple[tuple, tuple]:
+    """Everything a frame's picture depends on, but the belts' phase (the frame is
+    settled and shows no result animation: the caller checks), and the objects whose
+    identity it holds (kept alive with it, so that no id comes back)."""
+    vm, game = t.vm, t.game
+    state = game.state
+    plan = vm.plan.all_steps() if vm.plan is not None else None
+    threat = t.threat
+    threat_key = (None if threat is None else
+                  (id(threat), len(threat.cells), threat.done, threat.coarse_done, threat.most))
+    held = (surface, layer, t.premeasure, t.preview, threat, t.shooter, state, game)
+    key = (tuple(id(x) for x in held), surface.get_size(), tuple(area), cam, at,
+           layers.arena.serial, vm.version, language(), vm.ui_scale, vm.selected, plan,
+           tuple(vm.orders), vm.ruler, vm.show_legend, vm.hover, t.focus, t.ghost,
+           t.open_doors, threat_key, t.game.expected(), turn_strip(game, t.robots),
+           _state_key(state))
+    return key, held
+
+
+def _state_key(state: Any) -> tuple:
+    """What the painters draw of the state: every bot's look and place, the mines,
+    the goals, the turn."""
+    return (state.round, state.phase, state.active, state.over,
+            tuple((b.id, b.player, b.card.id, b.x, b.y, b.facing, b.z, b.radius, b.damage,
+                   b.stats.structure, b.rust, b.leaflet, b.overwatch, b.destroyed, b.removed,
+                   b.on_table) for b in state.bots.values()),
+            tuple((m.x, m.y, m.r, m.active, m.player) for m in state.mines),
+            tuple((g.x, g.y, g.r, g.points, g.taken) for g in state.goals))
+
+
+def _belt_regions(cam: Camera, area: pygame.Rect, arena: Any) -> list[pygame.Rect]:
+    """The window rectangles the belts' chevrons may be drawn in, at any phase."""
+    out = []
+    for f in arena.by_type("conveyor"):
+        if not f.path:
+            continue
+        pts = [cam.to_px(x, y) for x, y in f.path]
+        size = min(f.width or 2.0, 3.0) * 0.8          # as draw_belt_arrows sizes them
+        pad = math.ceil(size * max(cam.scale, cam.scale_y) + 6)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        r = pygame.Rect(math.floor(min(xs)) - pad, math.floor(min(ys)) - pad,
+                        math.ceil(max(xs) - min(xs)) + 2 * pad + 1,
+                        math.ceil(max(ys) - min(ys)) + 2 * pad + 1).clip(area)
+        if r.w > 0 and r.h > 0:
+            out.append(r)
+    return out
 
 
 def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int], cam: Camera,
@@ -169,16 +274,18 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
     corner = (round(cam.origin[0] - at[0], 3), round(cam.origin[1] - at[1], 3))
     key = (layers.arena.serial, id(layer), cam.scale, corner, id(pm), id(threat))
     local = cam.moved(corner)
-    if layers.base is None or layers.base[0] != key:
+    if (layers.base is None or layers.base[0] != key or layers.base_of[0] is not pm
+            or layers.base_of[1] is not threat):        # (ids of objects gone may come back)
+        layers.base_of = (pm, threat)
         clean = layer
         if pm is not None:
-            clean = _buffer(layers, "clean", layer)
-            draw_arc_fill(clean, local, state.bots[pm.bot], pm)
-            draw_target_rings(clean, local, state, pm)
+            clean = _clean_copy(layers, layer, key)
+            layers.baked = [draw_arc_fill(clean, local, state.bots[pm.bot], pm),
+                            *draw_target_rings(clean, local, state, pm)]
         base = clean
         if threat is not None:
             base = _buffer(layers, "base", clean)
-            layers.threat.draw(base, local, threat, CELL_CM)
+            layers.threat.bake(base, clean, local, threat)
         layers.base = (key, base, clean)
     elif threat is not None and layers.threat.painted < len(threat.cells):
         layers.threat.patch(layers.base[1], layers.base[2], local, threat)
@@ -196,6 +303,23 @@ def _arena_texts(arena: Any) -> list[ArenaText]:
             _texts.clear()
         got = _texts[id(arena)] = (arena, arena_texts(arena))
     return got[1]
+
+
+def _clean_copy(layers: WindowLayers, layer: pygame.Surface, key: tuple) -> pygame.Surface:
+    """The window's "clean" buffer holding the arena layer as it is: when it already
+    holds this very layer with a pre-measure baked in, only the pixels that one
+    covered are taken back from the layer (a new weapon or target chosen)."""
+    held = (key[:4], layer)
+    size_key = ("clean", layer.get_size())
+    buf = layers.buffers.get(size_key)
+    if buf is not None and layers.clean_of is not None and layers.clean_of[0] == held[0] \
+            and layers.clean_of[1] is layer:
+        for r in layers.baked:
+            buf.blit(layer, r, r)
+    else:
+        buf = _buffer(layers, "clean", layer)
+    layers.clean_of = held
+    return buf
 
 
 def _buffer(layers: WindowLayers, name: str, source: pygame.Surface) -> pygame.Surface:

@@ -132,7 +132,68 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
     """Place the wishes in order (earlier ones win the nearer spots). `discs` are the
     bots (cx, cy, r) in px; `radii[key]` is the anchor disc's radius for a wish's
     key; `taken` are rectangles already used (a turn strip, an inset). Returns the
-    placed labels and how many found no free spot."""
+    placed labels and how many found no free spot.
+
+    The same spots in the same order and the same tests as `_Grid.free` (each
+    shape's edges and squared radius worked out once, with the same arithmetic),
+    written out flat: the pass runs in the frame that shows a new set of labels."""
+    radii = radii or {}
+    floor = math.floor
+    rects: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    circles: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
+    for cx, cy, rad in discs:
+        entry = (cx, cy, rad * rad)
+        for i in range(floor((cx - rad) / GRID_PX), floor((cx + rad) / GRID_PX) + 1):
+            for j in range(floor((cy - rad) / GRID_PX), floor((cy + rad) / GRID_PX) + 1):
+                circles.setdefault((i, j), []).append(entry)
+
+    def add_rect(x: float, y: float, w: float, h: float) -> None:
+        x1, y1 = x + w, y + h
+        entry = (x, y, x1, y1)
+        for i in range(floor(x / GRID_PX), floor(x1 / GRID_PX) + 1):
+            for j in range(floor(y / GRID_PX), floor(y1 / GRID_PX) + 1):
+                rects.setdefault((i, j), []).append(entry)
+
+    def free(x: float, y: float, x1: float, y1: float) -> bool:
+        for i in range(floor(x / GRID_PX), floor(x1 / GRID_PX) + 1):
+            for j in range(floor(y / GRID_PX), floor(y1 / GRID_PX) + 1):
+                for bx0, by0, bx1, by1 in rects.get((i, j), ()):
+                    if x < bx1 and bx0 < x1 and y < by1 and by0 < y1:
+                        return False
+                for cx, cy, r2 in circles.get((i, j), ()):
+                    nx = x if cx < x else (x1 if cx > x1 else cx)
+                    ny = y if cy < y else (y1 if cy > y1 else cy)
+                    if (nx - cx) ** 2 + (ny - cy) ** 2 < r2:
+                        return False
+        return True
+
+    for r in taken:
+        add_rect(*r)
+    placed: list[PlacedLabel] = []
+    left_out = 0
+    bx, by, bw, bh = bounds
+    right, bottom = bx + bw, by + bh
+    for w in wishes:
+        radius = radii.get(w.key, 0.0)
+        lw, lh = w.size
+        for (x, y), far in _spots(w, radius):
+            x1, y1 = x + lw, y + lh
+            if x < bx or y < by or x1 > right or y1 > bottom:
+                continue
+            if free(x, y, x1, y1):
+                add_rect(x, y, lw, lh)
+                placed.append(PlacedLabel(w.text, (x, y, lw, lh), w.anchor, far, w.tone, w.key))
+                break
+        else:
+            left_out += 1
+    return placed, left_out
+
+
+def place_labels_plainly(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
+                         bounds: Rect, radii: dict[str, float] | None = None,
+                         taken: Sequence[Rect] = ()) -> tuple[list[PlacedLabel], int]:
+    """`place_labels` written plainly (shape by shape through `_Grid`): the reference
+    the tests hold the flat version to."""
     radii = radii or {}
     grid = _Grid()
     for d in discs:

@@ -46,7 +46,7 @@ CELL_CM = 4.0            # the fine grid
 COARSE_CM = 12.0         # the first pass
 BUDGET_MS = 4.0          # per frame
 AWAY = (-1e9, -1e9)      # a spot far off the table (the viewer standing nowhere near a door)
-FIRST_BATCH = 8          # cells in the first batch of a map (then sized by the budget)
+FIRST_BATCH = 4          # cells in the first batch of a map (then sized by the budget)
 
 
 @dataclass
