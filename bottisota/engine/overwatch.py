@@ -112,7 +112,11 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
     length = math.hypot(b.x - a.x, b.y - a.y)
 
     def can(t: float) -> bool:
-        return bool(bearing_weapons(state, watcher, mover, point_on(a, b, t)))
+        # judged where the mover will stand: its position rounded as its event rounds it
+        # (a path grazing the reach's edge moves across it by the rounding, not along it)
+        p = point_on(a, b, t)
+        placed = PathPoint(r2(p.x), r2(p.y), p.z, p.facing, p.distance, p.spent)
+        return bool(bearing_weapons(state, watcher, mover, placed))
 
     if can(t0):
         return t0
@@ -120,7 +124,8 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
         return None
     step = max(state.rules.overwatch_point_tolerance, 1e-3) / length
     ticks = [t0 + k * step for k in range(1, int((t1 - t0) / step) + 1)] + [t1]
-    ticks = sorted(set(ticks) | set(_critical(state, watcher, mover, a, b, t0, t1)))
+    ticks = sorted(set(ticks) | set(_critical(state, watcher, mover, a, b, t0, t1))
+                   | {_closest(watcher, a, b, t0, t1)})
     prev = t0
     for t in ticks:
         if can(t):
@@ -135,6 +140,15 @@ def first_point(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: Pat
             return inside if can(inside) else hi
         prev = t
     return None
+
+
+def _closest(watcher: Bot, a: PathPoint, b: PathPoint, t0: float, t1: float) -> float:
+    """Where on a..b (within t0..t1) the mover's centre comes closest to the watcher: a
+    mover only grazing the watcher's base is in melee contact (D4) around that point
+    alone, over a stretch that can be much shorter than the scan's step (R23 R25)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    along = ((watcher.x - a.x) * dx + (watcher.y - a.y) * dy) / max(dx * dx + dy * dy, 1e-18)
+    return min(t1, max(t0, along))
 
 
 _CORNERS: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
