@@ -245,7 +245,7 @@ def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:
 
 
 def _run(app: TableApp) -> int:
-    """The window's loop (TableApp.run), each frame under the phone server's lock."""
+    """The window's loop (TableApp.run), each frame run by `PhoneTable.frame`."""
     clock = pygame.time.Clock()
     while app.running:
         dt = clock.tick(FPS) / 1000.0

@@ -180,8 +180,10 @@ class Game:
         self.start_events: list[Event] = []
         self.given_players: list[str] = list(state.players)
         self._mark = state.dice.used              # where the last entry's rolls ended
-        self._walks: dict[Move, MoveResult | Refusal] = {}   # previews of this state
-        self._walks_of: tuple = ()                # the state those previews belong to
+        # previews of one state: (the state's key, {move: answer}), replaced as one
+        # object so that threads previewing at once (the phones' server beside the
+        # table view) never pair one state's key with another state's answers
+        self._walks: tuple[tuple, dict[Move, MoveResult | Refusal]] = ((), {})
         self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
 
     # --- construction -------------------------------------------------------------------
@@ -317,11 +319,13 @@ class Game:
         if state is not self.state:
             return movement.preview_move(state, move)
         key = _walk_key(state)
-        if key != self._walks_of:
-            self._walks_of, self._walks = key, {}
-        found = self._walks.get(move)
+        walks_of, walks = self._walks
+        if key != walks_of:
+            walks = {}
+            self._walks = (key, walks)
+        found = walks.get(move)
         if found is None:
-            found = self._walks[move] = movement.preview_move(state, move)
+            found = walks[move] = movement.preview_move(state, move)
         return found
 
     def preview(self, action: Action) -> Preview:

@@ -38,6 +38,9 @@ class GameActions(AppState):
         """Every call that changes the game passes through here (`Game.act`, `undo`,
         `redo`, the designer's reload): the one place to hold a lock around them
         while another thread (the phones' server) also acts on the game."""
+        if self.phones is not None:            # play --phones: see PhoneTable.changing
+            with self.phones.changing():
+                return change(*args)
         return change(*args)
 
     def take_robot_notes(self) -> None:

@@ -4,18 +4,24 @@
   under it, drawn in a row across a rectangle (dark modules on a white card
   with the quiet zone QR readers need, sized so a phone can scan it across the
   table). The links and QR matrices come from `bottisota.web.table_link`.
-- `PhoneTable`: what the table view does for the phones. Each frame runs under
-  the phone server's lock (`frame`), so a phone's commit never lands in the
-  middle of the view's frame, nor the view's action in the middle of a phone's
-  answer; changes made from a phone between two frames reach the view's log,
-  results and caches (`sync`); the work seats pushed with "Show on table" is
-  measured by the core and drawn with the table's own painters, and the links
-  are shown until a key (F6) hides them (`draw`).
+- `PhoneTable`: what the table view does for the phones. Each frame holds the
+  hub's `table_lock` (`frame`), so a phone's commit never lands in the middle
+  of the view's frame; the view's own changes to the game take the hub's
+  `lock` (`changing`), so they never land in the middle of a phone's answer;
+  phones' pre-measures and plans only read the game, and run beside the frame
+  without making it wait (an answer not yet started waits for the frame's
+  end: `Hub.table_idle`). Changes made from a phone between two frames reach
+  the view's log, results and caches (`sync`); the work seats pushed with
+  "Show on table" is drawn as the server measured it (`Hub.on_table`, read
+  without a lock; measured again here only after the game changed, a few
+  seats a frame), with the table's own painters, and the links are shown until
+  a key (F6) hides them (`draw`).
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pygame
@@ -90,6 +96,7 @@ def draw_phone_links(surface: pygame.Surface, links: Sequence[Any], area: pygame
 
 LINKS_KEY = pygame.K_F6       # shows / hides the seats' links
 LINKS_SHARE = 0.45            # the links' strip: this share of the table area's height, at most
+MEASURED_PER_FRAME = 2        # seats' work the frame measures itself at most (after a change)
 
 
 def game_mark(game: Any) -> tuple:
@@ -117,15 +124,27 @@ class PhoneTable:
     # --- the frame ----------------------------------------------------------------------
 
     def frame(self, app: Any, dt: float) -> pygame.Surface:
-        """One frame of the view under the server's lock: phones' changes first
-        (`wait_ms`: how long the frame waited for a phone's answer to finish)."""
+        """One frame of the view under the hub's `table_lock`: phones' changes first
+        (`wait_ms`: how long the frame waited for a phone's commit to finish; a
+        phone's pre-measure or plan does not make it wait)."""
         asked = time.perf_counter()
-        with self.hub.lock:
+        with self.hub.table_lock:
             self.wait_ms = (time.perf_counter() - asked) * 1000.0
-            self.sync(app)
-            out = app.step(dt)
-            self._seen = game_mark(app.game)
+            self.hub.table_idle.clear()          # phones' answers start after the frame
+            try:
+                self.sync(app)
+                out = app.step(dt)
+                self._seen = game_mark(app.game)
+            finally:
+                self.hub.table_idle.set()
         return out
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """Around every change the view makes to the game (`GameActions.apply`): no
+        phone's answer reads the game half changed."""
+        with self.hub.table_lock, self.hub.lock:
+            yield
 
     def sync(self, app: Any) -> bool:
         """Bring what phones did since the last frame into the view: the log (with the
@@ -165,11 +184,15 @@ class PhoneTable:
     # --- drawing ----------------------------------------------------------------------------
 
     def shared(self, game: Any) -> list[tuple[str, Any, str | None, Any]]:
-        """The work seats show on the table, measured by the core (each seat's cached
-        until the game or that seat's work changes: a phone dragging its plan has only
-        its own plan measured again): (seat, pre-measure or None, its focus, move
-        preview or None)."""
-        work = self.hub.shown_work()
+        """The work seats show on the table: (seat, pre-measure or None, its focus,
+        move preview or None). As the server measured it when that was for the game
+        as it is now; else measured here by the core (each seat's kept until the game
+        or that seat's work changes), at most MEASURED_PER_FRAME seats a frame (the
+        others wait for a later frame, or for the server's)."""
+        published_mark, published = self.hub.on_table      # one read: never half replaced
+        if published_mark == self.hub.game_mark():
+            return [(w.seat, w.premeasure, w.focus, w.preview) for w in published]
+        work = [(w.seat, w.measure, w.move) for w in published]
         mark = game_mark(game)
         key = (mark, repr(work))
         if self._work is not None and self._work[0] == key:
@@ -178,10 +201,16 @@ class PhoneTable:
         state = game.state
         kept = self._seats
         self._seats = {}
+        budget = MEASURED_PER_FRAME
+        complete = True
         for seat, req, move in work:
             seat_key = (mark, repr(req), repr(move))
             got = kept.get(seat)
             if got is None or got[0] != seat_key:
+                if budget <= 0:
+                    complete = False
+                    continue
+                budget -= 1
                 pm = focus = pv = None
                 if req is not None:
                     aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
@@ -193,7 +222,7 @@ class PhoneTable:
                 got = (seat_key, (seat, pm, focus, pv))
             self._seats[seat] = got
             out.append(got[1])
-        self._work = (key, out)
+        self._work = (key, out) if complete else None
         return out
 
     def draw(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect, app: Any) -> None:

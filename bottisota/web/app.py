@@ -11,6 +11,15 @@ websocket.
   (`protocol`) and pushes `state` to every seat whenever the game or what is
   shown on the table changes.
 
+Each connection reads its messages into a short queue and answers them in
+order on a worker thread (`Hub.handle`), so the server keeps reading and
+writing every phone's socket while one answer is computed or a commit waits for
+the table's frame. A drag is answered for its newest position only: a `plan`
+(or `premeasure`) still waiting behind the one being answered is replaced by a
+newer one, and answered `{"type": "superseded", "re": id}`. Whatever takes the
+hub's lock for long (an answer, measuring every desk again) runs on a worker
+thread, never on the server's event loop.
+
 Every message is size- and rate-limited; a bad one gets an `error` and the
 connection stays. No path, journal or traceback is ever sent: errors are plain
 sentences, and the server's own log keeps the details.
@@ -22,6 +31,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from importlib import resources
 from typing import Any
 
@@ -34,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from bottisota.core.i18n import _, number
 from bottisota.web.hub import Hub, Seat, error
 from bottisota.web.page_words import fill, words
-from bottisota.web.protocol import ProtocolError, RateLimit, parse
+from bottisota.web.protocol import Message, ProtocolError, RateLimit, parse
 
 log = logging.getLogger("bottisota.web")
 
@@ -42,6 +52,8 @@ POLL_SECONDS = 0.2          # how often the game is checked for changes made at 
 SHOWN_SECONDS = 0.1         # what seats show on the table reaches the others at most this often
 RATE = 60.0                 # messages per second a connection may send (burst as many)
 WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
+QUEUE_MIN = 64              # messages waiting for their answer, per connection, at least
+LATEST_ONLY = ("plan", "premeasure")   # only the newest waiting one of these is answered
 
 
 def _static(name: str) -> str:
@@ -85,6 +97,7 @@ class PhoneServer:
         self._watcher: asyncio.Task | None = None
         self._shown_task: asyncio.Task | None = None
         self._shown_at = 0.0                # when what is shown was last pushed
+        self._workers: set[asyncio.Task] = set()    # each connection's answers (kept alive)
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),
@@ -124,8 +137,13 @@ class PhoneServer:
         self._start_watcher()
         limit = RateLimit(self.rate, self.rate)
         told = -1
+        waiting: deque[Message | None] = deque()      # None: the connection closed
+        wake = asyncio.Event()
+        worker = asyncio.get_running_loop().create_task(self._answer(conn, waiting, wake))
+        self._workers.add(worker)
+        worker.add_done_callback(self._workers.discard)
         try:
-            await conn.send(self.hub.hello(seat))
+            await conn.send(await asyncio.to_thread(self.hub.hello, seat))
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -146,24 +164,58 @@ class PhoneServer:
                 except ProtocolError as err:
                     await conn.send(error(str(err)))
                     continue
-                answer = self.hub.handle(seat, msg)
+                last = waiting[-1] if waiting else None
+                if last is not None and msg.type in LATEST_ONLY and last.type == msg.type:
+                    stale = waiting.pop()           # a newer drag position: answer it only
+                    if stale is not None and stale.id is not None:
+                        await conn.send({"type": "superseded", "re": stale.id})
+                if len(waiting) >= max(QUEUE_MIN, int(self.rate)):
+                    await conn.send(error(_("the referee is busy: message dropped, send it "
+                                            "again")))
+                    continue
+                waiting.append(msg)
+                wake.set()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            # the answer under way ends (with what it tells the other seats); the
+            # messages still waiting are dropped, as if never read
+            waiting.clear()
+            waiting.append(None)
+            wake.set()
+            self.connections.discard(conn)
+            await worker
+
+    async def _answer(self, conn: Connection, waiting: deque[Message | None],
+                      wake: asyncio.Event) -> None:
+        """A connection's answers, in order, each computed on a worker thread, until
+        the connection closed."""
+        while True:
+            while not waiting:
+                wake.clear()
+                await wake.wait()
+            msg = waiting.popleft()
+            if msg is None:
+                return
+            try:
+                answer = await asyncio.to_thread(self.hub.handle, conn.seat, msg)
                 for reply in answer.replies:
                     await conn.send(reply)
                 if answer.moved:
                     await self.broadcast(refreshed=True)
                 elif answer.changed:            # only what is shown on the table changed
                     await self._shown_soon()
-        except WebSocketDisconnect:
-            pass
-        finally:
-            self.connections.discard(conn)
+            except asyncio.CancelledError:
+                raise
+            except Exception:      # one failed answer must not silence the connection
+                log.exception("answering seat %s failed", conn.seat.name)
 
     async def broadcast(self, refreshed: bool = False) -> None:
         """The state (and what is shown on the table) to every connection; after the
         game changed (`refreshed`), each seat's pre-measure and plan measured again."""
         if not self.connections:
             return
-        state = self.hub.state()
+        state = self.hub.state()        # brief: no answer is computed under the lock here
 
         async def tell(conn: Connection) -> None:
             await conn.send(state)
@@ -206,7 +258,7 @@ class PhoneServer:
             try:
                 if self.hub.drive_robots:      # `serve --robot`: robot seats play here
                     await asyncio.to_thread(self.hub.robot_turn)
-                if self.hub.poll():
+                if await asyncio.to_thread(self.hub.poll):
                     await self.broadcast(refreshed=True)
             except Exception:      # the watcher must outlive any one bad moment
                 log.exception("watching the game failed")

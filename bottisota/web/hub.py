@@ -10,11 +10,23 @@ Every answer is the core's: `premeasure` (engine.shooting), `Game.preview`
 for a planned move and its overwatch offers, `Game.act` for a commit. The
 hub only checks who may do what: a player's seat plans and acts for its own
 bots only, and commits only on its own turn when the group allows phones to
-commit (`--phones-commit`). All calls hold `lock`, which the table view holds
-too while it changes the game.
+commit (`--phones-commit`).
+
+Two locks keep the game whole between threads (the server's, the table view's):
+`lock` is held by every answer and by every change to the game (the table view
+holds it while it acts); `table_lock` is held by the table view for its whole
+frame and by a seat's change to the game (commit, undo, redo, a robot's turn,
+taken before `lock`), so the game never changes under the table's drawing while
+phones' pre-measures and plans (reads) run beside it. What seats show on the
+table is published as one immutable snapshot (`on_table`) the frame reads
+without waiting for either lock. While the table draws (`table_idle` cleared),
+an answer waits for the frame to end before it starts (at most
+TABLE_WAIT_SECONDS): the interpreter is the table's for its frame, and the
+phones' work fills the time between frames.
 """
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import threading
@@ -28,12 +40,14 @@ from bottisota.core.i18n import _
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
 from bottisota.formats.codec import steps_from_list
+from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
 
 log = logging.getLogger("bottisota.web")
 
 TABLE = "table"          # the table's own seat (the laptop, or a browser as the table)
+TABLE_WAIT_SECONDS = 0.05   # an answer waits at most this long for the table's frame to end
 
 
 class NeedDie(Exception):
@@ -65,6 +79,23 @@ class Desk:
     shown: bool = False
     last_measure: dict | None = None  # the JSON answers, for the table and reconnects
     last_plan: dict | None = None
+    measured: Any = None              # the core's answers themselves, for the table view
+    focus: str | None = None
+    previewed: MovePreview | None = None
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """One seat's work shown on the table: its requests and the core's answers for
+    the game as it was when published (the table view draws them with its own
+    painters, or measures again when the game has changed since)."""
+
+    seat: str
+    measure: dict | None              # {bot, weapon, target, at, overwatch}
+    move: Move | None                 # the planned move
+    premeasure: Any                   # the core's Premeasure, or None
+    focus: str | None
+    preview: MovePreview | None
 
 
 @dataclass
@@ -94,8 +125,13 @@ class Hub:
         self.commit = commit
         self.physical = physical
         self.lock = threading.RLock()
+        self.table_lock = threading.RLock()      # the table's frame; a seat's change
+        self.table_idle = threading.Event()      # cleared while the table draws a frame
+        self.table_idle.set()
         self.version = 0
         self._mark = self._game_mark()
+        # what seats show on the table: (the game's mark, tuple of OnTable), replaced whole
+        self.on_table: tuple[tuple, tuple[OnTable, ...]] = (self._mark, ())
         self._typed: list[int] | None = None      # physical dice typed for the current commit
 
     # --- seats ----------------------------------------------------------------------
@@ -123,6 +159,11 @@ class Hub:
 
     # --- what changed -------------------------------------------------------------------
 
+    def game_mark(self) -> tuple:
+        """What tells whether the game changed (read under a lock, or by the table
+        view in its frame, when no seat can change it)."""
+        return self._game_mark()
+
     def _game_mark(self) -> tuple:
         g = self.game
         return (id(g.state), len(g.history), g.state.dice.used, g.state.round,
@@ -137,6 +178,7 @@ class Hub:
             self._mark = mark
             self.version += 1
             self._refresh_desks()
+            self._publish()
             return True
 
     def _refresh_desks(self) -> None:
@@ -144,12 +186,29 @@ class Hub:
         for name, desk in self.desks.items():
             try:
                 if desk.measure is not None:
-                    desk.last_measure = self._measure(desk.measure)
+                    self._measure(desk)
                 if desk.plan is not None:
-                    desk.last_plan = self._plan(desk.plan)
+                    self._plan(desk)
             except Exception:      # one seat's stale work must not stop the others'
                 log.exception("measuring seat %s's work again failed", name)
                 desk.last_measure = desk.last_plan = None
+                desk.measured = desk.focus = desk.previewed = None
+
+    def _publish(self) -> None:
+        """Replace `on_table` with what the seats show now (under `lock`), marked with
+        the game the desks were last all measured for (`poll`): after a change not
+        yet polled, the table sees the mark differ and measures for itself."""
+        out = []
+        for name, desk in self.desks.items():
+            if not desk.shown or (desk.measure is None and desk.plan is None):
+                continue
+            move = None
+            if desk.plan is not None:
+                move = Move(desk.plan["bot"], steps_from_list(desk.plan["steps"], "steps"),
+                            tuple(desk.plan["hold_fire"]))
+            out.append(OnTable(name, dict(desk.measure) if desk.measure else None, move,
+                               desk.measured, desk.focus, desk.previewed))
+        self.on_table = (self._mark, tuple(out))
 
     def state(self) -> dict:
         with self.lock:
@@ -180,17 +239,7 @@ class Hub:
         """What seats pushed to the table, as requests the table view can measure and
         draw with its own painters: (seat, {bot, weapon, target, at, overwatch} or
         None, the planned Move or None)."""
-        with self.lock:
-            out = []
-            for name, desk in self.desks.items():
-                if not desk.shown or (desk.measure is None and desk.plan is None):
-                    continue
-                move = None
-                if desk.plan is not None:
-                    move = Move(desk.plan["bot"], steps_from_list(desk.plan["steps"], "steps"),
-                                tuple(desk.plan["hold_fire"]))
-                out.append((name, dict(desk.measure) if desk.measure else None, move))
-            return out
+        return [(w.seat, w.measure, w.move) for w in self.on_table[1]]
 
     def hello(self, seat: Seat) -> dict:
         """The first message on a connection: the seat, the table, the state and the
@@ -212,14 +261,18 @@ class Hub:
     # --- messages -------------------------------------------------------------------------
 
     def handle(self, seat: Seat, msg: Message) -> Answer:
-        """Answer one checked message from a seat."""
-        with self.lock:
+        """Answer one checked message from a seat (a change to the game waits for
+        the table's frame to end; an answer that only reads starts between frames)."""
+        self.table_idle.wait(TABLE_WAIT_SECONDS)
+        with self.table_lock if msg.type in CHANGES else _NO_LOCK, self.lock:
             handler: Callable[[Seat, Message], Answer] = getattr(self, f"_on_{msg.type}")
             try:
                 answer = handler(seat, msg)
             except Exception:      # never a traceback to a phone; the table's log has it
                 log.exception("message %s from seat %s failed", msg.type, seat.name)
                 answer = Answer([error(_("the referee could not answer that"))])
+            if answer.changed:
+                self._publish()
             for reply in answer.replies:
                 if msg.id is not None:
                     reply["re"] = msg.id
@@ -255,7 +308,7 @@ class Hub:
             return Answer([error(why)])
         desk = self.desks[seat.name]
         desk.measure, desk.selected = request, msg.bot
-        desk.last_measure = self._measure(request)
+        self._measure(desk)
         return Answer([{"type": "premeasure", "premeasure": desk.last_measure}],
                       changed=desk.shown)
 
@@ -275,13 +328,17 @@ class Hub:
                 return _("{target!r} is not another bot on the table").format(target=target)
         return None
 
-    def _measure(self, req: dict) -> dict | None:
-        if self._measure_refusal(req):
-            return None
+    def _measure(self, desk: Desk) -> None:
+        """The core's pre-measure of the desk's request, kept with its JSON."""
+        req = desk.measure
+        if req is None or self._measure_refusal(req):
+            desk.last_measure = desk.measured = desk.focus = None
+            return
         state = self.game.state
         aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
         pm = premeasure(state, req["bot"], req["weapon"], aim, req.get("overwatch", False))
-        return snapshot.premeasure_json(pm, state, focus=req.get("target"))
+        desk.measured, desk.focus = pm, req.get("target")
+        desk.last_measure = snapshot.premeasure_json(pm, state, focus=req.get("target"))
 
     def _on_plan(self, seat: Seat, msg: Message) -> Answer:
         bot = self.game.state.bots.get(msg.bot)
@@ -295,16 +352,21 @@ class Hub:
         desk.plan = {"bot": bot.id, "steps": list(msg.step_data),
                      "hold_fire": list(msg.hold_fire)}
         desk.selected = bot.id
-        desk.last_plan = self._plan(desk.plan, Move(bot.id, msg.steps, msg.hold_fire))
+        self._plan(desk, Move(bot.id, msg.steps, msg.hold_fire))
         return Answer([{"type": "plan", "plan": desk.last_plan}], changed=desk.shown)
 
-    def _plan(self, plan: dict, move: Move | None = None) -> dict | None:
-        """The core's preview of a planned move (and, when a step is refused, of the
-        legal steps before it)."""
+    def _plan(self, desk: Desk, move: Move | None = None) -> None:
+        """The core's preview of the desk's planned move (and, when a step is refused,
+        of the legal steps before it), kept with its JSON."""
+        plan = desk.plan
+        if plan is None:
+            desk.last_plan = desk.previewed = None
+            return
         if move is None:
             bot = self.game.state.bots.get(plan["bot"])
             if bot is None or not bot.on_table:
-                return None
+                desk.last_plan = desk.previewed = None
+                return
             move = Move(plan["bot"], steps_from_list(plan["steps"], "steps"),
                         tuple(plan["hold_fire"]))
         pv = self.game.preview(move)
@@ -321,7 +383,9 @@ class Hub:
             offers = list(pre.overwatch) if prefix is not None else []
         else:
             offers = list(pv.overwatch)
-        return snapshot.plan_json(move.bot, list(plan["steps"]), pv.move, ref, prefix, offers)
+        desk.previewed = MovePreview(move, pv.move, ref, prefix, offers)
+        desk.last_plan = snapshot.plan_json(move.bot, list(plan["steps"]), pv.move, ref, prefix,
+                                            offers)
 
     def _on_commit(self, seat: Seat, msg: Message) -> Answer:
         game = self.game
@@ -358,7 +422,7 @@ class Hub:
         if result.refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])
         desk = self.desks[seat.name]
-        desk.plan, desk.last_plan = None, None
+        desk.plan, desk.last_plan, desk.previewed = None, None, None
         self.last_actor = seat.name
         self._robot_due = time.monotonic() + self.robot_pace
         self.poll()
@@ -389,7 +453,7 @@ class Hub:
         `play --robot` does; True when it acted. Only a hub that drives its robots
         (`serve --robot`) does this; under `play --phones` the table view does."""
         now = time.monotonic() if now is None else now
-        with self.lock:
+        with self.table_lock, self.lock:
             game = self.game
             if not self.drive_robots or not self.robots or game.expected() == "over":
                 return False
@@ -448,6 +512,10 @@ class Hub:
             result.events.append({"type": "note", "text":
                     _("{left} typed dice not used").format(left=len(left))})
         return result
+
+
+CHANGES = frozenset({"commit", "undo", "redo"})     # messages that may change the game
+_NO_LOCK = contextlib.nullcontext()
 
 
 def error(message: str) -> dict:
