@@ -28,7 +28,6 @@ import struct
 import tempfile
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 
 DOMAIN = "bottisota"
@@ -37,11 +36,14 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "fi": "suomi"}
 
 _state: dict[str, object] = {}
+# the catalogues' folder inside the package (as importlib.resources finds it in an
+# unzipped package, without loading its zip readers at start-up)
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 
 
 def catalogue_text(lang: str) -> str:
     """The .po source of one language's catalogue (shipped inside the package)."""
-    ref = resources.files("bottisota").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    ref = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     return ref.read_text(encoding="utf-8")
 
 

@@ -439,8 +439,7 @@ class ArenaLayer:
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
-            assert self._surface is not None
-            self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
+            assert self._surface is not None    # (its spare: `make_spare`, after the frame)
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
@@ -451,6 +450,20 @@ class ArenaLayer:
         assert self._surface is not None
         left, top = cam.to_px(*self._corner)
         return self._layer, (round(left), round(top))
+
+    def make_spare(self) -> bool:
+        """Make the surface the next drawing reuses, if there is none; True if made.
+        (A window's first frame leaves it to a later one: a new surface of the
+        layer's size costs milliseconds, its pixels zeroed.)"""
+        if self._surface is None or self._spare is not None:
+            return False
+        self._spare = pygame.Surface(self._surface.get_size())
+        return True
+
+    @property
+    def drawn_size(self) -> tuple[int, int] | None:
+        """The size of the layer shown (None before the first drawing)."""
+        return None if self._surface is None else self._surface.get_size()
 
     @property
     def _layer(self) -> pygame.Surface:

@@ -34,7 +34,6 @@ from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
-from bottisota.viewmodel.threat import CELL_CM
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
@@ -52,6 +51,20 @@ class WindowLayers:
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
         self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
+
+    def make_spares(self) -> bool:
+        """Make one missing surface that later frames reuse (the arena layer's next
+        drawing, the shading's copies of the layer); True if one was made. Called
+        once a frame after the first (each costs milliseconds: not all in one frame,
+        none in the first)."""
+        if self.arena.make_spare():
+            return True
+        size = self.arena.drawn_size
+        for name in ("clean", "base"):
+            if size is not None and (name, size) not in self.buffers:
+                self.buffers[(name, size)] = pygame.Surface(size)
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -98,9 +111,6 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
     sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
                                      budget_ms=LAYER_BUDGET_MS)
-    if not layers.buffers:                 # the first frame: the shading's surfaces made now
-        for name in ("clean", "base"):
-            layers.buffers[(name, layer.get_size())] = pygame.Surface(layer.get_size())
     surface.set_clip(area)
     pm = t.premeasure
     if pm is None and t.threat is None:
@@ -177,6 +187,8 @@ def _base_layer(layers: WindowLayers, layer: pygame.Surface, at: tuple[int, int]
             draw_target_rings(clean, local, state, pm)
         base = clean
         if threat is not None:
+            from bottisota.viewmodel.threat import CELL_CM  # with the threat view only
+
             base = _buffer(layers, "base", clean)
             layers.threat.draw(base, local, threat, CELL_CM)
         layers.base = (key, base, clean)
