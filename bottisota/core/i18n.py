@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import gettext
-import hashlib
 import io
 import json
 import math
@@ -26,6 +25,7 @@ import os
 import re
 import struct
 import tempfile
+import zlib
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
@@ -58,7 +58,7 @@ def _compiled(lang: str) -> tuple[gettext.GNUTranslations, Pairs]:
     if lang not in LANGUAGES:
         raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGUAGES)}")
     text = catalogue_text(lang)
-    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    key = content_key(text)
     try:
         path: Path | None = cache_folder() / f"{DOMAIN}-{lang}-{key}.json"
     except RuntimeError:             # no home folder to keep a cache in: compile each time
@@ -70,6 +70,13 @@ def _compiled(lang: str) -> tuple[gettext.GNUTranslations, Pairs]:
     if path is not None:
         _write_cached(path, key, mo, pairs)
     return gettext.GNUTranslations(io.BytesIO(mo)), pairs
+
+
+def content_key(text: str) -> str:
+    """A key that changes whenever the text does (CRC-32 and length: an edit is told from
+    the catalogue before it; hashlib's OpenSSL is not loaded at start-up for this)."""
+    data = text.encode("utf-8")
+    return f"{zlib.crc32(data):08x}{len(data):08x}"
 
 
 def compile_catalogue(text: str, lang: str) -> tuple[bytes, Pairs]:
