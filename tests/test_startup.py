@@ -22,10 +22,14 @@ from bottisota.core import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# what `bottisota play` must not have loaded by the end of its first frame
+# what `bottisota play` must not have loaded by the end of its first frame (the journal's
+# writer comes with the first action, the threat view's model when it is switched on)
 NOT_AT_FIRST_FRAME = ("starlette", "uvicorn", "segno", "asyncio", "bottisota.web", "scipy",
                       "babel", "importlib.metadata", "bottisota.view.projector",
-                      "bottisota.view.phone_links", "bottisota.view.edit_reload")
+                      "bottisota.view.phone_links", "bottisota.view.edit_reload",
+                      "bottisota.play", "bottisota.formats.codec", "bottisota.viewmodel.threat",
+                      "bottisota.view.render", "bottisota.view.screenshots",
+                      "bottisota.view.preview", "bottisota.view.chart")
 # what `bottisota --help` must not load: the rules, the view, the libraries they need
 NOT_FOR_HELP = ("numpy", "shapely", "pygame", "yaml", "babel", "scipy", "starlette",
                 "bottisota.engine", "bottisota.view", "bottisota.web", "importlib.metadata")
@@ -80,6 +84,58 @@ def test_the_first_frame_of_play_loads_no_phone_server_babel_or_scipy(tmp_path):
     loaded = loaded_by(FIRST_FRAME, tmp_path)
     assert "bottisota.view.app" in loaded and "pygame" in loaded     # it did draw a frame
     assert under(loaded, NOT_AT_FIRST_FRAME) == []
+
+
+def test_the_robot_seat_acts_after_the_first_frame_and_spares_come_one_a_frame():
+    """The first frame shows the table as set up (no robot action, no journal file, no
+    spare surfaces: they cost milliseconds each); the robot seat acts on the next frame,
+    and the surfaces later frames reuse are made one a frame after the first."""
+    import pygame
+
+    from bottisota.view.app import TableApp
+    from bottisota.viewmodel.session import build_game, robot_seats
+
+    pygame.display.init()
+    game, _path = build_game("duel", ["red", "blue"], 1, None, None)
+    app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"]),
+                   robot_pace=0.0)
+    app.step()
+    assert game.history == [] and app.frames_drawn == 1
+    assert app.layers.buffers == {} and app.layers.arena.make_spare() is True
+    app.layers.arena._spare = None                       # (as the first frame left it)
+    app.step()
+    assert len(game.history) == 1                          # the robot's first action
+    size = app.layers.arena.drawn_size
+    assert app.layers.arena._spare is not None and app.layers.buffers == {}
+    assert app.layers.arena._zoomed is None
+    app.step()
+    assert app.layers.arena._zoomed is not None and app.layers.buffers == {}   # a zoom's
+    app.step()
+    assert list(app.layers.buffers) == [("clean", size)]
+    app.step()
+    assert list(app.layers.buffers) == [("clean", size), ("base", size)]
+    assert app.layers.make_spares() is False             # all made: nothing more
+
+
+def test_the_default_font_is_pygames_font_none_pixel_for_pixel():
+    """`style.default_font` opens pygame's default font from its path (cheaper than
+    `Font(None, size)`, which reads it through importlib.resources): same metrics, same
+    pixels, at every size the view uses."""
+    import pygame
+
+    from bottisota.view import style
+
+    pygame.font.init()
+    for size in range(1, 161):
+        ours, pygames = style.default_font(size), pygame.font.Font(None, size)
+        assert (ours.get_height(), ours.get_ascent(), ours.get_descent(),
+                ours.get_linesize()) == (pygames.get_height(), pygames.get_ascent(),
+                                         pygames.get_descent(), pygames.get_linesize())
+        for text in ("Round 1 · red-2 4+ 50%", "ÅÄÖ åäö 12,5 cm", "W"):
+            assert ours.size(text) == pygames.size(text)
+            a, b = ours.render(text, True, (230, 120, 40)), pygames.render(text, True,
+                                                                        (230, 120, 40))
+            assert pygame.image.tobytes(a, "RGBA") == pygame.image.tobytes(b, "RGBA")
 
 
 def test_help_loads_neither_the_rules_nor_the_view(tmp_path):

@@ -434,7 +434,9 @@ def test_robot_seats_wait_their_pace_and_n_skips_it():
     app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"], game),
                    robot_pace=5.0)
     app.step()
-    assert len(game.history) == 1            # the first robot acts at once
+    assert game.history == []                # the first frame shows the table first
+    app.step()
+    assert len(game.history) == 1            # then the first robot acts at once
     for _ in range(5):
         app.step()
     assert len(game.history) == 1            # then waits its pace, results showing

@@ -89,6 +89,8 @@ def test_robot_seats_play_through_the_view():
     game, _ = build_game("duel", ["red", "blue"], 11, None, None)
     app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"]),
                    robot_pace=0.0)
+    app.step()
+    assert game.history == []                # the first frame shows the table first
     for _ in range(4):
         app.step()
     assert len(game.history) == 4

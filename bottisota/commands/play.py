@@ -21,7 +21,6 @@ import pygame  # noqa: E402
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
-from bottisota.play.journal import resume  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
@@ -174,6 +173,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
 
     dice = Dice(ask=ask) if args.physical_dice else None
     if args.resume:
+        from bottisota.play.journal import resume  # a new game writes its journal later
+
         game = resume(args.resume, ask if args.physical_dice else None)
         journal_name = str(args.resume)
         arena_path = Path(game.state.arena.source)

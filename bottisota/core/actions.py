@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Forward:
+    """A movement step: straight ahead, cm."""
+
     cm: float
 
     def __str__(self) -> str:
@@ -15,6 +17,8 @@ class Forward:
 
 @dataclass(frozen=True, slots=True)
 class Back:
+    """A movement step: straight back, cm."""
+
     cm: float
 
     def __str__(self) -> str:
@@ -23,6 +27,8 @@ class Back:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
+    """A movement step: turn in place, degrees (+ right)."""
+
     degrees: float                  # + is right (D2)
 
     def __str__(self) -> str:
@@ -31,6 +37,8 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Strafe:
+    """A movement step: sideways at a bearing to the facing, cm."""
+
     bearing: float                  # relative to the facing, 0 ahead, 90 right
     distance: float
 
@@ -40,12 +48,16 @@ class Strafe:
 
 @dataclass(frozen=True, slots=True)
 class Loop:
+    """A movement step: the loop manoeuvre."""
+
     def __str__(self) -> str:
         return "loop"
 
 
 @dataclass(frozen=True, slots=True)
 class Lift:
+    """A movement step: ride a lift up or down."""
+
     direction: str                  # "up" | "down"
 
     def __str__(self) -> str:
@@ -54,6 +66,8 @@ class Lift:
 
 @dataclass(frozen=True, slots=True)
 class DropMine:
+    """A movement step: drop a mine from a weapon."""
+
     weapon: str
 
     def __str__(self) -> str:
@@ -89,6 +103,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class ShotOrder:
+    """One weapon's shot in a Shoot action: at whom (or where)."""
+
     weapon: str
     target: str | None = None               # bot id (None for weapons that need none)
     at: tuple[float, float] | None = None   # a point, where a weapon may aim at one
@@ -96,6 +112,8 @@ class ShotOrder:
 
 @dataclass(frozen=True, slots=True)
 class Shoot:
+    """The fire action: a bot's shots."""
+
     bot: str
     shots: tuple[ShotOrder, ...]
 
@@ -105,11 +123,15 @@ class Shoot:
 
 @dataclass(frozen=True, slots=True)
 class SetOverwatch:
+    """A bot goes on overwatch."""
+
     bot: str
 
 
 @dataclass(frozen=True, slots=True)
 class SelfDestruct:
+    """A bot self-destructs."""
+
     bot: str
 
 
@@ -120,6 +142,8 @@ LIFT_DIRECTIONS: tuple[str, ...] = ("up", "down")
 
 @dataclass(frozen=True, slots=True)
 class Service:
+    """A bot uses a service point."""
+
     bot: str
     choice: str                     # one of SERVICE_CHOICES (R49, R50)
 

@@ -17,6 +17,8 @@ from bottisota.core.i18n import N_
 
 @dataclass(frozen=True, slots=True)
 class Roll:
+    """One die rolled: what for and its value."""
+
     purpose: str
     value: int
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import gettext
-import hashlib
 import io
 import json
 import math
@@ -26,9 +25,9 @@ import os
 import re
 import struct
 import tempfile
+import zlib
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 
 DOMAIN = "bottisota"
@@ -37,11 +36,14 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "fi": "suomi"}
 
 _state: dict[str, object] = {}
+# the catalogues' folder inside the package (as importlib.resources finds it in an
+# unzipped package, without loading its zip readers at start-up)
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 
 
 def catalogue_text(lang: str) -> str:
     """The .po source of one language's catalogue (shipped inside the package)."""
-    ref = resources.files("bottisota").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    ref = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     return ref.read_text(encoding="utf-8")
 
 
@@ -56,7 +58,7 @@ def _compiled(lang: str) -> tuple[gettext.GNUTranslations, Pairs]:
     if lang not in LANGUAGES:
         raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGUAGES)}")
     text = catalogue_text(lang)
-    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    key = content_key(text)
     try:
         path: Path | None = cache_folder() / f"{DOMAIN}-{lang}-{key}.json"
     except RuntimeError:             # no home folder to keep a cache in: compile each time
@@ -68,6 +70,13 @@ def _compiled(lang: str) -> tuple[gettext.GNUTranslations, Pairs]:
     if path is not None:
         _write_cached(path, key, mo, pairs)
     return gettext.GNUTranslations(io.BytesIO(mo)), pairs
+
+
+def content_key(text: str) -> str:
+    """A key that changes whenever the text does (CRC-32 and length: an edit is told from
+    the catalogue before it; hashlib's OpenSSL is not loaded at start-up for this)."""
+    data = text.encode("utf-8")
+    return f"{zlib.crc32(data):08x}{len(data):08x}"
 
 
 def compile_catalogue(text: str, lang: str) -> tuple[bytes, Pairs]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import os
-from importlib import resources
 from pathlib import Path
 
 from bottisota.core.errors import InputError, Problem
@@ -30,6 +29,9 @@ SUBFOLDERS: dict[str, tuple[str, ...]] = {
 _BUNDLED_SUB = {"arena": "arenas", "card": "cards/bots", "mod": "cards/mods",
                 "robot": "cards/robots", "scenario": ""}
 _folders: list[Path] = []
+# the package's folder (what importlib.resources would give for an unzipped package,
+# without loading its zip readers at start-up)
+PACKAGE_DIR = Path(__file__).parent.parent
 
 
 def content_root() -> Path:
@@ -38,10 +40,11 @@ def content_root() -> Path:
     In a source checkout (or an editable install) that is the project's top
     level; an installed wheel carries copies as the `bottisota.content` package.
     """
-    top = Path(str(resources.files("bottisota"))).parent
+    package = PACKAGE_DIR
+    top = package.parent
     if (top / "cards" / "rules.yaml").is_file() and (top / "arenas").is_dir():
         return top
-    return Path(str(resources.files("bottisota") / "content"))
+    return package / "content"
 
 
 def arenas_dir() -> Path:

@@ -207,6 +207,8 @@ class Text(SpecType):
 
 @dataclass
 class Bool(SpecType):
+    """A spec type: true or false."""
+
     doc: str = ""
 
     def expected(self) -> str:

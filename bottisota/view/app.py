@@ -83,6 +83,7 @@ class TableApp(InputHandling):
         self.mouse: tuple[int, int] = (0, 0)
         self.buttons: list[Button] = []
         self.frame_ms: float = 0.0
+        self.frames_drawn = 0          # robot seats act from the frame after the first
         self._belt_phase = 0.0
         self._last_zoom = -1.0
         self._clock = 0.0
@@ -98,7 +99,8 @@ class TableApp(InputHandling):
         self._sync_selection()
 
     def step(self, dt: float = 1.0 / FPS) -> pygame.Surface:
-        """One frame: handle queued events, let a robot act, update, draw."""
+        """One frame: handle queued events, let a robot act (from the second frame on:
+        the table is shown before a robot seat's first action), update, draw."""
         for event in pending_events():
             self.handle(event)
         self.update(dt)
@@ -107,6 +109,11 @@ class TableApp(InputHandling):
         if self.projector is not None and self.calibration is None:
             self.projector.draw(self)
         self._frame_input = None
+        if self.frames_drawn and not self.layers.make_spares():   # one a frame, none in
+            other = getattr(self.projector, "layers", None)          # the first frame
+            if other is not None:
+                other.make_spares()
+        self.frames_drawn += 1
         return out
 
     def run(self, clock: pygame.time.Clock | None = None) -> None:

@@ -77,6 +77,7 @@ class AppState:
     mouse: tuple[int, int]
     buttons: list[Button]
     frame_ms: float
+    frames_drawn: int              # frames drawn so far (robot seats act from the second)
     _belt_phase: float
     _last_zoom: float
     _clock: float

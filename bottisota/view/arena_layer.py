@@ -380,6 +380,7 @@ class ArenaLayer:
         self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
         self._next: tuple | None = None  # (surface, scale, corner, steps, key) being drawn
         self._zoomed: pygame.Surface | None = None   # reused for the scaled layer of a zoom
+        self._window: tuple[int, int] | None = None  # the window's size at the first drawing
         self._spare: pygame.Surface | None = None    # the layer before, reused for the next
         self._scratch: dict = {}         # the grid's translucent layer, reused by size
         self.rebuilds = 0
@@ -460,9 +461,8 @@ class ArenaLayer:
         if self._surface is None:
             self._start(cam, size)
             self._advance(None)
-            assert self._surface is not None
-            self._spare = pygame.Surface(self._surface.get_size())   # for the next drawing
-            self._zoomed = pygame.Surface(size)                      # for the first zoom
+            assert self._surface is not None    # (its spares: `make_spare`, after the frame)
+            self._window = size
         elif settled:
             if self._next is None or not self._covers(cam, size, self._next[:3]):
                 self._start(cam, size)
@@ -473,6 +473,26 @@ class ArenaLayer:
         assert self._surface is not None
         left, top = cam.to_px(*self._corner)
         return self._layer, (round(left), round(top))
+
+    def make_spare(self) -> bool:
+        """Make one surface later frames reuse, if missing: the next drawing's, then the
+        window-sized one a zoom scales into; True if one was made. (A window's first
+        frame leaves them to later ones: a new surface costs milliseconds, its pixels
+        zeroed; none is made while panning or zooming.)"""
+        if self._surface is None:
+            return False
+        if self._spare is None:
+            self._spare = pygame.Surface(self._surface.get_size())
+            return True
+        if self._zoomed is None and self._window is not None:
+            self._zoomed = pygame.Surface(self._window)
+            return True
+        return False
+
+    @property
+    def drawn_size(self) -> tuple[int, int] | None:
+        """The size of the layer shown (None before the first drawing)."""
+        return None if self._surface is None else self._surface.get_size()
 
     @property
     def _layer(self) -> pygame.Surface:

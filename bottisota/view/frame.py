@@ -40,7 +40,6 @@ from bottisota.view.table_painter import (
 )
 from bottisota.view.windows import WindowControl
 from bottisota.viewmodel.guidance import danger, headline
-from bottisota.viewmodel.threat import hover_words, state_key, threat_map
 
 
 class FrameDrawing(WindowControl, GameActions):
@@ -72,6 +71,9 @@ class FrameDrawing(WindowControl, GameActions):
             self.reloader.poll(self)
         vm.hover = None
         if vm.threat_on:
+            # the threat view's model is loaded when the view is first switched on
+            from bottisota.viewmodel.threat import hover_words, state_key, threat_map
+
             bot = self.active_bot()
             viewer = vm.selected or (bot.id if bot else None)
             shown = self.state.bots.get(viewer) if viewer is not None else None
@@ -85,7 +87,7 @@ class FrameDrawing(WindowControl, GameActions):
                 self.threat.fill(max(THREAT_BUDGET_MS / 4, budget))
                 if self.on_table(self.mouse):
                     vm.hover = hover_words(self.threat, *self.table_point(self.mouse))
-        if self.robots:
+        if self.robots and self.frames_drawn:      # the table shown first
             self.run_robot()
 
     @property

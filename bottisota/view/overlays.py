@@ -4,7 +4,7 @@ turn strip at the table's edge."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -16,7 +16,9 @@ from bottisota.view.label_layer import LabelSink
 from bottisota.view.shapes import dashed_line
 from bottisota.view.widgets import wrap
 from bottisota.viewmodel.results import BANNER, MARK, PATH, Effect
-from bottisota.viewmodel.threat import ThreatMap
+
+if TYPE_CHECKING:
+    from bottisota.viewmodel.threat import ThreatMap
 
 THREAT_ALPHA = 150
 THREAT_COLOUR = (255, 32, 96)

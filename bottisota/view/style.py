@@ -6,6 +6,8 @@ a glance and in pixel tests.
 """
 from __future__ import annotations
 
+import os
+
 import pygame
 
 Colour = tuple[int, int, int]
@@ -145,8 +147,21 @@ def font(size: int) -> pygame.font.Font:
         pygame.font.init()
     f = _fonts.get(size)
     if f is None:
-        f = _fonts[size] = pygame.font.Font(None, size)
+        f = _fonts[size] = default_font(size)
     return f
+
+
+DEFAULT_FONT_SCALE = 0.6875    # pygame's Font(None, size) scales the size by this
+
+
+def default_font(size: int) -> pygame.font.Font:
+    """pygame's default font exactly as `Font(None, size)` makes it, opened from its
+    file's path (`Font(None, ...)` reads the file through importlib.resources for every
+    size: about 0.4 ms a size against 0.1, at start-up)."""
+    path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+    if not os.path.isfile(path):
+        return pygame.font.Font(None, size)
+    return pygame.font.Font(path, max(1, int(size * DEFAULT_FONT_SCALE)))
 
 
 _sizes: dict[tuple[str, int], tuple[int, int]] = {}

@@ -61,6 +61,20 @@ class WindowLayers:
         """Something else was drawn over the window: paint it whole next time."""
         self.shown = None
 
+    def make_spares(self) -> bool:
+        """Make one missing surface that later frames reuse (the arena layer's next
+        drawing, the shading's copies of the layer); True if one was made. Called
+        once a frame after the first (each costs milliseconds: not all in one frame,
+        none in the first)."""
+        if self.arena.make_spare():
+            return True
+        size = self.arena.drawn_size
+        for name in ("clean", "base"):
+            if size is not None and (name, size) not in self.buffers:
+                self.buffers[(name, size)] = pygame.Surface(size)
+                return True
+        return False
+
 
 @dataclass
 class Shown:
@@ -72,7 +86,6 @@ class Shown:
     held: tuple                  # the objects whose ids the key holds (kept alive)
     phase: float
     regions: list[pygame.Rect]
-
 
 @dataclass(frozen=True)
 class PlaceGhost:
@@ -136,9 +149,6 @@ def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: Tabl
             return False
         shown = Shown(key, held, t.belt_phase, _belt_regions(cam, area, state.arena))
     layers.shown = None
-    if not layers.buffers:                 # the first frame: the shading's surfaces made now
-        for name in ("clean", "base"):
-            layers.buffers[(name, layer.get_size())] = pygame.Surface(layer.get_size())
     placed, exact = _paint(surface, cam, area, area, t, layers, layer, at, sizes, laptop,
                            may_place)
     threat = t.threat

@@ -38,6 +38,8 @@ class LabelWish:
 
 @dataclass(frozen=True)
 class PlacedLabel:
+    """A label where the placement pass put it, and what it labels."""
+
     text: str
     rect: Rect
     anchor: tuple[float, float]

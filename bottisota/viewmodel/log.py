@@ -23,6 +23,8 @@ QUIET = frozenset({"path", "phase"})     # shown on the table, not worth a log l
 
 @dataclass
 class LogLine:
+    """One line of the game log."""
+
     text: str
     tone: str = PLAIN
     entry: int | None = None       # the history entry (action number, from 1) it belongs to

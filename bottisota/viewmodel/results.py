@@ -25,6 +25,8 @@ PATH, MARK, BANNER, WINNER = "path", "mark", "banner", "winner"
 
 @dataclass
 class Effect:
+    """One result shown on the table for a while (a path, a marker, a banner)."""
+
     kind: str
     text: str
     at: tuple[float, float] | None = None        # table cm

@@ -9,7 +9,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
@@ -17,10 +17,11 @@ from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
-from bottisota.play.journal import Journal
-from bottisota.play.journal import new_journal_path as unique_journal_path
 from bottisota.robot.personalities import personality
 from bottisota.robot.player import Robot
+
+if TYPE_CHECKING:
+    from bottisota.play.journal import Journal
 
 DEFAULT_PERSONALITY = "aggressive"
 POLL_SECONDS = 0.5       # --edit: how often the files are checked
@@ -132,6 +133,10 @@ class LazyJournal:
 
     def _open(self) -> Journal:
         if self._journal is None:
+            # the journal's writer is loaded with the first action, after the first frame
+            from bottisota.play.journal import Journal
+            from bottisota.play.journal import new_journal_path as unique_journal_path
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:   # claim the chosen name; another session may have taken it meanwhile
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
