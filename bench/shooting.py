@@ -7,9 +7,11 @@ missile) against every other bot, in the warehouse, the factory and synthetic
 arenas of 50, 500 and 2000 features (walls of several heights, doors, platforms with
 ramps; read and checked like `bottisota check`), with 8, 32 and 64 bots on
 legal spots. Timed: `premeasure_weapons` as the shooting phase and the view
-ask it (sight shared by the weapons); the same with the fire track, blocker and
-blocking point of the bot under the cursor (the overlay with fire tracks on,
-each bot in turn under the cursor); and the same with every target's track
+ask it the first time (sight shared by the weapons; no answer kept from an
+earlier frame); the same with the fire track, blocker and blocking point of the
+bot under the cursor (the overlay with fire tracks on, each bot in turn under
+the cursor); both again for a frame repeated while nothing moves (the answers
+kept on the arena by every input they depend on); and the same with every target's track
 worked out at once (the worst case: the overlay never asks for them all).
 Beside them: (a) a naive shapely version (sight with heights per target, every
 feature and bot tested, no index, shared by the weapons as fairly as the fast
@@ -39,7 +41,7 @@ from common import (
 
 from bottisota.engine.setup import new_state
 from bottisota.engine.shooting.geometry import disc_of, standing_bots
-from bottisota.engine.shooting.premeasure import premeasure_weapons
+from bottisota.engine.shooting.premeasure import forget_sight, premeasure_weapons
 from bottisota.formats.loading import bundled_rules
 
 WEAPONS = [
@@ -100,9 +102,18 @@ def one(name: str, arena, n_bots: int, repeats: int) -> dict:
         for t in pm.targets:
             if t.sight_decides:
                 assert t.in_sight == check[w][t.bot][0], (name, w, t.bot)
-    t_fast = stats(cpu_times(lambda: premeasure_weapons(state, "b0", NAMES), repeats))
+    index = state.index
+
+    def cold():
+        # as first asked: nothing kept from an earlier frame
+        forget_sight(index)
+        return premeasure_weapons(state, "b0", NAMES)
+
+    t_fast = stats(cpu_times(cold, repeats))
+    t_warm = stats(cpu_times(lambda: premeasure_weapons(state, "b0", NAMES), repeats))
 
     def with_tracks():
+        forget_sight(index)
         for pm in premeasure_weapons(state, "b0", NAMES).values():
             for t in pm.targets:
                 _ = t.track, t.blocker, t.block_point
@@ -110,15 +121,22 @@ def one(name: str, arena, n_bots: int, repeats: int) -> dict:
     t_tracks = stats(cpu_times(with_tracks, max(3, repeats // 3)))
     cursor = iter(range(10 ** 9))
 
-    def with_cursor_track():
+    def cursor_track(forget: bool):
         # the overlay with fire tracks on: every weapon measured, and the fire track,
         # blocker and blocking point of the bot under the cursor (each bot in turn)
+        if forget:
+            forget_sight(index)
         pms = premeasure_weapons(state, "b0", NAMES)
         targets = pms["Missile"].targets
         t = targets[next(cursor) % len(targets)]
         _ = t.track, t.blocker, t.block_point
 
-    t_cursor = stats(cpu_times(with_cursor_track, repeats))
+    t_cursor = stats(cpu_times(lambda: cursor_track(True), repeats))
+    # the same frames again (nothing moved, the cursor back on bots it has rested on):
+    # the answers kept from the first visit of each bot
+    for _ in range(n_bots):
+        cursor_track(False)
+    t_resting = stats(cpu_times(lambda: cursor_track(False), repeats))
     t_naive = stats(cpu_times(lambda: naive(state, sight), max(3, repeats // 10)))
     union = machine_limit_union(arena)
     lines = [((shooter.x, shooter.y), (b.x, b.y)) for b in state.bots.values() if b.id != "b0"]
@@ -126,6 +144,7 @@ def one(name: str, arena, n_bots: int, repeats: int) -> dict:
     return {"arena": name, "features": len(arena.features), "bots": n_bots,
             "in_sight": sum(t.in_sight for t in fast["Nose gun"].targets),
             "premeasure": t_fast, "premeasure_with_cursor_track": t_cursor,
+            "premeasure_again": t_warm, "cursor_track_again": t_resting,
             "premeasure_with_tracks": t_tracks, "naive": t_naive,
             "machine_limit": t_limit,
             "naive_over_premeasure": t_naive["median"] / t_fast["median"],
@@ -153,6 +172,9 @@ def report(data: dict) -> str:
                    f"naive {r['naive_over_premeasure']:.1f}x slower")
         out.append(f"    + the cursor's track    {fmt(r['premeasure_with_cursor_track'])}  "
                    "(fire tracks on: the track, blocker and point of the bot under the cursor)")
+        out.append(f"    the same frame again    {fmt(r['premeasure_again'])}  "
+                   f"(nothing moved: kept answers); with the cursor's track "
+                   f"{fmt(r['cursor_track_again'])}")
         out.append(f"    with every fire track   {fmt(r['premeasure_with_tracks'])}")
         out.append(f"    naive                   {fmt(r['naive'])}")
         out.append(f"    machine limit           {fmt(r['machine_limit'])}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from shapely.geometry import LineString, Point
@@ -53,25 +53,66 @@ from bottisota.engine.shooting.targeting import (
     sight_blocked,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import Sight, TrackPoint
+from bottisota.geometry.arena_index import FAST_PATHS, Sight, TrackPoint
+
+MEMO_SIZE = 4096   # sight answers kept per compiled arena before they are forgotten
+
+
+def sight_memo(index: Any) -> dict:
+    """Sight answers of the pre-measure kept on the compiled arena, by every input
+    they depend on (line ends and heights, the bots as discs, the open doors): the
+    view asks the same lines frame after frame while nothing moves, and a cursor
+    resting on a bot asks the same fire track. Emptied by `forget_sight`."""
+    return cast(dict, index.cached(("shooting", "premeasure-sight"), dict))
+
+
+def forget_sight(index: Any) -> None:
+    """Drop the kept answers (benches time a question as asked the first time)."""
+    sight_memo(index).clear()
+
+
+def _disc_key(discs: tuple) -> tuple:
+    """The bots as sight sees them, in plain values (hashed without Python calls)."""
+    return tuple((d.id, d.x, d.y, d.r, d.z, d.height) for d in discs)
+
+
+def _keep(memo: dict, key: tuple, value: Any) -> Any:
+    """Keep an answer (nothing while the fast paths are off, so nothing is found)."""
+    if FAST_PATHS.on:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = value
+    return value
 
 
 class LazySight:
     """One sight line, worked out in full (blocker, point, fire track) only when
     asked for, then kept: the overlay needs the track of the bot under the
-    cursor, not of every bot every frame."""
+    cursor, not of every bot every frame. Whether the line is clear comes from
+    the batch that measured every line; the full answer is `sight_plain`'s,
+    kept on the arena by the line and everything on it (`sight_memo`)."""
 
-    __slots__ = ("_index", "_bot_ids", "_args", "_value")
+    __slots__ = ("_index", "_bot_ids", "_args", "_clear", "_value")
 
-    def __init__(self, index: Any, bot_ids: frozenset[str], *args: Any) -> None:
-        self._index, self._bot_ids, self._args = index, bot_ids, args
+    def __init__(self, index: Any, bot_ids: frozenset[str], clear: bool, *args: Any) -> None:
+        self._index, self._bot_ids, self._clear, self._args = index, bot_ids, clear, args
         self._value: Sight | None = None
 
     def get(self) -> Sight:
         if self._value is None:
             a, az, b, bz, discs, doors, ignore = self._args
-            self._value = self._index.sight(a, az, b, bz, discs=discs, open_doors=doors,
-                                            ignore=ignore)
+            if not FAST_PATHS.on:
+                self._value = self._index.sight_plain(a, az, b, bz, discs, doors, ignore)
+                return self._value
+            key = ("track", a, az, b, bz, _disc_key(discs), ignore, doors)
+            memo = sight_memo(self._index)
+            found = memo.get(key)
+            if found is None:
+                index = self._index
+                kept = tuple(d for d in discs if d.id not in ignore)
+                found = _keep(memo, key, Sight(self._clear, detail=lambda: index.sight_plain(
+                    a, az, b, bz, kept, doors)))
+            self._value = found
         return self._value
 
     def refusal(self, shooter_z: float, target_z: float) -> Refusal | None:
@@ -300,24 +341,30 @@ class _Shared:
             a, top, ends = self._ends()
             rows = np.array([(a[0], a[1], top, b[0], b[1], bz) for b, bz in ends],
                             dtype=float).reshape(-1, 6)
-            through, past = state.index.sight_many_both(rows, discs=self._discs(),
-                                                              open_doors=doors)
-            self._clear = (through.tolist(), past.tolist())
+            key = ("lines", a, top, tuple(ends), _disc_key(self._discs()), tuple(doors))
+            memo = sight_memo(state.index)
+            found = memo.get(key) if FAST_PATHS.on else None
+            if found is None:
+                through, past = state.index.sight_many_both(rows, discs=self._discs(),
+                                                            open_doors=doors)
+                found = _keep(memo, key, (through.tolist(), past.tolist()))
+            self._clear = found
         return self._clear[0 if through_bots else 1]
 
     def lazy(self, through_bots: bool) -> list[LazySight]:
         """The full answer per line (blocker, point, fire track), worked out on demand."""
         found = self._lazy.get(through_bots)
         if found is None:
-            self.clear(through_bots)
             index = self._state.index
             ids = frozenset(self._state.bots)
             a, top, ends = self._ends()
             discs = () if through_bots else self._discs()
             sid = self._shooter.id
+            clear = self.clear(through_bots)
+            doors = tuple(self._doors)
             found = self._lazy[through_bots] = [
-                LazySight(index, ids, a, top, b, bz, discs, self._doors, (sid, o.id))
-                for (b, bz), o in zip(ends, self.others, strict=True)]
+                LazySight(index, ids, seen, a, top, b, bz, discs, doors, (sid, o.id))
+                for (b, bz), o, seen in zip(ends, self.others, clear, strict=True)]
         return found
 
 
