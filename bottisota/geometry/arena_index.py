@@ -50,6 +50,7 @@ T = TypeVar("T")
 INFLATE_QUAD_SEGS = 8
 INFLATE_FACTOR = 1.0 / math.cos(math.pi / (4 * INFLATE_QUAD_SEGS))
 INFLATE_MARGIN = 1e-6      # cm
+BOX_SLACK = 1e-6          # cm: box tests before the tree err on the side of asking it
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
@@ -618,6 +619,8 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return []
+        if FAST_PATHS.on and not self._floor_box_met(ax, ay, bx, by):
+            return []
         seg = segment(ax, ay, bx, by)
         near = [int(i) for i in self.tree.query(seg, predicate="intersects")
                 if int(i) in self._floor_region]
@@ -648,6 +651,22 @@ class ArenaIndex:
             out.append(EdgeCrossing(t, t * length, (x, y), z0, z1, joined,
                                     None if higher is None else higher.feature))
         return out
+
+    @cached_property
+    def _floor_boxes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The bounding boxes of the floor features' shapes (the ones `_edge_crossings`
+        asks the tree about), as columns minx, miny, maxx, maxy."""
+        idx = np.array(sorted(self._floor_region), dtype=np.intp)
+        boxes = shapely.bounds(self.shapes[idx]).reshape(-1, 4)
+        return boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+
+    def _floor_box_met(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        """The segment's box meets some floor feature's box: a segment that meets
+        none cannot intersect a floor feature, so the tree has nothing to find."""
+        minx, miny, maxx, maxy = self._floor_boxes
+        lo_x, hi_x = min(ax, bx) - BOX_SLACK, max(ax, bx) + BOX_SLACK
+        lo_y, hi_y = min(ay, by) - BOX_SLACK, max(ay, by) + BOX_SLACK
+        return bool(((minx <= hi_x) & (maxx >= lo_x) & (miny <= hi_y) & (maxy >= lo_y)).any())
 
     def _floor_edges(self, i: int) -> BaseGeometry:
         """The boundary of floor i's region (later floors cut out), built once."""

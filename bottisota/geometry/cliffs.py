@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
 from shapely import STRtree
 
-from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex
 from bottisota.geometry.surfaces import Surface
 
 MARGIN = 1e-6            # cm: a centre this close to a piece's line counts on both sides
@@ -28,6 +29,7 @@ SIDE_OFFSET = 1e-6       # cm: how far off a piece its two sides' floors are loo
 SIDE_SAMPLES = (0.25, 0.5, 0.75)
 PARALLEL = 1e-6          # sine of the angle under which a ray and a piece count as parallel
 PARAM_SLACK = 1e-9       # slack on a crossing's place along the ray and along the piece
+BOX_SLACK = 1e-6         # cm: the box test before the tree errs on the side of asking it
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,31 @@ class CliffLines:
         """Indices of the pieces within `reach` (+ margin) of the segment a-b (or point a)."""
         if not len(self):
             return np.zeros(0, dtype=np.intp)
+        if FAST_PATHS.on and not self._boxes_near(a, b, reach + MARGIN):
+            return np.zeros(0, dtype=np.intp)
         if (a[0], a[1]) == (b[0], b[1]):
             shape = shapely.points(a[0], a[1])
         else:
             shape = shapely.linestrings([(a[0], a[1]), (b[0], b[1])])
         found = self.tree.query(shape, predicate="dwithin", distance=reach + MARGIN)
         return np.sort(np.asarray(found, dtype=np.intp))
+
+    @cached_property
+    def _boxes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every piece's bounding box as columns minx, miny, maxx, maxy."""
+        return (np.minimum(self.p0[:, 0], self.p1[:, 0]), np.minimum(self.p0[:, 1], self.p1[:, 1]),
+                np.maximum(self.p0[:, 0], self.p1[:, 0]), np.maximum(self.p0[:, 1], self.p1[:, 1]))
+
+    def _boxes_near(self, a: Sequence[float], b: Sequence[float], distance: float) -> bool:
+        """Some piece's bounding box comes within `distance` (+ slack) of the segment
+        a-b's box: a piece within `distance` of the segment always does (each of its
+        points near one of the segment's lies in the segment's box grown by
+        `distance`), so when none does the tree has nothing to find."""
+        grow = distance + BOX_SLACK
+        lo_x, hi_x = min(a[0], b[0]) - grow, max(a[0], b[0]) + grow
+        lo_y, hi_y = min(a[1], b[1]) - grow, max(a[1], b[1]) + grow
+        minx, miny, maxx, maxy = self._boxes
+        return bool(((minx <= hi_x) & (maxx >= lo_x) & (miny <= hi_y) & (maxy >= lo_y)).any())
 
     def facing(self, xs: np.ndarray, ys: np.ndarray, reach: float,
                pieces: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from bottisota.geometry.sweep import first_touch, polygon_edges
 EPS = 1e-9                      # float noise, cm; not a rule number
 CONTACT_NOISE = 1e-7            # cm: an overlap of exactly the tolerance is still touching (D4)
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
+TOUCHING_KEPT = 4096            # `doors_touching` answers kept per arena
 MANY_DOORS = 12                 # from this many doors on, their boxes are tested as one array
 
 
@@ -190,6 +191,10 @@ class ArenaParts:
     # the doors' bounding boxes as columns minx, miny, maxx, maxy: many doors are
     # filtered by one array test instead of one box test each
     door_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    # `doors_touching` answers by (x, y, r, tolerance): every preview of one decision
+    # starts from the same spot (the doors never move, so an answer never goes stale)
+    touching: dict[tuple[float, float, float, float], frozenset[int]] = field(
+        default_factory=dict)
 
     def doors_near(
         self, a: Sequence[float], b: Sequence[float], margin: float
@@ -252,7 +257,21 @@ def doors_reached(parts: ArenaParts, a: Sequence[float], b: Sequence[float], r: 
 def doors_touching(parts: ArenaParts, x: float, y: float, r: float,
                    tolerance: float) -> set[int]:
     """Indices of the doors a base at (x, y) touches (D4): `touching_door` for every
-    door, the boxes tested all at once."""
+    door, the boxes tested all at once; an answer already found is given again (a
+    new set)."""
+    key = (x, y, r, tolerance)
+    found = parts.touching.get(key)
+    if found is None:
+        if len(parts.touching) >= TOUCHING_KEPT:
+            parts.touching.clear()
+        found = parts.touching[key] = frozenset(doors_touching_plain(parts, x, y, r, tolerance))
+    return set(found)
+
+
+def doors_touching_plain(parts: ArenaParts, x: float, y: float, r: float,
+                         tolerance: float) -> set[int]:
+    """`doors_touching` worked out afresh (the reference its remembered answers are
+    tested against)."""
     point = Point(x, y)
     return {d.index for d in parts.doors_near((x, y), (x, y), r + tolerance)
             if d.shape.distance(point) <= r + tolerance}
