@@ -210,21 +210,26 @@ def test_a_game_ends_at_its_round_limit_with_the_winners_named(seed):  # D24
 CLAWS = {"name": "Claws", "kind": "melee", "mount": "turret", "range": 1, "to_hit": 2, "hits": 1}
 
 
-@FEW
-@given(heading=st.floats(0, 359), miss=st.floats(-1.5, 1.5))
-def test_a_melee_watcher_strikes_where_contact_begins(heading, miss):  # R23 R25 D4
+def _overwatch_fire_passing(heading: float, side: float) -> list[dict]:
+    """A hover passes a clawed watcher at (40, 30) on heading `heading`, its centre
+    `side` cm from the watcher's at the closest: the overwatch fire events."""
     dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    # the mover passes the watcher at (40, 30) with its centre `2 + miss` from the watcher's
-    side = 2.0 + miss
-    # at the tolerance to within the 0.0001 cm positions are rounded to (D4): rounding decides
-    assume(abs(side - (2.0 + TOL)) > 2e-4)
     start = (40.0 - 8 * dx + dy * side, 30.0 - 8 * dy - dx * side)
     s = state(arena(size=(80, 60)),
               bot("w", "red", (40, 30), 0, card(weapons=[CLAWS]), overwatch=True),
               bot("m", "blue", start, heading, card(locomotion="hover", move=20)),
               dice=[6, 6] + [6] * 20)
     r = commit_move(s, Move("m", (Forward(16),)), OverwatchInterrupt())
-    fired = [e for e in r.events if e["type"] == "overwatch_fire"]
+    return [e for e in r.events if e["type"] == "overwatch_fire"]
+
+
+@FEW
+@given(heading=st.floats(0, 359), miss=st.floats(-1.5, 1.5))
+def test_a_melee_watcher_strikes_where_contact_begins(heading, miss):  # R23 R25 D4
+    side = 2.0 + miss
+    # at the tolerance to within the 0.0001 cm positions are rounded to (D4): rounding decides
+    assume(abs(side - (2.0 + TOL)) > 2e-4)
+    fired = _overwatch_fire_passing(heading, side)
     if side > 2.0 + TOL + 1e-6:                 # never in contact
         assert not fired
     elif side >= 2.0 - TOL:                     # touching on the way: struck where contact begins
@@ -239,15 +244,7 @@ def test_a_grazing_mover_is_struck_where_its_rounded_position_touches(heading, m
     # found by hypothesis: the base grazes the watcher's within the tolerance over a stretch
     # shorter than the scan's step, and the point found must still touch once the mover's
     # position is rounded for its event (rounding moves it across the reach, not along it)
-    dx, dy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    side = 2.0 + miss
-    start = (40.0 - 8 * dx + dy * side, 30.0 - 8 * dy - dx * side)
-    s = state(arena(size=(80, 60)),
-              bot("w", "red", (40, 30), 0, card(weapons=[CLAWS]), overwatch=True),
-              bot("m", "blue", start, heading, card(locomotion="hover", move=20)),
-              dice=[6, 6] + [6] * 20)
-    r = commit_move(s, Move("m", (Forward(16),)), OverwatchInterrupt())
-    (fired,) = [e for e in r.events if e["type"] == "overwatch_fire"]
+    (fired,) = _overwatch_fire_passing(heading, 2.0 + miss)
     x, y = fired["at"]
     assert math.hypot(x - 40, y - 30) == pytest.approx(2.0 + TOL, abs=1e-4)
 
