@@ -99,6 +99,7 @@ def test_the_robot_seat_acts_after_the_first_frame_and_spares_come_one_a_frame()
     game, _path = build_game("duel", ["red", "blue"], 1, None, None)
     app = TableApp(game, (1000, 700), robots=robot_seats(["red", "blue"], ["red", "blue"]),
                    robot_pace=0.0)
+    app.spare_budget_ms = float("inf")      # every frame counts as light here (see below)
     app.step()
     assert game.history == [] and app.frames_drawn == 1
     assert app.layers.buffers == {} and app.layers.arena.make_spare() is True
@@ -115,6 +116,27 @@ def test_the_robot_seat_acts_after_the_first_frame_and_spares_come_one_a_frame()
     app.step()
     assert list(app.layers.buffers) == [("clean", size), ("base", size)]
     assert app.layers.make_spares() is False             # all made: nothing more
+
+
+def test_no_spare_surface_is_made_after_a_heavy_frame():
+    """A spare surface costs milliseconds: it is made only after a frame lighter than the
+    app's `spare_budget_ms`, never on top of a frame that already drew much."""
+    import pygame
+
+    from bottisota.view.app import SPARE_AFTER_LIGHT_FRAME_MS, TableApp
+    from bottisota.viewmodel.session import build_game
+
+    pygame.display.init()
+    game, _path = build_game("duel", ["red", "blue"], 1, None, None)
+    app = TableApp(game, (1000, 700))
+    assert app.spare_budget_ms == SPARE_AFTER_LIGHT_FRAME_MS == 6.0
+    app.spare_budget_ms = 0.0                # every frame heavier than that
+    for _ in range(4):
+        app.step()
+    assert app.layers.arena._spare is None and app.layers.buffers == {}
+    app.spare_budget_ms = float("inf")
+    app.step()
+    assert app.layers.arena._spare is not None
 
 
 def test_the_default_font_is_pygames_font_none_pixel_for_pixel():

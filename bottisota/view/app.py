@@ -10,6 +10,7 @@ alone at true scale, drawn by the same painters from the same model.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,8 @@ from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.model import ViewModel
+
+SPARE_AFTER_LIGHT_FRAME_MS = 6.0   # a spare surface is made after a frame lighter than this
 
 
 class TableApp(InputHandling):
@@ -93,6 +96,9 @@ class TableApp(InputHandling):
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
         self.keep_frames = True      # the projector keeps pixels that would not change
+        # a spare surface (milliseconds each) is made only after a frame this light: never
+        # on top of a frame that already drew much (an action's, a zoom's)
+        self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")
@@ -105,11 +111,13 @@ class TableApp(InputHandling):
             self.handle(event)
         self.update(dt)
         self._frame_input = None
+        started = time.perf_counter()
         out = self.draw()
         if self.projector is not None and self.calibration is None:
             self.projector.draw(self)
         self._frame_input = None
-        if self.frames_drawn and not self.layers.make_spares():   # one a frame, none in
+        light = (time.perf_counter() - started) * 1000.0 < self.spare_budget_ms
+        if self.frames_drawn and light and not self.layers.make_spares():   # one a frame, none in
             other = getattr(self.projector, "layers", None)          # the first frame
             if other is not None:
                 other.make_spares()

@@ -87,6 +87,7 @@ class AppState:
     overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]]   # drawn last, each frame
     phones: Any                        # play --phones: a view.phone_links.PhoneTable, or None
     keep_frames: bool                  # the projector keeps pixels that would not change
+    spare_budget_ms: float             # spare surfaces are made only after lighter frames
 
     @property
     def arena_layer(self) -> ArenaLayer:
