@@ -556,9 +556,7 @@ class Game:
         if self.state.dice.used != self._mark:
             self._rebuild(self.history, recorded)
         if recorded:
-            self._apply_entry(entry)
-            self.history.append(entry)
-            self._mark = self.state.dice.used
+            self._append_recorded(entry)
             return True
         mark = self._mark
         with self.dice_from(entry.rolls):
@@ -632,9 +630,13 @@ class Game:
         are the ones `act` gave (the journal checks the state digest recorded after
         every action; `replay` re-runs the rules instead). A reducer that cannot apply
         an event raises; the state is then left part-way (the caller drops the game)."""
+        self._append_recorded(entry)
+        self._redo = []
+
+    def _append_recorded(self, entry: Entry) -> None:
+        """The entry's dice and events applied, and the entry joins the history."""
         self._apply_entry(entry)
         self.history.append(entry)
-        self._redo = []
         self._mark = self.state.dice.used
 
     def _apply_entry(self, entry: Entry) -> None:
