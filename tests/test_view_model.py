@@ -274,6 +274,40 @@ def test_a_shot_shows_its_dice_and_damage_on_the_table():
     assert any("structure" in t for t in texts) or any("saved" in t for t in texts)
 
 
+def test_no_label_is_placed_over_a_banner(monkeypatch):
+    # results' markers and names go around the banners over the table, not under them
+    import bottisota.view.table_painter as painter
+    from bottisota.viewmodel.results import BANNER, MARK, Effect
+
+    boxes: list = []
+    real = painter.draw_effects
+
+    def recorded(*args, **kw):
+        boxes[:] = real(*args, **kw)
+        return boxes
+
+    monkeypatch.setattr(painter, "draw_effects", recorded)
+    pygame.display.init()
+    game = duel()
+    app = TableApp(game, (1280, 800))
+    app.choose_weapon(1)
+    app.toggle_order("b")
+    app.fire()
+    app.vm.effects.add([Effect(BANNER, "a banner as wide as the table " * 3)])
+    app.step()
+    (box,) = boxes
+    for k in range(5):                            # markers right under the banner
+        at = app.camera.to_cm(box.x + box.w * (k + 1) / 6, box.centery)
+        app.vm.effects.add([Effect(MARK, f"marker {k}", at=at, tone="bad")])
+    app.step()
+    assert [b.topleft for b in boxes] == [box.topleft]
+    assert {f"marker {k}" for k in range(5)} <= {label.text for label in app.vm.labels}
+    for label in app.vm.labels:
+        x, y, w, h = label.rect
+        for box in boxes:
+            assert not (x < box.right and box.left < x + w and y < box.bottom and box.top < y + h)
+
+
 def test_effects_give_a_winner_screen_at_game_over():
     fx = effects_of([{"type": "game_over", "winners": ["red"], "reason": "last player",
                       "scores": {"red": 3, "blue": 0}}], duel().state)

@@ -145,8 +145,9 @@ def text_box(surface: pygame.Surface, lines: list[str], at: tuple[int, int], siz
 
 
 def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], area: pygame.Rect,
-                 sink: LabelSink, banner_size: int) -> None:
-    """Paths drawn along, markers (through the label pass), banners over the table."""
+                 sink: LabelSink, banner_size: int) -> list[pygame.Rect]:
+    """Paths drawn along, markers (through the label pass), banners over the table;
+    returns the banners' boxes (the label pass places no label over them)."""
     banners = []
     for e in effects:
         if e.kind == PATH and len(e.points) >= 2:
@@ -161,11 +162,14 @@ def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], ar
             banners.append(e)
     y = area.y + area.h // 6
     font = style.font(banner_size)
+    boxes = []
     for e in banners[-3:]:
         width = min(area.w - 40, font.size(e.text)[0] + 24)
         x = area.centerx - width // 2
         rect = text_box(surface, [e.text], (x, y), banner_size, e.tone, width=width)
+        boxes.append(rect)
         y = rect.bottom + 8
+    return boxes
 
 
 def draw_winner(surface: pygame.Surface, area: pygame.Rect, effect: Effect, size: int) -> None:

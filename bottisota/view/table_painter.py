@@ -191,7 +191,7 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
         _draw_place_ghost(surface, cam, t.ghost, sink)
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
-    draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
+    banners = draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
     strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
                             list(colours))
     placed = False
@@ -200,12 +200,14 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
             sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
                       radius=cam.length(text.radius) + 2 if text.radius else 0.0)
         bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
-        key = (sink.key(), bounds)
+        # no label over a banner
+        taken = [(float(r.x), float(r.y), float(r.w), float(r.h)) for r in banners]
+        key = (sink.key(), bounds, tuple(taken))
         if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
             layers.labels = follow(layers.labels, sink.wishes)
             layers.labels_key = None
         elif key != layers.labels_key:
-            layers.labels, left_out = sink.place(bounds)
+            layers.labels, left_out = sink.place(bounds, taken)
             layers.labels_key = key
             placed = True
             if laptop:
