@@ -1,7 +1,18 @@
 """Test setup: no screen, no sound, no network; fixtures several test files share."""
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
+
+# The tests write saved games, crash logs, calibrations and compiled catalogues
+# where the program would: into folders of their own, never the user's home.
+_HOME = tempfile.mkdtemp(prefix="bottisota-tests-")
+atexit.register(shutil.rmtree, _HOME, True)
+for _variable, _folder in (("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"),
+                           ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
+    os.environ[_variable] = os.path.join(_HOME, _folder)
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -76,7 +76,8 @@ def test_a_bug_in_a_real_process_prints_no_traceback(tmp_path):
     code = ("import sys; from bottisota import cli; import bottisota.commands.check as c; "
             "c.main = lambda args: 1 / 0; sys.exit(cli.main(['check', 'x']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env={"XDG_STATE_HOME": str(tmp_path), "PATH": ""})
+                          timeout=120, env={"XDG_STATE_HOME": str(tmp_path),
+                               "XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": ""})
     assert done.returncode == 70
     assert "Traceback" not in done.stderr and "crash-" in done.stderr
 
