@@ -23,6 +23,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
+from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.shadows import Shadows
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.sightline import (
@@ -513,6 +514,14 @@ class ArenaIndex:
         `tolerance` widens "touching" (D4): the disc stops that far from the obstacle."""
         open_doors = tuple(open_doors)
         reach = r + tolerance
+        if FAST_PATHS.on:                 # no wall's (or closed door's) box near: clear
+            grow = reach * INFLATE_FACTOR + INFLATE_MARGIN
+            mask = self._member_mask(self._obstacles(doors, open_doors))
+            near = self._boxes_meeting(min(a[0], b[0]) - grow, min(a[1], b[1]) - grow,
+                                       max(a[0], b[0]) + grow, max(a[1], b[1]) + grow,
+                                       mask.__getitem__)
+            if near is not None and not near:
+                return None
         seg = [(a[0], a[1]), (b[0], b[1])]
         if not self._sweep_may_touch(seg, reach, doors, open_doors):
             return None
@@ -621,9 +630,7 @@ class ArenaIndex:
             return []
         if FAST_PATHS.on and not self._floor_box_met(ax, ay, bx, by):
             return []
-        seg = segment(ax, ay, bx, by)
-        near = [int(i) for i in self.tree.query(seg, predicate="intersects")
-                if int(i) in self._floor_region]
+        near, seg = self._on_segment(ax, ay, bx, by, self._floor_region.__contains__)
         if not near:
             return []
         ts = {0.0, 1.0}
@@ -660,13 +667,59 @@ class ArenaIndex:
         boxes = shapely.bounds(self.shapes[idx]).reshape(-1, 4)
         return boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
 
+    def _on_segment(self, ax: float, ay: float, bx: float, by: float,
+                    wanted: Callable[[int], bool]) -> tuple[list[int], BaseGeometry | None]:
+        """The features `wanted` keeps whose shapes intersect the segment a-b, in arena
+        order (the tree's answer; from the grid's few candidates when the fast paths are
+        on), and the segment (None when no feature's box came near it)."""
+        near = self._boxes_meeting(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by),
+                                   wanted) if FAST_PATHS.on else None
+        if near is not None and not near:
+            return near, None
+        seg = segment(ax, ay, bx, by)
+        if near is None:
+            return sorted(int(i) for i in self.tree.query(seg, predicate="intersects")
+                          if wanted(int(i))), seg
+        hit = shapely.intersects(self.shapes[near], seg)
+        return [i for i, h in zip(near, hit.tolist(), strict=True) if h], seg
+
     def _floor_box_met(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """The segment's box meets some floor feature's box: a segment that meets
         none cannot intersect a floor feature, so the tree has nothing to find."""
-        minx, miny, maxx, maxy = self._floor_boxes
         lo_x, hi_x = min(ax, bx) - BOX_SLACK, max(ax, bx) + BOX_SLACK
         lo_y, hi_y = min(ay, by) - BOX_SLACK, max(ay, by) + BOX_SLACK
+        cand = self._floor_grid.candidates(lo_x, lo_y, hi_x, hi_y)
+        if cand is not None:              # the same box test, on the grid's few candidates
+            rows = self._floor_grid.rows
+            return any(rows[k][0] <= hi_x and rows[k][2] >= lo_x and rows[k][1] <= hi_y
+                       and rows[k][3] >= lo_y for k in cand)
+        minx, miny, maxx, maxy = self._floor_boxes
         return bool(((minx <= hi_x) & (maxx >= lo_x) & (miny <= hi_y) & (maxy >= lo_y)).any())
+
+    @cached_property
+    def _floor_grid(self) -> BoxGrid:
+        """`_floor_boxes` on a grid (a short segment looks at the cells it covers)."""
+        return BoxGrid(np.column_stack(self._floor_boxes))
+
+    @cached_property
+    def _feature_grid(self) -> BoxGrid:
+        """Every feature's bounding box on a grid, in arena order."""
+        return BoxGrid(shapely.bounds(self.shapes).reshape(-1, 4))
+
+    def _boxes_meeting(self, lo_x: float, lo_y: float, hi_x: float, hi_y: float,
+                       wanted: Callable[[int], bool]) -> list[int] | None:
+        """The features (arena order) that `wanted` keeps whose bounding boxes meet the
+        box [lo_x, hi_x] x [lo_y, hi_y] grown by BOX_SLACK: every feature whose shape
+        comes within that box is among them. None when the grid leaves it to the tree."""
+        lo_x, lo_y, hi_x, hi_y = lo_x - BOX_SLACK, lo_y - BOX_SLACK, hi_x + BOX_SLACK, \
+            hi_y + BOX_SLACK
+        grid = self._feature_grid
+        cand = grid.candidates(lo_x, lo_y, hi_x, hi_y)
+        if cand is None:
+            return None
+        rows = grid.rows
+        return [k for k in cand if rows[k][0] <= hi_x and rows[k][2] >= lo_x
+                and rows[k][1] <= hi_y and rows[k][3] >= lo_y and wanted(k)]
 
     def _floor_edges(self, i: int) -> BaseGeometry:
         """The boundary of floor i's region (later floors cut out), built once."""
@@ -709,11 +762,10 @@ class ArenaIndex:
         length = math.hypot(bx - ax, by - ay)
         if length == 0.0:
             return None
-        seg = segment(ax, ay, bx, by)
+        features = self.features
+        near, seg = self._on_segment(ax, ay, bx, by, lambda i: features[i].type in wanted)
         best: tuple[float, int] | None = None
-        for i in sorted(int(i) for i in self.tree.query(seg, predicate="intersects")):
-            if self.features[i].type not in wanted:
-                continue
+        for i in near:
             cut = shapely.intersection(seg, self.shapes[i])
             for part in shapely.get_parts(cut):
                 xy = shapely.get_coordinates(part).tolist()

@@ -21,7 +21,9 @@ import shapely
 from shapely import STRtree
 
 from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex
+from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.surfaces import Surface
+from bottisota.geometry.sweep import segment
 
 MARGIN = 1e-6            # cm: a centre this close to a piece's line counts on both sides
 JUMP_MARGIN = 1e-3       # cm: pieces whose jump comes this close to a step are kept
@@ -56,6 +58,15 @@ class CliffLines:
         """Indices of the pieces within `reach` (+ margin) of the segment a-b (or point a)."""
         if not len(self):
             return np.zeros(0, dtype=np.intp)
+        if FAST_PATHS.on:
+            near = self._grid_near(a, b, reach + MARGIN)
+            if near is not None:
+                if not near:
+                    return np.zeros(0, dtype=np.intp)
+                shape = shapely.points(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else \
+                    segment(float(a[0]), float(a[1]), float(b[0]), float(b[1]))
+                hit = shapely.dwithin(self._lines[near], shape, reach + MARGIN)
+                return np.asarray(near, dtype=np.intp)[hit]
         if FAST_PATHS.on and not self._boxes_near(a, b, reach + MARGIN):
             return np.zeros(0, dtype=np.intp)
         if (a[0], a[1]) == (b[0], b[1]):
@@ -70,6 +81,30 @@ class CliffLines:
         """Every piece's bounding box as columns minx, miny, maxx, maxy."""
         return (np.minimum(self.p0[:, 0], self.p1[:, 0]), np.minimum(self.p0[:, 1], self.p1[:, 1]),
                 np.maximum(self.p0[:, 0], self.p1[:, 0]), np.maximum(self.p0[:, 1], self.p1[:, 1]))
+
+    @cached_property
+    def _grid(self) -> BoxGrid:
+        return BoxGrid(np.column_stack(self._boxes))
+
+    @cached_property
+    def _lines(self) -> np.ndarray:
+        """The pieces as the tree holds them (one geometry each, in piece order)."""
+        return np.asarray(self.tree.geometries)
+
+    def _grid_near(self, a: Sequence[float], b: Sequence[float],
+                   distance: float) -> list[int] | None:
+        """The pieces (ascending) whose boxes `_boxes_near` finds near the segment a-b,
+        from the grid's few candidates; None when the grid leaves it to the arrays."""
+        grow = distance + BOX_SLACK
+        lo_x, hi_x = min(a[0], b[0]) - grow, max(a[0], b[0]) + grow
+        lo_y, hi_y = min(a[1], b[1]) - grow, max(a[1], b[1]) + grow
+        grid = self._grid
+        cand = grid.candidates(lo_x, lo_y, hi_x, hi_y)
+        if cand is None:
+            return None
+        rows = grid.rows
+        return [k for k in cand if rows[k][0] <= hi_x and rows[k][2] >= lo_x
+                and rows[k][1] <= hi_y and rows[k][3] >= lo_y]
 
     def _boxes_near(self, a: Sequence[float], b: Sequence[float], distance: float) -> bool:
         """Some piece's bounding box comes within `distance` (+ slack) of the segment

@@ -9,6 +9,7 @@ import math
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from shapely.geometry import LineString, Point
@@ -16,6 +17,7 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Feature
 from bottisota.geometry.arena_index import ArenaIndex, Contact
+from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.sweep import first_touch, polygon_edges
 
 EPS = 1e-9                      # float noise, cm; not a rule number
@@ -203,10 +205,24 @@ class ArenaParts:
         `may_meet` test of each door, in door order)."""
         if len(self.doors) < MANY_DOORS:
             return [d for d in self.doors if may_meet(d.shape, a, b, margin)]
+        lo_x, hi_x = min(a[0], b[0]), max(a[0], b[0])
+        lo_y, hi_y = min(a[1], b[1]), max(a[1], b[1])
+        cand = self.door_grid.candidates(lo_x - margin, lo_y - margin, hi_x + margin,
+                                         hi_y + margin)
+        if cand is not None:              # the same box test, on the grid's few candidates
+            rows = self.door_grid.rows
+            return [self.doors[k] for k in cand
+                    if not (hi_x < rows[k][0] - margin or lo_x > rows[k][2] + margin
+                            or hi_y < rows[k][1] - margin or lo_y > rows[k][3] + margin)]
         box = self.door_boxes
         near = ~((max(a[0], b[0]) < box[:, 0] - margin) | (min(a[0], b[0]) > box[:, 2] + margin)
                  | (max(a[1], b[1]) < box[:, 1] - margin) | (min(a[1], b[1]) > box[:, 3] + margin))
         return [self.doors[k] for k in np.flatnonzero(near).tolist()]
+
+    @cached_property
+    def door_grid(self) -> BoxGrid:
+        """The doors' boxes on a grid (`doors_near` with many doors)."""
+        return BoxGrid(self.door_boxes)
 
     def reach_of(self, door: Feature, r: float) -> BaseGeometry:
         """The area where a centre puts a base of radius r touching the door."""
