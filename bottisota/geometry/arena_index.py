@@ -25,6 +25,7 @@ from shapely.geometry.base import BaseGeometry
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.shadows import Shadows
+from bottisota.geometry.sight_edges import SightEdges
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
 from bottisota.geometry.sightline import (
     Crossing,
@@ -55,6 +56,9 @@ BOX_SLACK = 1e-6          # cm: box tests before the tree err on the side of ask
 # Sight lines look for a quick proof of being blocked among the convex obstacles this
 # close to either end (a speed setting, not a rule: the answer does not depend on it).
 SHADOW_RADIUS = 30.0       # cm
+# Up to this many lines left for the closed doors, each goes through the one-line
+# test in plain floats: the same arithmetic without numpy's per-call cost.
+FEW_LINES = 8
 MEMO_SIZE = 20000          # answers kept per kind of question before they are forgotten
 GRID_FEATURES_PER_CELL = 1.0   # the point grid's cells: about this many features each
 
@@ -857,13 +861,11 @@ class ArenaIndex:
         """`sight` worked out line by line and in full (every crossing): the
         reference the batched path is tested against."""
         line = Line(float(a[0]), float(a[1]), float(az), float(b[0]), float(b[1]), float(bz))
-        closed = set(self._closed_doors(open_doors))
+        closed = self._closed_doors(open_doors)
         crossings: list[Crossing] = []
         if line.length > 0.0:
             geom = line.geometry()
-            surfaces = [self._sight_surface(int(i), closed) for i in
-                        np.sort(self.tree.query(geom, predicate="intersects"))]
-            crossings += surface_crossings(line, geom, [s for s in surfaces if s is not None])
+            crossings += self._surface_crossings(line, geom, closed)
             skip = set(ignore)
             for d in discs:
                 if d.id in skip or skips_disc(line, d.x, d.y, d.r):
@@ -884,6 +886,40 @@ class ArenaIndex:
         if first is None:
             return Sight(True, track=tuple(track))
         return Sight(False, first[1], line.point_at(first[0]), tuple(track))
+
+    def _surface_crossings(self, line: Line, geom: LineString, closed: tuple[int, ...]
+                           ) -> list[Crossing]:
+        """The line's pieces over every sight obstacle it meets (walls, closed doors,
+        raised floors), obstacle by obstacle in arena order: by arithmetic on the
+        edges of those whose boxes it meets (`SightEdges`), or, when that cannot
+        be trusted (the line grazes a corner, runs along an edge, ends on one), by
+        Shapely's intersection with those it meets."""
+        near = self.tree.query(geom)
+        near = np.sort(near[self._sight_mask(closed)[near]])
+        found = self._sight_edges.crossings(line, near.tolist())
+        if found is not None:
+            return found
+        shut = set(closed)
+        met = [self._sight_surface(int(i), shut) for i in
+               np.sort(self.tree.query(geom, predicate="intersects"))]
+        return surface_crossings(line, geom, [s for s in met if s is not None])
+
+    @cached_property
+    def _sight_edges(self) -> SightEdges:
+        """The edges of every sight obstacle's surface (doors open or closed)."""
+        every = set(self.doors)
+        return SightEdges([self._sight_surface(i, every) for i in range(len(self.features))])
+
+    def _sight_mask(self, closed: tuple[int, ...]) -> np.ndarray:
+        """Which features block sight with these doors closed (cached per set)."""
+        key = ("sight-mask", closed)
+        found = self._cache.get(key)
+        if found is None:
+            shut = set(closed)
+            found = np.array([self._sight_surface(i, shut) is not None
+                              for i in range(len(self.features))], dtype=bool)
+            self._cache[key] = found
+        return cast(np.ndarray, found)
 
     def sight_many(self, pairs: Sequence[tuple[Sequence[float], float, Sequence[float], float]]
                    | np.ndarray, discs: Sequence[Disc] = (),
@@ -990,7 +1026,13 @@ class ArenaIndex:
         blocked |= self._levels.blocked(batch, done | blocked)
         closed = self._closed_doors(open_doors)
         if closed:
-            blocked |= self._door_levels(closed).blocked(batch, done | blocked)
+            doors = self._door_levels(closed)
+            left = np.flatnonzero(~(done | blocked))
+            if len(left) <= FEW_LINES:
+                for k, row in zip(left.tolist(), batch.rows(left), strict=True):
+                    blocked[k] = doors.blocked_one(*row, segment(row[0], row[1], row[3], row[4]))
+            else:
+                blocked |= doors.blocked(batch, done | blocked)
         return blocked
 
     def _blocked_by_slopes(self, batch: LineBatch, done: np.ndarray, blocked: np.ndarray) -> None:

@@ -65,6 +65,18 @@ class LineBatch:
             self._twin = np.where(found, order[at], -1)
         return self._twin
 
+    def rows(self, idx: np.ndarray) -> list[tuple[float, float, float, float, float, float]]:
+        """The lines of the given indices as plain floats: ax, ay, az, bx, by, bz."""
+        return list(zip(self.ax[idx].tolist(), self.ay[idx].tolist(), self.az[idx].tolist(),
+                        self.bx[idx].tolist(), self.by[idx].tolist(), self.bz[idx].tolist(),
+                        strict=True))
+
+    @property
+    def has_twins(self) -> bool:
+        """Whether reversed twins may be in the batch (a batch too small to look for
+        them has none)."""
+        return self._twin is not None or self.n >= TWIN_MIN_LINES
+
     def ends(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The distinct end points (px, py) and each line's two ends as indices into
         them (ia, ib): many lines share ends (bots seeing each other)."""
@@ -82,6 +94,15 @@ class LineBatch:
         if self._lines is None:
             self._lines = np.full(self.n, None, dtype=object)
         missing = idx[shapely.is_missing(self._lines[idx])]
+        if len(missing) and self._twin is not None:
+            # a line's reverse has the same plan: its geometry serves both (every
+            # use of these lines, a predicate or a box, is the same either way)
+            twin = self._twin[missing]
+            has = twin >= 0
+            built = np.zeros(len(missing), dtype=bool)
+            built[has] = ~shapely.is_missing(self._lines[twin[has]])
+            self._lines[missing[built]] = self._lines[twin[built]]
+            missing = missing[~built]
         if len(missing):
             coords = np.empty((len(missing), 2, 2))
             coords[:, 0, 0], coords[:, 0, 1] = self.ax[missing], self.ay[missing]
@@ -167,21 +188,26 @@ class SightLevels:
         k_hi = np.searchsorted(self.tops, batch.hi - HEIGHT_EPS, side="left")   # whole line
         k_lo = np.searchsorted(self.tops, batch.lo - HEIGHT_EPS, side="left")   # part of it
         whole = ~done & (k_hi < len(self.tops))
-        twin = batch.twin                # a twin with the same test, itself tested: copy it
-        shared = whole & (twin >= 0) & (twin < np.arange(batch.n))
-        shared &= whole[twin] & (k_hi[twin] == k_hi)
-        shared &= ~shared[twin]
-        whole &= ~shared
+        if batch.has_twins:
+            twin = batch.twin            # a twin with the same test, itself tested: copy it
+            shared = whole & (twin >= 0) & (twin < np.arange(batch.n))
+            shared &= whole[twin] & (k_hi[twin] == k_hi)
+            shared &= ~shared[twin]
+            whole &= ~shared
         idx = np.flatnonzero(whole)
         if len(idx):
             blocked[idx] = shapely.intersects(self.union_at[k_hi[idx]], batch.lines(idx))
-        blocked[shared] = blocked[twin[shared]]
+        if batch.has_twins:
+            blocked[shared] = blocked[twin[shared]]
         idx = np.flatnonzero(~done & ~blocked & (k_lo < k_hi))
         if len(idx):
             count = k_hi[idx] - k_lo[idx]
-            line = np.repeat(idx, count)
-            level = np.repeat(k_lo[idx], count) + np.arange(len(line)) \
-                - np.repeat(np.cumsum(count) - count, count)
+            if (count == 1).all():       # one level between the ends (the usual case)
+                line, level = idx, k_lo[idx]
+            else:
+                line = np.repeat(idx, count)
+                level = np.repeat(k_lo[idx], count) + np.arange(len(line)) \
+                    - np.repeat(np.cumsum(count) - count, count)
             # the obstacles of exactly that top: the taller ones met the whole line or
             # a longer low part already
             hit = shapely.intersects(self.exactly_at[level],
@@ -208,15 +234,37 @@ class SlopedSight:
         self.uy = np.array([s.uy for s in sloped], dtype=float)
         self.s0 = np.array([s.s0 for s in sloped], dtype=float)
         self.span = np.array([s.span for s in sloped], dtype=float)
+        self._prepared = list(self.regions)
+        self._z_low, self._rise = self.z_low.tolist(), self.rise.tolist()
+        self._ux, self._uy = self.ux.tolist(), self.uy.tolist()
+        self._s0, self._span = self.s0.tolist(), self.span.tolist()
 
     def blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
                     line: object) -> bool:
         """`blocked` for one line (given with its geometry): the tree first, the
         arrays only when some sloped floor is near it."""
-        if len(self.tree.query(line)) == 0:
+        near = self.tree.query(line)
+        if len(near) == 0:
             return False
-        batch = LineBatch(*np.array([[ax, ay, az, bx, by, bz]], dtype=float).T)
-        return bool(self.blocked(batch, np.zeros(1, dtype=int))[0])
+        # `blocked`'s arithmetic, in plain floats, floor by floor
+        for i in near.tolist():
+            ux, uy, s0, span = self._ux[i], self._uy[i], self._s0[i], self._span[i]
+            z_low, rise = self._z_low[i], self._rise[i]
+            d0 = z_low + rise * ((ax * ux + ay * uy - s0) / span) - az
+            d1 = z_low + rise * ((bx * ux + by * uy - s0) / span) - bz
+            at_a, at_b = d0 >= -HEIGHT_EPS, d1 >= -HEIGHT_EPS
+            if not (at_a or at_b):
+                continue
+            if at_a and at_b:
+                t0, t1 = 0.0, 1.0
+            else:                       # one end reached: d0 != d1
+                t = (-HEIGHT_EPS - d0) / (d1 - d0)
+                t0, t1 = (0.0, t) if at_a else (t, 1.0)
+            dx, dy = bx - ax, by - ay
+            part = segment(ax + dx * t0, ay + dy * t0, ax + dx * t1, ay + dy * t1)
+            if self._prepared[i].intersects(part):
+                return True
+        return False
 
     def blocked(self, batch: LineBatch, idx: np.ndarray) -> np.ndarray:
         """For the lines `idx` of the batch: does a sloped floor reach the line?"""

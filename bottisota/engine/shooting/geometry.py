@@ -63,12 +63,18 @@ def open_doors(state: GameState,
     bots = standing_bots(state)
     if not bots:
         return set()
-    points = shapely.points([poses.get(b.id, (b.x, b.y)) for b in bots])
+    xy = np.array([poses.get(b.id, (b.x, b.y)) for b in bots], dtype=float)
     reach = np.array([b.radius + tol + 1e-9 for b in bots])
-    near = shapely.dwithin(bar.door_shapes[:, None], points[None, :], reach[None, :])
-    return {
-        door for door, touched in zip(bar.doors, near.any(axis=1).tolist(), strict=True) if touched
-    }
+    # only a door whose box (grown by the reach, and a hair) holds a centre can touch it
+    box = shapely.bounds(bar.door_shapes)
+    grow = reach + 1e-9
+    x, y = xy[:, 0], xy[:, 1]
+    di, bi = np.nonzero((x >= box[:, 0:1] - grow) & (x <= box[:, 2:3] + grow)
+                        & (y >= box[:, 1:2] - grow) & (y <= box[:, 3:4] + grow))
+    if len(di) == 0:
+        return set()
+    touched = shapely.dwithin(bar.door_shapes[di], shapely.points(xy[bi]), reach[bi])
+    return {bar.doors[i] for i in di[touched].tolist()}
 
 
 def door_keys(doors: Iterable[Feature]) -> list[str | int]:
