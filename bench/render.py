@@ -10,11 +10,11 @@ re-drawn once the zoom settles), threat view on (filled within its per-frame
 budget), an animated result (a shot's markers and a move's path), both windows
 (the laptop and the projector's table, 1920x1080 each), the frames right after
 choosing a weapon (every target pre-measured) and after switching the threat view
-on (a new map), and the frame right after each action and undo. Prints median, p95,
+on (a new map), and the frame right after each action, undo and redo and the frame
+after that one (what the first leaves to it: the panel's words). Prints median, p95,
 p99 and max per scene against the issue's budget (8 ms median, 16 ms p99; after an
-action or undo: no frame over
-16 ms). Each scene's first frame, a new view drawing everything once, is given
-apart ("first"); every frame after it is counted.
+action or undo: no frame over 16 ms). Each scene's first frame, a new view drawing
+everything once, is given apart ("first"); every frame after it is counted.
 """
 from __future__ import annotations
 
@@ -205,24 +205,31 @@ def scene_threat_toggle(rounds: int) -> list[float]:
     return out
 
 
-def scene_after_actions(rounds: int) -> list[float]:
-    """The first frame after each action and each undo (robots play both seats)."""
+def scene_after_actions(rounds: int) -> tuple[list[float], list[float]]:
+    """The first frame after each action, undo and redo (robots play both seats), and
+    the frame after that one (work the first frame leaves to it: the panel's words)."""
     app = build_app("move")
     app.robots = robot_seats(list(PLAYERS), list(PLAYERS), app.game)
     app.vm.robot_pace = 10.0            # robots act only when told (their thinking is not a frame)
-    out = []
+    first: list[float] = []
+    second: list[float] = []
+
+    def two() -> None:
+        first.append(frame(app))
+        second.append(frame(app))
+
     for i in range(rounds):
         before = len(app.game.history)
         app.run_robot(force=True)
         if len(app.game.history) == before:
             break
-        out.append(frame(app))
+        two()
         if i % 3 == 2:
             app.undo()
-            out.append(frame(app))
+            two()
             app.redo()
-            out.append(frame(app))
-    return out
+            two()
+    return first, second
 
 
 def stats(times: list[float], first: float) -> dict:
@@ -255,6 +262,11 @@ def main() -> int:
         out = run()
         if name == "threat view on":
             out, cells, done = out
+        if name == "frame after action/undo":
+            out, then = out
+            figures[name] = stats(out, FIRST[-1])
+            figures["the frame after that"] = stats(then, FIRST[-1])
+            continue
         figures[name] = stats(out, FIRST[-1])
     if args.json:
         print(json.dumps({"size": SIZE, "bots": BOTS, "scenes": figures}, indent=2))
@@ -262,7 +274,7 @@ def main() -> int:
     print(f"warehouse, {BOTS} bots, {SIZE[0]}x{SIZE[1]}, CPU ms per frame "
           f"(budget: median <= {MEDIAN_BUDGET_MS:g}, p99 <= {P99_BUDGET_MS:g})")
     for name, f in figures.items():
-        if name == "frame after action/undo":          # the issue: none of them over 16 ms
+        if name in ("frame after action/undo", "the frame after that"):   # none over 16 ms
             ok = f["max"] <= P99_BUDGET_MS
         else:
             ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS

@@ -115,6 +115,9 @@ def test_the_robot_seat_acts_after_the_first_frame_and_spares_come_one_a_frame()
     assert list(app.layers.buffers) == [("clean", size)]
     app.step()
     assert list(app.layers.buffers) == [("clean", size), ("base", size)]
+    assert app.layers.threat._spare is None
+    app.step()
+    assert app.layers.threat._spare is not None          # the threat shading's, ahead
     assert app.layers.make_spares() is False             # all made: nothing more
 
 

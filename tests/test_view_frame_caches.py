@@ -167,7 +167,8 @@ def projector_frames(keep: bool) -> list[bytes]:
     app.mouse = tuple(round(v) for v in app.camera.to_px(18.0, 20.0))   # over b1, on the belt
     frames(5)
     app.vm.threat_on = True
-    while app.threat is None or not app.threat.done:   # as many frames as the clock gives
+    while (app.threat is None or not app.threat.done    # as many frames as the clock gives,
+           or app.projector.layers.threat.painted < len(app.threat.cells)):   # all shaded
         app.step(1.0 / 60.0)
     app._belt_phase = 0.25                     # both runs on: the belts where they were
     frames(5)
@@ -243,3 +244,72 @@ def test_arena_layers_drawn_again_reuse_their_surfaces_with_the_same_pixels():
         fresh, fresh_at = ArenaLayer(arena).surface(cam, size)   # a new layer, drawn at once
         assert at == fresh_at
         assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(fresh, "RGB")
+
+
+def threat_switched_on(spare: bool) -> tuple[TableApp, bytes]:
+    """The laptop's frames before and after the threat view is switched on, with the
+    shading's surface made ahead (in the light frames before) or not."""
+    pygame.font.init()
+    app = TableApp(screenshot_game("b1", "move"), (1280, 800), robot_pace=0.0)
+    app.spare_budget_ms = 1e9                # every frame counts as light (a loaded machine)
+    for _frame in range(10):
+        app.step(0.0)
+    made = app.layers.threat._spare
+    assert made is not None                  # made ahead by a light frame, transparent
+    if not spare:
+        app.layers.threat._spare = None
+    app.vm.threat_on = True
+    app.threat = None
+    app.step(0.0)
+    if spare:
+        assert app.layers.threat._surface is made and app.layers.threat._spare is None
+    else:
+        assert app.layers.threat._surface is not made
+    for _frame in range(2000):                # the map filled (a budget of time a frame)
+        if app.threat.done and app.layers.threat.painted == len(app.threat.cells):
+            break
+        app.step(0.0)
+    app.step(0.0)
+    return app, pygame.image.tobytes(app.surface, "RGB")
+
+
+def test_the_threat_shading_made_ahead_shows_the_same_pixels_as_one_made_on_switching():
+    (_, ahead), (_, fresh) = threat_switched_on(spare=True), threat_switched_on(spare=False)
+    assert ahead == fresh
+
+
+def threat_filled(patch_px: int, monkeypatch) -> tuple[bytes, int]:
+    """The laptop's pixels once the threat map is filled and all shaded, with at most
+    `patch_px` pixels of new cells shaded a frame; and the most cells shaded a frame."""
+    from bottisota.view import overlays
+
+    monkeypatch.setattr(overlays, "PATCH_PX", patch_px)
+    pygame.font.init()
+    app = TableApp(screenshot_game("b1", "move"), (1280, 800), robot_pace=0.0)
+    app.step(0.0)
+    app.vm.threat_on = True
+    most = 0
+    for _frame in range(2000):
+        painted = app.layers.threat.painted
+        app.step(0.0)
+        key, base, clean = app.layers.base
+        shading = app.layers.threat._surface
+        assert shading is not None
+        if app.layers.threat.painted > painted and painted:
+            most = max(most, app.layers.threat.painted - painted)
+        expected = clean.copy()                     # what is shaded so far, exactly
+        left, bottom = app.camera.moved(key[3]).to_px(0, 0)
+        expected.blit(shading, (round(left), round(bottom - shading.get_height())))
+        assert pygame.image.tobytes(base, "RGB") == pygame.image.tobytes(expected, "RGB")
+        if app.threat.done and app.layers.threat.painted == len(app.threat.cells):
+            break
+    assert app.threat.done and app.layers.threat.painted == len(app.threat.cells)
+    app.step(0.0)
+    return pygame.image.tobytes(app.surface, "RGB"), most
+
+
+def test_threat_cells_shaded_a_few_a_frame_end_as_all_at_once(monkeypatch):
+    spread, most = threat_filled(1, monkeypatch)        # one cell a frame
+    assert most == 1
+    whole, _ = threat_filled(10**9, monkeypatch)
+    assert spread == whole

@@ -74,6 +74,8 @@ class TableApp(InputHandling):
         self._options_cache: tuple[tuple, list] | None = None
         self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
         self._panel_shown: tuple | None = None   # (surface, key) whose pixels show the panel
+        self._panel_saved = False     # the kept surface holds the panel shown
+        self._panel_waited = False    # the panel shown was left as it was last frame
         self._ruler_drag = False
         self._pan_drag: tuple[int, int] | None = None
         self._plan_drag = False
@@ -112,7 +114,7 @@ class TableApp(InputHandling):
         self.update(dt)
         self._frame_input = None
         started = time.perf_counter()
-        out = self.draw()
+        out = self.draw(panel_may_wait=True)
         if self.projector is not None and self.calibration is None:
             self.projector.draw(self)
         self._frame_input = None

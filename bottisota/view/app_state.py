@@ -65,6 +65,8 @@ class AppState:
     _options_cache: tuple[tuple, list] | None
     _panel: tuple[tuple, pygame.Surface, pygame.Rect] | None
     _panel_shown: tuple | None         # (surface, key) whose pixels show the panel
+    _panel_saved: bool                 # the kept surface holds the panel shown
+    _panel_waited: bool                # the panel shown was left as it was last frame
     _ruler_drag: bool
     _pan_drag: tuple[int, int] | None
     _plan_drag: bool

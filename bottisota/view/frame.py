@@ -41,6 +41,8 @@ from bottisota.view.table_painter import (
 from bottisota.view.windows import WindowControl
 from bottisota.viewmodel.guidance import danger, headline
 
+TABLE_BUSY_MS = 4.0     # a table drawn slower than this leaves a changed panel to the next frame
+
 
 class FrameDrawing(WindowControl, GameActions):
     """Update and draw a frame (see the module doc)."""
@@ -99,8 +101,11 @@ class FrameDrawing(WindowControl, GameActions):
         """The view is being panned or zoomed (labels follow, bots are painted directly)."""
         return self._pan_drag is not None or not self.zoom_settled
 
-    def draw(self) -> pygame.Surface:
-        """Draw the whole view onto `self.surface` and return it."""
+    def draw(self, panel_may_wait: bool = False) -> pygame.Surface:
+        """Draw the whole view onto `self.surface` and return it. `panel_may_wait`: a
+        frame of a running window, where a panel whose words changed may be drawn the
+        frame after when this frame's table did much (see `_draw_panel`); a picture
+        taken at once (a screenshot) shows everything up to date."""
         started = time.perf_counter()
         surface = self.surface
         if self.calibration is not None:
@@ -116,8 +121,10 @@ class FrameDrawing(WindowControl, GameActions):
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
-        self._draw_panel(surface)
+        busy = self._labels_placed or (time.perf_counter() - started) * 1000.0 > TABLE_BUSY_MS
+        self._draw_panel(surface, may_wait=panel_may_wait and busy)
         if (self.prompt is not None and self.prompt.current is not None) or self.vm.help_on:
+            self._keep_panel(surface)
             self._panel_shown = None           # drawn over the panel: blit it afresh next time
         if self.prompt is not None and self.prompt.current is not None:
             watcher = self.state.bots.get(self.prompt.current.watcher)
@@ -134,6 +141,8 @@ class FrameDrawing(WindowControl, GameActions):
         """The extra overlays (`self.overlays`, such as the phones' links), drawn last
         each frame over the laptop window's table `area` (the panel is blitted afresh
         next frame, as they may cover it)."""
+        if self.overlays:
+            self._keep_panel(surface)
         for overlay in self.overlays:
             overlay(surface, area)
         if self.overlays:
@@ -212,8 +221,11 @@ class FrameDrawing(WindowControl, GameActions):
                           headline(self.game, self.robots, options or None), focus,
                           str(journal) if journal else "")      # no journal: no line
 
-    def _draw_panel(self, surface: pygame.Surface) -> None:
-        """The panel, redrawn only when what it shows changes."""
+    def _draw_panel(self, surface: pygame.Surface, may_wait: bool = False) -> None:
+        """The panel, redrawn only when what it shows changes. `may_wait`: this frame's
+        table did much (its labels placed after an action, a weapon chosen): a panel
+        the window shows may stay as it is for this one frame and be drawn anew the
+        frame after (never two frames running), so that no single frame does both."""
         rect = self.panel_rect
         if rect is None:
             self.buttons = []
@@ -226,19 +238,33 @@ class FrameDrawing(WindowControl, GameActions):
                sum(ln.undone for ln in vm.log.lines), vm.service_choice, vm.threat_on,
                self.state.dice.used, vm.place_facing, vm.log.scroll, vm.confirm, vm.ui_scale,
                self._focus(pm, self.camera) if pm is not None else None)
-        if self._panel is not None and self._panel[0] == key and self._panel_shown == (
-                id(surface), key):
+        panel = self._panel
+        shown = panel is not None and self._panel_shown == (id(surface), panel[0])
+        if shown and panel is not None and panel[0] == key:
             return                             # the window still shows this very panel
+        if shown and may_wait and not self._panel_waited:
+            self._panel_waited = True          # the old panel stays one frame more
+            return
+        self._panel_waited = False
         self._panel_shown = (id(surface), key)
-        if self._panel is None or self._panel[0] != key:
-            self.buttons = draw_panel(surface, rect, vm, self.panel_input())
-            kept = self._panel[1] if self._panel is not None else None
-            if kept is None or kept.get_size() != rect.size:
-                kept = pygame.Surface(rect.size)
-            kept.blit(surface, (0, 0), rect)             # its pixels, for frames drawn over it
-            self._panel = (key, kept, rect)
-        else:
-            surface.blit(self._panel[1], self._panel[2].topleft)
+        if panel is not None and panel[0] == key and self._panel_saved:
+            surface.blit(panel[1], panel[2].topleft)
+            return
+        self.buttons = draw_panel(surface, rect, vm, self.panel_input())
+        kept = panel[1] if panel is not None else None
+        if kept is None or kept.get_size() != rect.size:
+            kept = pygame.Surface(rect.size)
+        self._panel = (key, kept, rect)
+        self._panel_saved = False      # its pixels are copied only before something covers them
+
+    def _keep_panel(self, surface: pygame.Surface) -> None:
+        """Copy the panel's pixels from the window before something is drawn over them
+        (the next frame blits them back instead of drawing the panel again)."""
+        panel = self._panel
+        if (panel is not None and not self._panel_saved
+                and self._panel_shown == (id(surface), panel[0])):
+            panel[1].blit(surface, (0, 0), panel[2])
+            self._panel_saved = True
 
     def _panel_plan(self) -> tuple | None:
         """The plan as the panel shows it: while a step is dragged, as it was when the

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 THREAT_ALPHA = 150
 THREAT_COLOUR = (255, 32, 96)
 PATCH_CELLS = 200     # a new map's first cells are shaded one by one up to this many
+PATCH_PX = 200_000    # pixels of new cells shaded into the layer a frame (about 1.5 ms)
 
 
 class ThreatLayer:
@@ -35,6 +36,8 @@ class ThreatLayer:
         self._map: ThreatMap | None = None         # the map painted (held, not its id)
         self._size: tuple[int, int] = (0, 0)
         self._painted = 0
+        self._expected: tuple[int, int] | None = None   # the shading's size in this view
+        self._spare: pygame.Surface | None = None       # made ahead at that size, transparent
 
     def draw(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap, fine_cm: float) -> None:
         """The whole shading over `surface`."""
@@ -42,28 +45,58 @@ class ThreatLayer:
         if synced is not None and self._surface is not None:
             surface.blit(self._surface, synced[1])
 
-    def sync(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap
-             ) -> tuple[list[pygame.Rect], tuple[int, int]] | None:
-        """Paint the cells not yet painted; returns their rectangles on the shading and
-        where the shading's corner lands on `surface` (None: zoomed too far in to shade)."""
+    def sync(self, surface: pygame.Surface, cam: Camera, tm: ThreatMap,
+             limit_px: int | None = None) -> tuple[list[pygame.Rect], tuple[int, int]] | None:
+        """Paint the cells not yet painted (in order, at least one, until `limit_px`
+        pixels are painted: the rest the next time); returns their rectangles on the
+        shading and where the shading's corner lands on `surface` (None: zoomed too far
+        in to shade)."""
         tw, th = cam.table
         w, h = round(tw * cam.scale), round(th * cam.scale_y)
         if w * h > 4 * surface.get_width() * surface.get_height():   # zoomed far in: skip
             return None
         if self._map is not tm or self._size != (w, h):
-            if self._surface is not None and self._surface.get_size() == (max(1, w), max(1, h)):
+            size = (max(1, w), max(1, h))
+            if self._surface is not None and self._surface.get_size() == size:
                 self._surface.fill((0, 0, 0, 0))     # a new map at the same size: reused
+            elif self._spare is not None and self._spare.get_size() == size:
+                self._surface, self._spare = self._spare, None   # made ahead: transparent
             else:
                 self._surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
                 self._surface.fill((0, 0, 0, 0))
             self._map, self._size = tm, (w, h)
             self._painted = 0
         assert self._surface is not None
-        rects = [_paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th)
-                 for c in tm.cells[self._painted:]]   # coarse first, then the fine ones over
-        self._painted = len(tm.cells)
+        rects: list[pygame.Rect] = []
+        area = 0
+        for c in tm.cells[self._painted:]:          # coarse first, then the fine ones over
+            if limit_px is not None and area >= limit_px:
+                break
+            rects.append(_paint_cell(self._surface, c, tm.most, cam.scale, cam.scale_y, th))
+            area += rects[-1].w * rects[-1].h
+        self._painted += len(rects)
         left, bottom = cam.to_px(0, 0)
         return rects, (round(left), round(bottom - h))
+
+    def expect(self, surface: pygame.Surface, cam: Camera) -> None:
+        """The view settled on `cam` over a layer like `surface`: the size a shading
+        would have in it (`make_spare` makes one ahead)."""
+        tw, th = cam.table
+        w, h = round(tw * cam.scale), round(th * cam.scale_y)
+        fits = w * h <= 4 * surface.get_width() * surface.get_height()
+        self._expected = (max(1, w), max(1, h)) if fits else None
+
+    def make_spare(self) -> bool:
+        """Make the shading's surface for the view expected, if missing (a new surface
+        this size costs about 10 ms, its pixels zeroed: not in the frame that switches
+        the threat view on); True if one was made."""
+        size = self._expected
+        if size is None or (self._surface is not None and self._surface.get_size() == size):
+            return False
+        if self._spare is not None and self._spare.get_size() == size:
+            return False
+        self._spare = pygame.Surface(size, pygame.SRCALPHA)
+        return True
 
     def bake(self, base: pygame.Surface, clean: pygame.Surface, cam: Camera,
              tm: ThreatMap) -> None:
@@ -83,8 +116,9 @@ class ThreatLayer:
     def patch(self, base: pygame.Surface, clean: pygame.Surface, cam: Camera,
               tm: ThreatMap) -> None:
         """`base` shows `clean` with the shading: bring it up to date with the new cells
-        only (each new cell's pixels taken afresh from `clean`, then shaded)."""
-        synced = self.sync(base, cam, tm)
+        only (each new cell's pixels taken afresh from `clean`, then shaded), at most
+        PATCH_PX a frame (a batch of large cells is spread over the next frames)."""
+        synced = self.sync(base, cam, tm, PATCH_PX)
         if synced is None or self._surface is None:
             return
         self._patch_rects(base, clean, *synced)

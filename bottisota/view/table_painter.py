@@ -63,9 +63,9 @@ class WindowLayers:
 
     def make_spares(self) -> bool:
         """Make one missing surface that later frames reuse (the arena layer's next
-        drawing, the shading's copies of the layer); True if one was made. Called
-        once a frame after the first (each costs milliseconds: not all in one frame,
-        none in the first)."""
+        drawing, the shading's copies of the layer, the threat shading's own); True if
+        one was made. Called once a frame after the first (each costs milliseconds: not
+        all in one frame, none in the first)."""
         if self.arena.make_spare():
             return True
         size = self.arena.drawn_size
@@ -73,7 +73,7 @@ class WindowLayers:
             if size is not None and (name, size) not in self.buffers:
                 self.buffers[(name, size)] = pygame.Surface(size)
                 return True
-        return False
+        return self.threat.make_spare()
 
 
 @dataclass
@@ -174,6 +174,8 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
         base = _base_layer(layers, layer, at, cam, state, pm, t.threat)
         _fill_around(surface, area, pygame.Rect(at, base.get_size()))
         surface.blit(base, at)
+    if t.settled and not t.moving:
+        layers.threat.expect(layer, cam)       # the size a threat shading would have
     draw_belt_arrows(surface, cam, state.arena, t.belt_phase)
     sink = LabelSink(sizes.table)
     unplaced = state.active if t.game.expected() == "place" else None

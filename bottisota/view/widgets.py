@@ -38,9 +38,23 @@ class Button:
         return self.enabled and self.rect.collidepoint(pos)
 
 
+_wrapped: dict[tuple[str, pygame.font.Font, int], tuple[str, ...]] = {}
+
+
 def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     """A text broken into lines that fit `width` px, at spaces (a word longer than a
-    line is broken where it must)."""
+    line is broken where it must). Kept per text, font and width: the panel's lines are
+    wrapped again each time it is drawn, mostly the same lines."""
+    key = (text, font, width)
+    got = _wrapped.get(key)
+    if got is None:
+        if len(_wrapped) > 4000:
+            _wrapped.clear()
+        got = _wrapped[key] = tuple(_wrap(text, font, width))
+    return list(got)
+
+
+def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     if width <= 0 or font.size(text)[0] <= width:
         return [text]
     out: list[str] = []
