@@ -379,7 +379,9 @@ def _maybe_beside(state: GameState, lines: CliffLines, pieces: np.ndarray, x: fl
     cliff edge passes within 1e-5 cm of it."""
     if state.index.floor_z(x, y) > z + state.rules.step_height + EPS - 1e-6:
         return True
-    return bool(len(pieces)) and lines.nearest(x, y, pieces) < 1e-5
+    if not len(pieces) or lines.boxes_clear(x, y, pieces.tolist(), 2e-5):
+        return False                        # (every piece surely farther than 1e-5 cm)
+    return lines.nearest(x, y, pieces) < 1e-5
 
 
 def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray,
@@ -413,9 +415,8 @@ def _rise_at(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[float
     sides = lines.sides[piece]
     if sides is None or not math.isfinite(t):
         return 0.0
-    n = lines.normal[piece]
-    p0 = lines.p0[piece]
-    side = (x - p0[0]) * n[0] + (y - p0[1]) * n[1]
+    x0, y0, _, _, nx, ny = lines.plain[piece]
+    side = (x - x0) * nx + (y - y0) * ny
     px, py = x + (rim[0] - x) * t, y + (rim[1] - y) * t
     plus, minus = sides
     z_plus = 0.0 if plus is None else plus.z_at(px, py)
@@ -430,18 +431,17 @@ def _crossing_up(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[f
     tell: near an end of the piece or of the ray, nearly along it, with the centre on
     its line, or where its sides vary."""
     sides = lines.sides[piece]
-    p0, p1 = lines.p0[piece], lines.p1[piece]
-    length = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
+    x0, y0, x1, y1, nx, ny = lines.plain[piece]     # the arrays' values, as plain floats
+    length = math.hypot(x1 - x0, y1 - y0)
     if sides is None or not (math.isfinite(t) and math.isfinite(u)):
         return None
-    ex, ey = p1[0] - p0[0], p1[1] - p0[1]
+    ex, ey = x1 - x0, y1 - y0
     sine = abs(ex * (rim[1] - y) - ey * (rim[0] - x)) / (length * reach)
     if sine < WELL_CROSSED:
         return None                         # nearly along the piece: its ends decide
     if not (PARAM_GUARD < u < 1.0 - PARAM_GUARD and PARAM_GUARD < t < 1.0 - PARAM_GUARD):
         return None                         # at an end of the piece or of the ray
-    n = lines.normal[piece]
-    side = (x - p0[0]) * n[0] + (y - p0[1]) * n[1]
+    side = (x - x0) * nx + (y - y0) * ny
     if abs(side) <= CROSS_GUARD:
         return None
     px, py = x + (rim[0] - x) * t, y + (rim[1] - y) * t
