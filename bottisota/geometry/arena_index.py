@@ -530,7 +530,7 @@ class ArenaIndex:
         if not self._sweep_may_touch(seg, reach, doors, open_doors):
             return None
         return self._exact_contact(a, b, reach, self._obstacles(doors, open_doors),
-                                   LineString(seg))
+                                   segment(float(a[0]), float(a[1]), float(b[0]), float(b[1])))
 
     def _exact_contact(self, a: Sequence[float], b: Sequence[float], reach: float,
                        members: tuple[int, ...], seg: LineString) -> Contact | None:

@@ -83,6 +83,24 @@ class CliffLines:
                 np.maximum(self.p0[:, 0], self.p1[:, 0]), np.maximum(self.p0[:, 1], self.p1[:, 1]))
 
     @cached_property
+    def plain(self) -> list[tuple[float, float, float, float, float, float]]:
+        """Every piece as plain floats (x0, y0, x1, y1, nx, ny): the arithmetic on one
+        piece at a time is the arrays' own, without their per-element cost."""
+        return [(a, b, c, d, e, f) for (a, b), (c, d), (e, f) in
+                zip(self.p0.tolist(), self.p1.tolist(), self.normal.tolist(), strict=True)]
+
+    def boxes_clear(self, x: float, y: float, pieces: Sequence[int], gap: float) -> bool:
+        """Every one of `pieces` has its bounding box more than `gap` from (x, y) along
+        x or y (so the piece itself is farther than `gap`)."""
+        plain = self.plain
+        for j in pieces:
+            x0, y0, x1, y1, _, _ = plain[j]
+            if min(x0, x1) - gap <= x <= max(x0, x1) + gap and \
+                    min(y0, y1) - gap <= y <= max(y0, y1) + gap:
+                return False
+        return True
+
+    @cached_property
     def _grid(self) -> BoxGrid:
         return BoxGrid(np.column_stack(self._boxes))
 

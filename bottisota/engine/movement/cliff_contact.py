@@ -196,20 +196,35 @@ class LineUnder:
         if not 0.0 <= s <= self.s_max:
             return None
         x, y = self.a[0] + self.d[0] * s, self.a[1] + self.d[1] * s
-        floor = self.index.floor_z(x, y)
-        z = floor if self.z is None else self.z
+        # the floor under the centre is looked up only where an answer needs it (with z
+        # None it is z itself, and a centre is never higher than its own floor)
+        floor = self.index.floor_z(x, y) if self.z is not None else None
+        z = self.z
         unsure = False
         for c in self.sure:
             if c.loose_lo <= s <= c.loose_hi:
-                verdict = c.up(s, z, self.step) if c.lo < s < c.hi else c.idle(s)
+                if c.lo < s < c.hi:
+                    if z is None:
+                        floor = z = self.index.floor_z(x, y)
+                    verdict = c.up(s, z, self.step)
+                else:
+                    verdict = c.idle(s)
                 if verdict:
                     return True
                 unsure = unsure or verdict is None
         for b in self.beside:
-            if b.lo <= s <= b.hi and b.up(s, x, y, z, self.step):
-                return True
-        if unsure or floor > z + self.step + EPS - 1e-6 - NOISE:
-            return None                        # (or its centre stands higher): the full search
+            if b.lo <= s <= b.hi:
+                if z is None:
+                    floor = z = self.index.floor_z(x, y)
+                if b.up(s, x, y, z, self.step):
+                    return True
+        if unsure:
+            return None
+        margin = self.step + EPS - 1e-6 - NOISE
+        if z is None and margin < 0.0:         # (else floor > floor + margin cannot hold)
+            floor = z = self.index.floor_z(x, y)
+        if floor is not None and z is not None and floor > z + margin:
+            return None                        # its centre stands higher: the full search
         for lo, hi in self.unsure:
             if lo > s:
                 break

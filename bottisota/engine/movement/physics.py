@@ -8,13 +8,13 @@ or preview (no dice, nothing changed; predicted events only).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from shapely import STRtree
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 
 from bottisota.core.compass import heading as bearing
 from bottisota.core.i18n import N_
@@ -41,6 +41,7 @@ from bottisota.engine.state import Bot, GameState, Mine
 from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex
 from bottisota.geometry.cliffs import CliffLines, cliff_lines
 from bottisota.geometry.surfaces import Surface
+from bottisota.geometry.sweep import segment
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
@@ -278,7 +279,8 @@ def floors_near(index: ArenaIndex, a: Sequence[float], b: Sequence[float],
     point a when b is a), from a tree over the floors built once per compiled arena."""
     tree, floors = index.cached(("movement", "floor tree"), lambda: (
         STRtree([f.region for f in index.floors]), list(index.floors)))
-    shape = Point(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else LineString([a, b])
+    shape = Point(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else \
+        segment(float(a[0]), float(a[1]), float(b[0]), float(b[1]))
     return [floors[int(i)] for i in sorted(tree.query(shape, predicate="dwithin",
                                                       distance=reach))]
 
@@ -377,7 +379,9 @@ def _maybe_beside(state: GameState, lines: CliffLines, pieces: np.ndarray, x: fl
     cliff edge passes within 1e-5 cm of it."""
     if state.index.floor_z(x, y) > z + state.rules.step_height + EPS - 1e-6:
         return True
-    return bool(len(pieces)) and lines.nearest(x, y, pieces) < 1e-5
+    if not len(pieces) or lines.boxes_clear(x, y, pieces.tolist(), 2e-5):
+        return False                        # (every piece surely farther than 1e-5 cm)
+    return lines.nearest(x, y, pieces) < 1e-5
 
 
 def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray,
@@ -387,18 +391,37 @@ def _under_facing(state: GameState, lines: CliffLines, pieces: np.ndarray,
     rims = _rims(x, y, reach)
     meet, ts, us = lines.rays_meeting(x, y, np.array(rims, dtype=float), pieces)
     step = state.rules.step_height
-    exact: set[int] = set()                 # rays only the full edge search can answer
+    exact: dict[int, float] = {}            # rays only the full edge search can answer
     for k, j in zip(*np.nonzero(meet), strict=True):
         k, j = int(k), int(j)
         if k in exact:
             continue
-        up = _crossing_up(lines, int(pieces[j]), x, y, rims[k], float(ts[k, j]),
-                          float(us[k, j]), reach, step)
+        t = float(ts[k, j])
+        up = _crossing_up(lines, int(pieces[j]), x, y, rims[k], t, float(us[k, j]), reach, step)
         if up is None:
-            exact.add(k)
+            exact[k] = _rise_at(lines, int(pieces[j]), x, y, rims[k], t)
         elif up:
             return True
-    return any(_up_crossing(state, x, y, rims[k]) for k in sorted(exact))
+    # each ray's answer is its own: the likeliest to go up are asked first
+    return any(_up_crossing(state, x, y, rims[k])
+               for k in sorted(exact, key=lambda k: (-exact[k], k)))
+
+
+def _rise_at(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[float, float],
+             t: float) -> float:
+    """How much higher the far side of a clean cliff piece stands where the ray from
+    (x, y) to `rim` meets its line (t along the ray), to order the rays searched in
+    full (0 where the piece's sides are not known)."""
+    sides = lines.sides[piece]
+    if sides is None or not math.isfinite(t):
+        return 0.0
+    x0, y0, _, _, nx, ny = lines.plain[piece]
+    side = (x - x0) * nx + (y - y0) * ny
+    px, py = x + (rim[0] - x) * t, y + (rim[1] - y) * t
+    plus, minus = sides
+    z_plus = 0.0 if plus is None else plus.z_at(px, py)
+    z_minus = 0.0 if minus is None else minus.z_at(px, py)
+    return float(z_plus - z_minus if side < 0.0 else z_minus - z_plus)
 
 
 def _crossing_up(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[float, float],
@@ -408,18 +431,17 @@ def _crossing_up(lines: CliffLines, piece: int, x: float, y: float, rim: tuple[f
     tell: near an end of the piece or of the ray, nearly along it, with the centre on
     its line, or where its sides vary."""
     sides = lines.sides[piece]
-    p0, p1 = lines.p0[piece], lines.p1[piece]
-    length = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
+    x0, y0, x1, y1, nx, ny = lines.plain[piece]     # the arrays' values, as plain floats
+    length = math.hypot(x1 - x0, y1 - y0)
     if sides is None or not (math.isfinite(t) and math.isfinite(u)):
         return None
-    ex, ey = p1[0] - p0[0], p1[1] - p0[1]
+    ex, ey = x1 - x0, y1 - y0
     sine = abs(ex * (rim[1] - y) - ey * (rim[0] - x)) / (length * reach)
     if sine < WELL_CROSSED:
         return None                         # nearly along the piece: its ends decide
     if not (PARAM_GUARD < u < 1.0 - PARAM_GUARD and PARAM_GUARD < t < 1.0 - PARAM_GUARD):
         return None                         # at an end of the piece or of the ray
-    n = lines.normal[piece]
-    side = (x - p0[0]) * n[0] + (y - p0[1]) * n[1]
+    side = (x - x0) * nx + (y - y0) * ny
     if abs(side) <= CROSS_GUARD:
         return None
     px, py = x + (rim[0] - x) * t, y + (rim[1] - y) * t
@@ -442,7 +464,9 @@ def higher_floor_reached_reference(state: GameState, bot: Bot, a: tuple[float, f
 
 def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
                          d: tuple[float, float], length: float, z0: float,
-                         also: tuple[float, ...] = ()) -> tuple[float, str] | None:
+                         also: tuple[float, ...] = (),
+                         matters: Callable[[float], bool] | None = None
+                         ) -> tuple[float, str] | None:
     """Where a ground base going `length` cm from a along d (floor z0 at a) first
     comes under a floor higher by more than a step across a real edge, beyond the
     contact tolerance (D4, D16; docs/decisions.md D29): (distance, that floor's
@@ -450,19 +474,26 @@ def higher_floor_reached(state: GameState, bot: Bot, a: tuple[float, float],
     already stands so (set up before this rule) may move on. Sampled every
     UNDER_STEP cm and at the distances in `also`, then bisected; only the samples
     where the base comes within reach of a cliff edge (`cliff_lines`, tested once
-    against the whole swept path) on its lower side are searched."""
-    return _first_under(state, bot, a, d, length, z0, also, fast=True)
+    against the whole swept path) on its lower side are searched.
+
+    `matters` (True up to some distance, then False) says which answers the caller
+    can use: the search stops, answering None, once the face surely lies where it
+    is False (the walk refuses a step only for a face before where the piece stops)."""
+    return _first_under(state, bot, a, d, length, z0, also, fast=True, matters=matters)
 
 
 def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
                  d: tuple[float, float], length: float, z0: float,
-                 also: tuple[float, ...], fast: bool) -> tuple[float, str] | None:
-    """The search of `higher_floor_reached`, fast (cliff edges first) or as the reference."""
+                 also: tuple[float, ...], fast: bool,
+                 matters: Callable[[float], bool] | None = None) -> tuple[float, str] | None:
+    """The search of `higher_floor_reached`, fast (cliff edges first) or as the reference.
+    The face found is never nearer than the last sample or bisection bound known to be
+    clear, so once `matters` is False there the answer could not be used."""
     rules = state.rules
     index = state.index
     r = bot.radius
     reach = r - rules.contact_tolerance - 1e-9
-    if reach <= 0.0 or length <= EPS:
+    if reach <= 0.0 or length <= EPS or (matters is not None and not matters(0.0)):
         return None
     b = point_at(a, d, length)
     lines = cliff_lines(index, rules.step_height)
@@ -526,6 +557,8 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
         may = [True] * len(marks)
     previous = 0.0
     for s, maybe in zip(marks, may, strict=True):
+        if matters is not None and not matters(previous):
+            return None                     # any face lies at or beyond `previous`
         if maybe and under(s):
             lo, hi = previous, s
             for _ in range(40):
@@ -534,6 +567,8 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
                     hi = mid
                 else:
                     lo = mid
+                    if matters is not None and not matters(lo):
+                        return None         # the face lies beyond lo
             point = Point(*point_at(a, d, lo))
             face = min(near, key=lambda f: f.region.distance(point))
             return lo, face.label

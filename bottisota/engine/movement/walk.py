@@ -101,6 +101,16 @@ def _at(x: float, y: float) -> str:
     return f"{x:.1f}, {y:.1f}"
 
 
+def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None):
+    """Whether a cliff's face at distance s along a straight piece refuses it (R37,
+    D29), given the first stop on the piece: `_plan_straight`'s test of its refusals."""
+    run = max(0.0, min(first[0], cm)) if first is not None else cm
+    stop = first[2] if first is not None else None
+    if stop in (None, "teleport"):
+        return lambda s: s < run - EPS or s <= run + EPS
+    return lambda s: s < run - EPS
+
+
 class Walk:
     """One move being walked, live or as a preview."""
 
@@ -237,10 +247,10 @@ class Walk:
                         id=self.bot.id, degrees=degrees, why=why), i)
         self._charge(cost, i)
         new_facing = norm_facing(self.pose.facing + degrees)
-        before = self._point()
-        after = dataclasses.replace(before, facing=new_facing)
-        if self._interrupted(before, after, 0.0):
-            return
+        if self.interrupt is not None:       # watchers may fire at the turn (R23)
+            before = self._point()
+            if self._interrupted(before, dataclasses.replace(before, facing=new_facing), 0.0):
+                return
         self.pose.facing = new_facing
         self._record(Piece("turn", i, 0.0, 1.0, cost, f"{degrees:+g}°"), cost)
 
@@ -343,8 +353,10 @@ class Walk:
                                         loco=self.loco, label=st.label,
                                         v=_at(*point_at(a, d, s0)))))
             if ground:                      # a cliff's face stops the base, not only its centre
+                first = min(stops, key=lambda item: (item[0], item[1])) if stops else None
                 face = higher_floor_reached(state, bot, a, d, cm, pose.z,
-                                            tuple(stop[0] for stop in stops))
+                                            tuple(stop[0] for stop in stops),
+                                            _face_refuses(cm, first))
                 if face is not None:
                     refusals.append((face[0], "R37", N_(
                         "only flying bots go up a cliff; D29 refuses the step ({bot}'s base "
