@@ -193,6 +193,12 @@ def test_the_command_leaves_the_garbage_collector_as_it_found_it():
     with pytest.raises(SystemExit):
         main(["play", "--no-such-option"])
     assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()                     # a caller that keeps it off: left off
+    try:
+        assert main(["explain", "R19"]) == 0
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
 
 
 def test_help_loads_neither_the_rules_nor_the_view(tmp_path):
