@@ -3,7 +3,8 @@
 Run: python bench/startup.py [--quick] [--json]
 
 1. First frame: a fresh Python process runs the command itself,
-   `bottisota play --robot blue --seed 1` (through `bottisota.cli.main`, with
+   `bottisota play --robot blue --seed 1` (through `bottisota.cli.main`, imported
+   first as the `bottisota` command does, the command's modules through it; with
    --headless: SDL's dummy video driver, no window; everything else as with a
    window: imports, the default arena and the cards read and checked, a new
    journaled game, the robot seat, the table view; the robot seat acts from the
@@ -14,8 +15,9 @@ Run: python bench/startup.py [--quick] [--json]
    the journal created). Measured as a user's second and later starts are: Python's
    bytecode cache in use (an installed copy has its modules compiled; here the
    cache is a temporary folder filled by one run first) and the compiled language
-   catalogue in the user's cache folder (a temporary one, filled by that same
-   first run, whose figure is given too); and with the project's modules compiled
+   catalogue and the checked content files (rules, arena, cards, mods, robot table:
+   formats.parsed_cache) in the user's cache folder (a temporary one, filled by
+   that same first run, whose figure is given too); and with the project's modules compiled
    in each run (a source checkout with PYTHONDONTWRITEBYTECODE=1; the libraries
    keep the bytecode pip wrote when it installed them).
 2. Journal replay: a seeded robot game is journaled, then read back as
@@ -46,31 +48,34 @@ FIRST_FRAME = r"""
 import os, sys, time
 marks = {"python": time.process_time()}         # the interpreter up, this script begins
 sys.path.insert(0, sys.argv[1])
-from bottisota.view.app import TableApp         # (imported by the command anyway)
-step, run_robot = TableApp.step, TableApp.run_robot
+from bottisota import cli                       # as the `bottisota` command starts
 
-def timed_step(self, *args, **kwargs):          # the first frame drawn: its CPU time
-    if "frame" not in marks:
-        marks["built"] = time.process_time()
-    out = step(self, *args, **kwargs)
-    if "frame" not in marks:
-        marks["frame"] = time.process_time()
-    elif "robot" in marks or self.frames_drawn > 20:
-        print("first-frame-cpu", *(f"{k}={v}" for k, v in marks.items()), flush=True)
-        os._exit(0)
-    return out
+def timed_step(step):
+    def timed(self, *args, **kwargs):           # the first frame drawn: its CPU time
+        if "frame" not in marks:
+            marks["built"] = time.process_time()
+        out = step(self, *args, **kwargs)
+        if "frame" not in marks:
+            marks["frame"] = time.process_time()
+        elif "robot" in marks or self.frames_drawn > 20:
+            print("first-frame-cpu", *(f"{k}={v}" for k, v in marks.items()), flush=True)
+            os._exit(0)
+        return out
+    return timed
 
-def timed_robot(self, *args, **kwargs):         # the robot seat's first action taken
-    out = run_robot(self, *args, **kwargs)
-    if out and "robot" not in marks:
-        marks["robot"] = time.process_time()
-    return out
+def timed_robot(run_robot):
+    def timed(self, *args, **kwargs):           # the robot seat's first action taken
+        out = run_robot(self, *args, **kwargs)
+        if out and "robot" not in marks:
+            marks["robot"] = time.process_time()
+        return out
+    return timed
 
 def imported():
     marks["imports"] = time.process_time()      # the command's modules loaded
+    from bottisota.view.app import TableApp     # (loaded by now: timed from here on)
+    TableApp.step, TableApp.run_robot = timed_step(TableApp.step), timed_robot(TableApp.run_robot)
 
-TableApp.step, TableApp.run_robot = timed_step, timed_robot
-from bottisota import cli
 _run = cli._run
 
 def timed_run(argv):
@@ -162,9 +167,10 @@ def report(data: dict) -> str:
     return "\n".join([
         f"startup and replay (CPU time; machine {data['machine']})",
         f"  `bottisota play --robot blue` to its first frame: {f['median']:.2f} s CPU median "
-        f"(p95 {f['p95']:.2f}, {f['n']} runs, a fresh process each, bytecode and catalogue "
-        f"cached as on a second start); {cold['median']:.2f} s with the project's modules "
-        f"compiled in each run; the very first start (caches empty) {f['first']:.2f} s",
+        f"(p95 {f['p95']:.2f}, {f['n']} runs, a fresh process each, bytecode, catalogue and "
+        f"checked content cached as on a second start); {cold['median']:.2f} s with the "
+        f"project's modules compiled in each run; the very first start (caches empty) "
+        f"{f['first']:.2f} s",
         "  where it goes (medians): interpreter {python:.3f} s, imports {imports:.3f} s, "
         "window and game built {built:.3f} s, first frame {frame:.3f} s".format(**parts),
         "  to the robot seat's first action (taken on the frame after the first): "

@@ -23,13 +23,18 @@ from bottisota.core import i18n
 ROOT = Path(__file__).resolve().parents[1]
 
 # what `bottisota play` must not have loaded by the end of its first frame (the journal's
-# writer comes with the first action, the threat view's model when it is switched on)
+# writer comes with the first action, the threat view's model when it is switched on, the
+# robot seat's planner with its first decision; on a second start the content comes from
+# the cache of checked files, without PyYAML)
 NOT_AT_FIRST_FRAME = ("starlette", "uvicorn", "segno", "asyncio", "bottisota.web", "scipy",
                       "babel", "importlib.metadata", "bottisota.view.projector",
                       "bottisota.view.phone_links", "bottisota.view.edit_reload",
                       "bottisota.play", "bottisota.formats.codec", "bottisota.viewmodel.threat",
                       "bottisota.view.render", "bottisota.view.screenshots",
-                      "bottisota.view.preview", "bottisota.view.chart")
+                      "bottisota.view.preview", "bottisota.view.chart", "yaml",
+                      "bottisota.robot.player", "bottisota.robot.planner",
+                      "bottisota.robot.navigation", "bottisota.robot.placement",
+                      "bottisota.robot.decide", "bottisota.robot.aim")
 # what `bottisota --help` must not load: the rules, the view, the libraries they need
 NOT_FOR_HELP = ("numpy", "shapely", "pygame", "yaml", "babel", "scipy", "starlette",
                 "bottisota.engine", "bottisota.view", "bottisota.web", "importlib.metadata")
@@ -64,11 +69,14 @@ WARM = "from bottisota.core import i18n; [i18n.translations(lang) for lang in i1
 
 
 def loaded_by(script: str, tmp_path: Path) -> set[str]:
-    """The modules a fresh process had loaded at the end of `script`, the catalogues
-    compiled into its cache folder first (as after the command's first run)."""
+    """The modules a fresh process had loaded at the end of `script` on a second start:
+    the catalogues compiled and the content files' checked values kept in its cache
+    folder by a first run (as after the command's first run)."""
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-c", WARM], check=True, env=env, cwd=tmp_path, timeout=120)
+    subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, cwd=tmp_path,
+                   timeout=120)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env, cwd=tmp_path, timeout=120)
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("loaded ")]
@@ -161,6 +169,39 @@ def test_the_default_font_is_pygames_font_none_pixel_for_pixel():
             a, b = ours.render(text, True, (230, 120, 40)), pygames.render(text, True,
                                                                         (230, 120, 40))
             assert pygame.image.tobytes(a, "RGBA") == pygame.image.tobytes(b, "RGBA")
+
+
+def test_a_first_start_loads_yaml_and_fills_the_cache_of_checked_files(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=120)
+    loaded = set([ln for ln in out.stdout.splitlines() if ln.startswith("loaded ")][-1].split())
+    assert "yaml" in loaded
+    kept = (tmp_path / "cache" / "bottisota").glob("*.pickle")
+    kinds = sorted(p.name.split("-")[0] for p in kept)
+    assert kinds == ["arena", "catalogue", "robot", "rules"]
+
+
+def test_the_command_leaves_the_garbage_collector_as_it_found_it():
+    """`cli._run` pauses the cyclic collector while the command's modules are imported and
+    keeps what they made out of its rounds while the command runs; after it (or a refused
+    command line) the collector runs and sees every object again."""
+    import gc
+
+    from bottisota.cli import main
+
+    assert main(["explain", "R19"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with pytest.raises(SystemExit):
+        main(["play", "--no-such-option"])
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()                     # a caller that keeps it off: left off
+    try:
+        assert main(["explain", "R19"]) == 0
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
 
 
 def test_help_loads_neither_the_rules_nor_the_view(tmp_path):

@@ -10,8 +10,6 @@ import re
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from bottisota.core.i18n import language
 
 RULE_NUMBERS = tuple(f"R{n}" for n in range(1, 57))
@@ -21,6 +19,8 @@ _NAMED = re.compile(r"\bR([1-9][0-9]?)\b")
 @cache
 def _texts(lang: str) -> dict[str, str]:
     """R-number -> its text (with its note, where the file gives one) in `lang`."""
+    import yaml  # start-up: PyYAML only when a rule's text is first shown
+
     ref = resources.files("bottisota").joinpath("locale", "rules", f"{lang}.yaml")
     data = yaml.safe_load(ref.read_text(encoding="utf-8"))
     out: dict[str, str] = {}

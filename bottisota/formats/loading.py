@@ -19,6 +19,7 @@ from bottisota.core.shapes import shape_from_dict
 from bottisota.formats import spec
 from bottisota.formats.arena_checks import arena_problems, cut_doors
 from bottisota.formats.content import cards_dir, rules_file, user_files
+from bottisota.formats.parsed_cache import cached
 from bottisota.formats.spec_types import INVALID, Context, SpecType
 from bottisota.formats.yaml_source import Marks, join, load_yaml
 
@@ -127,8 +128,13 @@ def _feature(index: int, data: dict, marks: Marks) -> Feature:
     )
 
 
-def load_arena(path: str | Path, rules: HouseRules | None = None) -> Arena:
-    """Read and validate an arena file."""
+def load_arena(path: str | Path, rules: HouseRules | None = None,
+               cache: bool = False) -> Arena:
+    """Read and validate an arena file. `cache`: a game's start, which keeps the arena
+    read and checked in the user's cache folder for the next (`formats.parsed_cache`)."""
+    if cache:
+        rules = rules if rules is not None else bundled_rules()
+        return cached("arena", [path], repr(rules), lambda: load_arena(path, rules))
     data, marks = load_yaml(path, "arena")
     return arena_from_dict(data, str(path), marks, rules)
 
@@ -267,27 +273,39 @@ def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:
     """The bundled bot cards and mods (cards/bots, cards/mods), then the designer's own
     (content folders: `--content`, BOTTISOTA_PATH); a designer's card or mod of a
     bundled id takes its place (`bottisota check` warns unless it says `replaces:`).
-    Loaded once per set of files."""
+    Loaded once per set of files, and kept read and checked in the user's cache folder
+    for the next start (`formats.parsed_cache`)."""
     key = (tuple(user_files("card")), tuple(user_files("mod")))
     if key not in _catalogue:
         root = cards_dir()
-        cards = load_cards(root / "bots") if (root / "bots").is_dir() else {}
-        mods = load_mods(root / "mods") if (root / "mods").is_dir() else {}
-        if key[0]:
-            cards = {**cards, **_collect(list(key[0]),
-                                         lambda d, f, m: cards_from_data(d, f, m, None), "card")}
-        if key[1]:
-            mods = {**mods, **_collect(list(key[1]), mods_from_data, "mod")}
-        _catalogue[key] = (cards, mods)
+        bots = _yaml_files(root / "bots") if (root / "bots").is_dir() else []
+        parts = _yaml_files(root / "mods") if (root / "mods").is_dir() else []
+        files = [*bots, *parts, *key[0], *key[1]]
+        _catalogue[key] = cached("catalogue", files, repr(bundled_rules()),
+                                 lambda: _read_catalogue(bots, parts, key[0], key[1]))
     return _catalogue[key]
+
+
+def _read_catalogue(bots: list[Path], parts: list[Path], my_cards: tuple[Path, ...],
+                    my_mods: tuple[Path, ...]) -> tuple[dict[str, BotCard], dict[str, Mod]]:
+    cards = _collect(bots, lambda d, f, m: cards_from_data(d, f, m, None), N_("bot card"))
+    mods = _collect(parts, mods_from_data, "mod")
+    if my_cards:
+        cards = {**cards, **_collect(list(my_cards),
+                                     lambda d, f, m: cards_from_data(d, f, m, None), "card")}
+    if my_mods:
+        mods = {**mods, **_collect(list(my_mods), mods_from_data, "mod")}
+    return cards, mods
 
 
 _bundled_rules: HouseRules | None = None
 
 
 def bundled_rules() -> HouseRules:
-    """The project's `cards/rules.yaml`, loaded once."""
+    """The project's `cards/rules.yaml`, loaded once (and kept read and checked in the
+    user's cache folder for the next start: `formats.parsed_cache`)."""
     global _bundled_rules
     if _bundled_rules is None:
-        _bundled_rules = load_rules(rules_file())
+        path = rules_file()
+        _bundled_rules = cached("rules", [path], "", lambda: load_rules(path))
     return _bundled_rules

@@ -20,6 +20,7 @@ from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import N_
 from bottisota.formats.content import cards_dir, user_dirs
+from bottisota.formats.parsed_cache import cached
 from bottisota.formats.spec_types import (
     INVALID,
     Bool,
@@ -379,7 +380,12 @@ def personality_from_data(data: Any, source: str, marks: Marks) -> Personality:
 
 
 def load_personality(path: str | Path) -> Personality:
-    """Read and check one personality file (raises InputError)."""
+    """Read and check one personality file (raises InputError); kept read and checked in
+    the user's cache folder for the next start (`formats.parsed_cache`)."""
+    return cached("robot", [path], "", lambda: _read_personality(path))
+
+
+def _read_personality(path: str | Path) -> Personality:
     data, marks = load_yaml(path, N_("robot personality"))
     return personality_from_data(data, str(path), marks)
 

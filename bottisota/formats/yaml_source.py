@@ -17,12 +17,13 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.constructor import SafeConstructor
-from yaml.resolver import Resolver
+if TYPE_CHECKING:
+    import yaml
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import N_
@@ -41,13 +42,27 @@ MAX_ALIAS_NODES = 100_000            # values repeated by aliases (an alias bomb
 MAX_SCALAR_CHARS = 20_000            # characters in one text value or key
 MAX_INT_DIGITS = 15                  # whole numbers beyond this are refused (|n| < 10^15)
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_RESOLVER = Resolver()
-_CONSTRUCT = SafeConstructor()
 _TAG = "tag:yaml.org,2002:"
 _PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
 _CONTAINER_TAGS = {None, "!", _TAG + "map", _TAG + "seq"}
 _DIGITS = re.compile(r"[0-9a-fA-F]")
+
+
+@cache
+def _pyyaml() -> ModuleType:
+    """PyYAML, loaded when a text is first parsed: a start that takes its content from the
+    cache of checked files (formats.parsed_cache) loads none of it."""
+    import yaml  # start-up: PyYAML (and its regular expressions) only with a first parse
+    return yaml
+
+
+@cache
+def _scalars() -> tuple[Any, Any]:
+    """PyYAML's resolver (which tag a plain scalar has) and safe constructor."""
+    from yaml.constructor import SafeConstructor  # start-up: as `_pyyaml`
+    from yaml.resolver import Resolver
+
+    return Resolver(), SafeConstructor()
 
 
 @dataclass
@@ -149,20 +164,21 @@ class _Builder:
     # --- the event loop ----------------------------------------------------------------
 
     def run(self, events: Any) -> Any:
+        pyyaml = _pyyaml()
         for event in events:
-            if isinstance(event, yaml.DocumentStartEvent):
+            if isinstance(event, pyyaml.DocumentStartEvent):
                 self.documents += 1
                 if self.documents > 1:
                     raise _Refused(event.start_mark,
                             N_("the file holds more than one YAML document (a second '---'); "
                                "put one thing in a file"))
-            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            elif isinstance(event, (pyyaml.MappingStartEvent, pyyaml.SequenceStartEvent)):
                 self._open(event)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            elif isinstance(event, (pyyaml.MappingEndEvent, pyyaml.SequenceEndEvent)):
                 self._close()
-            elif isinstance(event, yaml.ScalarEvent):
+            elif isinstance(event, pyyaml.ScalarEvent):
                 self._scalar(event)
-            elif isinstance(event, yaml.AliasEvent):
+            elif isinstance(event, pyyaml.AliasEvent):
                 self._alias(event)
         return self.root
 
@@ -203,7 +219,7 @@ class _Builder:
                         max_depth=MAX_DEPTH))
         self._count(event.start_mark)
         self._mark(path, event.start_mark)
-        value: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+        value: Any = {} if isinstance(event, _pyyaml().MappingStartEvent) else []
         if event.anchor:
             self.open_anchors.add(event.anchor)
         self.stack.append(_Frame(value, path, event.start_mark, event.anchor, depth))
@@ -315,9 +331,11 @@ class _Builder:
                     N_("a text of {text} characters: at most {max_scalar_chars} are "
                        "allowed").format(
                         text=len(text), max_scalar_chars=MAX_SCALAR_CHARS))
+        pyyaml = _pyyaml()
+        resolver, constructor = _scalars()
         tag = event.tag
         if tag is None or tag == "!":
-            tag = _RESOLVER.resolve(yaml.ScalarNode, text, event.implicit)
+            tag = resolver.resolve(pyyaml.ScalarNode, text, event.implicit)
         if tag not in _PLAIN_TAGS:
             raise _Refused(event.start_mark,
                     N_("the tag {tag} is not allowed here").format(tag=_short(tag)))
@@ -328,9 +346,9 @@ class _Builder:
                     N_("a whole number of more than {max_int_digits} digits: refused").format(
                         max_int_digits=MAX_INT_DIGITS))
         try:
-            return _CONSTRUCT.construct_object(yaml.ScalarNode(tag, text, event.start_mark,
-                                                               event.end_mark))
-        except (yaml.YAMLError, ValueError, OverflowError):
+            return constructor.construct_object(pyyaml.ScalarNode(tag, text, event.start_mark,
+                                                                  event.end_mark))
+        except (pyyaml.YAMLError, ValueError, OverflowError):
             raise _Refused(event.start_mark,
                     N_("not a valid {v} value").format(v=tag[len(_TAG):])) from None
 
@@ -399,14 +417,16 @@ def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
                 N_("a control character (U+{char:04X}) is not allowed in a YAML file; remove "
                    "it").format(
                     char=ord(char)))])
+    pyyaml = _pyyaml()
     marks = Marks(file)
     builder = _Builder(file, marks)
     try:
-        data = builder.run(yaml.parse(text, Loader=_Loader))
+        data = builder.run(pyyaml.parse(text, Loader=getattr(pyyaml, "CSafeLoader",
+                                                             pyyaml.SafeLoader)))
     except _Refused as err:
         problem = Problem(file, *_pos(err.mark), "", str(err))
         raise InputError([within_text(problem, text)]) from None
-    except yaml.YAMLError as err:
+    except pyyaml.YAMLError as err:
         raise InputError([within_text(_syntax_problem(file, err, text), text)]) from None
     if builder.problems:
         raise InputError([within_text(p, text) for p in builder.problems])

@@ -17,11 +17,12 @@ from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+from bottisota.formats.robot_tables import Personality
 from bottisota.robot.personalities import personality
-from bottisota.robot.player import Robot
 
 if TYPE_CHECKING:
     from bottisota.play.journal import Journal
+    from bottisota.robot.player import Robot
 
 DEFAULT_PERSONALITY = "aggressive"
 POLL_SECONDS = 0.5       # --edit: how often the files are checked
@@ -83,17 +84,48 @@ def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, s
 
 
 def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[str, Any]:
-    """`--robot blue` or `--robot blue:sniper` -> {player: Robot}. Every robot knows the
+    """`--robot blue` or `--robot blue:sniper` -> {player: RobotSeat}. Every robot knows the
     robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
-    given the game, has prepared its maps once (`Robot.prepare`)."""
+    given the game, has prepared its maps once (`Robot.prepare`); without it, each seat
+    makes its robot when first asked (after the first frame)."""
     robots: dict[str, Any] = {}
     for player, name in parse_robot_specs(specs, players):
-        robots[player] = Robot(player, personality(name or DEFAULT_PERSONALITY))
-    for r in robots.values():
-        r.peers = robots
-        if game is not None:
+        robots[player] = RobotSeat(player, personality(name or DEFAULT_PERSONALITY), robots)
+    if game is not None:
+        for r in robots.values():
             r.prepare(game)
     return robots
+
+
+class RobotSeat:
+    """A seat played by a robot (`robot.player.Robot`), its personality read and checked
+    at once (a bad table is refused before the game starts), the robot itself (planner,
+    navigation, placement: modules the first frame does not need) made when the seat is
+    first asked to decide, answer or prepare; it then answers as that robot does."""
+
+    def __init__(self, player: str, personality: Personality, peers: dict[str, Any]) -> None:
+        self.player = player
+        self.personality = personality
+        self._peers = peers
+        self._robot: Robot | None = None
+
+    @property
+    def robot(self) -> Robot:
+        if self._robot is None:
+            # start-up: the robot's modules are loaded with its first decision
+            from bottisota.robot.player import Robot
+
+            self._robot = Robot(self.player, self.personality, peers=self._peers)
+        return self._robot
+
+    def take_events(self) -> list[dict]:
+        """The robot's `robot_decision` events since the last call (none before it exists)."""
+        return self._robot.take_events() if self._robot is not None else []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):          # (attributes of the seat's own not yet set)
+            raise AttributeError(name)
+        return getattr(self.robot, name)
 
 
 def find_arena(name: str) -> Path:
@@ -111,7 +143,7 @@ def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, 
     rules = bundled_rules()
     if round_limit is not None:
         rules = rules.overridden({"round_limit": round_limit})
-    arena = load_arena(arena_path, rules)
+    arena = load_arena(arena_path, rules, cache=True)
     cards, mods = load_catalogue()
     return arena, cards, mods, rules
 
@@ -168,7 +200,7 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
     house rules and card deck; its journal file appears with the first action."""
     path = find_arena(arena_name or DEFAULT_ARENA)
     rules = bundled_rules()
-    arena = load_arena(path, rules)
+    arena = load_arena(path, rules, cache=True)
     cards, mods = load_catalogue()
     if dice is None and seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)    # journaled, so the game replays (D8)

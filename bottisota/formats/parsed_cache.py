@@ -1,0 +1,121 @@
+"""Content files that passed every check, kept read and checked in the user's cache folder.
+
+A second start of `bottisota play` then takes its house rules, arena, cards, mods and
+robot table from here, without parsing any YAML (PyYAML is not even loaded). An entry is
+never trusted blindly: it holds everything its value was built from (every file's path
+and bytes, the program's version, a stamp of the code that reads and checks files, the
+Python version, and what else the value depends on, such as the house rules) and is used
+only when all of that is the same now, byte for byte. Only values built without a
+problem are written, so a file's error is always reported from the file itself. An
+entry that cannot be read (damaged, cut short, of another format or program) is ignored
+and written again; a cache folder that cannot be written only costs time.
+
+Entries are pickles in the user's own cache folder ($XDG_CACHE_HOME/bottisota, beside
+the compiled catalogues): the part naming the inputs is read with no classes allowed,
+and the value only when those inputs match, so a foreign file is never unpickled.
+"""
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import sys
+import tempfile
+import zlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bottisota import __version__
+from bottisota.core.i18n import cache_folder
+from bottisota.formats.limits import TooLarge, read_limited
+
+CACHE_FORMAT = 1                 # bump when an entry's form changes
+T = TypeVar("T")
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE = ("core", "formats")      # the modules that read, check and build content values
+
+
+def cached(kind: str, files: Sequence[str | Path], depends: str, build: Callable[[], T]) -> T:
+    """The value `build()` makes from `files` (read and checked there), taken from the
+    cache when an entry holds these very files, this program and the same `depends`
+    (a text naming whatever else the value depends on); else built and kept."""
+    try:
+        inputs = tuple((str(f), read_limited(f)) for f in files)
+        key = (CACHE_FORMAT, kind, program_stamp(), depends, inputs)
+    except (OSError, TooLarge):           # the build says what is wrong with a file; a
+        return build()                    # program whose modules cannot be listed: no cache
+    try:                                          # one entry for these paths and `depends`
+        path = cache_folder() / f"{kind}-{_crc(repr(([f for f, _ in inputs], depends)))}.pickle"
+    except RuntimeError:                          # no home folder to keep a cache in
+        return build()
+    found = _read(path, key)
+    if found is not None:
+        return found[0]
+    value = build()
+    if _unchanged(inputs):                        # not edited while it was being read
+        _write(path, key, value)
+    return value
+
+
+@cache
+def program_stamp() -> tuple:
+    """What the program is: its version, Python's, and each module of `_CODE` by name,
+    size and modification time (an edited checkout is a new program)."""
+    modules = []
+    for sub in _CODE:
+        with os.scandir(_PACKAGE / sub) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    modules.append((f"{sub}/{entry.name}", st.st_size, st.st_mtime_ns))
+    return (__version__, sys.version, tuple(sorted(modules)))
+
+
+def _crc(text: str) -> str:
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Reads plain data only (tuples, text, bytes, numbers): no class is ever looked up."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(module, name)          # (never shown: entry ignored)
+
+
+def _read(path: Path, key: tuple) -> tuple[Any] | None:
+    """(the value,) when the entry at `path` was built from exactly `key`; else None."""
+    try:
+        data = path.read_bytes()
+        stream = io.BytesIO(data)
+        if _PlainUnpickler(stream).load() != key:
+            return None
+        return (pickle.loads(data[stream.tell():]),)
+    except Exception:          # missing, damaged or foreign: built again and rewritten
+        return None
+
+
+def _unchanged(inputs: tuple[tuple[str, bytes], ...]) -> bool:
+    try:
+        return all(read_limited(f) == raw for f, raw in inputs)
+    except (OSError, TooLarge):
+        return False
+
+
+def _write(path: Path, key: tuple, value: Any) -> None:
+    """The entry written whole, then renamed into place (replacing the one it updates)."""
+    try:
+        blob = pickle.dumps(key, protocol=pickle.HIGHEST_PROTOCOL) + \
+            pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return
