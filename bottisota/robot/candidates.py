@@ -162,9 +162,10 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
 
 
 def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[float, float] | None,
-           budget: float, first: float, hop: float, min_move: float) -> Candidate:
+           budget: float, first: float, hop: float, min_move: float) -> tuple[Candidate, bool]:
     """Drive toward `aim`: a first free turn, then runs of `hop` cm with a 45° turn
-    toward the aim whenever the rhythm allows (R8, R9, R12).
+    toward the aim whenever the rhythm allows (R8, R9, R12). With it, whether `hop`
+    mattered: when it never did, any other hop gives the same candidate.
 
     `_Walk` written out in local variables (the planner asks for thousands of these
     a game); the same arithmetic in the same order, so the same candidates."""
@@ -182,6 +183,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     degrees_ = math.degrees
     atan2 = math.atan2
     hypot = math.hypot
+    hop_used = False
 
     def turn(degrees: float) -> None:
         # `_Walk.turn` for a wheeled or tracked bot
@@ -223,11 +225,16 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
                 continue
         hx, hy = heading(f)
         along = (ax - x) * hx + (ay - y) * hy
-        run = min(left, hop if abs(off) > half else max(along, 0.0))
-        if abs(off) <= half and along <= EPS:
-            break
+        if abs(off) > half:
+            run = min(left, hop)
+            hop_used = True
+        else:
+            run = min(left, max(along, 0.0))
+            if along <= EPS:
+                break
         if run <= EPS:
             run = min(left, hop)
+            hop_used = True
         cm = round(run, 2)
         if cm > 0:                      # `_Walk.forward`
             x += hx * cm * 1.0
@@ -253,7 +260,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
         while abs(off) > step / 2 and w.spent + w.turn_cm <= budget + EPS:
             w.turn(math.copysign(step, off))
             off = signed(w.f, bearing_to(w.x, w.y, *face))
-    return w.done()
+    return w.done(), hop_used
 
 
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
@@ -267,8 +274,10 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
     out: list[Candidate] = []
     for aim in aims:
         for first in (-step, 0.0, step):
-            for hop in (turn_cm, turn_cm * 2):
-                out.append(_steer(bot, rules, aim, face, budget, first, hop, min_move))
+            found, hop_used = _steer(bot, rules, aim, face, budget, first, turn_cm, min_move)
+            out.append(found)
+            out.append(_steer(bot, rules, aim, face, budget, first, turn_cm * 2, min_move)[0]
+                       if hop_used else found)
     for first in (-step, 0.0, step):
         for frac in (1.0, 0.5):
             w = _Walk(bot, rules)
