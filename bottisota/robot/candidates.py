@@ -162,37 +162,93 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
 
 
 def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[float, float] | None,
-           budget: float, first: float, hop: float, min_move: float) -> Candidate:
+           budget: float, first: float, hop: float, min_move: float) -> tuple[Candidate, bool]:
     """Drive toward `aim`: a first free turn, then runs of `hop` cm with a 45° turn
-    toward the aim whenever the rhythm allows (R8, R9, R12)."""
-    w = _Walk(bot, rules)
+    toward the aim whenever the rhythm allows (R8, R9, R12). With it, whether `hop`
+    mattered: when it never did, any other hop gives the same candidate.
+
+    `_Walk` written out in local variables (the planner asks for thousands of these
+    a game); the same arithmetic in the same order, so the same candidates."""
+    s = bot.stats
     step = rules.turn_step
-    w.turn(first)
-    tracked = w.loco == "tracked"
+    half = step / 2
+    turn_cm = s.turn
+    tracked = s.locomotion == "tracked"
+    x, y, f = bot.x, bot.y, bot.facing
+    spent = distance = since = 0.0
+    free = int(rules.free_turns_at_start)
+    steps: list[tuple] = []
+    points: list[tuple[float, float]] = [(x, y)]
+    ax, ay = aim
+    degrees_ = math.degrees
+    atan2 = math.atan2
+    hypot = math.hypot
+    hop_used = False
+
+    def turn(degrees: float) -> None:
+        # `_Walk.turn` for a wheeled or tracked bot
+        nonlocal free, spent, since, f
+        if abs(degrees) < 0.05:
+            return
+        units = int(round(abs(degrees) / step))
+        if units > 0 and free > 0 and distance <= EPS:
+            used = min(free, units)
+            free -= used
+            units -= used
+        if units > 0:
+            if tracked:
+                for _ in range(units):
+                    spent += turn_cm
+            else:
+                since = 0.0
+        f = (f + degrees) % 360.0
+        steps.append(("turn", round(degrees, 2)))
+
+    turn(first)
     for _ in range(64):
-        left = budget - w.spent
+        left = budget - spent
         if left <= EPS:
             break
-        ax, ay = aim
-        dist = math.hypot(ax - w.x, ay - w.y)
-        off = signed(w.f, bearing_to(w.x, w.y, ax, ay)) if dist > EPS else 0.0
-        if dist > EPS and abs(off) > step / 2 and (w.distance > EPS or tracked):
-            if tracked and w.spent + w.turn_cm <= budget - EPS and w.can_turn():
-                w.turn(math.copysign(step, off))
+        dist = hypot(ax - x, ay - y)
+        if dist > EPS:
+            d = (degrees_(atan2(ax - x, ay - y)) % 360.0 - f) % 360.0
+            off = d - 360.0 if d > 180.0 else d
+        else:
+            off = 0.0
+        if dist > EPS and abs(off) > half and (distance > EPS or tracked):
+            if tracked:
+                if spent + turn_cm <= budget - EPS:
+                    turn(math.copysign(step, off))
+                    continue
+            elif (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
+                turn(math.copysign(step, off))
                 continue
-            if not tracked and w.can_turn():
-                w.turn(math.copysign(step, off))
-                continue
-        hx, hy = heading(w.f)
-        along = (ax - w.x) * hx + (ay - w.y) * hy
-        run = min(left, hop if abs(off) > step / 2 else max(along, 0.0))
-        if abs(off) <= step / 2 and along <= EPS:
-            break
+        hx, hy = heading(f)
+        along = (ax - x) * hx + (ay - y) * hy
+        if abs(off) > half:
+            run = min(left, hop)
+            hop_used = True
+        else:
+            run = min(left, max(along, 0.0))
+            if along <= EPS:
+                break
         if run <= EPS:
             run = min(left, hop)
-        w.forward(run)
-        if abs(off) <= step / 2 and run >= along - EPS:
+            hop_used = True
+        cm = round(run, 2)
+        if cm > 0:                      # `_Walk.forward`
+            x += hx * cm * 1.0
+            y += hy * cm * 1.0
+            spent += cm * 1.0
+            steps.append(("forward", cm))
+            distance += cm
+            since += cm
+            points.append((x, y))
+        if abs(off) <= half and run >= along - EPS:
             break
+    w = _Walk(bot, rules)
+    w.x, w.y, w.f, w.spent, w.distance, w.since, w.free = x, y, f, spent, distance, since, free
+    w.steps, w.points = steps, points
     if w.distance < min_move - EPS:
         w.forward(min(min_move - w.distance, budget - w.spent))
     if face is not None and w.can_turn() and not tracked:
@@ -204,7 +260,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
         while abs(off) > step / 2 and w.spent + w.turn_cm <= budget + EPS:
             w.turn(math.copysign(step, off))
             off = signed(w.f, bearing_to(w.x, w.y, *face))
-    return w.done()
+    return w.done(), hop_used
 
 
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
@@ -218,8 +274,10 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
     out: list[Candidate] = []
     for aim in aims:
         for first in (-step, 0.0, step):
-            for hop in (turn_cm, turn_cm * 2):
-                out.append(_steer(bot, rules, aim, face, budget, first, hop, min_move))
+            found, hop_used = _steer(bot, rules, aim, face, budget, first, turn_cm, min_move)
+            out.append(found)
+            out.append(_steer(bot, rules, aim, face, budget, first, turn_cm * 2, min_move)[0]
+                       if hop_used else found)
     for first in (-step, 0.0, step):
         for frac in (1.0, 0.5):
             w = _Walk(bot, rules)

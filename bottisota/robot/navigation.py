@@ -239,12 +239,18 @@ class NavGrid:
         travelled = 0.0
         seen = {c}
         path: list[tuple[int, Point2]] = []     # the grid path within reach, in order
+        hop_start, hop_to, hop_cost = self.hop_start, self.hop_to, self.hop_cost
         while True:
-            nxt = min(self.hops(c), key=lambda e: f[e[0]] + e[1], default=None)
-            if nxt is None or f[nxt[0]] >= f[c] or nxt[0] in seen:
+            # the hop of least f[to] + cost, the first of equals (`min` over `hops(c)`)
+            lo, hi = int(hop_start[c]), int(hop_start[c + 1])
+            if lo == hi:
                 break
-            travelled += nxt[1]
-            c = nxt[0]
+            k = lo + int(np.argmin(f[hop_to[lo:hi]] + hop_cost[lo:hi]))
+            to = int(hop_to[k])
+            if f[to] >= f[c] or to in seen:
+                break
+            travelled += float(hop_cost[k])
+            c = to
             seen.add(c)
             if travelled > reach * 1.5:
                 break
