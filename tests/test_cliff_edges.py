@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
@@ -118,6 +119,68 @@ def test_fast_under_a_higher_floor_matches_the_slow_search(data):  # D4 D16 D29
         strict = data.draw(st.booleans())
         assert under_higher_floor(s, x, y, r, z, strict) == \
             under_higher_floor_reference(s, x, y, r, z, strict), (x, y, z, strict)
+
+
+def two_platforms_one_turned():
+    """Two platforms 1 cm high overlapping: a 16 x 5 block and a turned square whose
+    south-east side runs out of the block's south and east faces."""
+    return state(arena({"type": "platform", "id": "block", "rect": [19, 12, 16, 5], "height": 1},
+                       {"type": "platform", "id": "turned", "rect": [20, 13, 14.5, 13],
+                        "rotate": 45.0, "height": 1}, size=SIZE),
+                 bot("a", "red", (5, 5), 0, card(move=16)))
+
+
+def test_a_cliff_running_out_of_a_joint_is_kept_whole():  # D16 R37 D4 D29
+    # found by hypothesis: the turned square's south-east side is a cliff from its
+    # corner (27.78, 9.78) up to where it meets the block's south face at (30.003, 12),
+    # a joint of two floors of one height inside the block, and a cliff again past the
+    # block's east face. Its outline and the block's (cut out by the square) were not
+    # noded there, the side was judged by its middle (inside the block) and left out whole,
+    # and a base at floor level with most of it under the square's corner was not
+    # "under a higher floor".
+    s = two_platforms_one_turned()
+    lines = cliff_lines(s.index, s.rules.step_height)
+    x, y = 28.49966988622856, 10.47194012914397         # 0.0175 cm off the side
+    assert s.index.floor_z(x, y) == 0.0
+    assert under_higher_floor(s, x, y, 1.0, 0.0, False) is True
+    assert under_higher_floor_reference(s, x, y, 1.0, 0.0, False) is True
+    (cx, cy), (ex, ey) = shapely.get_coordinates(s.arena.features[1].shape)[:2].tolist()
+    for t in (0.05, 0.2, 0.9, 0.95):             # along the side: off the block, a cliff
+        px, py = cx + (ex - cx) * t, cy + (ey - cy) * t
+        assert lines.nearest(px, py, lines.near_segment((px, py), (px, py), 0.01)) < 1e-9
+    px, py = cx + (ex - cx) * 0.5, cy + (ey - cy) * 0.5      # inside the block: a joint
+    assert lines.near_segment((px, py), (px, py), 0.01).size == 0
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_every_drop_between_floors_is_on_a_cliff_line(data):  # D16 R37
+    # wherever the floors on the two sides of a floor's edge differ by more than a step,
+    # a cliff piece runs there (points near a corner of any outline are left out: there
+    # the side is not one floor)
+    s = data.draw(levels())
+    step = s.rules.step_height
+    lines = cliff_lines(s.index, step)
+    corners = [c for f in s.index.floors
+               for c in shapely.get_coordinates(f.feature.shape.boundary).tolist()]
+    for f in s.index.floors:
+        outline = f.region.boundary
+        if outline.length == 0.0:
+            continue
+        at = data.draw(st.floats(0.0, 1.0))
+        p = outline.interpolate(at, normalized=True)
+        q = outline.interpolate(min(1.0, at + 1e-4), normalized=True)
+        if q.equals(p):
+            q = outline.interpolate(max(0.0, at - 1e-4), normalized=True)
+        length = math.hypot(q.x - p.x, q.y - p.y)
+        if length == 0.0 or any(math.hypot(p.x - cx, p.y - cy) < 1e-2 for cx, cy in corners):
+            continue
+        nx, ny = (q.y - p.y) / length * 1e-4, -(q.x - p.x) / length * 1e-4
+        jump = abs(s.index.floor_z(p.x + nx, p.y + ny) - s.index.floor_z(p.x - nx, p.y - ny))
+        if jump > step + 0.01:
+            near = lines.near_segment((p.x, p.y), (p.x, p.y), 1e-6)
+            assert near.size and lines.nearest(p.x, p.y, near) < 1e-6, (p.x, p.y, jump)
 
 
 def test_cliff_lines_leave_out_a_ramp_joining_its_platform():  # D16 R37

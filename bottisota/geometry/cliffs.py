@@ -232,7 +232,11 @@ def _build(index: ArenaIndex, step: float) -> CliffLines:
     floors = list(index.floors)
     keep: list[_Piece] = []
     if floors:
-        noded = shapely.union_all([f.region.boundary for f in floors])
+        # the floor features' own outlines, noded where they cross: every region's edge
+        # lies on them, and a crossing is found once (a region's outline, cut out by a
+        # difference, may miss the node on the outline it follows, and a piece spanning
+        # a cliff and a joint would then be judged by its middle alone)
+        noded = shapely.union_all([f.feature.shape.boundary for f in floors])
         for part in shapely.get_parts(noded):
             xy = shapely.get_coordinates(part)
             for (x0, y0), (x1, y1) in zip(xy[:-1].tolist(), xy[1:].tolist(), strict=True):
