@@ -642,12 +642,19 @@ class Game:
     def _apply_entry(self, entry: Entry) -> None:
         dice = self.state.dice
         if entry.rolls:
-            with self.dice_from(entry.rolls):
-                for roll in entry.rolls:
-                    if dice.d6(roll.purpose) != roll.value:
-                        raise ValueError(f"roll {dice.used} ({roll.purpose}) came out "
-                                         f"{dice.rolls[-1].value}, not {roll.value}")
+            if dice.ask is None or dice.forced is not None:     # what dice_from leaves
+                self._roll_again(entry.rolls)
+            else:
+                with self.dice_from(entry.rolls):
+                    self._roll_again(entry.rolls)
         apply_events(self.state, entry.events)
+
+    def _roll_again(self, rolls: list[Roll]) -> None:
+        dice = self.state.dice
+        for roll in rolls:
+            if dice.d6(roll.purpose) != roll.value:
+                raise ValueError(f"roll {dice.used} ({roll.purpose}) came out "
+                                 f"{dice.rolls[-1].value}, not {roll.value}")
 
     # --- designers: new static data for a running game ------------------------------------
 

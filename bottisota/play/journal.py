@@ -42,7 +42,6 @@ with the verified replay's message, at its first bad line. Version 1 journals
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,33 +70,13 @@ from bottisota.play.journal_data import (
     rules_from,
     rules_to_data,
 )
+from bottisota.play.journal_digest import state_digest
 from bottisota.play.journal_events import well_formed
 from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
 READS = (1, 2)
-
-
-# the text a state digest is taken of: `json.dumps(data, default=default,
-# separators=(",", ":"))`, with one encoder made once (the data is never circular)
-_DIGEST_TEXT = json.JSONEncoder(default=default, separators=(",", ":"),
-                                check_circular=False).encode
-
-
-def state_digest(state: GameState) -> str:
-    """A short fingerprint of everything that changes in a game (bots, mines, goals,
-    turn, scores, decks, dice used): equal digests mean equal states."""
-    bots = [[b.id, b.player, b.card.id, b.x, b.y, b.z, b.facing, b.damage, b.destroyed,
-             b.removed, b.overwatch, b.rust, b.leaflet, b.moved, b.parts, sorted(b.ammo.items()),
-             b.new, b.docked, b.part_from] for b in state.bots.values()]
-    data = [state.round, state.active, state.phase, state.players, sorted(state.scores.items()),
-            sorted(state.kills.items()), state.deck, state.parts_deck, state.out, state.played,
-            state.next_id, state.over, state.dice.used, bots,
-            [[m.id, m.owner, m.weapon, m.x, m.y, m.z, m.r, m.magnetic, m.active]
-             for m in state.mines],
-            [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals]]
-    return hashlib.sha256(_DIGEST_TEXT(data).encode()).hexdigest()[:16]
 
 
 def dice_mode(dice: Dice) -> str:
@@ -141,6 +120,7 @@ class Journal:
         self.version = version
         self.actions = 0
         self.notice: str | None = None      # what resuming found (a torn line cut off)
+        self.parts: dict[bytes, str] = {}   # the state digest's parts written
 
     @property
     def fh(self) -> Any:
@@ -200,7 +180,7 @@ class Journal:
         if entry.pre:
             line["pre"] = entry.pre
         if state is not None:
-            line["state"] = state_digest(state)
+            line["state"] = state_digest(state, self.parts)
         self._write(line)
         self.actions += 1
 
@@ -213,7 +193,7 @@ class Journal:
     def reloaded(self, game: Game) -> None:
         """The game now runs on new static data (a designer's edit): the data, and the
         state the replay on it left."""
-        self._write({"reload": _static(game.state), "state": state_digest(game.state)})
+        self._write({"reload": _static(game.state), "state": state_digest(game.state, self.parts)})
 
 
 def journal_game(game: Game, path: str | Path) -> Journal:
@@ -427,14 +407,14 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None,
         prev = _checked(p, 1, raw, prev)[1]
     game = _header_game(p, header, ask)
     actions = 0
-    decoded: dict[str, Any] = {}         # actions of this journal, by their exact form
+    memo = _Memo()
     for number, raw in lines:
         if chained:
             content, prev = _checked(p, number, raw, prev)
         else:
             content = raw
         data = jf.parse_line(p, number, content)
-        if _replay_line(p, number, game, data, verify, decoded):
+        if _replay_line(p, number, game, data, verify, memo):
             actions += 1
     return Loaded(game, int(version or 0), number, actions, end, prev)
 
@@ -446,10 +426,18 @@ def _checked(path: str, number: int, raw: bytes, prev: str) -> tuple[bytes, str]
     return found
 
 
+class _Memo:
+    """What one read keeps from line to line: the actions read so far, by their exact
+    form (a robot game repeats many), and the state digest's parts written."""
+
+    def __init__(self) -> None:
+        self.actions: dict[str, Any] = {}
+        self.parts: dict[bytes, str] = {}
+
+
 def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
-                 decoded: dict[str, Any]) -> bool:
-    """Replay one line on the game (True for an action line). `decoded`: the actions
-    read so far, by their exact form (a robot game repeats many)."""
+                 memo: _Memo) -> bool:
+    """Replay one line on the game (True for an action line)."""
     if data.get("undo") is True and len(data) == 1:
         if not _recorded(game.undo, not verify):
             raise JournalError(p, number, N_("undo with nothing to undo"))
@@ -459,10 +447,10 @@ def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
             raise JournalError(p, number, N_("redo with nothing to redo"))
         return False
     if "reload" in data:
-        _reload(p, number, game, data)
+        _reload(p, number, game, data, memo)
         return False
     try:
-        action = _action(data["action"], decoded)
+        action = _action(data["action"], memo.actions)
         rolls = _rolls_from(data.get("rolls", []))
         events = data["events"]
         notes, pre = data.get("notes", 0), data.get("pre", 0)
@@ -476,9 +464,9 @@ def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
                 N_("not a journal entry: {err}").format(err=_why(err))) from None
     entry = Entry(action, events, rolls, pre, notes)
     if verify or not _vouched(game, data, entry):
-        _rerun(p, number, game, data, action, rolls, notes, pre)
+        _rerun(p, number, game, data, action, rolls, notes, pre, memo)
     else:
-        _from_events(game, data, entry)
+        _from_events(game, data, entry, memo)
     return True
 
 
@@ -518,7 +506,7 @@ def _vouched(game: Game, data: dict, entry: Entry) -> bool:
     return True
 
 
-def _from_events(game: Game, data: dict, entry: Entry) -> None:
+def _from_events(game: Game, data: dict, entry: Entry, memo: _Memo) -> None:
     """The line as recorded (`_vouched`): its dice drawn again, its events applied,
     the recorded state reached. _Mismatch when anything does not hold (the game is
     then part-way through the line)."""
@@ -526,12 +514,12 @@ def _from_events(game: Game, data: dict, entry: Entry) -> None:
         game.apply_recorded(entry)
     except Exception:        # a die not the seed's, an event that cannot apply
         raise _Mismatch from None
-    if data["state"] != state_digest(game.state):
+    if data["state"] != state_digest(game.state, memo.parts):
         raise _Mismatch
 
 
 def _rerun(p: str, number: int, game: Game, data: dict, action: Any, rolls: list[Roll],
-           notes: int, pre: int) -> None:
+           notes: int, pre: int, memo: _Memo) -> None:
     """The action re-run through the rules with its recorded dice: the same events,
     dice and state as recorded, or JournalError."""
     events = data["events"]
@@ -549,12 +537,12 @@ def _rerun(p: str, number: int, game: Game, data: dict, action: Any, rolls: list
     if plain(_rolls(game.history[-1].rolls)) != data.get("rolls", []):
         raise JournalError(p, number,
                 N_("replay differs: the dice rolled are not the ones recorded"))
-    if "state" in data and data["state"] != state_digest(game.state):
+    if "state" in data and data["state"] != state_digest(game.state, memo.parts):
         raise JournalError(p, number,
                 N_("replay differs: the state after this action is not the one recorded"))
 
 
-def _reload(path: str, number: int, game: Game, data: dict) -> None:
+def _reload(path: str, number: int, game: Game, data: dict, memo: _Memo) -> None:
     """A designer's reload line: the game goes on on the new data, as it did when played."""
     version = 2 if "arena_source" in (data.get("reload") or {}) else 1
     try:
@@ -568,7 +556,7 @@ def _reload(path: str, number: int, game: Game, data: dict) -> None:
     if refusal is not None:
         raise JournalError(path, number,
                 N_("the reload does not replay: {refusal}").format(refusal=refusal))
-    if "state" in data and data["state"] != state_digest(game.state):
+    if "state" in data and data["state"] != state_digest(game.state, memo.parts):
         raise JournalError(path, number,
                 N_("replay differs: the state after the reload is not the one recorded"))
 

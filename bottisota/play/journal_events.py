@@ -120,7 +120,9 @@ def well_formed(event: Any) -> bool:
         return False
     if not declared[2]:
         return _checked(declared[0], declared[1], event)
-    shape = (kind, tuple(event), tuple(map(type, event.values())))
+    # its type, then its keys, then the types of their values, in one flat tuple (as
+    # many keys as types: two equal tuples have the same keys and the same types)
+    shape = (kind, *event, *map(type, event.values()))
     verdict = _SHAPES.get(shape)
     if verdict is None:
         verdict = _checked(declared[0], declared[1], event)
