@@ -168,7 +168,7 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
                  for b in state.bots.values()),
            shooter.id, target.id, spose, tpose, through_bots,
            tuple(sorted(poses.items())) if poses else ())
-    memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight lines"), dict)
+    memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight_lines"), dict)
     sight = memo.get(key)
     if sight is None:
         sight = plain_line_of_sight(state, shooter, target, spose, tpose, through_bots, poses)
