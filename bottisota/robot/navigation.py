@@ -189,13 +189,22 @@ class NavGrid:
             return f[c] + math.hypot(cx - a[0], cy - a[1])
         return to_b
 
-    def distances_many(self, points: list[Point2], b: Point2) -> list[float]:
-        """Travel distances from many points to b at once (one vectorised wall test)."""
+    @staticmethod
+    def spot_lines(points: list[Point2], b: Point2) -> np.ndarray:
+        """The straight lines from many points to b (Shapely, one per point)."""
+        xy = np.asarray(points, dtype=float)
+        ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
+        return shapely.linestrings(np.stack([xy, ends], axis=1))
+
+    def distances_many(self, points: list[Point2], b: Point2,
+                       lines: np.ndarray | None = None) -> list[float]:
+        """Travel distances from many points to b at once (one vectorised wall test);
+        `lines` are their `spot_lines` to b when already built."""
         if not points:
             return []
         xy = np.asarray(points, dtype=float)
-        ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
-        lines = shapely.linestrings(np.stack([xy, ends], axis=1))
+        if lines is None:
+            lines = self.spot_lines(points, b)
         blocked = shapely.intersects(self.bad, lines)
         straight = np.hypot(xy[:, 0] - b[0], xy[:, 1] - b[1])
         if not blocked.any():
@@ -221,11 +230,12 @@ class NavGrid:
         return [next(hits) if len(p) >= 2 and any(q != p[0] for q in p) else False
                 for p in paths]
 
-    def walls_between(self, points: list[Point2], b: Point2) -> list[bool]:
-        """For many points: does a wall (inflated by the radius) stand between it and b?"""
-        xy = np.asarray(points, dtype=float)
-        ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
-        lines = shapely.linestrings(np.stack([xy, ends], axis=1))
+    def walls_between(self, points: list[Point2], b: Point2,
+                      lines: np.ndarray | None = None) -> list[bool]:
+        """For many points: does a wall (inflated by the radius) stand between it and b?
+        `lines` are their `spot_lines` to b when already built."""
+        if lines is None:
+            lines = self.spot_lines(points, b)
         return shapely.intersects(self.walls, lines).tolist()
 
     def waypoint(self, a: Point2, b: Point2, reach: float) -> Point2:

@@ -165,16 +165,28 @@ class Scorer:
         return self._to_target((x, y))
 
     def prime(self, points: list[tuple[float, float]]) -> None:
-        """Work out the travel distances of many end spots at once."""
-        if self.target is not None and self.kind in ("close_in", "ram", "flank", "grab_goal",
-                                                     "retreat"):
-            self._known.update(zip(points, self.grid.distances_many(points, self.target),
-                                   strict=True))
+        """Work out the travel distances of many end spots at once, and whether a wall
+        stands between each spot in reach and the focus (`cost` asks that only of
+        spots in reach). When the target is the focus itself (close in, ram) the lines
+        from the spots to it are built once for both."""
+        travel = self.target is not None and self.kind in ("close_in", "ram", "flank",
+                                                           "grab_goal", "retreat")
+        f = self.focus
+        near: list[int] = []
         if self.wants_shot and points:
-            f = self.focus
+            near = [k for k, (x, y) in enumerate(points) if self.in_reach(x, y)]
+        lines = None
+        if travel and near and f is not None and self.target == (f.x, f.y):
+            lines = self.grid.spot_lines(points, (f.x, f.y))
+        if travel:
+            assert self.target is not None
+            self._known.update(zip(points, self.grid.distances_many(points, self.target, lines),
+                                   strict=True))
+        if near:
             assert f is not None                # wants_shot is set only with a focus
-            self._walled.update(zip(points, self.grid.walls_between(points, (f.x, f.y)),
-                                    strict=True))
+            spots = [points[k] for k in near]
+            self._walled.update(zip(spots, self.grid.walls_between(
+                spots, (f.x, f.y), None if lines is None else lines[near]), strict=True))
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""

@@ -28,12 +28,13 @@ from bottisota.engine.shooting.geometry import (
     standing_bots,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import Sight
+from bottisota.geometry.arena_index import FAST_PATHS, Sight
 
 FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
 BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
 MINE_KINDS = ("mine", "magnetic_mine")
 ANGLE_EPSILON = 1e-6            # degrees: an arc's boundary is inside it
+SIGHT_MEMO_SIZE = 512           # sight lines kept per arena before they are forgotten
 NO_SIGHT = Refusal("R22", "something blocks the line")    # unexplained (explain=False)
 
 
@@ -152,9 +153,35 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
                   tpose: Pose | None = None, through_bots: bool = False,
                   poses: dict[str, Pose] | None = None) -> Sight:
     """Sight from the shooter's top to the target's middle (R22, R38, D15), with
-    the other standing bots as obstacles unless `through_bots` (R28 sprays)."""
+    the other standing bots as obstacles unless `through_bots` (R28 sprays).
+
+    The same line asked again in the same position (a robot choosing its shots,
+    then `Game.legal` checking them) is answered from a memo kept with the
+    compiled arena: its key holds everything the line reads (every bot's id,
+    place, base, height and whether it stands; the line's own inputs), so a
+    changed position never meets an old answer."""
     spose = spose or pose_of(shooter)
     tpose = tpose or pose_of(target)
+    if not FAST_PATHS.on:
+        return plain_line_of_sight(state, shooter, target, spose, tpose, through_bots, poses)
+    key = (tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
+                 for b in state.bots.values()),
+           shooter.id, target.id, spose, tpose, through_bots,
+           tuple(sorted(poses.items())) if poses else ())
+    memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight_lines"), dict)
+    sight = memo.get(key)
+    if sight is None:
+        sight = plain_line_of_sight(state, shooter, target, spose, tpose, through_bots, poses)
+        if len(memo) >= SIGHT_MEMO_SIZE:
+            memo.clear()
+        memo[key] = sight
+    return sight
+
+
+def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose,
+                        tpose: Pose, through_bots: bool = False,
+                        poses: dict[str, Pose] | None = None) -> Sight:
+    """`line_of_sight` worked out afresh, without its memo."""
     moved = dict(poses or {})
     moved[shooter.id], moved[target.id] = spose, tpose
     discs = () if through_bots else tuple(
