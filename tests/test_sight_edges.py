@@ -131,10 +131,20 @@ def test_full_sight_over_near_degenerate_lines_is_shapelys(data, a, az, bz):  # 
         if fast.point is not None:
             assert math.dist(fast.point, slow.point) <= TOL
         assert len(fast.track) == len(slow.track)
-        for u, v in zip(fast.track, slow.track, strict=True):
-            assert u.what == v.what
-            assert math.isclose(u.distance, v.distance, abs_tol=TOL)
-            assert math.isclose(u.obstacle_z, v.obstacle_z, abs_tol=TOL)
+        same_track(fast.track, slow.track)
+
+
+def same_track(fast, slow) -> None:
+    """The same crossings in the same order, but for crossings at one distance (two
+    features meeting where the line passes), which may come in either order."""
+    left = list(slow)
+    for u in fast:
+        match = [v for v in left if v.what == u.what
+                 and math.isclose(u.distance, v.distance, abs_tol=TOL)
+                 and math.isclose(u.obstacle_z, v.obstacle_z, abs_tol=TOL)]
+        assert match, (u, left)
+        assert all(v.distance > u.distance - TOL for v in left), (u, left)  # none skipped
+        left.remove(match[0])
 
 
 def test_generic_lines_need_no_shapely_cut():
