@@ -717,13 +717,8 @@ class ArenaIndex:
         comes within that box is among them. None when the grid leaves it to the tree."""
         lo_x, lo_y, hi_x, hi_y = lo_x - BOX_SLACK, lo_y - BOX_SLACK, hi_x + BOX_SLACK, \
             hi_y + BOX_SLACK
-        grid = self._feature_grid
-        cand = grid.candidates(lo_x, lo_y, hi_x, hi_y)
-        if cand is None:
-            return None
-        rows = grid.rows
-        return [k for k in cand if rows[k][0] <= hi_x and rows[k][2] >= lo_x
-                and rows[k][1] <= hi_y and rows[k][3] >= lo_y and wanted(k)]
+        meeting = self._feature_grid.meeting(lo_x, lo_y, hi_x, hi_y)
+        return None if meeting is None else [k for k in meeting if wanted(k)]
 
     def _floor_edges(self, i: int) -> BaseGeometry:
         """The boundary of floor i's region (later floors cut out), built once."""

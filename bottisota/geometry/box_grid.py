@@ -80,3 +80,13 @@ class BoxGrid:
             for cx in range(cx0, cx1 + 1):
                 found.update(cells.get(cy * self.nx + cx, ()))
         return sorted(found)
+
+    def meeting(self, lo_x: float, lo_y: float, hi_x: float, hi_y: float) -> list[int] | None:
+        """Indices, ascending, of exactly the boxes that meet the box [lo_x, hi_x] x
+        [lo_y, hi_y] (the candidates' own box test); None as for `candidates`."""
+        cand = self.candidates(lo_x, lo_y, hi_x, hi_y)
+        if cand is None:
+            return None
+        rows = self.rows
+        return [k for k in cand if rows[k][0] <= hi_x and rows[k][2] >= lo_x
+                and rows[k][1] <= hi_y and rows[k][3] >= lo_y]

@@ -116,13 +116,7 @@ class CliffLines:
         grow = distance + BOX_SLACK
         lo_x, hi_x = min(a[0], b[0]) - grow, max(a[0], b[0]) + grow
         lo_y, hi_y = min(a[1], b[1]) - grow, max(a[1], b[1]) + grow
-        grid = self._grid
-        cand = grid.candidates(lo_x, lo_y, hi_x, hi_y)
-        if cand is None:
-            return None
-        rows = grid.rows
-        return [k for k in cand if rows[k][0] <= hi_x and rows[k][2] >= lo_x
-                and rows[k][1] <= hi_y and rows[k][3] >= lo_y]
+        return self._grid.meeting(lo_x, lo_y, hi_x, hi_y)
 
     def _boxes_near(self, a: Sequence[float], b: Sequence[float], distance: float) -> bool:
         """Some piece's bounding box comes within `distance` (+ slack) of the segment
