@@ -104,3 +104,22 @@ def test_a_panel_never_copied_is_drawn_again_when_its_pixels_are_gone():
     app._panel_shown = None                                # and said so
     app.step(0.0)
     assert panel_pixels(app) == shown
+
+
+def test_the_headless_screenshot_shows_the_panel_as_the_table_stands(monkeypatch, tmp_path):
+    # `play --headless --screenshot`: the last frame may have left its panel's new words
+    # to the next; the picture is drawn at once (seen: a screenshot whose panel said
+    # round 9 under a table in round 10)
+    import argparse
+
+    from bottisota.commands import play
+
+    monkeypatch.setattr(frame, "TABLE_BUSY_MS", -1.0)
+    app = shooting_app()
+    before = panel_pixels(app)
+    app.choose_weapon(1)
+    shot = tmp_path / "last.png"
+    play._headless(app, argparse.Namespace(frames=1, screenshot=str(shot)))
+    assert app.panel_rect is not None
+    saved = pygame.image.load(str(shot)).subsurface(app.panel_rect)
+    assert pygame.image.tobytes(saved, "RGB") == fresh_panel(app) != before

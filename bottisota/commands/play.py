@@ -271,7 +271,9 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         if args.frames is None and idle >= 2:
             break
     if args.screenshot:
-        pygame.image.save(app.surface, args.screenshot)
+        # drawn at once: a frame after an action may leave its panel's new words to
+        # the next frame, and the picture must show the panel as the table stands
+        pygame.image.save(app.draw(), args.screenshot)
     print(turn_line(app.game))
     for line in app.vm.log.lines[-5:]:
         print(("(undone) " if line.undone else "") + line.text)
