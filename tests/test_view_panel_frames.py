@@ -22,6 +22,15 @@ def shooting_app() -> TableApp:
     return app
 
 
+def settled_app() -> TableApp:
+    """A shooting app with a weapon chosen and its panel drawn (two frames on)."""
+    app = shooting_app()
+    app.choose_weapon(1)
+    app.step(0.0)
+    app.step(0.0)
+    return app
+
+
 def panel_pixels(app: TableApp) -> bytes:
     assert app.panel_rect is not None
     return pygame.image.tobytes(app.surface.subsurface(app.panel_rect), "RGB")
@@ -74,10 +83,7 @@ def test_a_light_table_or_a_picture_taken_at_once_shows_the_panel_up_to_date(mon
 
 
 def test_a_panel_covered_for_a_frame_comes_back_with_the_same_pixels():
-    app = shooting_app()
-    app.choose_weapon(1)
-    app.step(0.0)
-    app.step(0.0)
+    app = settled_app()
     shown = panel_pixels(app)
 
     def cover(surface: pygame.Surface, area: pygame.Rect) -> None:
@@ -94,10 +100,7 @@ def test_a_panel_covered_for_a_frame_comes_back_with_the_same_pixels():
 
 
 def test_a_panel_never_copied_is_drawn_again_when_its_pixels_are_gone():
-    app = shooting_app()
-    app.choose_weapon(1)
-    app.step(0.0)
-    app.step(0.0)
+    app = settled_app()
     shown = panel_pixels(app)
     assert not app._panel_saved                            # nothing covered it: no copy made
     app.surface.fill((255, 0, 255))                        # something drew over the window
