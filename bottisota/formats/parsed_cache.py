@@ -59,6 +59,36 @@ def cached(kind: str, files: Sequence[str | Path], depends: str, build: Callable
     return value
 
 
+def cached_data(kind: str, data: bytes, code: Sequence[str | Path],
+                build: Callable[[], T]) -> T:
+    """The value `build()` makes from `data` (the exact bytes of everything it reads,
+    e.g. a journal's recorded arena, cards, mods and rules), taken from the cache when
+    an entry holds these very bytes, this program and the same `code` (the modules
+    outside core and formats that `build` runs, by name, size and modification time);
+    else built and kept. As `cached`, only a value built without a problem is kept."""
+    try:
+        stamp = program_stamp() + (_modules(code),)
+        path = cache_folder() / f"{kind}-{zlib.crc32(data):08x}.pickle"
+    except (OSError, RuntimeError):               # no home folder, or a module not found
+        return build()
+    key = (CACHE_FORMAT, kind, stamp, data)
+    found = _read(path, key)
+    if found is not None:
+        return found[0]
+    value = build()
+    _write(path, key, value)
+    return value
+
+
+def _modules(files: Sequence[str | Path]) -> tuple:
+    """Each module file by name, size and modification time."""
+    stamps = []
+    for f in files:
+        st = os.stat(f)
+        stamps.append((Path(f).name, st.st_size, st.st_mtime_ns))
+    return tuple(stamps)
+
+
 @cache
 def program_stamp() -> tuple:
     """What the program is: its version, Python's, and each module of `_CODE` by name,

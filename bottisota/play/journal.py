@@ -55,6 +55,8 @@ from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
+from bottisota.formats.parsed_cache import cached_data
+from bottisota.play import journal_data
 from bottisota.play import journal_file as jf
 from bottisota.play.journal_data import (
     DataError,
@@ -290,6 +292,22 @@ def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> G
 
 
 def _static_from(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
+    """The header's rules, arena, cards and mods, each validated as a file is. Kept in
+    the user's cache by the exact text of what they were built from (`cached_data`), so
+    resuming again a game on the same content skips the validation it passed before."""
+    parts = (version, d["rules"], d["arena"], d.get("arena_source"), d["cards"], d["mods"])
+    try:
+        data = json.dumps(parts, allow_nan=False, separators=(",", ":")).encode()
+    except (TypeError, ValueError):          # not plain JSON: no cache, the checks say why
+        return _static_built(d, version)
+    return cached_data("journal-static", data, _STATIC_CODE,
+                       lambda: _static_built(d, version))
+
+
+_STATIC_CODE = (__file__, journal_data.__file__)
+
+
+def _static_built(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
     rules = rules_from(d["rules"])
     arena_data = arena_from_v1(d["arena"]) if version == 1 else d["arena"]
     source = d.get("arena_source") if version >= 2 else (d["arena"] or {}).get("source")
