@@ -4,6 +4,7 @@ blindly (the files' bytes, the program and the house rules must all be the same)
 hiding a file's error, and rebuilding any entry it cannot read."""
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 
@@ -160,3 +161,38 @@ def test_no_home_folder_means_no_cache(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Path, "home", homeless)
     assert loading.load_arena(arena_file(tmp_path), cache=True).name == "small"
+
+
+def entry_files(cache: Path) -> dict[str, Path]:
+    """The arena entries by the file each was read from."""
+    return {pickle.loads(e.read_bytes())[4][0][0]: e for e in cache.glob("arena-*.pickle")}
+
+
+def test_the_cache_keeps_the_newest_entries_of_each_kind(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(parsed_cache, "KEEP", 3)
+    loading.bundled_rules()                              # another kind, pruned on its own
+    paths = []
+    for k in range(5):                                   # five arenas in five folders
+        (tmp_path / str(k)).mkdir()
+        paths.append(str(arena_file(tmp_path / str(k))))
+        loading.load_arena(paths[-1], cache=True)
+        for age, path in enumerate(reversed(paths)):     # written a minute apart
+            if path in entry_files(cache):
+                stamp = 10 ** 18 - age * 60 * 10 ** 9
+                os.utime(entry_files(cache)[path], ns=(stamp, stamp))
+    assert sorted(entry_files(cache)) == sorted(paths[2:])          # the two oldest gone
+    assert len(list(cache.glob("rules-*.pickle"))) == 1
+
+
+def test_an_entry_in_use_is_kept_when_older_ones_are_pruned(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(parsed_cache, "KEEP", 2)
+    for name in "abc":
+        (tmp_path / name).mkdir()
+    a, b, c = (str(arena_file(tmp_path / name)) for name in "abc")
+    loading.load_arena(a, cache=True)
+    loading.load_arena(b, cache=True)
+    os.utime(entry_files(cache)[a], ns=(10 ** 18, 10 ** 18))          # a written first
+    os.utime(entry_files(cache)[b], ns=(10 ** 18 + 1, 10 ** 18 + 1))
+    loading.load_arena(a, cache=True)                  # taken from the cache: in use now
+    loading.load_arena(c, cache=True)
+    assert sorted(entry_files(cache)) == sorted([a, c])

@@ -8,7 +8,10 @@ Python version, and what else the value depends on, such as the house rules) and
 only when all of that is the same now, byte for byte. Only values built without a
 problem are written, so a file's error is always reported from the file itself. An
 entry that cannot be read (damaged, cut short, of another format or program) is ignored
-and written again; a cache folder that cannot be written only costs time.
+and written again; a cache folder that cannot be written only costs time. Of each kind
+(arena, rules, catalogue, robot table, a journal's recorded data) the KEEP entries last
+written or used are kept, the older ones removed, so the folder does not grow with every
+file edited or journal resumed.
 
 Entries are pickles in the user's own cache folder ($XDG_CACHE_HOME/bottisota, beside
 the compiled catalogues): the part naming the inputs is read with no classes allowed,
@@ -32,6 +35,7 @@ from bottisota.core.i18n import cache_folder
 from bottisota.formats.limits import TooLarge, read_limited
 
 CACHE_FORMAT = 1                 # bump when an entry's form changes
+KEEP = 64                        # entries kept of each kind (the newest written)
 T = TypeVar("T")
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE = ("core", "formats")      # the modules that read, check and build content values
@@ -121,9 +125,14 @@ def _read(path: Path, key: tuple) -> tuple[Any] | None:
         stream = io.BytesIO(data)
         if _PlainUnpickler(stream).load() != key:
             return None
-        return (pickle.loads(data[stream.tell():]),)
+        value = pickle.loads(data[stream.tell():])
     except Exception:          # missing, damaged or foreign: built again and rewritten
         return None
+    try:
+        os.utime(path)         # in use: among the newest, kept when others are pruned
+    except OSError:
+        pass
+    return (value,)
 
 
 def _unchanged(inputs: tuple[tuple[str, bytes], ...]) -> bool:
@@ -134,7 +143,8 @@ def _unchanged(inputs: tuple[tuple[str, bytes], ...]) -> bool:
 
 
 def _write(path: Path, key: tuple, value: Any) -> None:
-    """The entry written whole, then renamed into place (replacing the one it updates)."""
+    """The entry written whole, then renamed into place (replacing the one it updates);
+    then the entries of its kind beyond the KEEP last written or used removed."""
     try:
         blob = pickle.dumps(key, protocol=pickle.HIGHEST_PROTOCOL) + \
             pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
@@ -148,4 +158,21 @@ def _write(path: Path, key: tuple, value: Any) -> None:
             os.unlink(tmp)
             raise
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return
+    _prune(path)
+
+
+def _prune(path: Path) -> None:
+    """Keep the KEEP most recently written or used entries of the kind `path` is one of (its
+    name up to the last '-'): the cache no longer grows with every arena edited or
+    journal resumed. An entry removed is only built again when next needed."""
+    kind = path.name.rsplit("-", 1)[0] + "-"
+    try:
+        entries = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(path.parent)
+                   if e.name.startswith(kind) and e.name.endswith(".pickle")
+                   and "-" not in e.name[len(kind):]]
+        entries.sort(reverse=True)
+        for _, old in entries[KEEP:]:
+            os.unlink(old)
+    except OSError:                      # another process pruning too, or no rights
         return
