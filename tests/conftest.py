@@ -36,6 +36,21 @@ def duel():
     return load_arena(arenas_dir() / "duel.yaml")
 
 
+@pytest.fixture(scope="module")
+def robot_journal(catalogue, duel, tmp_path_factory) -> list[str]:
+    """The lines of a seeded robot game on the duel arena (decisions as notes), 8 actions."""
+    from bottisota.formats.loading import bundled_rules
+    from bottisota.formats.robot_tables import find_personality
+    from bottisota.robot.match import play
+
+    cards, mods = catalogue
+    path = tmp_path_factory.mktemp("robots") / "robots.jsonl"
+    play(duel, bundled_rules(), cards, mods,
+         [find_personality("aggressive"), find_personality("sniper")], seed=7,
+         round_limit=None, time_limit=0.05, max_actions=8, journal_path=str(path))
+    return path.read_text(encoding="utf-8").splitlines()
+
+
 @pytest.fixture
 def video():
     """pygame's display and fonts up, no events left from an earlier test (view tests)."""

@@ -11,24 +11,10 @@ import pytest
 
 from bottisota.core.errors import JournalError
 from bottisota.formats import parsed_cache
-from bottisota.formats.loading import bundled_rules
-from bottisota.formats.robot_tables import find_personality
 from bottisota.play import journal
 from bottisota.play.journal import load, state_digest
-from bottisota.robot.match import play
 from tests.test_journal import write_resealed
 from tests.test_journal_tamper import edit
-
-
-@pytest.fixture(scope="module")
-def robot_journal(catalogue, duel, tmp_path_factory) -> list[str]:
-    """The lines of a seeded robot game on the duel arena, 8 actions."""
-    cards, mods = catalogue
-    path = tmp_path_factory.mktemp("static") / "robots.jsonl"
-    play(duel, bundled_rules(), cards, mods,
-         [find_personality("aggressive"), find_personality("sniper")], seed=7,
-         round_limit=None, time_limit=0.05, max_actions=8, journal_path=str(path))
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 @pytest.fixture
