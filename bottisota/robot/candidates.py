@@ -167,8 +167,9 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     toward the aim whenever the rhythm allows (R8, R9, R12). With it, whether `hop`
     mattered: when it never did, any other hop gives the same candidate.
 
-    `_Walk` written out in local variables (the planner asks for thousands of these
-    a game); the same arithmetic in the same order, so the same candidates."""
+    `_Walk` written out in local variables, its `turn` and `forward` inlined (the
+    planner asks for thousands of these a game); the same arithmetic in the same
+    order, so the same candidates."""
     s = bot.stats
     step = rules.turn_step
     half = step / 2
@@ -183,14 +184,11 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     degrees_ = math.degrees
     atan2 = math.atan2
     hypot = math.hypot
+    copysign = math.copysign
     hop_used = False
-
-    def turn(degrees: float) -> None:
-        # `_Walk.turn` for a wheeled or tracked bot
-        nonlocal free, spent, since, f
-        if abs(degrees) < 0.05:
-            return
-        units = int(round(abs(degrees) / step))
+    # the first turn (`_Walk.turn` for a wheeled or tracked bot, as below)
+    if abs(first) >= 0.05:
+        units = int(round(abs(first) / step))
         if units > 0 and free > 0 and distance <= EPS:
             used = min(free, units)
             free -= used
@@ -201,10 +199,8 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
                     spent += turn_cm
             else:
                 since = 0.0
-        f = (f + degrees) % 360.0
-        steps.append(("turn", round(degrees, 2)))
-
-    turn(first)
+        f = (f + first) % 360.0
+        steps.append(("turn", round(first, 2)))
     for _ in range(64):
         left = budget - spent
         if left <= EPS:
@@ -216,12 +212,24 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
         else:
             off = 0.0
         if dist > EPS and abs(off) > half and (distance > EPS or tracked):
-            if tracked:
-                if spent + turn_cm <= budget - EPS:
-                    turn(math.copysign(step, off))
-                    continue
-            elif (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
-                turn(math.copysign(step, off))
+            if (spent + turn_cm <= budget - EPS) if tracked else \
+                    ((free > 0 and distance <= EPS) or since >= turn_cm - EPS):
+                # `_Walk.turn(copysign(step, off))`: one unit
+                degrees = copysign(step, off)
+                if abs(degrees) >= 0.05:
+                    units = int(round(abs(degrees) / step))
+                    if units > 0 and free > 0 and distance <= EPS:
+                        used = min(free, units)
+                        free -= used
+                        units -= used
+                    if units > 0:
+                        if tracked:
+                            for _ in range(units):
+                                spent += turn_cm
+                        else:
+                            since = 0.0
+                    f = (f + degrees) % 360.0
+                    steps.append(("turn", round(degrees, 2)))
                 continue
         hx, hy = heading(f)
         along = (ax - x) * hx + (ay - y) * hy
@@ -246,21 +254,52 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
             points.append((x, y))
         if abs(off) <= half and run >= along - EPS:
             break
-    w = _Walk(bot, rules)
-    w.x, w.y, w.f, w.spent, w.distance, w.since, w.free = x, y, f, spent, distance, since, free
-    w.steps, w.points = steps, points
-    if w.distance < min_move - EPS:
-        w.forward(min(min_move - w.distance, budget - w.spent))
-    if face is not None and w.can_turn() and not tracked:
-        off = signed(w.f, bearing_to(w.x, w.y, *face))
-        if abs(off) > step / 2:
-            w.turn(math.copysign(step, off))
-    elif face is not None and tracked:
-        off = signed(w.f, bearing_to(w.x, w.y, *face))
-        while abs(off) > step / 2 and w.spent + w.turn_cm <= budget + EPS:
-            w.turn(math.copysign(step, off))
-            off = signed(w.f, bearing_to(w.x, w.y, *face))
-    return w.done(), hop_used
+    if distance < min_move - EPS:       # `_Walk.forward` up to the minimum move
+        cm = round(min(min_move - distance, budget - spent), 2)
+        if cm > 0:
+            hx, hy = heading(f)
+            x += hx * cm * 1.0
+            y += hy * cm * 1.0
+            spent += cm * 1.0
+            steps.append(("forward", cm))
+            distance += cm
+            since += cm
+            points.append((x, y))
+    if face is not None:
+        fx, fy = face
+        if not tracked:
+            # `_Walk.can_turn()` for one unit, then one turn toward the face
+            if (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
+                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                off = d - 360.0 if d > 180.0 else d
+                if abs(off) > half:
+                    degrees = copysign(step, off)
+                    units = int(round(abs(degrees) / step))
+                    if units > 0 and free > 0 and distance <= EPS:
+                        used = min(free, units)
+                        free -= used
+                        units -= used
+                    if units > 0:
+                        since = 0.0
+                    f = (f + degrees) % 360.0
+                    steps.append(("turn", round(degrees, 2)))
+        else:
+            d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+            off = d - 360.0 if d > 180.0 else d
+            while abs(off) > half and spent + turn_cm <= budget + EPS:
+                degrees = copysign(step, off)
+                units = int(round(abs(degrees) / step))
+                if units > 0 and free > 0 and distance <= EPS:
+                    used = min(free, units)
+                    free -= used
+                    units -= used
+                for _ in range(units):
+                    spent += turn_cm
+                f = (f + degrees) % 360.0
+                steps.append(("turn", round(degrees, 2)))
+                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                off = d - 360.0 if d > 180.0 else d
+    return Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)), hop_used
 
 
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
