@@ -11,10 +11,9 @@ wall-clock guard (`deadline`); a search it cuts is journaled by the robot.
 """
 from __future__ import annotations
 
-import heapq
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
@@ -42,7 +41,6 @@ BLOCKED = 60.0                  # cm-equivalents: the path meets a wall, pit or 
 MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
-RANK_CHUNK = 4                  # candidates whose paths are tested against the map at once
 
 
 @dataclass
@@ -332,25 +330,16 @@ def _pt(x: float, y: float) -> Point:
     return Point(x, y)
 
 
-def _ranked(scorer: Scorer, cands: list[Candidate]) -> Iterator[tuple[float, Candidate]]:
+def _ranked(scorer: Scorer, cands: list[Candidate]) -> list[tuple[float, Candidate]]:
     """The candidates by predicted cost, the cost of ending there plus BLOCKED where the
-    path crosses a wall, pit or cliff on the map (ties in candidate order). The crossing
-    test is made only for the candidates the search reaches, RANK_CHUNK at a time: as
-    BLOCKED only adds, a candidate is ranked as soon as no untested one could come
-    before it, so the order is the one of testing every path first."""
-    base = sorted((scorer.cost(c.x, c.y, c.facing, c.spent), i) for i, c in enumerate(cands))
-    tested: list[tuple[float, int]] = []        # a heap of (predicted, candidate index)
-    at = 0
-    while at < len(base) or tested:
-        if at < len(base) and (not tested or tested[0] >= base[at]):
-            chunk = base[at:at + RANK_CHUNK]
-            at += len(chunk)
-            crossing = scorer.grid.crosses([cands[i].path for _, i in chunk])
-            for (cost, i), cross in zip(chunk, crossing, strict=True):
-                heapq.heappush(tested, (cost + (BLOCKED if cross else 0.0), i))
-            continue
-        predicted, i = heapq.heappop(tested)
-        yield predicted, cands[i]
+    path crosses a wall, pit or cliff on the map (ties in candidate order). Every path
+    is tested against the map in one vectorised call: one call costs about what the
+    test of a few paths does, and the search reaches past the first few often."""
+    cost = scorer.cost
+    crossing = scorer.grid.crosses([c.path for c in cands])
+    ranked = sorted((cost(c.x, c.y, c.facing, c.spent) + (BLOCKED if cross else 0.0), i)
+                    for i, (c, cross) in enumerate(zip(cands, crossing, strict=True)))
+    return [(predicted, cands[i]) for predicted, i in ranked]
 
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
@@ -370,10 +359,9 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     extra = [Candidate(tuple(("lift", s.direction) for s in steps), bot.x, bot.y, bot.facing,
                        0.0, 0.0) for steps in lift_candidates(state, bot)]
     ranked = _ranked(scorer, cands)
-    queue: Iterable[tuple[float, Candidate]] = ranked
+    queue = ranked
     if extra:
-        whole = list(ranked)
-        queue = whole[:2] + [(whole[0][0] if whole else 0.0, c) for c in extra] + whole[2:]
+        queue = ranked[:2] + [(ranked[0][0] if ranked else 0.0, c) for c in extra] + ranked[2:]
     best: Plan | None = None
     previews = 0
     timed_out = False
