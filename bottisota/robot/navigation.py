@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 
 import numpy as np
 import shapely
@@ -219,16 +220,21 @@ class NavGrid:
         return out
 
     def crosses(self, paths: list[tuple[Point2, ...]]) -> list[bool]:
-        """For many polylines of the centre: does one meet a wall, pit or cliff?"""
-        lines = [p for p in paths if len(p) >= 2 and any(q != p[0] for q in p)]
+        """For many polylines of the centre: does one meet a wall, pit or cliff? (A path
+        of one point, or whose corners are all one point, meets nothing.)"""
+        lines = [k for k, p in enumerate(paths) if len(p) >= 2 and p.count(p[0]) != len(p)]
+        out = [False] * len(paths)
         if not lines:
-            return [False] * len(paths)
-        coords = np.asarray([q for p in lines for q in p], dtype=float)
-        index = np.repeat(np.arange(len(lines)), [len(p) for p in lines])
-        hits = iter(shapely.intersects(self.bad, shapely.linestrings(coords, indices=index))
-                    .tolist())
-        return [next(hits) if len(p) >= 2 and any(q != p[0] for q in p) else False
-                for p in paths]
+            return out
+        chosen = [paths[k] for k in lines]
+        lengths = [len(p) for p in chosen]
+        coords = np.fromiter(chain.from_iterable(chain.from_iterable(chosen)), float,
+                             2 * sum(lengths)).reshape(-1, 2)
+        index = np.repeat(np.arange(len(chosen)), lengths)
+        hits = shapely.intersects(self.bad, shapely.linestrings(coords, indices=index)).tolist()
+        for k, hit in zip(lines, hits, strict=True):
+            out[k] = hit
+        return out
 
     def walls_between(self, points: list[Point2], b: Point2,
                       lines: np.ndarray | None = None) -> list[bool]:

@@ -229,6 +229,44 @@ class Scorer:
                 c += NO_SHOT_PENALTY
         return c + spent * 0.01
 
+    def costs(self, cands: list[Candidate]) -> list[float]:
+        """`cost` of every candidate's predicted end, the same arithmetic in the same
+        order written out in local variables (the ranking asks it of every candidate)."""
+        kind, f = self.kind, self.focus
+        known, to_target, walled = self._known, self.to_target, self.walled
+        hypot, atan2, degrees = math.hypot, math.atan2, math.degrees
+        facing_matters = f is not None and kind not in ("retreat", "evade", "grab_goal")
+        nose = facing_matters and self.nose_armed
+        shot = facing_matters and self.wants_shot
+        fx, fy = (f.x, f.y) if f is not None else (0.0, 0.0)
+        contact, keep, reach, half_arc = self.contact, self.keep, self.reach, self.half_arc
+        travel_less = kind in ("close_in", "ram")
+        travel = kind in ("flank", "grab_goal", "retreat")
+        enemies = self.enemies
+        out: list[float] = []
+        for cand in cands:
+            x, y, spent = cand.x, cand.y, cand.spent
+            c = 0.0
+            if travel_less or travel:
+                t = known.get((x, y))
+                if t is None:
+                    t = to_target(x, y)
+                c = max(0.0, t - contact) if travel_less else t
+            elif kind == "keep_range":
+                c = abs(hypot(fx - x, fy - y) - keep) if f else 0.0
+            elif kind == "evade":
+                c = -min((hypot(e.x - x, e.y - y) for e in enemies), default=0.0) * 0.3
+            elif kind == "hold":
+                c = spent * 0.5
+            if nose:
+                d = (degrees(atan2(fx - x, fy - y)) % 360.0 - cand.facing) % 360.0
+                if abs(d - 360.0 if d > 180.0 else d) > half_arc:
+                    c += ARC_PENALTY
+            if shot and (not hypot(fx - x, fy - y) <= reach or walled(x, y)):
+                c += NO_SHOT_PENALTY
+            out.append(c + spent * 0.01)
+        return out
+
     def walled(self, x: float, y: float) -> bool:
         """A wall stands between the spot and the focus (R22; a cheap guess of sight)."""
         known = self._walled.get((x, y))
@@ -321,9 +359,15 @@ def on_table(state: GameState, bot: Bot, cands: list[Candidate]) -> list[Candida
     """Candidates whose base stays on the table all the way (R2: the rules refuse others)."""
     w, h = state.arena.size
     r = bot.radius
-    return [c for c in cands
-            if all(r - 1e-6 <= x <= w - r + 1e-6 and r - 1e-6 <= y <= h - r + 1e-6
-                   for x, y in c.path)]
+    lo, hi_x, hi_y = r - 1e-6, w - r + 1e-6, h - r + 1e-6
+    out = []
+    for c in cands:
+        for x, y in c.path:
+            if not (lo <= x <= hi_x and lo <= y <= hi_y):
+                break
+        else:
+            out.append(c)
+    return out
 
 
 def _pt(x: float, y: float) -> Point:
@@ -335,10 +379,9 @@ def _ranked(scorer: Scorer, cands: list[Candidate]) -> list[tuple[float, Candida
     path crosses a wall, pit or cliff on the map (ties in candidate order). Every path
     is tested against the map in one vectorised call: one call costs about what the
     test of a few paths does, and the search reaches past the first few often."""
-    cost = scorer.cost
     crossing = scorer.grid.crosses([c.path for c in cands])
-    ranked = sorted((cost(c.x, c.y, c.facing, c.spent) + (BLOCKED if cross else 0.0), i)
-                    for i, (c, cross) in enumerate(zip(cands, crossing, strict=True)))
+    ranked = sorted((cost + (BLOCKED if cross else 0.0), i) for i, (cost, cross)
+                    in enumerate(zip(scorer.costs(cands), crossing, strict=True)))
     return [(predicted, cands[i]) for predicted, i in ranked]
 
 
