@@ -134,7 +134,11 @@ class _Walk:
 
 def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
                       face: tuple[float, float] | None, budget: float) -> list[Candidate]:
-    """Walkers and hoverers: turn toward a point, walk, turn to face (R10, R15)."""
+    """Walkers and hoverers: turn toward a point, walk, turn to face (R10, R15).
+
+    `_Walk` written out for a free turner (its `turn` and `forward` inlined: every
+    candidate is a turn, a run and a turn); the same arithmetic in the same order,
+    so the same candidates."""
     out: list[Candidate] = []
     targets: list[tuple[float, float | None]] = []
     for ax, ay in aims:
@@ -144,16 +148,36 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
     for k in range(FAN):
         targets.append((bot.facing + k * 360.0 / FAN, None))
     lengths_full = [budget, budget * 0.5]
+    x0, y0, f0 = bot.x, bot.y, bot.facing
+    start = (x0, y0)
     for direction, far in targets:
         lengths = ([min(far, budget)] + [v for v in lengths_full if v < far - EPS] if far
                    else lengths_full)
+        first = signed(f0, direction)
+        if abs(first) < 0.05:
+            f1, opening = f0, ()
+        else:
+            f1, opening = (f0 + first) % 360.0, (("turn", round(first, 2)),)
+        hx, hy = heading(f1)
         for length in lengths:
-            w = _Walk(bot, rules)
-            w.turn(signed(w.f, direction))
-            w.forward(length)
+            x, y, f = x0, y0, f1
+            spent = distance = 0.0
+            steps = list(opening)
+            points = [start]
+            cm = round(length, 2)
+            if cm > 0:
+                x += hx * cm * 1.0
+                y += hy * cm * 1.0
+                spent += cm * 1.0
+                steps.append(("forward", cm))
+                distance += cm
+                points.append((x, y))
             if face is not None:
-                w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
-            out.append(w.done())
+                last = signed(f, bearing_to(x, y, *face))
+                if abs(last) >= 0.05:
+                    f = (f + last) % 360.0
+                    steps.append(("turn", round(last, 2)))
+            out.append(Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)))
     w = _Walk(bot, rules)
     if face is not None:
         w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
