@@ -154,6 +154,7 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
         lengths = ([min(far, budget)] + [v for v in lengths_full if v < far - EPS] if far
                    else lengths_full)
         first = signed(f0, direction)
+        opening: tuple[tuple, ...]
         if abs(first) < 0.05:
             f1, opening = f0, ()
         else:
