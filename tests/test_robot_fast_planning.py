@@ -149,6 +149,17 @@ def test_inline_candidates_are_the_walked_ones(name):
                         args = (me, s.rules, aim, face, budget, first, hop, min_move)
                         assert _steer(*args) == _steer_walked(*args)
                         steered += 1
+        for first in (-s.rules.turn_step, 0.0, s.rules.turn_step):
+            min_move = rng.choice((0.0, me.stats.min_move, 5.0))
+            runs = [(1.0, False), (0.5, False), (0.5, True), (1.0, True)]
+            walked = []
+            for share, back in runs:
+                w = _Walk(me, s.rules)
+                w.turn(first)
+                w.forward(budget * share / s.rules.backward_cost if back
+                          else max(budget * share, min_move), back=back)
+                walked.append(w.done())
+            assert cand._straight_runs(me, s.rules, first, runs, budget, min_move) == walked
     assert steered > 1000
 
 

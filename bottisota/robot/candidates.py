@@ -327,6 +327,54 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     return Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)), hop_used
 
 
+def _straight_runs(bot: Bot, rules: HouseRules, first: float, runs: list[tuple[float, bool]],
+                   budget: float, min_move: float) -> list[Candidate]:
+    """A first turn, then one straight run for each (share of the budget, backward):
+    forward `max(budget * share, min_move)` cm, or back `budget * share /
+    backward_cost` cm (R11). `_Walk`'s `turn` and `forward` for a wheeled, tracked or
+    flying bot written out, the turn made once for all the runs; the same arithmetic
+    in the same order, so the same candidates."""
+    s = bot.stats
+    tracked = s.locomotion == "tracked"
+    f, spent = bot.facing, 0.0
+    opening: tuple[tuple, ...] = ()
+    if abs(first) >= 0.05:
+        units = int(round(abs(first) / rules.turn_step))
+        free = int(rules.free_turns_at_start)
+        if units > 0 and free > 0:          # nothing driven yet: the free turns first (R8)
+            units -= min(free, units)
+        if units > 0 and tracked:
+            for _ in range(units):
+                spent += s.turn
+        f = (f + first) % 360.0
+        opening = (("turn", round(first, 2)),)
+    hx, hy = heading(f)
+    back_cost = rules.backward_cost
+    start = (bot.x, bot.y)
+    out = []
+    for share, back in runs:
+        x, y, cost = bot.x, bot.y, spent
+        steps: tuple[tuple, ...] = opening
+        points: tuple[tuple[float, float], ...] = (start,)
+        distance = 0.0
+        cm = round(budget * share / back_cost if back else max(budget * share, min_move), 2)
+        if cm > 0:
+            if back:
+                x += hx * cm * -1.0
+                y += hy * cm * -1.0
+                cost += cm * back_cost
+                steps += (("back", cm),)
+            else:
+                x += hx * cm * 1.0
+                y += hy * cm * 1.0
+                cost += cm * 1.0
+                steps += (("forward", cm),)
+            distance += cm
+            points = (start, (x, y))
+        out.append(Candidate(steps, x, y, f, cost, distance, points))
+    return out
+
+
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
                  face: tuple[float, float] | None, budget: float,
                  min_move: float) -> list[Candidate]:
@@ -342,18 +390,11 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
             out.append(found)
             out.append(_steer(bot, rules, aim, face, budget, first, turn_cm * 2, min_move)[0]
                        if hop_used else found)
+    runs = [(frac, False) for frac in (1.0, 0.5)]
+    if s.locomotion != "flier":
+        runs += [(frac, True) for frac in (0.5, 1.0)]
     for first in (-step, 0.0, step):
-        for frac in (1.0, 0.5):
-            w = _Walk(bot, rules)
-            w.turn(first)
-            w.forward(max(budget * frac, min_move))
-            out.append(w.done())
-        if s.locomotion != "flier":
-            for frac in (0.5, 1.0):
-                w = _Walk(bot, rules)
-                w.turn(first)
-                w.forward(budget * frac / rules.backward_cost, back=True)
-                out.append(w.done())
+        out += _straight_runs(bot, rules, first, runs, budget, min_move)
     if s.locomotion == "flier":
         loop_cost = rules.loop_cost_turns * s.turn
         if loop_cost <= budget:
