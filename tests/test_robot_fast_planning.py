@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 from shapely.geometry import LineString
 
@@ -18,6 +19,7 @@ from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import Intention
 from bottisota.robot import candidates as cand
 from bottisota.robot.candidates import _steer, _Walk, bearing_to, signed
+from bottisota.robot.navigation import grid_for
 from bottisota.robot.personalities import personality
 from bottisota.robot.planner import Scorer, movement_budget
 from bottisota.robot.player import SERVICE_ORDER, Robot, on_service_point
@@ -224,3 +226,57 @@ def test_no_service_point_means_every_service_choice_is_refused():
         if not on:
             assert all(game.legal(Service(live.id, c)) is not None for c in SERVICE_ORDER)
     assert seen == {True, False}
+
+
+def _waypoint_by_arrays(grid, a, b, reach):
+    """`NavGrid.waypoint` read from the numpy arrays hop by hop (the form the list one
+    copies)."""
+    if grid.clear(a, b):
+        return b
+    f = grid.field(grid.cell(*b))
+    c = grid.cell(*a)
+    best, travelled, seen, path = b, 0.0, {c}, []
+    while True:
+        lo, hi = int(grid.hop_start[c]), int(grid.hop_start[c + 1])
+        if lo == hi:
+            break
+        k = lo + int(np.argmin(f[grid.hop_to[lo:hi]] + grid.hop_cost[lo:hi]))
+        to = int(grid.hop_to[k])
+        if f[to] >= f[c] or to in seen:
+            break
+        travelled += float(grid.hop_cost[k])
+        c = to
+        seen.add(c)
+        if travelled > reach * 1.5:
+            break
+        path.append((c, grid.centre(c)))
+        if f[c] == 0.0:
+            break
+    for (c, p), ok in zip(path, grid.clear_from(a, [p for _, p in path]), strict=True):
+        if not ok:
+            break
+        best = p
+        if f[c] == 0.0:
+            best = b if grid.clear(a, b) else p
+            break
+    return best
+
+
+@pytest.mark.parametrize("name", ["warehouse", "factory"])
+def test_waypoints_read_from_lists_are_the_ones_read_from_arrays(name):
+    rules = bundled_rules()
+    cards, _ = load_catalogue()
+    table = load_arena(arena_path(name), rules)
+    w, h = table.size
+    rng = random.Random(15)
+    round_about = 0
+    for c in list(cards.values())[:6]:
+        grid = grid_for(table, rules, c)
+        for _ in range(50):
+            a = (rng.uniform(0, w), rng.uniform(0, h))
+            b = (rng.uniform(0, w), rng.uniform(0, h))
+            reach = rng.choice((5.0, 12.0, 30.0))
+            found = grid.waypoint(a, b, reach)
+            assert found == _waypoint_by_arrays(grid, a, b, reach)
+            round_about += found != b
+    assert round_about > 20

@@ -102,6 +102,7 @@ class NavGrid:
     bad: BaseGeometry              # prepared union of what a centre must not cross
     lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _field_lists: dict[int, list[float]] = field(default_factory=dict, repr=False)
 
     def hops(self, c: int) -> list[tuple[int, float]]:
         """The hops leaving cell c: (cell reached, cost in cm)."""
@@ -134,6 +135,21 @@ class NavGrid:
             found.flags.writeable = False
             self._fields[target] = found
         return found
+
+    def field_list(self, target: int) -> list[float]:
+        """`field(target)` as a Python list (read cell by cell, as `waypoint` does, a
+        list is several times faster than the array); the last FIELDS_KEPT kept."""
+        found = self._field_lists.get(target)
+        if found is None:
+            if len(self._field_lists) >= FIELDS_KEPT:
+                del self._field_lists[next(iter(self._field_lists))]
+            found = self._field_lists[target] = self.field(target).tolist()
+        return found
+
+    @cached_property
+    def hop_lists(self) -> tuple[list[int], list[int], list[float]]:
+        """`hop_start`, `hop_to` and `hop_cost` as Python lists (read hop by hop)."""
+        return self.hop_start.tolist(), self.hop_to.tolist(), self.hop_cost.tolist()
 
     @cached_property
     def _reversed(self):
@@ -249,23 +265,27 @@ class NavGrid:
         that a straight run from a can get to: where to steer this turn."""
         if self.clear(a, b):
             return b
-        f = self.field(self.cell(*b))
+        f = self.field_list(self.cell(*b))
         c = self.cell(*a)
         best = b
         travelled = 0.0
         seen = {c}
         path: list[tuple[int, Point2]] = []     # the grid path within reach, in order
-        hop_start, hop_to, hop_cost = self.hop_start, self.hop_to, self.hop_cost
+        hop_start, hop_to, hop_cost = self.hop_lists
         while True:
             # the hop of least f[to] + cost, the first of equals (`min` over `hops(c)`)
-            lo, hi = int(hop_start[c]), int(hop_start[c + 1])
+            lo, hi = hop_start[c], hop_start[c + 1]
             if lo == hi:
                 break
-            k = lo + int(np.argmin(f[hop_to[lo:hi]] + hop_cost[lo:hi]))
-            to = int(hop_to[k])
+            k, least = lo, f[hop_to[lo]] + hop_cost[lo]
+            for h in range(lo + 1, hi):
+                through = f[hop_to[h]] + hop_cost[h]
+                if through < least:
+                    k, least = h, through
+            to = hop_to[k]
             if f[to] >= f[c] or to in seen:
                 break
-            travelled += float(hop_cost[k])
+            travelled += hop_cost[k]
             c = to
             seen.add(c)
             if travelled > reach * 1.5:
