@@ -175,7 +175,9 @@ def test_ranking_costs_are_the_costs_one_by_one(name):
         scorer = Scorer(s, me, intention, None if rng.random() < 0.15 else foe)
         budget = movement_budget(s, me, intention)
         found = cand.candidate_moves(me, s.rules, scorer.aims(budget), scorer.face, budget)
-        scorer.prime([(c.x, c.y) for c in found[::2]])      # half known, half asked
+        half = found[::2]                                   # half known, half asked
+        crossing = scorer.prime([(c.x, c.y) for c in half], [c.path for c in half])
+        assert crossing == scorer.grid.crosses([c.path for c in half])
         assert scorer.costs(found) == [scorer.cost(c.x, c.y, c.facing, c.spent)
                                        for c in found]
 
@@ -197,6 +199,16 @@ def test_paths_crossing_the_map_are_found_as_one_by_one(name):
         one_by_one = [len(p) >= 2 and any(q != p[0] for q in p)
                       and scorer.grid.bad.intersects(LineString(p)) for p in paths]
         assert scorer.grid.crosses(paths) == one_by_one
+        # with the lines from spots to a target, tested in the same call
+        spots = [(rng.uniform(0, w), rng.uniform(0, h)) for _ in range(6)] + [(foe.x, foe.y)]
+        crossing, lines, blocked = scorer.grid.crosses_and_lines(paths, spots, (foe.x, foe.y))
+        assert crossing == one_by_one
+        assert blocked.tolist() == [scorer.grid.bad.intersects(LineString([p, (foe.x, foe.y)]))
+                                    for p in spots]
+        assert scorer.grid.distances_many(spots, (foe.x, foe.y), lines, blocked) == \
+            scorer.grid.distances_many(spots, (foe.x, foe.y))
+        assert scorer.grid.walls_between(spots, (foe.x, foe.y), lines) == \
+            scorer.grid.walls_between(spots, (foe.x, foe.y))
         met += sum(one_by_one)
     assert met > 20
 

@@ -214,15 +214,18 @@ class NavGrid:
         return shapely.linestrings(np.stack([xy, ends], axis=1))
 
     def distances_many(self, points: list[Point2], b: Point2,
-                       lines: np.ndarray | None = None) -> list[float]:
+                       lines: np.ndarray | None = None,
+                       blocked: np.ndarray | None = None) -> list[float]:
         """Travel distances from many points to b at once (one vectorised wall test);
-        `lines` are their `spot_lines` to b when already built."""
+        `lines` are their `spot_lines` to b when already built, `blocked` whether each
+        meets the map when already tested (`crosses_and_lines`)."""
         if not points:
             return []
         xy = np.asarray(points, dtype=float)
-        if lines is None:
-            lines = self.spot_lines(points, b)
-        blocked = shapely.intersects(self.bad, lines)
+        if blocked is None:
+            if lines is None:
+                lines = self.spot_lines(points, b)
+            blocked = shapely.intersects(self.bad, lines)
         straight = np.hypot(xy[:, 0] - b[0], xy[:, 1] - b[1])
         if not blocked.any():
             return straight.tolist()
@@ -238,19 +241,28 @@ class NavGrid:
     def crosses(self, paths: list[tuple[Point2, ...]]) -> list[bool]:
         """For many polylines of the centre: does one meet a wall, pit or cliff? (A path
         of one point, or whose corners are all one point, meets nothing.)"""
-        lines = [k for k, p in enumerate(paths) if len(p) >= 2 and p.count(p[0]) != len(p)]
+        return self.crosses_and_lines(paths, [], (0.0, 0.0))[0]
+
+    def crosses_and_lines(self, paths: list[tuple[Point2, ...]], points: list[Point2],
+                          b: Point2) -> tuple[list[bool], np.ndarray, np.ndarray]:
+        """`crosses(paths)`, and the straight lines from each point to b (`spot_lines`)
+        with whether each meets a wall, pit or cliff (as `distances_many` tests them),
+        all built and tested in one vectorised call: (crossing, lines, blocked)."""
+        keep = [k for k, p in enumerate(paths) if len(p) >= 2 and p.count(p[0]) != len(p)]
         out = [False] * len(paths)
-        if not lines:
-            return out
-        chosen = [paths[k] for k in lines]
-        lengths = [len(p) for p in chosen]
-        coords = np.fromiter(chain.from_iterable(chain.from_iterable(chosen)), float,
-                             2 * sum(lengths)).reshape(-1, 2)
-        index = np.repeat(np.arange(len(chosen)), lengths)
-        hits = shapely.intersects(self.bad, shapely.linestrings(coords, indices=index)).tolist()
-        for k, hit in zip(lines, hits, strict=True):
+        chosen = [paths[k] for k in keep]
+        lengths = [len(p) for p in chosen] + [2] * len(points)
+        if not lengths:
+            return out, np.empty(0, dtype=object), np.zeros(0, dtype=bool)
+        bx, by = b
+        flat = chain(chain.from_iterable(chain.from_iterable(chosen)),
+                     chain.from_iterable((x, y, bx, by) for x, y in points))
+        coords = np.fromiter(flat, float, 2 * sum(lengths)).reshape(-1, 2)
+        lines = shapely.linestrings(coords, indices=np.repeat(np.arange(len(lengths)), lengths))
+        hits = shapely.intersects(self.bad, lines)
+        for k, hit in zip(keep, hits[:len(keep)].tolist(), strict=True):
             out[k] = hit
-        return out
+        return out, lines[len(keep):], hits[len(keep):]
 
     def walls_between(self, points: list[Point2], b: Point2,
                       lines: np.ndarray | None = None) -> list[bool]:

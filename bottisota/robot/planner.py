@@ -162,29 +162,36 @@ class Scorer:
             self._to_target = self.grid.distances_to(self.target)
         return self._to_target((x, y))
 
-    def prime(self, points: list[tuple[float, float]]) -> None:
+    def prime(self, points: list[tuple[float, float]],
+              paths: list[tuple[tuple[float, float], ...]]) -> list[bool]:
         """Work out the travel distances of many end spots at once, and whether a wall
         stands between each spot in reach and the focus (`cost` asks that only of
-        spots in reach). When the target is the focus itself (close in, ram) the lines
-        from the spots to it are built once for both."""
+        spots in reach); answers whether each path crosses a wall, pit or cliff on the
+        map (`NavGrid.crosses`). The lines from the spots to the target are tested
+        against the map in the same call as the paths, and when the target is the
+        focus itself (close in, ram) they are built once for the walls too."""
         travel = self.target is not None and self.kind in ("close_in", "ram", "flank",
                                                            "grab_goal", "retreat")
         f = self.focus
         near: list[int] = []
         if self.wants_shot and points:
             near = [k for k, (x, y) in enumerate(points) if self.in_reach(x, y)]
-        lines = None
-        if travel and near and f is not None and self.target == (f.x, f.y):
-            lines = self.grid.spot_lines(points, (f.x, f.y))
+        shared = None
         if travel:
             assert self.target is not None
-            self._known.update(zip(points, self.grid.distances_many(points, self.target, lines),
-                                   strict=True))
+            crossing, lines, blocked = self.grid.crosses_and_lines(paths, points, self.target)
+            self._known.update(zip(points, self.grid.distances_many(
+                points, self.target, lines, blocked), strict=True))
+            if f is not None and self.target == (f.x, f.y):
+                shared = lines
+        else:
+            crossing = self.grid.crosses(paths)
         if near:
             assert f is not None                # wants_shot is set only with a focus
             spots = [points[k] for k in near]
             self._walled.update(zip(spots, self.grid.walls_between(
-                spots, (f.x, f.y), None if lines is None else lines[near]), strict=True))
+                spots, (f.x, f.y), None if shared is None else shared[near]), strict=True))
+        return crossing
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -374,12 +381,13 @@ def _pt(x: float, y: float) -> Point:
     return Point(x, y)
 
 
-def _ranked(scorer: Scorer, cands: list[Candidate]) -> list[tuple[float, Candidate]]:
+def _ranked(scorer: Scorer, cands: list[Candidate],
+            crossing: list[bool]) -> list[tuple[float, Candidate]]:
     """The candidates by predicted cost, the cost of ending there plus BLOCKED where the
-    path crosses a wall, pit or cliff on the map (ties in candidate order). Every path
-    is tested against the map in one vectorised call: one call costs about what the
-    test of a few paths does, and the search reaches past the first few often."""
-    crossing = scorer.grid.crosses([c.path for c in cands])
+    path crosses a wall, pit or cliff on the map (`crossing`, every path tested in one
+    vectorised call by `Scorer.prime`: one call costs about what the test of a few
+    paths does, and the search reaches past the first few often); ties in candidate
+    order."""
     ranked = sorted((cost + (BLOCKED if cross else 0.0), i) for i, (cost, cross)
                     in enumerate(zip(scorer.costs(cands), crossing, strict=True)))
     return [(predicted, cands[i]) for predicted, i in ranked]
@@ -398,10 +406,10 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     prefix = mine_steps(state, bot, intention)
     cands = on_table(state, bot, candidate_moves(bot, state.rules, scorer.aims(budget),
                                                  scorer.face, budget))
-    scorer.prime([(c.x, c.y) for c in cands])
+    crossing = scorer.prime([(c.x, c.y) for c in cands], [c.path for c in cands])
     extra = [Candidate(tuple(("lift", s.direction) for s in steps), bot.x, bot.y, bot.facing,
                        0.0, 0.0) for steps in lift_candidates(state, bot)]
-    ranked = _ranked(scorer, cands)
+    ranked = _ranked(scorer, cands, crossing)
     queue = ranked
     if extra:
         queue = ranked[:2] + [(ranked[0][0] if ranked else 0.0, c) for c in extra] + ranked[2:]
