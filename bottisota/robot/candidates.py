@@ -134,7 +134,11 @@ class _Walk:
 
 def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
                       face: tuple[float, float] | None, budget: float) -> list[Candidate]:
-    """Walkers and hoverers: turn toward a point, walk, turn to face (R10, R15)."""
+    """Walkers and hoverers: turn toward a point, walk, turn to face (R10, R15).
+
+    `_Walk` written out for a free turner (its `turn` and `forward` inlined: every
+    candidate is a turn, a run and a turn); the same arithmetic in the same order,
+    so the same candidates."""
     out: list[Candidate] = []
     targets: list[tuple[float, float | None]] = []
     for ax, ay in aims:
@@ -144,16 +148,37 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
     for k in range(FAN):
         targets.append((bot.facing + k * 360.0 / FAN, None))
     lengths_full = [budget, budget * 0.5]
+    x0, y0, f0 = bot.x, bot.y, bot.facing
+    start = (x0, y0)
     for direction, far in targets:
         lengths = ([min(far, budget)] + [v for v in lengths_full if v < far - EPS] if far
                    else lengths_full)
+        first = signed(f0, direction)
+        opening: tuple[tuple, ...]
+        if abs(first) < 0.05:
+            f1, opening = f0, ()
+        else:
+            f1, opening = (f0 + first) % 360.0, (("turn", round(first, 2)),)
+        hx, hy = heading(f1)
         for length in lengths:
-            w = _Walk(bot, rules)
-            w.turn(signed(w.f, direction))
-            w.forward(length)
+            x, y, f = x0, y0, f1
+            spent = distance = 0.0
+            steps = list(opening)
+            points = [start]
+            cm = round(length, 2)
+            if cm > 0:
+                x += hx * cm * 1.0
+                y += hy * cm * 1.0
+                spent += cm * 1.0
+                steps.append(("forward", cm))
+                distance += cm
+                points.append((x, y))
             if face is not None:
-                w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
-            out.append(w.done())
+                last = signed(f, bearing_to(x, y, *face))
+                if abs(last) >= 0.05:
+                    f = (f + last) % 360.0
+                    steps.append(("turn", round(last, 2)))
+            out.append(Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)))
     w = _Walk(bot, rules)
     if face is not None:
         w.turn(signed(w.f, bearing_to(w.x, w.y, *face)))
@@ -167,8 +192,9 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     toward the aim whenever the rhythm allows (R8, R9, R12). With it, whether `hop`
     mattered: when it never did, any other hop gives the same candidate.
 
-    `_Walk` written out in local variables (the planner asks for thousands of these
-    a game); the same arithmetic in the same order, so the same candidates."""
+    `_Walk` written out in local variables, its `turn` and `forward` inlined (the
+    planner asks for thousands of these a game); the same arithmetic in the same
+    order, so the same candidates."""
     s = bot.stats
     step = rules.turn_step
     half = step / 2
@@ -183,14 +209,11 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     degrees_ = math.degrees
     atan2 = math.atan2
     hypot = math.hypot
+    copysign = math.copysign
     hop_used = False
-
-    def turn(degrees: float) -> None:
-        # `_Walk.turn` for a wheeled or tracked bot
-        nonlocal free, spent, since, f
-        if abs(degrees) < 0.05:
-            return
-        units = int(round(abs(degrees) / step))
+    # the first turn (`_Walk.turn` for a wheeled or tracked bot, as below)
+    if abs(first) >= 0.05:
+        units = int(round(abs(first) / step))
         if units > 0 and free > 0 and distance <= EPS:
             used = min(free, units)
             free -= used
@@ -201,10 +224,8 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
                     spent += turn_cm
             else:
                 since = 0.0
-        f = (f + degrees) % 360.0
-        steps.append(("turn", round(degrees, 2)))
-
-    turn(first)
+        f = (f + first) % 360.0
+        steps.append(("turn", round(first, 2)))
     for _ in range(64):
         left = budget - spent
         if left <= EPS:
@@ -216,12 +237,24 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
         else:
             off = 0.0
         if dist > EPS and abs(off) > half and (distance > EPS or tracked):
-            if tracked:
-                if spent + turn_cm <= budget - EPS:
-                    turn(math.copysign(step, off))
-                    continue
-            elif (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
-                turn(math.copysign(step, off))
+            if (spent + turn_cm <= budget - EPS) if tracked else \
+                    ((free > 0 and distance <= EPS) or since >= turn_cm - EPS):
+                # `_Walk.turn(copysign(step, off))`: one unit
+                degrees = copysign(step, off)
+                if abs(degrees) >= 0.05:
+                    units = int(round(abs(degrees) / step))
+                    if units > 0 and free > 0 and distance <= EPS:
+                        used = min(free, units)
+                        free -= used
+                        units -= used
+                    if units > 0:
+                        if tracked:
+                            for _ in range(units):
+                                spent += turn_cm
+                        else:
+                            since = 0.0
+                    f = (f + degrees) % 360.0
+                    steps.append(("turn", round(degrees, 2)))
                 continue
         hx, hy = heading(f)
         along = (ax - x) * hx + (ay - y) * hy
@@ -246,21 +279,100 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
             points.append((x, y))
         if abs(off) <= half and run >= along - EPS:
             break
-    w = _Walk(bot, rules)
-    w.x, w.y, w.f, w.spent, w.distance, w.since, w.free = x, y, f, spent, distance, since, free
-    w.steps, w.points = steps, points
-    if w.distance < min_move - EPS:
-        w.forward(min(min_move - w.distance, budget - w.spent))
-    if face is not None and w.can_turn() and not tracked:
-        off = signed(w.f, bearing_to(w.x, w.y, *face))
-        if abs(off) > step / 2:
-            w.turn(math.copysign(step, off))
-    elif face is not None and tracked:
-        off = signed(w.f, bearing_to(w.x, w.y, *face))
-        while abs(off) > step / 2 and w.spent + w.turn_cm <= budget + EPS:
-            w.turn(math.copysign(step, off))
-            off = signed(w.f, bearing_to(w.x, w.y, *face))
-    return w.done(), hop_used
+    if distance < min_move - EPS:       # `_Walk.forward` up to the minimum move
+        cm = round(min(min_move - distance, budget - spent), 2)
+        if cm > 0:
+            hx, hy = heading(f)
+            x += hx * cm * 1.0
+            y += hy * cm * 1.0
+            spent += cm * 1.0
+            steps.append(("forward", cm))
+            distance += cm
+            since += cm
+            points.append((x, y))
+    if face is not None:
+        fx, fy = face
+        if not tracked:
+            # `_Walk.can_turn()` for one unit, then one turn toward the face
+            if (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
+                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                off = d - 360.0 if d > 180.0 else d
+                if abs(off) > half:
+                    degrees = copysign(step, off)
+                    units = int(round(abs(degrees) / step))
+                    if units > 0 and free > 0 and distance <= EPS:
+                        used = min(free, units)
+                        free -= used
+                        units -= used
+                    if units > 0:
+                        since = 0.0
+                    f = (f + degrees) % 360.0
+                    steps.append(("turn", round(degrees, 2)))
+        else:
+            d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+            off = d - 360.0 if d > 180.0 else d
+            while abs(off) > half and spent + turn_cm <= budget + EPS:
+                degrees = copysign(step, off)
+                units = int(round(abs(degrees) / step))
+                if units > 0 and free > 0 and distance <= EPS:
+                    used = min(free, units)
+                    free -= used
+                    units -= used
+                for _ in range(units):
+                    spent += turn_cm
+                f = (f + degrees) % 360.0
+                steps.append(("turn", round(degrees, 2)))
+                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                off = d - 360.0 if d > 180.0 else d
+    return Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)), hop_used
+
+
+def _straight_runs(bot: Bot, rules: HouseRules, first: float, runs: list[tuple[float, bool]],
+                   budget: float, min_move: float) -> list[Candidate]:
+    """A first turn, then one straight run for each (share of the budget, backward):
+    forward `max(budget * share, min_move)` cm, or back `budget * share /
+    backward_cost` cm (R11). `_Walk`'s `turn` and `forward` for a wheeled, tracked or
+    flying bot written out, the turn made once for all the runs; the same arithmetic
+    in the same order, so the same candidates."""
+    s = bot.stats
+    tracked = s.locomotion == "tracked"
+    f, spent = bot.facing, 0.0
+    opening: tuple[tuple, ...] = ()
+    if abs(first) >= 0.05:
+        units = int(round(abs(first) / rules.turn_step))
+        free = int(rules.free_turns_at_start)
+        if units > 0 and free > 0:          # nothing driven yet: the free turns first (R8)
+            units -= min(free, units)
+        if units > 0 and tracked:
+            for _ in range(units):
+                spent += s.turn
+        f = (f + first) % 360.0
+        opening = (("turn", round(first, 2)),)
+    hx, hy = heading(f)
+    back_cost = rules.backward_cost
+    start = (bot.x, bot.y)
+    out = []
+    for share, back in runs:
+        x, y, cost = bot.x, bot.y, spent
+        steps: tuple[tuple, ...] = opening
+        points: tuple[tuple[float, float], ...] = (start,)
+        distance = 0.0
+        cm = round(budget * share / back_cost if back else max(budget * share, min_move), 2)
+        if cm > 0:
+            if back:
+                x += hx * cm * -1.0
+                y += hy * cm * -1.0
+                cost += cm * back_cost
+                steps += (("back", cm),)
+            else:
+                x += hx * cm * 1.0
+                y += hy * cm * 1.0
+                cost += cm * 1.0
+                steps += (("forward", cm),)
+            distance += cm
+            points = (start, (x, y))
+        out.append(Candidate(steps, x, y, f, cost, distance, points))
+    return out
 
 
 def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
@@ -278,18 +390,11 @@ def rhythm_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]],
             out.append(found)
             out.append(_steer(bot, rules, aim, face, budget, first, turn_cm * 2, min_move)[0]
                        if hop_used else found)
+    runs = [(frac, False) for frac in (1.0, 0.5)]
+    if s.locomotion != "flier":
+        runs += [(frac, True) for frac in (0.5, 1.0)]
     for first in (-step, 0.0, step):
-        for frac in (1.0, 0.5):
-            w = _Walk(bot, rules)
-            w.turn(first)
-            w.forward(max(budget * frac, min_move))
-            out.append(w.done())
-        if s.locomotion != "flier":
-            for frac in (0.5, 1.0):
-                w = _Walk(bot, rules)
-                w.turn(first)
-                w.forward(budget * frac / rules.backward_cost, back=True)
-                out.append(w.done())
+        out += _straight_runs(bot, rules, first, runs, budget, min_move)
     if s.locomotion == "flier":
         loop_cost = rules.loop_cost_turns * s.turn
         if loop_cost <= budget:

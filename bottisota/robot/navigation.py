@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 
 import numpy as np
 import shapely
@@ -101,6 +102,7 @@ class NavGrid:
     bad: BaseGeometry              # prepared union of what a centre must not cross
     lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _field_lists: dict[int, list[float]] = field(default_factory=dict, repr=False)
 
     def hops(self, c: int) -> list[tuple[int, float]]:
         """The hops leaving cell c: (cell reached, cost in cm)."""
@@ -133,6 +135,21 @@ class NavGrid:
             found.flags.writeable = False
             self._fields[target] = found
         return found
+
+    def field_list(self, target: int) -> list[float]:
+        """`field(target)` as a Python list (read cell by cell, as `waypoint` does, a
+        list is several times faster than the array); the last FIELDS_KEPT kept."""
+        found = self._field_lists.get(target)
+        if found is None:
+            if len(self._field_lists) >= FIELDS_KEPT:
+                del self._field_lists[next(iter(self._field_lists))]
+            found = self._field_lists[target] = self.field(target).tolist()
+        return found
+
+    @cached_property
+    def hop_lists(self) -> tuple[list[int], list[int], list[float]]:
+        """`hop_start`, `hop_to` and `hop_cost` as Python lists (read hop by hop)."""
+        return self.hop_start.tolist(), self.hop_to.tolist(), self.hop_cost.tolist()
 
     @cached_property
     def _reversed(self):
@@ -197,15 +214,18 @@ class NavGrid:
         return shapely.linestrings(np.stack([xy, ends], axis=1))
 
     def distances_many(self, points: list[Point2], b: Point2,
-                       lines: np.ndarray | None = None) -> list[float]:
+                       lines: np.ndarray | None = None,
+                       blocked: np.ndarray | None = None) -> list[float]:
         """Travel distances from many points to b at once (one vectorised wall test);
-        `lines` are their `spot_lines` to b when already built."""
+        `lines` are their `spot_lines` to b when already built, `blocked` whether each
+        meets the map when already tested (`crosses_and_lines`)."""
         if not points:
             return []
         xy = np.asarray(points, dtype=float)
-        if lines is None:
-            lines = self.spot_lines(points, b)
-        blocked = shapely.intersects(self.bad, lines)
+        if blocked is None:
+            if lines is None:
+                lines = self.spot_lines(points, b)
+            blocked = shapely.intersects(self.bad, lines)
         straight = np.hypot(xy[:, 0] - b[0], xy[:, 1] - b[1])
         if not blocked.any():
             return straight.tolist()
@@ -219,16 +239,30 @@ class NavGrid:
         return out
 
     def crosses(self, paths: list[tuple[Point2, ...]]) -> list[bool]:
-        """For many polylines of the centre: does one meet a wall, pit or cliff?"""
-        lines = [p for p in paths if len(p) >= 2 and any(q != p[0] for q in p)]
-        if not lines:
-            return [False] * len(paths)
-        coords = np.asarray([q for p in lines for q in p], dtype=float)
-        index = np.repeat(np.arange(len(lines)), [len(p) for p in lines])
-        hits = iter(shapely.intersects(self.bad, shapely.linestrings(coords, indices=index))
-                    .tolist())
-        return [next(hits) if len(p) >= 2 and any(q != p[0] for q in p) else False
-                for p in paths]
+        """For many polylines of the centre: does one meet a wall, pit or cliff? (A path
+        of one point, or whose corners are all one point, meets nothing.)"""
+        return self.crosses_and_lines(paths, [], (0.0, 0.0))[0]
+
+    def crosses_and_lines(self, paths: list[tuple[Point2, ...]], points: list[Point2],
+                          b: Point2) -> tuple[list[bool], np.ndarray, np.ndarray]:
+        """`crosses(paths)`, and the straight lines from each point to b (`spot_lines`)
+        with whether each meets a wall, pit or cliff (as `distances_many` tests them),
+        all built and tested in one vectorised call: (crossing, lines, blocked)."""
+        keep = [k for k, p in enumerate(paths) if len(p) >= 2 and p.count(p[0]) != len(p)]
+        out = [False] * len(paths)
+        chosen = [paths[k] for k in keep]
+        lengths = [len(p) for p in chosen] + [2] * len(points)
+        if not lengths:
+            return out, np.empty(0, dtype=object), np.zeros(0, dtype=bool)
+        bx, by = b
+        flat = chain(chain.from_iterable(chain.from_iterable(chosen)),
+                     chain.from_iterable((x, y, bx, by) for x, y in points))
+        coords = np.fromiter(flat, float, 2 * sum(lengths)).reshape(-1, 2)
+        lines = shapely.linestrings(coords, indices=np.repeat(np.arange(len(lengths)), lengths))
+        hits = shapely.intersects(self.bad, lines)
+        for k, hit in zip(keep, hits[:len(keep)].tolist(), strict=True):
+            out[k] = hit
+        return out, lines[len(keep):], hits[len(keep):]
 
     def walls_between(self, points: list[Point2], b: Point2,
                       lines: np.ndarray | None = None) -> list[bool]:
@@ -243,23 +277,27 @@ class NavGrid:
         that a straight run from a can get to: where to steer this turn."""
         if self.clear(a, b):
             return b
-        f = self.field(self.cell(*b))
+        f = self.field_list(self.cell(*b))
         c = self.cell(*a)
         best = b
         travelled = 0.0
         seen = {c}
         path: list[tuple[int, Point2]] = []     # the grid path within reach, in order
-        hop_start, hop_to, hop_cost = self.hop_start, self.hop_to, self.hop_cost
+        hop_start, hop_to, hop_cost = self.hop_lists
         while True:
             # the hop of least f[to] + cost, the first of equals (`min` over `hops(c)`)
-            lo, hi = int(hop_start[c]), int(hop_start[c + 1])
+            lo, hi = hop_start[c], hop_start[c + 1]
             if lo == hi:
                 break
-            k = lo + int(np.argmin(f[hop_to[lo:hi]] + hop_cost[lo:hi]))
-            to = int(hop_to[k])
+            k, least = lo, f[hop_to[lo]] + hop_cost[lo]
+            for h in range(lo + 1, hi):
+                through = f[hop_to[h]] + hop_cost[h]
+                if through < least:
+                    k, least = h, through
+            to = hop_to[k]
             if f[to] >= f[c] or to in seen:
                 break
-            travelled += float(hop_cost[k])
+            travelled += hop_cost[k]
             c = to
             seen.add(c)
             if travelled > reach * 1.5:

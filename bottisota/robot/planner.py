@@ -11,10 +11,9 @@ wall-clock guard (`deadline`); a search it cuts is journaled by the robot.
 """
 from __future__ import annotations
 
-import heapq
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
@@ -42,7 +41,6 @@ BLOCKED = 60.0                  # cm-equivalents: the path meets a wall, pit or 
 MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
-RANK_CHUNK = 4                  # candidates whose paths are tested against the map at once
 
 
 @dataclass
@@ -164,29 +162,36 @@ class Scorer:
             self._to_target = self.grid.distances_to(self.target)
         return self._to_target((x, y))
 
-    def prime(self, points: list[tuple[float, float]]) -> None:
+    def prime(self, points: list[tuple[float, float]],
+              paths: list[tuple[tuple[float, float], ...]]) -> list[bool]:
         """Work out the travel distances of many end spots at once, and whether a wall
         stands between each spot in reach and the focus (`cost` asks that only of
-        spots in reach). When the target is the focus itself (close in, ram) the lines
-        from the spots to it are built once for both."""
+        spots in reach); answers whether each path crosses a wall, pit or cliff on the
+        map (`NavGrid.crosses`). The lines from the spots to the target are tested
+        against the map in the same call as the paths, and when the target is the
+        focus itself (close in, ram) they are built once for the walls too."""
         travel = self.target is not None and self.kind in ("close_in", "ram", "flank",
                                                            "grab_goal", "retreat")
         f = self.focus
         near: list[int] = []
         if self.wants_shot and points:
             near = [k for k, (x, y) in enumerate(points) if self.in_reach(x, y)]
-        lines = None
-        if travel and near and f is not None and self.target == (f.x, f.y):
-            lines = self.grid.spot_lines(points, (f.x, f.y))
+        shared = None
         if travel:
             assert self.target is not None
-            self._known.update(zip(points, self.grid.distances_many(points, self.target, lines),
-                                   strict=True))
+            crossing, lines, blocked = self.grid.crosses_and_lines(paths, points, self.target)
+            self._known.update(zip(points, self.grid.distances_many(
+                points, self.target, lines, blocked), strict=True))
+            if f is not None and self.target == (f.x, f.y):
+                shared = lines
+        else:
+            crossing = self.grid.crosses(paths)
         if near:
             assert f is not None                # wants_shot is set only with a focus
             spots = [points[k] for k in near]
             self._walled.update(zip(spots, self.grid.walls_between(
-                spots, (f.x, f.y), None if lines is None else lines[near]), strict=True))
+                spots, (f.x, f.y), None if shared is None else shared[near]), strict=True))
+        return crossing
 
     def aims(self, reach: float) -> list[tuple[float, float]]:
         """Where to steer: the waypoint toward the target, and spots around the focus."""
@@ -230,6 +235,44 @@ class Scorer:
             if self.wants_shot and (not self.in_reach(x, y) or self.walled(x, y)):
                 c += NO_SHOT_PENALTY
         return c + spent * 0.01
+
+    def costs(self, cands: list[Candidate]) -> list[float]:
+        """`cost` of every candidate's predicted end, the same arithmetic in the same
+        order written out in local variables (the ranking asks it of every candidate)."""
+        kind, f = self.kind, self.focus
+        known, to_target, walled = self._known, self.to_target, self.walled
+        hypot, atan2, degrees = math.hypot, math.atan2, math.degrees
+        facing_matters = f is not None and kind not in ("retreat", "evade", "grab_goal")
+        nose = facing_matters and self.nose_armed
+        shot = facing_matters and self.wants_shot
+        fx, fy = (f.x, f.y) if f is not None else (0.0, 0.0)
+        contact, keep, reach, half_arc = self.contact, self.keep, self.reach, self.half_arc
+        travel_less = kind in ("close_in", "ram")
+        travel = kind in ("flank", "grab_goal", "retreat")
+        enemies = self.enemies
+        out: list[float] = []
+        for cand in cands:
+            x, y, spent = cand.x, cand.y, cand.spent
+            c = 0.0
+            if travel_less or travel:
+                t = known.get((x, y))
+                if t is None:
+                    t = to_target(x, y)
+                c = max(0.0, t - contact) if travel_less else t
+            elif kind == "keep_range":
+                c = abs(hypot(fx - x, fy - y) - keep) if f else 0.0
+            elif kind == "evade":
+                c = -min((hypot(e.x - x, e.y - y) for e in enemies), default=0.0) * 0.3
+            elif kind == "hold":
+                c = spent * 0.5
+            if nose:
+                d = (degrees(atan2(fx - x, fy - y)) % 360.0 - cand.facing) % 360.0
+                if abs(d - 360.0 if d > 180.0 else d) > half_arc:
+                    c += ARC_PENALTY
+            if shot and (not hypot(fx - x, fy - y) <= reach or walled(x, y)):
+                c += NO_SHOT_PENALTY
+            out.append(c + spent * 0.01)
+        return out
 
     def walled(self, x: float, y: float) -> bool:
         """A wall stands between the spot and the focus (R22; a cheap guess of sight)."""
@@ -323,34 +366,31 @@ def on_table(state: GameState, bot: Bot, cands: list[Candidate]) -> list[Candida
     """Candidates whose base stays on the table all the way (R2: the rules refuse others)."""
     w, h = state.arena.size
     r = bot.radius
-    return [c for c in cands
-            if all(r - 1e-6 <= x <= w - r + 1e-6 and r - 1e-6 <= y <= h - r + 1e-6
-                   for x, y in c.path)]
+    lo, hi_x, hi_y = r - 1e-6, w - r + 1e-6, h - r + 1e-6
+    out = []
+    for c in cands:
+        for x, y in c.path:
+            if not (lo <= x <= hi_x and lo <= y <= hi_y):
+                break
+        else:
+            out.append(c)
+    return out
 
 
 def _pt(x: float, y: float) -> Point:
     return Point(x, y)
 
 
-def _ranked(scorer: Scorer, cands: list[Candidate]) -> Iterator[tuple[float, Candidate]]:
+def _ranked(scorer: Scorer, cands: list[Candidate],
+            crossing: list[bool]) -> list[tuple[float, Candidate]]:
     """The candidates by predicted cost, the cost of ending there plus BLOCKED where the
-    path crosses a wall, pit or cliff on the map (ties in candidate order). The crossing
-    test is made only for the candidates the search reaches, RANK_CHUNK at a time: as
-    BLOCKED only adds, a candidate is ranked as soon as no untested one could come
-    before it, so the order is the one of testing every path first."""
-    base = sorted((scorer.cost(c.x, c.y, c.facing, c.spent), i) for i, c in enumerate(cands))
-    tested: list[tuple[float, int]] = []        # a heap of (predicted, candidate index)
-    at = 0
-    while at < len(base) or tested:
-        if at < len(base) and (not tested or tested[0] >= base[at]):
-            chunk = base[at:at + RANK_CHUNK]
-            at += len(chunk)
-            crossing = scorer.grid.crosses([cands[i].path for _, i in chunk])
-            for (cost, i), cross in zip(chunk, crossing, strict=True):
-                heapq.heappush(tested, (cost + (BLOCKED if cross else 0.0), i))
-            continue
-        predicted, i = heapq.heappop(tested)
-        yield predicted, cands[i]
+    path crosses a wall, pit or cliff on the map (`crossing`, every path tested in one
+    vectorised call by `Scorer.prime`: one call costs about what the test of a few
+    paths does, and the search reaches past the first few often); ties in candidate
+    order."""
+    ranked = sorted((cost + (BLOCKED if cross else 0.0), i) for i, (cost, cross)
+                    in enumerate(zip(scorer.costs(cands), crossing, strict=True)))
+    return [(predicted, cands[i]) for predicted, i in ranked]
 
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
@@ -366,14 +406,13 @@ def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | Non
     prefix = mine_steps(state, bot, intention)
     cands = on_table(state, bot, candidate_moves(bot, state.rules, scorer.aims(budget),
                                                  scorer.face, budget))
-    scorer.prime([(c.x, c.y) for c in cands])
+    crossing = scorer.prime([(c.x, c.y) for c in cands], [c.path for c in cands])
     extra = [Candidate(tuple(("lift", s.direction) for s in steps), bot.x, bot.y, bot.facing,
                        0.0, 0.0) for steps in lift_candidates(state, bot)]
-    ranked = _ranked(scorer, cands)
-    queue: Iterable[tuple[float, Candidate]] = ranked
+    ranked = _ranked(scorer, cands, crossing)
+    queue = ranked
     if extra:
-        whole = list(ranked)
-        queue = whole[:2] + [(whole[0][0] if whole else 0.0, c) for c in extra] + whole[2:]
+        queue = ranked[:2] + [(ranked[0][0] if ranked else 0.0, c) for c in extra] + ranked[2:]
     best: Plan | None = None
     previews = 0
     timed_out = False

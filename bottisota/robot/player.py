@@ -20,8 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bottisota.core.actions import Move, Pass, SelfDestruct, Service, SetOverwatch
+from bottisota.core.actions import Move, Pass, Refusal, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import N_
+from bottisota.engine.services import service_point_under
 from bottisota.engine.state import Bot
 from bottisota.formats.robot_tables import Intention, Personality
 from bottisota.robot import aim
@@ -176,6 +177,8 @@ class Robot:
         return SelfDestruct(bot.id)
 
     def _service(self, game, bot: Bot, intent: Intention, legal: Callable):
+        if not on_service_point(game, bot):
+            return None                 # the rules refuse every choice there (R49)
         order = SERVICE_ORDER if intent.service == "best" else (intent.service,) + SERVICE_ORDER
         for choice in order:
             action = Service(bot.id, choice)
@@ -186,3 +189,14 @@ class Robot:
     def _free_service(self, game, bot: Bot, intent: Intention, legal: Callable):
         """Nothing to shoot: a bot standing on a service point uses it anyway (R49)."""
         return self._service(game, bot, Intention(then="service"), legal)
+
+
+def on_service_point(game, bot: Bot) -> bool:
+    """The bot's centre is on a service point in the state the rules check a service in
+    (D17). When it is not, `Game.legal` refuses every service choice (R49), so asking
+    each of them is spared: a shortcut, never a different answer."""
+    state = game.mode.state_for(game, Service(bot.id, SERVICE_ORDER[0]))
+    if isinstance(state, Refusal):
+        return False
+    seat = state.bots.get(bot.id)
+    return seat is None or not seat.on_table or service_point_under(state, seat) is not None
