@@ -33,6 +33,12 @@ from bottisota.core.errors import InputError, JournalError, JournalWriteError
 from bottisota.core.i18n import LANGUAGES, N_, _, set_language
 from bottisota.formats.content import use_folders
 
+# numpy's OpenBLAS starts a thread per core when it is imported; the referee does no
+# large linear algebra, and those threads cost some 70 ms of CPU at every start (and a
+# set per process in simulate's workers). Set before numpy is imported (nothing above
+# imports it: a test holds that); a user's own setting is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 EXIT_BAD_INPUT = 2
 EXIT_WRITE_FAILED = 74      # EX_IOERR
 EXIT_BUG = 70               # EX_SOFTWARE

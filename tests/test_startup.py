@@ -352,3 +352,25 @@ def test_no_home_folder_means_no_cache_not_a_failure(monkeypatch, cache):
     i18n._compiled.cache_clear()
     tr, _pairs = i18n._compiled("fi")
     assert tr.gettext("Bottisota Referee") == "Bottisota-tuomari"
+
+
+OPENBLAS = r"""
+import os, sys
+import bottisota.cli
+print("numpy-loaded" if "numpy" in sys.modules else "numpy-not-loaded",
+      os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_numpys_blas_to_one_thread_unless_the_user_set_it(given, expected):
+    """numpy's OpenBLAS would start a thread per core on import (some 70 ms of CPU at
+    every start, a set per simulate worker): the command asks for one before anything
+    imports numpy, and keeps a user's own setting."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = subprocess.run([sys.executable, "-c", OPENBLAS], capture_output=True, text=True,
+                         env=env, timeout=120, check=True)
+    assert out.stdout.split() == ["numpy-not-loaded", expected]
