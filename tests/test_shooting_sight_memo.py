@@ -4,6 +4,8 @@ out afresh (`plain_line_of_sight`); a position changed in any way the line reads
 (a bot moved into it, a door opened, a wreck removed) never meets an old answer."""
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +78,24 @@ def test_a_taller_card_sees_over_the_low_wall():  # R38 D15
                                     armour=4, structure=6, weapons=(), base=4.0, height=6.0)
     assert line_of_sight(state, shooter, target).clear
     assert same(state, "b0", "b1")
+
+
+def test_a_line_asked_from_a_planned_pose_serves_once_the_bot_stands_there():  # R22 R47
+    """A robot asks the line from where it plans to stand (a pose, its stored place
+    elsewhere); once it stands there, the same line is the remembered answer, and it is
+    the plain one. Another bot moving still makes it afresh."""
+    state = table([(10.0, 20.0), (60.0, 50.0), (90.0, 90.0)])
+    shooter, target = state.bots["b0"], state.bots["b1"]
+    planned = dataclasses.replace(pose_of(shooter), x=38.0, y=50.0)   # its base on the door
+    asked = line_of_sight(state, shooter, target, spose=planned)
+    shooter.x, shooter.y = 38.0, 50.0
+    stood = line_of_sight(state, shooter, target)
+    assert stood is asked and stood.clear
+    assert stood == plain_line_of_sight(state, shooter, target, pose_of(shooter),
+                                        pose_of(target))
+    state.bots["b2"].x, state.bots["b2"].y = 50.0, 50.0             # into the line
+    again = line_of_sight(state, shooter, target)
+    assert again is not asked and not again.clear and again.blocker == "b2"
 
 
 spot = st.tuples(st.floats(3.0, 97.0), st.floats(3.0, 97.0))

@@ -157,14 +157,18 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
 
     The same line asked again in the same position (a robot choosing its shots,
     then `Game.legal` checking them) is answered from a memo kept with the
-    compiled arena: its key holds everything the line reads (every bot's id,
-    place, base, height and whether it stands; the line's own inputs), so a
-    changed position never meets an old answer."""
+    compiled arena: its key holds everything the line reads (every other bot's id,
+    place, base, height and whether it stands; the shooter's and the target's
+    base, height and whether they stand, their places being the poses; the line's
+    own inputs), so a changed position never meets an old answer, and a robot's
+    line from where it plans to stand serves again once it stands there."""
     spose = spose or pose_of(shooter)
     tpose = tpose or pose_of(target)
     if not FAST_PATHS.on:
         return plain_line_of_sight(state, shooter, target, spose, tpose, through_bots, poses)
-    key = (tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
+    ends = (shooter.id, target.id)          # (their stored places are not read: the poses are)
+    key = (tuple((b.id, b.card.base, b.card.height, b.removed) if b.id in ends
+                 else (b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
                  for b in state.bots.values()),
            shooter.id, target.id, spose, tpose, through_bots,
            tuple(sorted(poses.items())) if poses else ())
