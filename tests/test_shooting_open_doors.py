@@ -54,3 +54,17 @@ def test_open_doors_are_the_plain_ones(spots):  # R47 D4
                        structure=6, weapons=(), base=2 * r)
         state.bots[f"b{k}"] = Bot(id=f"b{k}", player=f"p{k}", card=card, x=x, y=y)
     assert open_doors(state) == plain(state)
+
+
+@SETTINGS
+@given(st.lists(a_spot(), min_size=1, max_size=6), a_spot())
+def test_a_bot_put_elsewhere_by_a_pose_opens_the_doors_it_touches_there(spots, elsewhere):
+    # R47 D4: a mover at a point of its path (poses) counts there, not where it stands
+    state = bare_table(arena_value=Arena("doors", (100.0, 100.0), DOORS))
+    for k, (x, y, r) in enumerate(spots):
+        card = BotCard(id=f"c{k}", name=f"c{k}", locomotion="walker", move=8, armour=4,
+                       structure=6, weapons=(), base=2 * r)
+        state.bots[f"b{k}"] = Bot(id=f"b{k}", player=f"p{k}", card=card, x=x, y=y)
+    found = open_doors(state, {"b0": elsewhere[:2]})
+    state.bots["b0"].x, state.bots["b0"].y = elsewhere[:2]
+    assert found == plain(state) == open_doors(state)

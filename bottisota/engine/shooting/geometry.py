@@ -28,6 +28,7 @@ class Barriers:
     wall_shapes: np.ndarray
     doors: tuple[Feature, ...]
     door_shapes: np.ndarray
+    door_boxes: tuple[tuple[float, float, float, float], ...]   # each door's bounds
 
 
 def barriers(index: ArenaIndex) -> Barriers:
@@ -40,7 +41,8 @@ def barriers(index: ArenaIndex) -> Barriers:
         door_shapes = np.array([f.shape for f in doors], dtype=object)
         shapely.prepare(wall_shapes)
         shapely.prepare(door_shapes)
-        return Barriers(walls, wall_shapes, doors, door_shapes)
+        boxes = tuple(tuple(row) for row in shapely.bounds(door_shapes).reshape(-1, 4).tolist())
+        return Barriers(walls, wall_shapes, doors, door_shapes, boxes)
 
     return index.cached(("shooting", "barriers"), build)
 
@@ -60,21 +62,26 @@ def open_doors(state: GameState,
         return set()
     tol = state.rules.contact_tolerance
     poses = poses or {}
-    bots = standing_bots(state)
-    if not bots:
+    # only a door whose box (grown by the reach, and a hair) holds a centre can touch it:
+    # those pairs are found by plain comparisons (a few bots and doors), then tested
+    di: list[int] = []
+    xy: list[tuple[float, float]] = []
+    reach: list[float] = []
+    for b in state.bots.values():
+        if b.removed:
+            continue
+        x, y = poses.get(b.id, (b.x, b.y))
+        r = b.radius + tol + 1e-9
+        grow = r + 1e-9
+        for i, (x0, y0, x1, y1) in enumerate(bar.door_boxes):
+            if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
+                di.append(i)
+                xy.append((x, y))
+                reach.append(r)
+    if not di:
         return set()
-    xy = np.array([poses.get(b.id, (b.x, b.y)) for b in bots], dtype=float)
-    reach = np.array([b.radius + tol + 1e-9 for b in bots])
-    # only a door whose box (grown by the reach, and a hair) holds a centre can touch it
-    box = shapely.bounds(bar.door_shapes)
-    grow = reach + 1e-9
-    x, y = xy[:, 0], xy[:, 1]
-    di, bi = np.nonzero((x >= box[:, 0:1] - grow) & (x <= box[:, 2:3] + grow)
-                        & (y >= box[:, 1:2] - grow) & (y <= box[:, 3:4] + grow))
-    if len(di) == 0:
-        return set()
-    touched = shapely.dwithin(bar.door_shapes[di], shapely.points(xy[bi]), reach[bi])
-    return {bar.doors[i] for i in di[touched].tolist()}
+    touched = shapely.dwithin(bar.door_shapes[di], shapely.points(xy), reach)
+    return {bar.doors[i] for i, hit in zip(di, touched.tolist(), strict=True) if hit}
 
 
 def door_keys(doors: Iterable[Feature]) -> list[str | int]:
