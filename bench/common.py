@@ -20,6 +20,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# the process as the `bottisota` command sets it up before numpy is imported (cli.py)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import shapely  # noqa: E402
 from shapely.geometry import LineString  # noqa: E402
