@@ -96,6 +96,27 @@ def test_rules_overrides_per_command(tmp_path, capsys):
     assert code == 2 and "belt_speed" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("value", ["[" * 3_000 + "]" * 3_000, "{a: " * 2_000, "[" * 50_000,
+                                   "&a [*a]", "9" * 30])
+def test_a_hostile_set_value_is_one_message_not_a_crash(value, capsys):
+    # A --set value is read by the files' YAML reader, with its limits: nesting deeper than
+    # the files may go was a crash (RecursionError) in PyYAML's own loader.
+    code, _out, err = run(capsys, "check", "duel", "--set", f"belt_speed={value}")
+    assert code == 2, err[-300:]
+    assert "--set: belt_speed: expected a number" in err
+    assert "Traceback" not in err and "unexpected error" not in err
+
+
+def test_set_values_read_as_yaml_scalars():
+    from bottisota.commands.options import parse_sets
+
+    given = ["belt_speed=3", "base_diameter=2.5", "round_limit=null", "sturdy_reroll=true",
+             "self_destruct_hits=2d6", "kill_points=a: b: c", "turn_step=[1, 2]"]
+    assert parse_sets(given) == {"belt_speed": 3, "base_diameter": 2.5, "round_limit": None,
+                                 "sturdy_reroll": True, "self_destruct_hits": "2d6",
+                                 "kill_points": "a: b: c", "turn_step": [1, 2]}
+
+
 def test_a_partial_rules_file_with_a_typo_is_understood(tmp_path, capsys):
     typo = tmp_path / "house.yaml"
     typo.write_text("blast_diametr: 8\n")

@@ -35,6 +35,39 @@ def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout, cwd=ROOT)
 
 
+def _refusal(text: str) -> tuple[int, int, str]:
+    with pytest.raises(InputError) as caught:
+        parse_text(text, "x.yaml")
+    problem = caught.value.problems[0]
+    return problem.line, problem.column, problem.message
+
+
+_BLOCK_MAP = "".join("  " * i + f"k{i}:\n" for i in range(10)) + "  " * 10
+
+
+@pytest.mark.parametrize(("before", "where"), [
+    ("", (1, 65)),                       # brackets alone: the 65th opens level 65
+    (_BLOCK_MAP, (11, 75)),              # 10 block mappings, then the 55th bracket
+    ("- " * 10, (1, 75)),                # 10 block lists, then the 55th bracket
+    ("a: {b: ", (1, 70)),                # a block mapping, a flow mapping, the 63rd bracket
+    ("{a: [{b: ", (1, 71)),              # three flow levels, then the 62nd bracket
+])
+@pytest.mark.parametrize("run", [100, 25_000, 1_000_000])
+def test_a_deep_run_of_brackets_is_refused_where_level_65_opens(before, where, run):
+    # libyaml reads a run of brackets ahead up to its own limit of 1,000 levels before
+    # any event reaches the count: a run past that limit is refused at the same bracket,
+    # with the same words, as a run within it.
+    started = time.process_time()
+    assert _refusal(before + "[" * run + "\n") == (
+        *where, "nested more than 64 levels deep: refused")
+    assert time.process_time() - started < 5
+
+
+def test_brackets_inside_quotes_are_text_not_nesting():
+    data, _ = parse_text("a: '" + "[" * 5_000 + "'\n", "x.yaml")
+    assert data == {"a": "[" * 5_000}
+
+
 @pytest.mark.parametrize("kind", sorted(KIND_PLACES))
 def test_25000_nested_brackets_are_refused_for_every_kind(tmp_path, kind):
     path = tmp_path / KIND_PLACES[kind]

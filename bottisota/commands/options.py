@@ -4,15 +4,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import yaml
-
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _
 from bottisota.formats import spec
 from bottisota.formats.loading import bundled_rules, rules_from_dict, rules_with_overrides
 from bottisota.formats.spec_types import did_you_mean
-from bottisota.formats.yaml_source import Marks, load_yaml
+from bottisota.formats.yaml_source import Marks, load_yaml, parse_text
 
 
 def add_content(p: argparse.ArgumentParser) -> None:
@@ -55,9 +53,9 @@ def parse_sets(sets: list[str] | None) -> dict:
                                     + did_you_mean(key, list(spec.RULE_FIELDS))))
             continue
         try:
-            out[key] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key] = value
+            out[key] = parse_text(value, "--set")[0]     # the files' reader and its limits
+        except InputError:
+            out[key] = value            # as text: the house rule's own check says what it wants
     if problems:
         raise InputError(problems)
     return out

@@ -404,6 +404,24 @@ def within_text(problem: Problem, text: str) -> Problem:
     return Problem(problem.file, last, len(lines[-1]) + 1, problem.path, problem.message)
 
 
+@cache
+def _flow_limited_loader() -> type:
+    """PyYAML's own (Python) safe loader whose scanner refuses a '[' or '{' opened more
+    than MAX_DEPTH levels deep, at that bracket (the event count would see it only after
+    the scanner's look-ahead over the whole run)."""
+    pyyaml = _pyyaml()
+
+    class FlowLimitedLoader(pyyaml.SafeLoader):  # type: ignore[name-defined]
+        def fetch_flow_collection_start(self, TokenClass: Any) -> None:
+            if self.flow_level + len(self.indents) >= MAX_DEPTH:     # + block levels
+                raise _Refused(self.get_mark(),
+                        N_("nested more than {max_depth} levels deep: refused").format(
+                            max_depth=MAX_DEPTH))
+            super().fetch_flow_collection_start(TokenClass)
+
+    return FlowLimitedLoader
+
+
 def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     """Parse YAML text into plain data and its marks; InputError on any problem."""
     if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
@@ -421,8 +439,18 @@ def parse_text(text: str, file: str = "<inline>") -> tuple[Any, Marks]:
     marks = Marks(file)
     builder = _Builder(file, marks)
     try:
-        data = builder.run(pyyaml.parse(text, Loader=getattr(pyyaml, "CSafeLoader",
-                                                             pyyaml.SafeLoader)))
+        try:
+            data = builder.run(pyyaml.parse(text, Loader=getattr(pyyaml, "CSafeLoader",
+                                                                 pyyaml.SafeLoader)))
+        except pyyaml.YAMLError as err:
+            if "maximum nesting depth" not in str(err):
+                raise
+            # libyaml reads a run of '[' or '{' ahead to its own limit (1,000 levels)
+            # before our count on the events sees the first of them: read it again with
+            # the scanner that refuses the 65th level where it opens.
+            marks = Marks(file)
+            builder = _Builder(file, marks)
+            data = builder.run(pyyaml.parse(text, Loader=_flow_limited_loader()))
     except _Refused as err:
         problem = Problem(file, *_pos(err.mark), "", str(err))
         raise InputError([within_text(problem, text)]) from None
