@@ -33,6 +33,7 @@ def _play(seed: int, names: list[str], fast: bool, rounds: int = 5) -> list:
             r.peers = robots
         if not fast:
             game.preview_move = preview_move     # no cache: every question walks
+            game.previewer = lambda state: preview_move
         for _ in range(400):
             if game.expected() == "over":
                 break

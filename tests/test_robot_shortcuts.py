@@ -192,6 +192,53 @@ def test_a_shot_found_legal_is_not_checked_again_when_made(monkeypatch):
     assert shots >= 3
 
 
+def test_a_robot_move_walks_each_candidate_once_and_reads_the_state_once(monkeypatch):
+    # D30: the planner's previews, `legal` and the commit share one walk per move, and
+    # the state's key is taken once for all of a decision's previews (not once a move)
+    rules = bundled_rules()
+    table = load_arena(arena_path("factory"), rules)
+    cards, mods = load_catalogue()
+    walks: list = []
+    keys: list = []
+    real_walk, real_key = game_module.movement.preview_move, game_module._walk_key
+
+    def walk(state, move):
+        walks.append(move)
+        return real_walk(state, move)
+
+    def key(state):
+        keys.append(1)
+        return real_key(state)
+
+    monkeypatch.setattr(game_module.movement, "preview_move", walk)
+    monkeypatch.setattr(game_module, "_walk_key", key)
+    game = Game.new(table, rules, cards, mods, ["a", "b", "c"], seed=5, round_limit=10)
+    robots = {p: Robot(p, personality(n))
+              for p, n in (("a", "aggressive"), ("b", "sniper"), ("c", "aggressive"))}
+    for r in robots.values():
+        r.peers = robots
+    planned = 0
+    for _ in range(400):
+        if game.expected() == "over":
+            break
+        robot = robots[game.whose_turn()]
+        walks.clear()
+        keys.clear()
+        action = robot.decide(game)
+        if type(action).__name__ == "Move" and robot.last_plan.previews >= 2:
+            planned += 1
+            assert len(walks) == len(set(walks)) >= 2          # each candidate walked once
+            # the key once for every preview (and once more if `legal` is asked)
+            assert len(keys) == (1 if robot.last_plan.result is not None else 2)
+            asked = len(walks)
+            assert game.act(action, decision_notes(robots, robot)).ok
+            if robot.last_plan.result is not None:
+                assert len(walks) == asked          # the commit took the planner's walk
+        else:
+            assert game.act(action, decision_notes(robots, robot)).ok
+    assert planned >= 8
+
+
 @pytest.mark.parametrize("name", ["warehouse", "factory"])
 def test_placement_ranks_the_spots_as_the_exact_costs_do(name):
     # R6: the spots in the order of their exact costs (ties by x, then y; the cover
@@ -222,3 +269,25 @@ def test_placement_ranks_the_spots_as_the_exact_costs_do(name):
                 np.argsort(exact, kind="stable").tolist()
             tried += 1
     assert tried >= 30
+
+
+_COORD = st.floats(0, 400, allow_nan=False).map(lambda v: round(v, 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_COORD, _COORD), min_size=1, max_size=70),
+       st.lists(st.tuples(_COORD, _COORD), min_size=1, max_size=60))
+def test_placement_nearest_distances_within_a_rounding_of_the_exact_ones(points, spots):
+    # R6: the robot's quick nearest distance (a point at a time over the spots) is the
+    # table's minimum to the last bit, and within a rounding of math.hypot's
+    from bottisota.robot import placement
+
+    xs = np.array([x for x, _ in spots])
+    ys = np.array([y for _, y in spots])
+    quick = placement._nearest_about(points, xs, ys)
+    px, py = np.array(points).T
+    table = np.sqrt(((px[None, :] - xs[:, None]) ** 2
+                     + (py[None, :] - ys[:, None]) ** 2).min(axis=1))
+    assert quick.tolist() == table.tolist()
+    exact = placement._nearest(points, xs, ys)
+    assert np.all(np.abs(quick - exact) <= 1e-12 * (1.0 + exact))

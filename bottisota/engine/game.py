@@ -30,7 +30,7 @@ never opens files itself.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -327,6 +327,28 @@ class Game:
         if found is None:
             found = walks[move] = movement.preview_move(state, move)
         return found
+
+    def previewer(self, state: GameState) -> Callable[[GameState, Move], MoveResult | Refusal]:
+        """`preview_move` for many moves asked of one state that does not change while
+        they are asked (a robot's candidates): the state's key is taken once, here, and
+        the walks are shared with `preview_move`. Ask a new previewer after any change."""
+        if state is not self.state:
+            return movement.preview_move
+        key = _walk_key(state)
+        walks_of, walks = self._walks
+        if key != walks_of:
+            walks = {}
+            self._walks = (key, walks)
+
+        def preview(asked: GameState, move: Move) -> MoveResult | Refusal:
+            if asked is not state:
+                return self.preview_move(asked, move)
+            found = walks.get(move)
+            if found is None:
+                found = walks[move] = movement.preview_move(state, move)
+            return found
+
+        return preview
 
     def preview(self, action: Action) -> Preview:
         """What the action would do: a move's path with the overwatch shots it would be

@@ -89,13 +89,22 @@ def placement_costs(state: GameState, bot: Bot, wish: str, xs: np.ndarray,
 
 def _nearest_about(points: list[tuple[float, float]], xs: np.ndarray,
                    ys: np.ndarray) -> np.ndarray:
-    """`_nearest` within a rounding: the square root of the least squared distance."""
+    """`_nearest` within a rounding: the square root of the least squared distance.
+    One point at a time over every spot (the spots' arrays stay contiguous: a
+    spots-by-points table and its row minimum cost 7x more at 60 points)."""
     if not points:
         return np.zeros(len(xs))
-    px = np.array([p[0] for p in points])
-    py = np.array([p[1] for p in points])
-    return np.sqrt(((px[None, :] - xs[:, None]) ** 2 + (py[None, :] - ys[:, None]) ** 2)
-                   .min(axis=1))
+    (x0, y0), rest = points[0], points[1:]
+    least = (xs - x0) ** 2 + (ys - y0) ** 2
+    dx, dy = np.empty_like(xs), np.empty_like(ys)
+    for px, py in rest:
+        np.subtract(xs, px, out=dx)
+        np.subtract(ys, py, out=dy)
+        dx *= dx
+        dy *= dy
+        dx += dy
+        np.minimum(least, dx, out=least)
+    return np.sqrt(least)
 
 
 def _best_first(state: GameState, bot: Bot, wish: str, xs: np.ndarray, ys: np.ndarray,

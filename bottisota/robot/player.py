@@ -97,8 +97,9 @@ class Robot:
         self._intent[(bot.id, state.round)] = d.choice
         limit = self.time_limit or 0.0      # `started` is set only with a time limit
         deadline = None if started is None else started + limit * SEARCH_SHARE
+        previewer = getattr(game, "previewer", None)       # the state stays as it is
         plan = plan_move(state, bot, d.choice, sit.focus, deadline,
-                         preview=getattr(game, "preview_move", None))
+                         preview=previewer(state) if previewer else None)
         self.last_plan = plan
         if plan.timed_out:
             self._events.append({
