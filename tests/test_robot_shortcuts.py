@@ -161,11 +161,20 @@ def test_prepare_builds_the_tables_the_first_decisions_would_build():
     assert {("movement", "parts"), ("movement", "floor tree"), ("shooting", "barriers")} <= built
 
 
+def _seated(table, seats, seed: int, rounds: int) -> tuple[Game, dict]:
+    """A game on the table with a robot in each seat (player, personality)."""
+    cards, mods = load_catalogue()
+    game = Game.new(table, bundled_rules(), cards, mods, [p for p, _ in seats], seed=seed,
+                    round_limit=rounds)
+    robots = {p: Robot(p, personality(n)) for p, n in seats}
+    for r in robots.values():
+        r.peers = robots
+    return game, robots
+
+
 def test_a_shot_found_legal_is_not_checked_again_when_made(monkeypatch):
     # R18-R22: the rules' shot check runs once for the robot's question and the act
-    rules = bundled_rules()
-    table = load_arena(arena_path("warehouse"), rules)
-    cards, mods = load_catalogue()
+    table = load_arena(arena_path("warehouse"), bundled_rules())
     calls = []
     real = game_module.shooting.check_shoot
 
@@ -174,10 +183,7 @@ def test_a_shot_found_legal_is_not_checked_again_when_made(monkeypatch):
         return real(state, action, *rest)
 
     monkeypatch.setattr(game_module.shooting, "check_shoot", counted)
-    game = Game.new(table, rules, cards, mods, ["a", "b"], seed=3, round_limit=6)
-    robots = {p: Robot(p, personality(n)) for p, n in (("a", "aggressive"), ("b", "sniper"))}
-    for r in robots.values():
-        r.peers = robots
+    game, robots = _seated(table, (("a", "aggressive"), ("b", "sniper")), seed=3, rounds=6)
     shots = 0
     for _ in range(400):
         if game.expected() == "over":
@@ -195,9 +201,7 @@ def test_a_shot_found_legal_is_not_checked_again_when_made(monkeypatch):
 def test_a_robot_move_walks_each_candidate_once_and_reads_the_state_once(monkeypatch):
     # D30: the planner's previews, `legal` and the commit share one walk per move, and
     # the state's key is taken once for all of a decision's previews (not once a move)
-    rules = bundled_rules()
-    table = load_arena(arena_path("factory"), rules)
-    cards, mods = load_catalogue()
+    table = load_arena(arena_path("factory"), bundled_rules())
     walks: list = []
     keys: list = []
     real_walk, real_key = game_module.movement.preview_move, game_module._walk_key
@@ -212,11 +216,8 @@ def test_a_robot_move_walks_each_candidate_once_and_reads_the_state_once(monkeyp
 
     monkeypatch.setattr(game_module.movement, "preview_move", walk)
     monkeypatch.setattr(game_module, "_walk_key", key)
-    game = Game.new(table, rules, cards, mods, ["a", "b", "c"], seed=5, round_limit=10)
-    robots = {p: Robot(p, personality(n))
-              for p, n in (("a", "aggressive"), ("b", "sniper"), ("c", "aggressive"))}
-    for r in robots.values():
-        r.peers = robots
+    game, robots = _seated(table, (("a", "aggressive"), ("b", "sniper"), ("c", "aggressive")),
+                           seed=5, rounds=10)
     planned = 0
     for _ in range(400):
         if game.expected() == "over":
