@@ -114,3 +114,31 @@ def test_the_memo_answers_as_the_plain_line(spots, moves):  # R22 R38 D15 R47
             for b in ids:
                 if a != b:
                     assert same(state, a, b, through)
+
+
+@SETTINGS
+@given(st.lists(spot, min_size=3, max_size=5), spot,
+       st.one_of(st.none(), st.just("middle"), spot), st.integers(0, 4), st.booleans(),
+       st.booleans())
+def test_lines_from_planned_poses_answer_as_the_plain_line(spots, planned, other, gone,
+                                                           through, the_door):  # R22 R47
+    """The discs and open doors kept for the bots' places serve a line asked with the
+    shooter, or another bot, put somewhere else (on the door, or off it), and with a
+    wreck removed: every answer, blocker and point is the plain one."""
+    state = table(spots)
+    ids = list(state.bots)
+    state.bots[ids[gone % len(ids)]].removed = gone >= 3        # R55 now and then
+    shooter, target = state.bots[ids[0]], state.bots[ids[1]]
+    line_of_sight(state, shooter, target)                       # the places kept first
+    spose = dataclasses.replace(pose_of(shooter), x=38.0 if the_door else planned[0],
+                                y=50.0 if the_door else planned[1])
+    if other == "middle":                   # into the line, before any wall on it
+        other = (spose.x + (target.x - spose.x) * 0.25, spose.y + (target.y - spose.y) * 0.25)
+    poses = {} if other is None else {
+        ids[2]: dataclasses.replace(pose_of(state.bots[ids[2]]), x=other[0], y=other[1])}
+    asked = line_of_sight(state, shooter, target, spose=spose, through_bots=through,
+                          poses=poses)
+    plain = plain_line_of_sight(state, shooter, target, spose, pose_of(target), through,
+                                poses)
+    assert (asked.clear, asked.blocker, asked.point) == (plain.clear, plain.blocker,
+                                                         plain.point)

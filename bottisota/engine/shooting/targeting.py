@@ -35,6 +35,7 @@ BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
 MINE_KINDS = ("mine", "magnetic_mine")
 ANGLE_EPSILON = 1e-6            # degrees: an arc's boundary is inside it
 SIGHT_MEMO_SIZE = 512           # sight lines kept per arena before they are forgotten
+STANDING_MEMO_SIZE = 16         # the bots' discs and open doors kept for so many placings
 NO_SIGHT = Refusal("R22", "something blocks the line")    # unexplained (explain=False)
 
 
@@ -175,11 +176,60 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
     memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight_lines"), dict)
     sight = memo.get(key)
     if sight is None:
-        sight = plain_line_of_sight(state, shooter, target, spose, tpose, through_bots, poses)
+        sight = _shared_line_of_sight(state, shooter, target, spose, tpose, through_bots,
+                                      poses)
         if len(memo) >= SIGHT_MEMO_SIZE:
             memo.clear()
         memo[key] = sight
     return sight
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """Every standing bot where it stands: its obstacle disc, and the doors open
+    (R47) with every bot where it stands."""
+
+    discs: tuple
+    doors: frozenset
+
+
+def _standing(state: GameState) -> _Standing:
+    """The standing bots' discs and the open doors, worked out once for the bots'
+    places (kept with the compiled arena, keyed by every bot's id, place, base,
+    height and whether it stands: all that either reads)."""
+    key = tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
+                for b in state.bots.values())
+    memo: dict[tuple, _Standing] = state.index.cached(("shooting", "standing"), dict)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= STANDING_MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = _Standing(tuple(disc_of(b) for b in standing_bots(state)),
+                                      frozenset(open_doors(state)))
+    return found
+
+
+def _shared_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose,
+                          tpose: Pose, through_bots: bool,
+                          poses: dict[str, Pose] | None) -> Sight:
+    """`plain_line_of_sight`, the other bots' discs and the open doors taken from
+    `_standing` (the same discs in the same order; the doors worked out afresh only
+    when a bot is put somewhere else than where it stands)."""
+    moved = dict(poses or {})
+    moved[shooter.id], moved[target.id] = spose, tpose
+    standing = _standing(state)
+    ends = (shooter.id, target.id)
+    discs = () if through_bots else tuple(
+        d if d.id not in moved else disc_of(state.bots[d.id], *_xyz(moved[d.id]))
+        for d in standing.discs if d.id not in ends)
+    bots = state.bots
+    at_rest = all(k in bots and (p.x, p.y) == (bots[k].x, bots[k].y) for k, p in moved.items())
+    doors = standing.doors if at_rest else open_doors(
+        state, {k: (p.x, p.y) for k, p in moved.items()})
+    return state.index.sight(
+        (spose.x, spose.y), spose.z + shooter.card.height,
+        (tpose.x, tpose.y), tpose.z + target.card.height / 2.0,
+        discs=discs, open_doors=door_keys(doors), ignore=ends)
 
 
 def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose,
