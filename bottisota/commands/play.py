@@ -9,6 +9,7 @@ and draws what a seat shows on it; `--phones-commit` lets seats act from phones.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -120,6 +121,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         return _play(args, players, screen, note)
     finally:
+        gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
 
@@ -252,6 +254,7 @@ def _run(app: TableApp) -> int:
         dt = clock.tick(FPS) / 1000.0
         app.phones.frame(app, dt)
         pygame.display.flip()
+        app.settle()
     return 0
 
 
@@ -267,6 +270,7 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         else:
             app.step(1.0 / 60)
         frames += 1
+        app.settle()
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:
             break
