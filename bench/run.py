@@ -27,6 +27,7 @@ import replay  # noqa: E402
 import shooting  # noqa: E402
 import simulate  # noqa: E402
 import startup  # noqa: E402
+from common import collector_as_the_command  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -80,6 +81,7 @@ def main() -> None:
     if unknown:
         p.error(f"no bench named {', '.join(unknown)}; there are {', '.join(BENCHES)}")
     results = {}
+    collector_as_the_command()
     for name in names:
         data = BENCHES[name].collect(args.quick)
         results[name] = data
