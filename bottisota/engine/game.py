@@ -316,17 +316,7 @@ class Game:
         it. The previews are dropped as soon as anything in the state differs (the
         key is every bot's pose and condition, the mines, the goals and the turn),
         so a cached answer is always the one a fresh walk would give."""
-        if state is not self.state:
-            return movement.preview_move(state, move)
-        key = _walk_key(state)
-        walks_of, walks = self._walks
-        if key != walks_of:
-            walks = {}
-            self._walks = (key, walks)
-        found = walks.get(move)
-        if found is None:
-            found = walks[move] = movement.preview_move(state, move)
-        return found
+        return self.previewer(state)(state, move)
 
     def previewer(self, state: GameState) -> Callable[[GameState, Move], MoveResult | Refusal]:
         """`preview_move` for many moves asked of one state that does not change while
