@@ -13,6 +13,7 @@ Every check answers with a `Refusal` naming the rule, or None.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,10 +227,7 @@ def _shared_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Po
     at_rest = all(k in bots and (p.x, p.y) == (bots[k].x, bots[k].y) for k, p in moved.items())
     doors = standing.doors if at_rest else open_doors(
         state, {k: (p.x, p.y) for k, p in moved.items()})
-    return state.index.sight(
-        (spose.x, spose.y), spose.z + shooter.card.height,
-        (tpose.x, tpose.y), tpose.z + target.card.height / 2.0,
-        discs=discs, open_doors=door_keys(doors), ignore=ends)
+    return _top_to_middle(state, shooter, target, spose, tpose, discs, doors)
 
 
 def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose,
@@ -242,6 +240,13 @@ def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose
         disc_of(b, *_xyz(moved.get(b.id))) for b in standing_bots(state)
         if b.id not in (shooter.id, target.id))
     doors = open_doors(state, {k: (p.x, p.y) for k, p in moved.items()})
+    return _top_to_middle(state, shooter, target, spose, tpose, discs, doors)
+
+
+def _top_to_middle(state: GameState, shooter: Bot, target: Bot, spose: Pose, tpose: Pose,
+                   discs: tuple, doors: Iterable[Any]) -> Sight:
+    """The sight line from the shooter's top to the target's middle (D15), past the
+    other bots' discs, with these doors open."""
     return state.index.sight(
         (spose.x, spose.y), spose.z + shooter.card.height,
         (tpose.x, tpose.y), tpose.z + target.card.height / 2.0,
