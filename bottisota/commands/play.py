@@ -221,7 +221,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         try:
             phones = start_phones(game, journal_name, port=args.phones_port,
                                   commit=args.phones_commit, physical=args.physical_dice,
-                                  robots=robots)
+                                  robots=robots, session=app.session)
         except OSError as err:
             print(_("bottisota: the phone server could not start: {err}").format(err=err),
                   file=sys.stderr)

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bottisota.core.dice import by_hand
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
 from bottisota.engine.game import Game
@@ -97,14 +98,10 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
     if not 0 <= args.port <= 65535:
         raise InputError([Problem("--port", 0, 0, "", _("expected 0 to 65535, not {port}").format(
                                                           port=args.port))])
-    holder: dict[str, Hub] = {}
-
-    def ask(purpose: str) -> int:
-        return holder["hub"].ask(purpose)
-
     if args.resume:
         journal = str(args.resume)
-        game = resume(journal, ask if args.physical_dice else None)
+        # dice rolled by hand come typed with each commit (the game waits for the next)
+        game = resume(journal, by_hand if args.physical_dice else None)
     else:
         players = _players(args.players)
         parse_robot_specs(args.robot, players)    # a bad seat is refused before anything else
@@ -120,7 +117,6 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
     robots = robot_seats(args.robot, list(game.state.players), game)
     hub = Hub(game, tokens, commit=args.phones_commit, physical=args.physical_dice,
               robots=robots, drive_robots=True, robot_pace=args.robot_pace)
-    holder["hub"] = hub
     return game, hub, journal
 
 

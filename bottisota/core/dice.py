@@ -15,6 +15,21 @@ from bottisota.core.errors import DiceExhausted
 from bottisota.core.i18n import N_
 
 
+class DieWanted(Exception):
+    """A die rolled by hand is asked for and has not been typed yet (`purpose`): the
+    game then waits for it (`Game.waiting`) instead of rolling on."""
+
+    def __init__(self, purpose: str) -> None:
+        super().__init__(purpose)
+        self.purpose = purpose
+
+
+def by_hand(purpose: str) -> int:
+    """The asker of dice rolled by hand and typed on a phone: a die is never asked
+    inside a roll (`Game.act(..., typed=...)` brings them), so any ask is one too many."""
+    raise DieWanted(purpose)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One die rolled: what for and its value."""

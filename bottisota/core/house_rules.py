@@ -44,6 +44,7 @@ class HouseRules:
     overwatch_range: float          # R23 D12 overwatch reach, cm
     overwatch_move_fraction: float  # R23 may set overwatch after moving at most this share
     overwatch_point_tolerance: float  # formats.md first point of the path, cm
+    overwatch_answer_seconds: float   # R23 a watcher asked on a phone or the table: held after
     blast_diameter: float           # R34 D12 blast marker, cm
     blast_hit_mod: int              # R34 to-hit modifier off centre
     blast_armour_mod: int           # R34 armour modifier off centre

@@ -10,6 +10,11 @@ scenario runner and the journal change it:
 - `act(action)` carries a legal action out and then runs the game on to the
   next decision (removals R55, the next turn D18, draws R6, the end D24),
   returning every event;
+- `act(action, notes, typed=[...])`: dice rolled by hand and typed on a face that
+  cannot wait inside a roll (a phone): when the typed dice run short, the game
+  *waits for a die* (`waiting`, a chance node: the action, the dice typed so
+  far and what the next die is for) and nothing has changed; `give_die(value)`
+  continues the action, `cancel_wait()` drops it;
 - `undo()` / `redo()` rebuild the state by replaying the accepted actions;
 - `reload(arena, cards, mods)` swaps in new static data (a designer's edit) by
   replaying the accepted actions on it, or refuses and keeps the game.
@@ -29,6 +34,7 @@ never opens files itself.
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -47,7 +53,7 @@ from bottisota.core.actions import (
 )
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
-from bottisota.core.dice import Dice, Roll
+from bottisota.core.dice import Dice, DieWanted, Roll
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
@@ -76,16 +82,31 @@ from bottisota.geometry.arena_index import FAST_PATHS
 Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
 
 
+@dataclass(frozen=True)
+class DieWait:
+    """The game waits for a die rolled by hand (a chance node): the action it will
+    carry out, its notes, the dice typed for it so far and what the next die is for."""
+
+    action: Action
+    notes: tuple[Event, ...]
+    typed: tuple[int, ...]
+    purpose: str
+
+
 @dataclass
 class ActResult:
-    """What `Game.act` did: the events in order, or the refusal (then nothing changed)."""
+    """What `Game.act` did: the events in order (the caller's own list), or the
+    refusal, or the die the game now waits for (then nothing changed). `unused`:
+    typed dice the action did not need."""
 
     events: list[Event] = field(default_factory=list)
     refusal: Refusal | None = None
+    waiting: DieWait | None = None
+    unused: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.refusal is None
+        return self.refusal is None and self.waiting is None
 
 
 @dataclass
@@ -185,6 +206,7 @@ class Game:
         # table view) never pair one state's key with another state's answers
         self._walks: tuple[tuple, dict[Move, MoveResult | Refusal]] = ((), {})
         self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
+        self.waiting: DieWait | None = None       # a die rolled by hand the game waits for
 
     # --- construction -------------------------------------------------------------------
 
@@ -365,16 +387,91 @@ class Game:
 
     # --- acting -------------------------------------------------------------------------
 
-    def act(self, action: Action, notes: Iterable[Event] = ()) -> ActResult:
+    def act(self, action: Action, notes: Iterable[Event] = (),
+            typed: Iterable[int] | None = None) -> ActResult:
         """Carry out a legal action and run the game on to the next decision.
         A refused action changes nothing. `notes` are informational events about
         the action (a robot's `robot_decision`, with its table row and die): they
         stand first in the entry's events, and the entry's rolls include every roll
-        made since the previous entry (the robot's deciding dice)."""
+        made since the previous entry (the robot's deciding dice). `typed`: the dice a
+        player rolled by hand for this action, in order (see `_act_typed`); while the
+        game waits for a die, only that action is accepted (with more dice). The events
+        returned are the caller's own list, not the journaled entry's."""
         notes = check_notes(notes)
+        if self.waiting is not None and self.waiting.action != action:
+            return ActResult(refusal=Refusal("D8", N_(
+                    "the game waits for a die for {purpose}, rolled for {action}").format(
+                        purpose=self.waiting.purpose, action=self.waiting.action)))
         refusal = self.legal(action)
         if refusal is not None:
             return ActResult(refusal=refusal)
+        if typed is not None:
+            if self.state.dice.ask is None and self.state.dice.forced is None:
+                return ActResult(refusal=Refusal("D8", N_(
+                        "this game rolls its own dice: no dice are typed")))
+            return self._act_typed(action, notes, tuple(typed))
+        return self._carry_out(action, notes)
+
+    def _act_typed(self, action: Action, notes: list[Event], typed: tuple[int, ...]
+                   ) -> ActResult:
+        """The action with dice typed by hand: tried first on a twin of the state (the
+        game's own state is not touched); when the typed dice run short, the game waits
+        for the next die. Otherwise it is carried out with exactly those dice."""
+        need = self._die_needed(action, typed)
+        if need is not None:
+            self.waiting = DieWait(action, tuple(notes), typed, need)
+            return ActResult(waiting=self.waiting)
+        self.waiting = None
+        dice = self.state.dice
+        if dice.forced is not None:         # a forced stream is its own dice (a scenario)
+            return self._carry_out(action, notes)
+        before = dice.used
+        dice.forced = [r.value for r in dice.rolls] + list(typed)
+        try:
+            result = self._carry_out(action, notes)
+        finally:
+            dice.forced = None
+        if result.refusal is None:
+            result.unused = max(0, len(typed) - (self.state.dice.used - before))
+        return result
+
+    def _die_needed(self, action: Action, typed: tuple[int, ...]) -> str | None:
+        """What the first die beyond `typed` would be rolled for, or None when the typed
+        dice carry the action through: found on a twin game, this one unchanged."""
+        if self.state.dice.forced is not None:
+            return None
+        twin = Game(self.state.copy())
+        twin.mode = copy.deepcopy(self.mode)
+        given = list(typed)
+
+        def hand(purpose: str) -> int:
+            if not given:
+                raise DieWanted(purpose)
+            return given.pop(0)
+
+        twin.state.dice.ask = hand
+        try:
+            twin._perform(action)
+        except DieWanted as wanted:
+            return wanted.purpose
+        return None
+
+    def give_die(self, value: int) -> ActResult:
+        """The die the game waits for was rolled: the action goes on with it."""
+        wait = self.waiting
+        if wait is None:
+            return ActResult(refusal=Refusal("D8", N_("no die is awaited")))
+        if not 1 <= value <= 6:
+            return ActResult(refusal=Refusal("D8", N_("a d6 shows 1 to 6, not {value}").format(
+                    value=value)))
+        return self.act(wait.action, wait.notes, wait.typed + (value,))
+
+    def cancel_wait(self) -> bool:
+        """The action waiting for a die is given up (nothing of it was done)."""
+        had, self.waiting = self.waiting is not None, None
+        return had
+
+    def _carry_out(self, action: Action, notes: list[Event]) -> ActResult:
         dice = self.state.dice
         mark = min(self._mark, dice.used)
         pre = dice.used - mark
@@ -393,7 +490,7 @@ class Game:
                 self._redo = redo
                 self._rebuild(self.history)
                 raise
-        return ActResult(events=entry.events)
+        return ActResult(events=list(entry.events))
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
@@ -543,6 +640,7 @@ class Game:
         default as the mode says (a real game's own events are its record)."""
         if recorded is None:
             recorded = self.mode.rebuilds_from_events
+        self.waiting = None             # an action waiting for a die is given up
         if not self.history:
             return False
         if self.journal is not None:
@@ -560,6 +658,7 @@ class Game:
         as the mode says."""
         if recorded is None:
             recorded = self.mode.rebuilds_from_events
+        self.waiting = None
         if not self._redo:
             return False
         if self.journal is not None:

@@ -315,6 +315,9 @@ RULE_FIELDS: dict[str, F] = {
                                                 "share of the move"),
     "overwatch_point_tolerance": F(Num(positive=True, maximum=10),
                                    doc="watchers fire at the first point, to this many cm"),
+    "overwatch_answer_seconds": F(Num(positive=True, maximum=3600),
+                                  doc="R23 a watcher asked to fire or hold holds after this "
+                                      "many seconds without an answer"),
     "blast_diameter": F(Num(minimum=0, maximum=MAX_TABLE), doc="R34 D12 blast marker, cm"),
     "blast_hit_mod": F(MODIFIER, doc="R34 to-hit modifier off the blast centre"),
     "blast_armour_mod": F(MODIFIER, doc="R34 armour modifier off the blast centre"),

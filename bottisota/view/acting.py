@@ -1,6 +1,8 @@
-"""Everything the table view asks of the game: acting, undo, redo, the move preview
-and its commit (with the overwatch prompt), the pre-measure, the shooting phase's
-choices and the robot seats. Every call that changes the game passes through
+"""The table view's adapter over the session (`viewmodel.game_session.Session`, the
+one the phones' hub shares under `play --phones`): acting, undo, redo, the move
+preview and its commit (the watcher's question, shown as the table's prompt), the
+pre-measure, the shooting phase's choices and the robot seats. The table's log
+listens to the session's feed. Every call that changes the game passes through
 `GameActions.apply` (one place to hold a lock around them)."""
 
 from __future__ import annotations
@@ -18,13 +20,12 @@ from bottisota.core.actions import (
 )
 from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _, translated
+from bottisota.engine.game import ActResult
 from bottisota.view.app_state import (
     AppState,
 )
-from bottisota.view.prompts import (
-    OverwatchPrompt,
-)
-from bottisota.viewmodel.core_calls import MovePreview, premeasure, preview_move
+from bottisota.viewmodel.core_calls import MovePreview
+from bottisota.viewmodel.game_session import Session
 from bottisota.viewmodel.guidance import danger, shooting_options
 from bottisota.viewmodel.results import effects_of
 
@@ -43,41 +44,48 @@ class GameActions(AppState):
                 return change(*args)
         return change(*args)
 
-    def take_robot_notes(self) -> None:
-        """Collect the robots' `robot_decision` events (logged now, journaled with the
-        next action the game accepts, as its notes)."""
-        seen: set[int] = set()
-        for robot in self.robots.values():
-            if id(robot) in seen:
-                continue
-            seen.add(id(robot))
-            for e in robot.take_events():
-                self.vm.log.events([e], None)
-                self.notes.append(e)
+    @property
+    def session(self) -> Session:
+        """The session the table acts through (made on first use; the table's log
+        listens to its feed)."""
+        found: Session | None = self.__dict__.get("_session")
+        if found is None or found.game is not self.game:
+            found = Session(self.game, self.robots)
+            found.feed.listen(self.vm.log)
+            self.__dict__["_session"] = found
+        return found
 
     def act(self, action: Any) -> bool:
-        """Send an action to the game, with the robot decisions made since the last
-        one as its notes; log its events and show its results, or its refusal."""
-        self.take_robot_notes()
-        notes = list(self.notes)
+        """Send an action to the game through the session (the robots' decisions made
+        since the last one go with it as its notes); show its results, or its refusal."""
+        return self._acted(self._acting(self.session.act, action))
+
+    def _acting(self, call: Callable[..., ActResult | None], *args: Any) -> ActResult | None:
+        """A session call that may change the game, through `apply`; a journal that
+        cannot be written or a rule error is said, never a crash of the table."""
         try:
-            result = self.apply(self.game.act, action, notes)
+            return self.apply(call, *args)
         except JournalWriteError as err:   # disk full: the game took the action back
             self.say(str(err), "alarm")
-            return False
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(_("could not act: {name}: {err}").format(
                          name=type(err).__name__, err=err), "alarm")
+        return None
+
+    def _acted(self, result: ActResult | None) -> bool:
+        """Show what the session did: the results, the refusal, or what it waits for."""
+        self.prompt = self.session.question
+        if result is None:                 # a watcher is being asked
+            return False
+        if result.waiting is not None:
+            waiting = self.session.waiting()
+            self.say(waiting.text if waiting is not None else "", "alarm")
             return False
         if result.refusal is not None:
             self.say(_("refused: {refusal}").format(refusal=translated(result.refusal)), "alarm")
             return False
-        self.notes = []
         self.vm.message = None
-        self.vm.log.forget_undone()
-        events = result.events[len(notes):]         # the notes were logged when made
-        self.vm.log.events(events, len(self.game.history))
-        self.vm.effects.add(effects_of(events, self.state))
+        self.vm.effects.add(effects_of(result.events, self.state))
         self.vm.robot_wait = self.vm.robot_pace
         self._changed()
         return True
@@ -95,14 +103,12 @@ class GameActions(AppState):
     def undo(self) -> None:
         n = len(self.game.history)
         try:
-            done = self.apply(self.game.undo)
+            done = self.apply(self.session.undo)
         except JournalWriteError as err:   # not journaled: nothing was undone
             self.say(str(err), "alarm")
             return
+        self.prompt = None
         if done:
-            self.take_robot_notes()
-            self.notes = []        # undo drops the dice rolled since the last action too
-            self.vm.log.undone(n)
             self.vm.effects.clear()
             self.say(_("undone: action {n}").format(n=n), "dim")
             self.vm.plan = None
@@ -112,14 +118,12 @@ class GameActions(AppState):
 
     def redo(self) -> None:
         try:
-            done = self.apply(self.game.redo)
+            done = self.apply(self.session.redo)
         except JournalWriteError as err:   # not journaled: nothing was redone
             self.say(str(err), "alarm")
             return
+        self.prompt = None
         if done:
-            self.take_robot_notes()
-            self.notes = []        # redo drops the dice rolled since the last action
-            self.vm.log.redone(len(self.game.history))
             self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
@@ -128,13 +132,13 @@ class GameActions(AppState):
 
     # --- the move preview ----------------------------------------------------------------
     def move_preview(self) -> MovePreview | None:
-        """The core's preview of the planned move (cached until the plan changes)."""
+        """The session's preview of the planned move (cached until the plan changes)."""
         plan = self.vm.plan
         if plan is None or plan.is_empty():
             return None
         key = (self.vm.version, plan.all_steps())
         if key != self._preview_key:
-            self._preview = preview_move(self.game, plan.move())
+            self._preview = self.session.preview(plan.move())
             self._preview_key = key
         return self._preview
 
@@ -144,9 +148,7 @@ class GameActions(AppState):
         plan = self.vm.plan
         if plan is None:
             return
-        pv = self.move_preview() if not plan.is_empty() else preview_move(self.game, plan.move())
-        if pv is None:
-            pv = preview_move(self.game, plan.move())
+        pv = self.move_preview() or self.session.preview(plan.move())
         if pv.refusal is not None:
             self.say(_("refused: {refusal}").format(refusal=translated(pv.refusal)), "alarm")
             return
@@ -158,36 +160,22 @@ class GameActions(AppState):
                          why=why), "alarm")
             return
         self.vm.confirm = None
-        self._start_move(plan.move(), pv.offers)
+        # the watchers it meets are asked first (robots at once, people at the table's
+        # prompt or on their phone)
+        self._move_made(self._acting(self.session.commit_move, plan.move(), pv.offers))
 
-    def _start_move(self, move: Any, offers: list[Any]) -> None:
-        self.prompt = OverwatchPrompt(move, list(offers))
-        self._answer_robot_watchers()
-
-    def _answer_robot_watchers(self) -> None:
-        """Robot-played watchers answer at once; a human's watcher waits for F or H."""
-        prompt = self.prompt
-        while prompt is not None and not prompt.finished:
-            offer = prompt.current
-            if offer is None:
-                return
-            watcher = self.state.bots.get(offer.watcher)
-            robot = self.robots.get(watcher.player) if watcher is not None else None
-            if robot is None:
-                return
-            prompt.answer(bool(robot.answer_overwatch(self.game, watcher, prompt.move.bot)))
-            self.take_robot_notes()
-        if prompt is not None and prompt.finished:
-            self.prompt = None
-            if self.act(prompt.final_move()) and self.vm.plan is not None:
-                self.vm.plan = None
-                self._sync_selection()
+    def _move_made(self, result: ActResult | None) -> None:
+        if self._acted(result) and self.vm.plan is not None:
+            self.vm.plan = None
+            self._sync_selection()
 
     def answer_overwatch(self, fire: bool) -> None:
-        if self.prompt is None:
+        """F or H at the table: the watcher asked now fires or holds (the table answers
+        for any seat, as the referee's laptop)."""
+        if self.session.question is None:
+            self.prompt = None
             return
-        self.prompt.answer(fire)
-        self._answer_robot_watchers()
+        self._move_made(self._acting(self.session.answer, fire))
 
     # --- pre-measure ---------------------------------------------------------------------
     def premeasure(self) -> Any:
@@ -207,8 +195,9 @@ class GameActions(AppState):
                 pm = known[key]
             else:
                 try:
-                    pm = premeasure(self.state, vm.selected, vm.weapon, vm.aim,
-                                    vm.measure_overwatch)
+                    found = self.session.premeasure(vm.selected, vm.weapon, vm.aim,
+                                                    vm.measure_overwatch)
+                    pm = None if isinstance(found, str) else found
                 except (KeyError, ValueError) as err:
                     self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
                     pm = None
@@ -304,23 +293,16 @@ class GameActions(AppState):
 
     # --- robots --------------------------------------------------------------------------
     def run_robot(self, force: bool = False) -> bool:
-        """If a robot's seat is due (nobody being asked, the pace waited out), it acts once."""
-        if self.prompt is not None or self.expected() == "over":
-            return False
-        bot = self.active_bot()
-        if bot is None or bot.player not in self.robots:
+        """Each frame: a watcher who did not answer in time holds; the prompt follows
+        the session's question (a phone may have answered it); then, if a robot's seat
+        is due (nobody being asked, the pace waited out), it acts once."""
+        session = self.session
+        if session.question is not None:
+            self._move_made(self._acting(session.tick))
+        self.prompt = session.question
+        if session.robot_due() is None:
             return False
         if not force and self.vm.robot_wait > 0:
             return False
-        robot = self.robots[bot.player]
-        action = robot.decide(self.game)
-        self.take_robot_notes()
-        if self.expected() == "move" and hasattr(action, "steps"):
-            pv = preview_move(self.game, action)
-            human_offers = [o for o in pv.offers
-                            if self.state.bots[o.watcher].player not in self.robots]
-            if human_offers:
-                self._start_move(action, pv.offers)
-                return True
-        self.act(action)
+        self._acted(self._acting(session.robot_turn))
         return True

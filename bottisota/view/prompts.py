@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 import pygame
 
-from bottisota.core.actions import Move
 from bottisota.core.i18n import _, number, translated
 from bottisota.view import style
+from bottisota.viewmodel.watcher_question import WatcherQuestion
 
 
 def pending_events() -> Iterator[pygame.event.Event]:
@@ -44,34 +42,7 @@ def read_typed_die(surface: pygame.Surface, purpose: str, redraw: Callable[[], o
         pygame.time.wait(15)
 
 
-@dataclass
-class OverwatchPrompt:
-    """A committed move waits while each watcher it would meet is asked to fire or hold
-    (R23); the answers become the move's `hold_fire`."""
-
-    move: Move
-    offers: list[Any]
-    held: list[str] = field(default_factory=list)
-    index: int = 0
-
-    @property
-    def current(self) -> Any | None:
-        return self.offers[self.index] if self.index < len(self.offers) else None
-
-    @property
-    def finished(self) -> bool:
-        return self.index >= len(self.offers)
-
-    def answer(self, fire: bool) -> None:
-        offer = self.current
-        if offer is None:
-            return
-        if not fire:
-            self.held.append(offer.watcher)
-        self.index += 1
-
-    def final_move(self) -> Move:
-        return Move(self.move.bot, self.move.steps, tuple(self.move.hold_fire) + tuple(self.held))
+OverwatchPrompt = WatcherQuestion    # the session's question, drawn as the table's prompt
 
 
 def draw_question(surface: pygame.Surface, lines: list[str], keys: str,

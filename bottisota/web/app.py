@@ -7,9 +7,10 @@ websocket.
   `bottisota/web/static/`, no build step, no CDN); an unknown token gets the
   join page with 404.
 - `WS /ws/TOKEN` is the seat's connection: the server says `hello` (the table,
-  the state and the seat's desk as it was left), then answers each message
-  (`protocol`) and pushes `state` to every seat whenever the game or what is
-  shown on the table changes.
+  the state, the seat's desk as it was left and the log so far), then answers
+  each message (`protocol`) and pushes `state` to every seat whenever the game
+  or what is shown on the table changes, with the log's new lines (`events`)
+  and, to the watcher's seat, the question whether to fire (`overwatch_ask`).
 
 Each connection reads its messages into a short queue and answers them in
 order on a worker thread (`Hub.handle`), so the server keeps reading and
@@ -75,6 +76,8 @@ class Connection:
     def __init__(self, ws: WebSocket, seat: Seat) -> None:
         self.ws, self.seat = ws, seat
         self.send_lock = asyncio.Lock()
+        self.told = 0                     # the feed's lines told up to (Hub.pushes)
+        self.asked: str | None = None     # the watcher's question last put to it
 
     async def send(self, data: dict) -> bool:
         if self.ws.application_state != WebSocketState.CONNECTED:
@@ -142,8 +145,12 @@ class PhoneServer:
         worker = asyncio.get_running_loop().create_task(self._answer(conn, waiting, wake))
         self._workers.add(worker)
         worker.add_done_callback(self._workers.discard)
+        self.hub.join(seat)
         try:
-            await conn.send(await asyncio.to_thread(self.hub.hello, seat))
+            hello = await asyncio.to_thread(self.hub.hello, seat)
+            conn.told = hello["log_rev"]
+            await conn.send(hello)
+            await self._push(conn)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -184,6 +191,7 @@ class PhoneServer:
             waiting.append(None)
             wake.set()
             self.connections.discard(conn)
+            self.hub.leave(seat)
             await worker
 
     async def _answer(self, conn: Connection, waiting: deque[Message | None],
@@ -219,11 +227,20 @@ class PhoneServer:
 
         async def tell(conn: Connection) -> None:
             await conn.send(state)
+            await self._push(conn)
             if refreshed:
                 for answer in self.hub.desk_answers(conn.seat):
                     await conn.send(answer)
 
         await asyncio.gather(*(tell(c) for c in list(self.connections)))
+
+    async def _push(self, conn: Connection) -> None:
+        """The feed's lines the connection was not told, and the watcher's question
+        when it is put to this seat (once per question)."""
+        pushes, conn.told, conn.asked = await asyncio.to_thread(
+                self.hub.pushes, conn.seat, conn.told, conn.asked)
+        for message in pushes:
+            await conn.send(message)
 
     async def _shown_soon(self) -> None:
         """A seat's shown work changed (a drag that is shown on the table): the others

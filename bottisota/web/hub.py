@@ -6,11 +6,15 @@ seat: what that seat last selected, pre-measured and planned, and whether it
 asked to show it on the table. Desks live by seat, not by connection, so a
 phone that drops and reconnects picks up where it was.
 
-Every answer is the core's: `premeasure` (engine.shooting), `Game.preview`
-for a planned move and its overwatch offers, `Game.act` for a commit. The
-hub only checks who may do what: a player's seat plans and acts for its own
-bots only, and commits only on its own turn when the group allows phones to
-commit (`--phones-commit`).
+Every answer is the session's (`viewmodel.game_session.Session`, the same one
+the table view acts through under `play --phones`): pre-measures, a planned
+move's preview, acting, undo, the watcher's question and the feed of events in
+words. The hub only checks who may do what: a player's seat plans and acts for
+its own bots only, commits only on its own turn when the group allows phones to
+commit (`--phones-commit`), and answers only the watcher's question put to it.
+What every seat is pushed besides the state (`pushes`): the feed's lines it has
+not been told (`events`) and the watcher's question when it is that seat's
+(`overwatch_ask`).
 
 Two locks keep the game whole between threads (the server's, the table view's):
 `lock` is held by every answer and by every change to the game (the table view
@@ -35,12 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bottisota.core.actions import Move, Refusal
+from bottisota.core.actions import Move
 from bottisota.core.i18n import _
-from bottisota.engine.movement.moves import preview_move
-from bottisota.engine.shooting.premeasure import premeasure
+from bottisota.engine.game import ActResult, Game
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
+from bottisota.viewmodel.game_session import Session
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
 
@@ -48,14 +52,6 @@ log = logging.getLogger("bottisota.web")
 
 TABLE = "table"          # the table's own seat (the laptop, or a browser as the table)
 TABLE_WAIT_SECONDS = 0.05   # an answer waits at most this long for the table's frame to end
-
-
-class NeedDie(Exception):
-    """Physical dice: the phone has not typed the die the rules now ask for."""
-
-    def __init__(self, purpose: str) -> None:
-        super().__init__(purpose)
-        self.purpose = purpose
 
 
 @dataclass
@@ -111,11 +107,14 @@ class Answer:
 class Hub:
     """The game served to the seats (see the module doc)."""
 
-    def __init__(self, game: Any, tokens: dict[str, str], commit: bool = False,
+    def __init__(self, game: Game, tokens: dict[str, str], commit: bool = False,
                  physical: bool = False, robots: dict[str, Any] | None = None,
-                 drive_robots: bool = False, robot_pace: float = 1.5) -> None:
-        self.game = game
-        self.robots = robots or {}            # seats played by robots (`--robot`)
+                 drive_robots: bool = False, robot_pace: float = 1.5,
+                 session: Session | None = None) -> None:
+        self.session = session if session is not None else Session(game, robots)
+        self.session.phone_holds = self.phone_holds
+        self.robots = self.session.robots     # seats played by robots (`--robot`)
+        self.joined: dict[str, int] = {}      # open connections per seat
         self.drive_robots = drive_robots      # True: the hub plays them (serve); else the view
         self.robot_pace = robot_pace
         self._robot_due = 0.0                 # monotonic time the next robot action may come
@@ -132,7 +131,10 @@ class Hub:
         self._mark = self._game_mark()
         # what seats show on the table: (the game's mark, tuple of OnTable), replaced whole
         self.on_table: tuple[tuple, tuple[OnTable, ...]] = (self._mark, ())
-        self._typed: list[int] | None = None      # physical dice typed for the current commit
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
     # --- seats ----------------------------------------------------------------------
 
@@ -149,13 +151,18 @@ class Hub:
     def can_commit(self, seat: Seat) -> bool:
         return seat.is_table or self.commit
 
-    # --- physical dice ----------------------------------------------------------------
+    def join(self, seat: Seat) -> None:
+        """A connection of the seat opened (its phone now holds the seat)."""
+        with self.lock:
+            self.joined[seat.name] = self.joined.get(seat.name, 0) + 1
 
-    def ask(self, purpose: str) -> int:
-        """The game's physical dice: the next die the phone typed, or NeedDie."""
-        if self._typed:
-            return self._typed.pop(0)
-        raise NeedDie(purpose)
+    def leave(self, seat: Seat) -> None:
+        with self.lock:
+            self.joined[seat.name] = max(0, self.joined.get(seat.name, 0) - 1)
+
+    def phone_holds(self, player: str) -> bool:
+        """A phone of the player's seat is connected: its watcher is asked there."""
+        return self.joined.get(player, 0) > 0
 
     # --- what changed -------------------------------------------------------------------
 
@@ -165,13 +172,13 @@ class Hub:
         return self._game_mark()
 
     def _game_mark(self) -> tuple:
-        g = self.game
-        return (id(g.state), len(g.history), g.state.dice.used, g.state.round,
-                g.state.active, g.state.phase, g.state.over)
+        return self.session.mark() + (self.session.feed.rev,)
 
     def poll(self) -> bool:
-        """True (once) when the game changed since last asked (the table view acts too)."""
-        with self.lock:
+        """True (once) when the game changed since last asked (the table view acts too,
+        and a watcher's time to answer may have run out)."""
+        with self.table_lock, self.lock:
+            self.session.tick()
             mark = self._game_mark()
             if mark == self._mark:
                 return False
@@ -212,8 +219,46 @@ class Hub:
 
     def state(self) -> dict:
         with self.lock:
-            return {"type": "state", "state": snapshot.game_state(self.game, self.version),
-                    "shown": self.shown()}
+            return {"type": "state", "state": self._state_json(), "shown": self.shown()}
+
+    def _state_json(self) -> dict:
+        """The game's state with its scores, winner and what it waits for."""
+        out = snapshot.game_state(self.game, self.version)
+        waiting = self.session.waiting()
+        out["scores"] = dict(self.game.state.scores)
+        out["winner"] = self.session.winner()
+        out["waiting"] = waiting.as_json() if waiting is not None else None
+        return out
+
+    def pushes(self, seat: Seat, told: int, asked: str | None
+               ) -> tuple[list[dict], int, str | None]:
+        """What the seat is pushed beyond the state: the feed's lines it was not told
+        since `told` (one `events` message), and the watcher's question put to it now
+        when not yet `asked`. Returns the messages, the feed's mark and the ask told."""
+        with self.lock:
+            out: list[dict] = []
+            feed = self.session.feed
+            lines = feed.since(told)
+            if lines:
+                out.append({"type": "events", "lines": lines})
+            ask = self.overwatch_ask(seat)
+            if ask is not None and ask["ask"] != asked:
+                out.append(ask)
+                asked = ask["ask"]
+            return out, feed.rev, asked
+
+    def overwatch_ask(self, seat: Seat) -> dict | None:
+        """The watcher's question when it is put to this seat's phone (R23), else None."""
+        q = self.session.question
+        waiting = self.session.waiting()
+        if q is None or waiting is None or waiting.kind != "overwatch" \
+                or seat.is_table or waiting.seat != seat.name or waiting.face != "phone":
+            return None
+        offer = q.current
+        assert offer is not None
+        return {"type": "overwatch_ask", "ask": q.ask_id, "watcher": offer.watcher,
+                "mover": q.move.bot, "weapons": list(offer.weapons),
+                "seconds": round(q.left(self.session.clock()), 1), "text": waiting.text}
 
     def desk_answers(self, seat: Seat) -> list[dict]:
         """The seat's pre-measure and plan as measured again after the game changed."""
@@ -251,8 +296,9 @@ class Hub:
                 "players": list(self.game.state.players),
                 "can_commit": self.can_commit(seat), "physical_dice": self.physical,
                 "table": snapshot.table(self.game.state),
-                "state": snapshot.game_state(self.game, self.version),
+                "state": self._state_json(),
                 "shown": self.shown(),
+                "log": self.session.feed.lines_json(), "log_rev": self.session.feed.rev,
                 "desk": {"selected": desk.selected, "measure": desk.measure,
                          "plan": desk.plan, "shown": desk.shown,
                          "premeasure": desk.last_measure, "planned": desk.last_plan},
@@ -313,32 +359,21 @@ class Hub:
                       changed=desk.shown)
 
     def _measure_refusal(self, req: dict) -> str | None:
-        state = self.game.state
-        bot = state.bots.get(req["bot"])
-        if bot is None or not bot.on_table:
-            return _("there is no bot {bot!r} on the table").format(bot=req['bot'])
-        if bot.stats.weapon(req["weapon"]) is None:
-            names = ", ".join(w.name for w in bot.stats.weapons) or "none"
-            return _("{id} has no weapon {weapon!r} (its weapons: {names})").format(
-                       id=bot.id, weapon=req['weapon'], names=names)
-        target = req.get("target")
-        if target is not None:
-            other = state.bots.get(target)
-            if other is None or not other.on_table or other.id == bot.id:
-                return _("{target!r} is not another bot on the table").format(target=target)
-        return None
+        return self.session.premeasure_refusal(req["bot"], req["weapon"], req.get("target"))
 
     def _measure(self, desk: Desk) -> None:
-        """The core's pre-measure of the desk's request, kept with its JSON."""
+        """The session's pre-measure of the desk's request, kept with its JSON."""
         req = desk.measure
-        if req is None or self._measure_refusal(req):
+        if req is None:
             desk.last_measure = desk.measured = desk.focus = None
             return
-        state = self.game.state
         aim = req.get("target") or (tuple(req["at"]) if req.get("at") else None)
-        pm = premeasure(state, req["bot"], req["weapon"], aim, req.get("overwatch", False))
+        pm = self.session.premeasure(req["bot"], req["weapon"], aim, req.get("overwatch", False))
+        if isinstance(pm, str):
+            desk.last_measure = desk.measured = desk.focus = None
+            return
         desk.measured, desk.focus = pm, req.get("target")
-        desk.last_measure = snapshot.premeasure_json(pm, state, focus=req.get("target"))
+        desk.last_measure = snapshot.premeasure_json(pm, self.game.state, focus=req.get("target"))
 
     def _on_plan(self, seat: Seat, msg: Message) -> Answer:
         bot = self.game.state.bots.get(msg.bot)
@@ -356,8 +391,8 @@ class Hub:
         return Answer([{"type": "plan", "plan": desk.last_plan}], changed=desk.shown)
 
     def _plan(self, desk: Desk, move: Move | None = None) -> None:
-        """The core's preview of the desk's planned move (and, when a step is refused,
-        of the legal steps before it), kept with its JSON."""
+        """The session's preview of the desk's planned move (and, when a step is
+        refused, of the legal steps before it), kept with its JSON."""
         plan = desk.plan
         if plan is None:
             desk.last_plan = desk.previewed = None
@@ -369,23 +404,10 @@ class Hub:
                 return
             move = Move(plan["bot"], steps_from_list(plan["steps"], "steps"),
                         tuple(plan["hold_fire"]))
-        pv = self.game.preview(move)
-        prefix = None
-        ref = pv.refusal
-        if pv.move is None and ref is not None and ref.rule == "D18":
-            # off its turn: the path's own refusal says more than "not your turn"
-            found = preview_move(self.game.state, move)
-            if isinstance(found, Refusal):
-                ref = found
-        if pv.move is None and ref is not None and ref.step is not None and ref.step > 0:
-            pre = self.game.preview(Move(move.bot, move.steps[:ref.step], move.hold_fire))
-            prefix = pre.move
-            offers = list(pre.overwatch) if prefix is not None else []
-        else:
-            offers = list(pv.overwatch)
-        desk.previewed = MovePreview(move, pv.move, ref, prefix, offers)
-        desk.last_plan = snapshot.plan_json(move.bot, list(plan["steps"]), pv.move, ref, prefix,
-                                            offers)
+        pv = self.session.preview(move)
+        desk.previewed = pv
+        desk.last_plan = snapshot.plan_json(move.bot, list(plan["steps"]), pv.result,
+                                            pv.refusal, pv.prefix, pv.offers)
 
     def _on_commit(self, seat: Seat, msg: Message) -> Answer:
         game = self.game
@@ -411,42 +433,63 @@ class Hub:
                                  if turn else _("the game is over"))])
         if msg.dice and not self.physical:
             return Answer([error(_("this game rolls its own dice: send no 'dice'"))])
+        if self.session.question is not None:
+            return Answer([error(_("a watcher is being asked to fire or hold"))])
         refusal = game.legal(action)
         if refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(refusal)}])
-        if isinstance(action, Move) and self.robots:
-            action = self._robot_holds(action)
-        result = self._act(action, list(msg.dice))
-        if isinstance(result, dict):
-            return Answer([result])
+        desk = self.desks[seat.name]
+        typed = list(msg.dice) if self.physical else None
+        if isinstance(action, Move) and game.waiting is None:
+            # the watchers it meets are asked first (R23): robots at once, people on
+            # their phone or at the table
+            result = self.session.commit_move(action, typed=typed)
+            if result is None:
+                desk.plan, desk.last_plan, desk.previewed = None, None, None
+                self.poll()
+                return Answer([{"type": "asking", "text": _(
+                        "waiting for the watchers to fire or hold")}], changed=True, moved=True)
+        else:
+            result = self.session.act(action, typed)
+        return self._acted(seat, result, len(msg.dice))
+
+    def _acted(self, seat: Seat, result: ActResult, given: int = 0,
+               actor: str | None = None) -> Answer:
+        """The answer to an action the session carried out (or refused, or waits for a die)."""
+        if result.waiting is not None:
+            self.poll()
+            return Answer([{"type": "dice", "need": result.waiting.purpose, "given": given}],
+                          changed=True, moved=True)
         if result.refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])
         desk = self.desks[seat.name]
         desk.plan, desk.last_plan, desk.previewed = None, None, None
-        self.last_actor = seat.name
+        self.last_actor = actor or seat.name
         self._robot_due = time.monotonic() + self.robot_pace
         self.poll()
-        return Answer([{"type": "done", "events": snapshot.events_json(result.events)}],
-                      changed=True, moved=True)
+        done: dict[str, Any] = {"type": "done", "events": snapshot.events_json(result.events)}
+        if result.unused:
+            done["unused_dice"] = result.unused
+        return Answer([done], changed=True, moved=True)
+
+    def _on_overwatch_answer(self, seat: Seat, msg: Message) -> Answer:
+        """The watcher's seat fires or holds (R23); a stale ask changes nothing."""
+        q = self.session.question
+        waiting = self.session.waiting()
+        if q is None or waiting is None or waiting.kind != "overwatch" \
+                or msg.ask != q.ask_id:
+            return Answer([error(_("that question is no longer asked"))])
+        if not seat.is_table and seat.name != waiting.seat:
+            return Answer([error(_("only {seat} answers for its watcher").format(
+                    seat=waiting.seat))])
+        mover = self.game.state.bots.get(q.move.bot)
+        result = self.session.answer(msg.fire, msg.ask)
+        if result is None:
+            self.poll()
+            return Answer([{"type": "answered", "ask": msg.ask}], changed=True, moved=True)
+        return self._acted(seat, result, actor=mover.player if mover is not None else None)
 
     # --- robot seats ------------------------------------------------------------------------
-
-    def _robot_notes(self) -> list[dict]:
-        """The robots' decisions since the last action (journaled as its notes)."""
-        notes: list[dict] = []
-        seen: set[int] = set()
-        for robot in self.robots.values():
-            if id(robot) not in seen:
-                seen.add(id(robot))
-                notes += robot.take_events()
-        return notes
-
-    def _robot_holds(self, move: Move) -> Move:
-        """A seat's move meets watchers played by robots: each answers by its overwatch
-        table whether it fires or holds (R23), as at the table."""
-        robot = next(iter(self.robots.values()))
-        holds = tuple(h for h in robot.holds(self.game, move) if h not in move.hold_fire)
-        return Move(move.bot, move.steps, move.hold_fire + holds) if holds else move
 
     def robot_turn(self, now: float | None = None) -> bool:
         """When a robot's seat is due (and the pace waited out), it acts once, as
@@ -457,16 +500,15 @@ class Hub:
             game = self.game
             if not self.drive_robots or not self.robots or game.expected() == "over":
                 return False
-            bot = game.active_bot()
-            if bot is None or bot.player not in self.robots or now < self._robot_due:
+            player = self.session.robot_due()
+            if player is None or now < self._robot_due:
                 return False
-            action = self.robots[bot.player].decide(game)
-            result = game.act(action, self._robot_notes())
+            result = self.session.robot_turn()
             self._robot_due = now + self.robot_pace
-            if result.refusal is not None:
-                log.error("robot %s's %s was refused: %s", bot.player, action, result.refusal)
+            if result is not None and result.refusal is not None:
+                log.error("robot %s's action was refused: %s", player, result.refusal)
                 return False
-            self.last_actor = bot.player
+            self.last_actor = player
             return True
 
     def _on_undo(self, seat: Seat, msg: Message) -> Answer:
@@ -479,7 +521,7 @@ class Hub:
         """The table takes back (or makes again) the last action, as the laptop does."""
         if not seat.is_table:
             return Answer([error(_("only the table may {which}").format(which=which))])
-        if not getattr(self.game, which)():
+        if not getattr(self.session, which)():
             return Answer([error(_("nothing to {which}").format(which=which))])
         self.poll()
         return Answer([{"type": "done", "events": [
@@ -488,33 +530,9 @@ class Hub:
                                                       else _(" made again"))]}],
                       changed=True, moved=True)
 
-    def _act(self, action: Any, dice: list[int], notes: list[dict] | None = None) -> Any:
-        """Game.act; with physical dice the typed dice are used in order, and when the
-        rules ask for one more the game is put back as it was and the phone is asked."""
-        if notes is None:
-            notes = self._robot_notes()
-        if not self.physical:
-            return self.game.act(action, notes)
-        game = self.game
-        saved, mark = game.state.copy(), game._mark
-        table_ask = game.state.dice.ask        # the table's own prompt stays the table's
-        game.state.dice.ask = self.ask
-        self._typed = list(dice)
-        try:
-            result = game.act(action, notes)
-        except NeedDie as need:
-            game.state, game._mark = saved, mark
-            return {"type": "dice", "need": need.purpose, "given": len(dice)}
-        finally:
-            game.state.dice.ask = table_ask
-            left, self._typed = self._typed or [], None
-        if left and result.ok:
-            result.events.append({"type": "note", "text":
-                    _("{left} typed dice not used").format(left=len(left))})
-        return result
 
-
-CHANGES = frozenset({"commit", "undo", "redo"})     # messages that may change the game
+# messages that may change the game
+CHANGES = frozenset({"commit", "undo", "redo", "overwatch_answer"})
 _NO_LOCK = contextlib.nullcontext()
 
 

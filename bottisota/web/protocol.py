@@ -25,7 +25,9 @@ MAX_DICE = 64               # typed dice sent with one commit
 MAX_NAME = 64               # characters in a bot or weapon name
 COORD_LIMIT = 10_000.0      # cm: any point further out is not on a table
 
-TYPES = ("ping", "select", "premeasure", "plan", "clear", "show", "commit", "undo", "redo")
+TYPES = ("ping", "select", "premeasure", "plan", "clear", "show", "commit", "undo", "redo",
+         "overwatch_answer")
+MAX_ASK = 32                # characters in the id of a watcher's question
 
 
 class ProtocolError(ValueError):
@@ -49,6 +51,8 @@ class Message:
     action: Any = None
     dice: tuple[int, ...] = ()
     on: bool = True
+    ask: str | None = None    # overwatch_answer: the question answered
+    fire: bool = False        # overwatch_answer: fire (true) or hold (false)
 
 
 def _name(d: dict, key: str, required: bool = True) -> str | None:
@@ -119,6 +123,14 @@ def parse(text: str | bytes) -> Message:
         if not isinstance(on, bool):
             raise ProtocolError(_("'on' must be true or false"))
         return Message(kind, mid, on=on)
+    if kind == "overwatch_answer":
+        _only(d, ("type", "id", "ask", "fire"))
+        ask, fire = d.get("ask"), d.get("fire")
+        if not isinstance(ask, str) or not 0 < len(ask) <= MAX_ASK:
+            raise ProtocolError(_("'ask' must be the id of the question answered"))
+        if not isinstance(fire, bool):
+            raise ProtocolError(_("'fire' must be true or false"))
+        return Message(kind, mid, ask=ask, fire=fire)
     if kind == "premeasure":
         _only(d, ("type", "id", "bot", "weapon", "target", "at", "overwatch"))
         ow = d.get("overwatch", False)

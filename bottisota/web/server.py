@@ -11,6 +11,7 @@ from typing import Any
 import uvicorn
 
 from bottisota.core.i18n import _
+from bottisota.viewmodel.game_session import Session
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
 from bottisota.web.table_link import public_host, seat_links
@@ -77,13 +78,15 @@ class Phones:
 
 def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
                  commit: bool = False, physical: bool = False,
-                 robots: dict[str, Any] | None = None) -> Phones:
+                 robots: dict[str, Any] | None = None, session: Session | None = None
+                 ) -> Phones:
     """Serve a running game to the phones on a background thread: the seats' tokens
     are those beside the journal (a resumed game keeps its links), else new ones.
     Robot seats (`robots`) are played by the table view, not by the server; they get
-    no link, and their watchers answer a phone's move by their overwatch table."""
+    no link, and their watchers answer a phone's move by their overwatch table.
+    `session`: the table view's own (the table and the phones act through one)."""
     tokens = seat_tokens(journal, list(game.state.players))
-    hub = Hub(game, tokens, commit=commit, physical=physical, robots=robots)
+    hub = Hub(game, tokens, commit=commit, physical=physical, robots=robots, session=session)
     running = start_in_thread(hub, host, port)
     humans = {name: tok for name, tok in tokens.items() if name not in (robots or {})}
     return Phones(hub, running, seat_links(humans, public_host(host), running.port))
