@@ -113,7 +113,7 @@ class Hub:
                  session: Session | None = None) -> None:
         self.session = session if session is not None else Session(game, robots)
         self.session.phone_holds = self.phone_holds
-        self.robots = self.session.robots     # seats played by robots (`--robot`)
+        self.robots: dict[str, Any] = self.session.robots   # seats played by robots (`--robot`)
         self.joined: dict[str, int] = {}      # open connections per seat
         self.drive_robots = drive_robots      # True: the hub plays them (serve); else the view
         self.robot_pace = robot_pace
@@ -328,7 +328,7 @@ class Hub:
         return Answer([{"type": "pong", "version": self.version}])
 
     def _on_select(self, seat: Seat, msg: Message) -> Answer:
-        bot = self.game.state.bots.get(msg.bot)
+        bot = self.game.state.bots.get(msg.bot or "")
         if bot is None or (bot.removed and bot.id != self.game.state.active):
             return Answer([error(_("there is no bot {bot!r} on the table").format(bot=msg.bot))])
         self.desks[seat.name].selected = bot.id
@@ -376,7 +376,7 @@ class Hub:
         desk.last_measure = snapshot.premeasure_json(pm, self.game.state, focus=req.get("target"))
 
     def _on_plan(self, seat: Seat, msg: Message) -> Answer:
-        bot = self.game.state.bots.get(msg.bot)
+        bot = self.game.state.bots.get(msg.bot or "")
         if bot is None or not bot.on_table:
             return Answer([error(_("there is no bot {bot!r} on the table").format(bot=msg.bot))])
         if not seat.is_table and bot.player != seat.name:
