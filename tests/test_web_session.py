@@ -62,6 +62,14 @@ def read_until(ws, kind: str, limit: int = 60) -> dict:
     raise AssertionError(f"no {kind} message")
 
 
+def reply_to(ws, mid: int) -> dict:
+    for _ in range(60):
+        m = ws.receive_json()
+        if m.get("re") == mid:
+            return m
+    raise AssertionError(f"no reply to {mid}")
+
+
 def watched_move() -> tuple[Game, Move]:
     """Red's artillery (red-1 at 20,36) on overwatch; blue's tractor (blue-2 at 40,36)
     to move 2 cm west, inside red-1's 30 cm overwatch reach (R23)."""
@@ -98,8 +106,9 @@ def test_a_phone_seats_watcher_is_asked_and_its_answer_decides(fire):  # R23
         blue.receive_json()
         blue.send_json({"type": "commit", "id": 1,
                         "action": {"bot": "blue-2", "move": [{"forward": 2}]}})
-        assert read_until(blue, "asking")["re"] == 1
+        assert reply_to(blue, 1)["type"] == "asking"
         assert len(game.history) == n                        # nothing fired by itself
+        assert hub.overwatch_ask(hub.seats["red"]) is not None
         ask = read_until(red, "overwatch_ask")
         assert (ask["watcher"], ask["mover"], ask["weapons"]) == ("red-1", "blue-2", ["Mortar"])
         assert 0 < ask["seconds"] <= 30

@@ -79,6 +79,7 @@ class Session:
         self.phone_holds: Callable[[str], bool] = lambda player: False
         self._asked = 0                    # questions put so far (their serials)
         self._preview: tuple[tuple[Any, ...], MovePreview] | None = None
+        self.robot_action: Action | None = None   # the last action a robot seat decided
 
     # --- what the game is -----------------------------------------------------------
 
@@ -298,7 +299,7 @@ class Session:
         player = self.robot_due()
         if player is None:
             return None
-        action = self.robots[player].decide(self.game)
+        action = self.robot_action = self.robots[player].decide(self.game)
         self.take_robot_notes()
         if isinstance(action, Move) and self.game.expected() == "move":
             pv = self.preview(action)

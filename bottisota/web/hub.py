@@ -506,7 +506,8 @@ class Hub:
             result = self.session.robot_turn()
             self._robot_due = now + self.robot_pace
             if result is not None and result.refusal is not None:
-                log.error("robot %s's action was refused: %s", player, result.refusal)
+                log.error("robot %s's %s was refused: %s", player, self.session.robot_action,
+                          result.refusal)
                 return False
             self.last_actor = player
             return True
