@@ -107,7 +107,8 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     tracker.fold(None, game.start_events)
     record = GameRecord(seed=seed, rounds=0, winners=[],
                         seats={p: pers.name
-                               for p, pers in zip(players, personalities, strict=True)})
+                               for p, pers in zip(players, personalities, strict=True)},
+                        first=game.state.players[0])
     try:
         _loop(game, robots, tracker, record, max_actions)
     except Exception as err:       # a rules bug must not end a thousand-game run
@@ -117,6 +118,9 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     state = game.state
     record.rounds = state.round
     record.winners = _winners(game)
+    record.points = dict(state.scores)
+    record.kill_counts = dict(state.kills)
+    record.ended = _ending(game, record)
     record.players = tracker.players
     record.cards = [(state.bots[b].card.id, state.bots[b].player, t)
                     for b, t in tracker.bots.items()]
@@ -183,6 +187,17 @@ def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list
             seen.add(id(robot))
             out += robot.take_events()
     return out
+
+
+def _ending(game, record: GameRecord) -> str:
+    """Why the game ended: its game_over reason, or why it was stopped."""
+    if record.errors:
+        return N_("stopped by an error in the rules")
+    for entry in reversed(game.history):
+        for e in entry.events:
+            if e.get("type") == "game_over":
+                return str(e["reason"])
+    return N_("stopped after the action limit")
 
 
 def _winners(game) -> list[str]:
