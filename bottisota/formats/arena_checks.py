@@ -55,9 +55,19 @@ def cut_doors(features: Sequence[Feature]) -> tuple[Feature, ...]:
     return tuple(out)
 
 
+METRES_BELOW = 10.0            # cm: a table smaller than this both ways was written in metres
+
+
 def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
                    rules: HouseRules) -> list[Problem]:
     """Every geometry problem of the arena, in feature order."""
+    if max(arena.size) < METRES_BELOW:
+        # a table given in metres: every feature would be off it; one error says why
+        return [marks.problem("size", N_(
+            "a table of {w:g} x {h:g} cm is too small to play on: sizes are in "
+            "centimetres (did you mean {w100:g} x {h100:g}?)").format(
+                w=arena.size[0], h=arena.size[1], w100=round(arena.size[0] * 100, 4),
+                h100=round(arena.size[1] * 100, 4)))]
     problems: list[Problem] = []
     good: list[Feature] = []
     table = box(0.0, 0.0, *arena.size)
