@@ -37,12 +37,12 @@ from bottisota.formats.lint import (
 )
 from bottisota.formats.loading import (
     arena_from_dict,
-    valid_part,
     bundled_rules,
     cards_from_data,
     mods_from_data,
     rules_from_dict,
     rules_with_overrides,
+    valid_part,
 )
 from bottisota.formats.robot_tables import validate_file
 from bottisota.formats.spec_types import did_you_mean
@@ -236,8 +236,12 @@ def scenario_findings(scenario: Any, marks: Marks) -> list[Finding]:
 def _expected_refusals(scenario: Any) -> set[int]:
     """The actions the scenario expects to be refused (`expect.rejected`)."""
     listed = (scenario.expect or {}).get("rejected") or []
-    return {item if isinstance(item, int) else item.get("action")
-            for item in listed if isinstance(item, (int, dict))}
+    out: set[int] = set()
+    for item in listed:
+        index = item.get("action") if isinstance(item, dict) else item
+        if isinstance(index, int):
+            out.add(index)
+    return out
 
 
 def shot_name_findings(scenario: Any, state: Any, marks: Marks) -> list[Finding]:
