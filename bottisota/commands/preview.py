@@ -1,11 +1,14 @@
 """`bottisota preview ARENA [CARDS...]`: a window that redraws the arena within a second
 of each save, marks the errors and warnings of `bottisota check` at their spots, and
-tells what is under the mouse: floor height, features and which bots reach it.
-Esc or q closes it. `--frames N` stops after N frames (for scripts and tests).
+tells what is under the mouse: floor height, features and which bots reach it. The
+designer's own arena is shaped on the map (select, drag, turn, resize, add, delete,
+undo; measure; sight and reach from a spot: view.preview_edit), each change written
+to the file. Esc or q closes it. `--frames N` stops after N frames (for scripts).
 """
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from bottisota.commands.check import file_findings
@@ -16,7 +19,7 @@ from bottisota.formats import content
 from bottisota.formats.loading import load_arena
 from bottisota.play.reach import ground_reach
 
-FPS = 10
+FPS = 30
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -47,14 +50,27 @@ def loader(arena_path: Path, cards: list[Path], rules):
     return load
 
 
+def editable(path: Path) -> bool:
+    """A designer's own arena file: not one of the bundled arenas, and writable."""
+    bundled = content.bundled_dir("arena")
+    if bundled is not None and path.resolve().parent == Path(bundled).resolve():
+        return False
+    return os.access(path, os.W_OK)
+
+
 def make_preview(args: argparse.Namespace):
-    """The Preview for these arguments (no window yet)."""
+    """The Preview for these arguments (no window yet); the designer's own arena file
+    can be edited on it."""
+    from bottisota.formats.arena_edit import ArenaEditor
     from bottisota.view.preview import Preview
+    from bottisota.view.preview_edit import EditTool
 
     rules = house_rules(args)
     arena_path = content.find("arena", args.arena)
     cards = [Path(c) for c in args.cards]
-    return Preview([arena_path, *cards], loader(arena_path, cards, rules), scale=args.scale)
+    tool = EditTool(ArenaEditor.open(arena_path)) if editable(arena_path) else None
+    return Preview([arena_path, *cards], loader(arena_path, cards, rules), scale=args.scale,
+                   tool=tool)
 
 
 def main(args: argparse.Namespace) -> int:
