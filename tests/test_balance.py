@@ -219,12 +219,20 @@ def test_no_scheduler_at_the_address_is_one_message(capsys):
 @pytest.mark.skipif(not (os.environ.get("CI") or os.environ.get("BOTTISOTA_LONG_TESTS")),
                     reason="long: two --until-decided runs on the bundled deck "
                            "(CI=true or BOTTISOTA_LONG_TESTS=1)")
-def test_until_decided_flags_the_same_cards_with_two_seeds():
-    flags = []
+def test_until_decided_runs_with_two_seeds_never_contradict_each_other():
+    # Two seeds' decisions on the bundled deck (warehouse, 10 rounds): a card decided in
+    # both runs is decided the same way, and no card is flagged in one run and found even
+    # in the other. (A card whose strength lies at the margin can stay undecided in one
+    # run at the cap and be flagged in the other: measured in the issue's note.)
+    decisions = []
     for seed in (1, 2):
         a = args(arena="warehouse", games=1000, jobs=2, seed=seed, until_decided=True,
-                 max_games=20000)
+                 max_games=8000)
         init = simulate.init_args("warehouse", ["aggressive", "sniper"])
         records = simulate_command.play_games(a, init, 2, False)
-        flags.append(rating.rate(records, a.margin).flagged())
-    assert flags[0] == flags[1]
+        decisions.append({c.card: c.decision for c in rating.rate(records, a.margin).cards})
+    one, two = decisions
+    for card in one:
+        if one[card] and two[card]:
+            assert one[card] == two[card], card
+    assert sum(1 for c in one if one[c] and two[c]) >= 5

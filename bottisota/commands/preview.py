@@ -16,8 +16,10 @@ from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError
 from bottisota.core.i18n import _
 from bottisota.formats import content
-from bottisota.formats.loading import load_arena
-from bottisota.play.reach import ground_reach
+from bottisota.formats.loading import arena_from_dict
+from bottisota.formats.yaml_source import load_yaml
+from bottisota.geometry.lint import arena_findings
+from bottisota.play.reach import ground_reach, reach_findings
 
 FPS = 30
 
@@ -34,18 +36,20 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
 
 
 def loader(arena_path: Path, cards: list[Path], rules):
-    """A function that reads the files afresh and returns what the preview shows."""
+    """A function that reads the files afresh and returns what the preview shows: the
+    arena read once, its ground reach worked out once (the findings use the same)."""
     from bottisota.view.preview import Loaded
 
     def load() -> Loaded:
-        _kind, findings, _d, _m = file_findings(arena_path, "arena", rules)
-        for card in cards:
-            findings += file_findings(card, None, rules)[1]
+        card_findings = [f for card in cards for f in file_findings(card, None, rules)[1]]
         try:
-            arena = load_arena(arena_path, rules)
+            data, marks = load_yaml(arena_path, _("arena"))
+            arena = arena_from_dict(data, str(arena_path), marks, rules)
         except InputError:
-            return Loaded(None, findings)
-        return Loaded(arena, findings, ground_reach(arena, rules))
+            return Loaded(None, file_findings(arena_path, "arena", rules)[1] + card_findings)
+        reach = ground_reach(arena, rules)
+        findings = arena_findings(arena, marks) + reach_findings(arena, rules, marks, reach)
+        return Loaded(arena, findings + card_findings, reach)
 
     return load
 
