@@ -236,3 +236,16 @@ def test_until_decided_runs_with_two_seeds_never_contradict_each_other():
         if one[card] and two[card]:
             assert one[card] == two[card], card
     assert sum(1 for c in one if one[c] and two[c]) >= 5
+
+
+def test_a_card_row_gives_the_median_range_its_bots_fired_at():
+    from bottisota.robot.stats import card_rows
+
+    games = modelled_games(40, seed=2)
+    for g in games:
+        g.card_ranges = {}
+    games[0].card_ranges = {"ace": [10.0, 30.0]}
+    games[1].card_ranges = {"ace": [14.0]}
+    rows = {row.label: row for row in card_rows(games)}
+    assert rows["ace"].median_range == 14.0
+    assert rows["bolt"].median_range is None          # never fired: "-" in the table

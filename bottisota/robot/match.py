@@ -156,9 +156,11 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
         robot.last_plan = None
         if isinstance(action, Shoot):
             me = game.state.bots[action.bot]
-            record.ranges.setdefault(robot.personality.name, []).extend(
-                math.hypot(game.state.bots[o.target].x - me.x, game.state.bots[o.target].y - me.y)
-                for o in action.shots if o.target in game.state.bots)
+            fired = [math.hypot(game.state.bots[o.target].x - me.x,
+                                game.state.bots[o.target].y - me.y)
+                     for o in action.shots if o.target in game.state.bots]
+            record.ranges.setdefault(robot.personality.name, []).extend(fired)
+            record.card_ranges.setdefault(me.card.id, []).extend(fired)
         notes = decision_notes(robots, robot)
         result = game.act(action, notes)
         if result.refusal is not None:

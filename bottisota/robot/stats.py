@@ -46,6 +46,7 @@ class GameRecord:
     players: dict[str, Tally] = field(default_factory=dict)
     cards: list[tuple[str, str, Tally]] = field(default_factory=list)  # (card, player, tally)
     ranges: dict[str, list[float]] = field(default_factory=dict)       # personality -> shot ranges
+    card_ranges: dict[str, list[float]] = field(default_factory=dict)  # card -> shot ranges
     decisions: int = 0
     refusals: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)     # exceptions raised by the game
@@ -142,14 +143,18 @@ def card_rows(records: list[GameRecord]) -> list[Row]:
     by: dict[str, list[Tally]] = {}
     wins: dict[str, int] = {}
     draws: dict[str, int] = {}
+    ranges: dict[str, list[float]] = {}
     for r in records:
         for card, player, tally in r.cards:
             by.setdefault(card, []).append(tally)
             wins[card] = wins.get(card, 0) + (1 if sole_winner(r, player) else 0)
             draws[card] = draws.get(card, 0) + (1 if drew(r, player) else 0)
+        for card, values in r.card_ranges.items():
+            ranges.setdefault(card, []).extend(values)
     # no flags here: a card's flag comes from its rating (robot.rating), which holds the
     # personality and the first seat apart and corrects for testing every card at once
-    return [_row(card, by[card], wins[card], draws=draws[card]) for card in sorted(by)]
+    return [_row(card, by[card], wins[card], ranges.get(card), draws=draws[card])
+            for card in sorted(by)]
 
 
 def flag_outliers(rows: list[Row]) -> list[Row]:
@@ -299,5 +304,5 @@ def endings(records: list[GameRecord]) -> list[tuple[str, int]]:
 LEGEND = N_("win/draw/loss %: outright wins, shared first places (D24) and losses, each "
             "with its 95% Wilson interval; kills, dealt, taken, goals: per game (a card: per "
             "bot fielded); rounds: rounds on the table per bot; range: the median distance "
-            "in cm at which that personality fired (cards: -); a cross-table cell is the "
-            "score in % (a draw counts half) / games.")
+            "in cm at which that personality or card fired (-: it never fired); a "
+            "cross-table cell is the score in % (a draw counts half) / games.")
