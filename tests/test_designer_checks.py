@@ -185,3 +185,21 @@ def test_the_wheel_carries_the_documents():
     pyproject = (Path(__file__).parents[1] / "pyproject.toml").read_text()
     assert '"bottisota.content.docs" = "docs"' in pyproject
     assert '"bottisota.content.docs" = ["*.md", "*.txt"]' in pyproject
+
+
+def test_a_missing_key_brings_no_follow_on_errors(tmp_path, capsys):
+    # the platform lacks its height: the stairs up to it and the lift to its landing
+    # would not join only because of that, so they are not reported until it is fixed
+    path = tmp_path / "arena.yaml"
+    path.write_text("name: F\nsize: [80, 60]\nfeatures:\n"
+                    "  - {type: platform, id: roof, rect: [50, 30, 20, 20]}\n"
+                    "  - {type: stairs, rect: [42, 30, 8, 6], from: 0, to: 4, up: 90}\n"
+                    "  - {type: lift, rect: [46, 40, 4, 4], top: 4}\n")
+    code, text = check(capsys, str(path))
+    assert code == 2
+    assert text.splitlines() == [
+        f"{path}:4:5: error[E001 invalid-file]: features[0]: missing key 'height' (its floor "
+        "height, cm) in a platform feature", "1 of 1 file with problems (1 error)"]
+    path.write_text(path.read_text().replace("20, 20]}", "20, 20], height: 9}"))
+    code, text = check(capsys, str(path))
+    assert "E004 slope-not-joining" in text and "E005 lift-without-landing" in text

@@ -116,7 +116,8 @@ def valid_part(data: Any, marks: Marks, rules: HouseRules | None = None
             good.append((_feature(i, clean, marks), clean))
     arena = Arena(name=str(data.get("name") or ""), size=(size[0], size[1]),
                   features=tuple(f for f, _ in good))
-    problems = arena_problems(arena, [c for _, c in good], marks, rules or bundled_rules())
+    problems = arena_problems(arena, [c for _, c in good], marks, rules or bundled_rules(),
+                              joins=len(good) == len(data["features"]))
     return replace(arena, features=cut_doors(arena.features)), problems
 
 
