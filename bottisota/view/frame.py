@@ -13,7 +13,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, translated
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.acting import GameActions
@@ -59,7 +59,7 @@ class FrameDrawing(WindowControl, GameActions):
             self.dice_question = None
             self._panel_shown = None
         self.say(_("die typed in: {value} ({purpose})").format(
-                     value=value, purpose=purpose), "dice")
+                     value=value, purpose=translated(purpose)), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
