@@ -56,7 +56,7 @@ def draw_panel(
     if vm.confirm:
         lines.insert(0, (vm.confirm, style.tone("alarm")))
     if vm.orders:
-        shots = ", ".join(_("{weapon} → {target}").format(weapon=o.weapon, target=o.target)
+        shots = ", ".join(_("{weapon} at {target}").format(weapon=o.weapon, target=o.target)
                           for o in vm.orders)
         lines.append((_("shots: {orders}").format(orders=shots),
                       style.tone("dice")))

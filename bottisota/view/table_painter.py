@@ -376,7 +376,7 @@ def _draw_orders(surface: pygame.Surface, cam: Camera, t: TableInput, sink: Labe
             continue
         a, b = cam.to_px(shooter.x, shooter.y), cam.to_px(target.x, target.y)
         pygame.draw.line(surface, style.tone("dice"), a, b, 3)
-        sink.want(_("{weapon} → {target}").format(weapon=o.weapon, target=target.id),
+        sink.want(_("{weapon} at {target}").format(weapon=o.weapon, target=target.id),
                   ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "dice", key=f"order:{o.weapon}")
 
 

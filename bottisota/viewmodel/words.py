@@ -450,7 +450,7 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "self_destruct": lambda e: _("{bot} SELF-DESTRUCTS").format(bot=e["bot"]),
     "service": _service,
     "part_installed": lambda e: _("{bot} installs the part {part} (service {service})").format(
-        bot=e["bot"], part=e["part"], service=e["service"]),
+        bot=e["bot"], part=e["part"], service=translated(e["service"])),
     "drop_mine": lambda e: _("{bot} drops a {weapon} mine at {at}").format(
         bot=e["bot"], weapon=e["weapon"], at=_xy(e["at"])),
     "mine_dropped": lambda e: _("{bot} drops mine {mine} at {at}").format(
