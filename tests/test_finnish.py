@@ -336,3 +336,64 @@ def test_every_glyph_the_table_draws_is_in_the_font():
     if got := missing_glyphs(terms):
         missing["glossary"] = got
     assert not missing, missing
+
+
+# --- data-driven words --------------------------------------------------------------------
+
+def test_plan_steps_read_finnish():
+    from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
+    from bottisota.viewmodel.words import step_words
+
+    steps = (Turn(-45), Forward(5), Back(2.5), Strafe(90, 2), Loop(), Lift("up"),
+             DropMine("Mine"))
+    set_language("fi")
+    try:
+        said = [step_words(s) for s in steps]
+    finally:
+        set_language("en")
+    assert said == ["käänny -45°", "eteen 5 cm", "taakse 2,5 cm", "sivuttain 2 cm suuntaan 90°",
+                    "voltti", "hissillä ylös", "pudota miina (Mine)"]
+    assert [step_words(s) for s in steps[:2]] == ["turn -45°", "forward 5 cm"]
+
+
+def test_robot_table_rows_read_finnish():
+    """The robot tables' generated labels and rows are the format's English words: the
+    log tells them in words; a designer's own label stays as written."""
+    event = {"type": "robot_decision", "player": "blue", "bot": "blue-1", "section": "turn",
+             "rule": "enemy 10-30 cm, in arc", "roll": 5,
+             "choice": "keep range 12 cm, fire all at most damaged", "text": "(journal)"}
+    place = dict(event, section="place", rule="otherwise", choice="near_goal")
+    watch = dict(event, section="overwatch", rule="hurt, service near", choice="hold")
+    assert describe(place) == "blue rolled 5 on 'otherwise': near a goal"
+    set_language("fi")
+    try:
+        assert describe(event) == (
+            "blue heitti 5 (sääntö 'vihollinen 10-30 cm:n päässä, vihollinen nokan edessä'): "
+            "pidä 12 cm:n etäisyys, ammu kaikilla aseilla, kohteena eniten vaurioitunut "
+            "vihollinen")
+        assert describe(place) == "blue heitti 5 (sääntö 'muuten'): maalin lähelle"
+        assert describe(watch) == "blue heitti 5 (sääntö 'hurt, service near'): älä ammu"
+    finally:
+        set_language("en")
+
+
+def test_causes_features_and_possessives_read_finnish():
+    set_language("fi")
+    try:
+        said = [describe(e) for e in (
+            {"type": "damaged", "bot": "red-1", "amount": 1, "cause": "blue-2's Missile rack"},
+            {"type": "destroyed", "bot": "blue-2", "cause": "collision"},
+            {"type": "door_opened", "bot": "red-1", "door": "door 'bay-door'"},
+            {"type": "belt", "bot": "red-1", "feature": "conveyor 'east'", "distance": 2},
+            {"type": "blast", "weapon": "red-1's self-destruct", "x": 1, "y": 2,
+             "members": ["blue-2"]})]
+    finally:
+        set_language("en")
+    assert said == ["red-1 saa 1 vauriopisteen (blue-2:n Missile rack)",
+                    "blue-2 TUHOUTUU (törmäys)",
+                    "ovi 'bay-door' aukeaa botin red-1 edessä",
+                    "red-1 kulkee 2 cm (liukuhihna 'east')",
+                    "red-1:n itsetuhoräjähdys kohdassa (1; 2) osuu: blue-2"]
+    blast = {"type": "blast", "weapon": "red-1's self-destruct", "x": 1, "y": 2,
+             "members": ["blue-2"]}
+    assert describe(blast) == "red-1's self-destruct blast at (1, 2) catches blue-2"

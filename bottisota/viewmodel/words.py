@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
 from bottisota.core.i18n import N_, _, ngettext, number, signed, translated
 from bottisota.engine.self_destruct import exploding_bot
+from bottisota.viewmodel.robot_words import decision_words
 
 Event = dict
 
@@ -462,9 +464,30 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
         mine=e["mine"], at=_xy((e["x"], e["y"]))),
     "mine_removed": lambda e: _("mine {mine} is gone ({reason})").format(
         mine=e["mine"], reason=translated(e["reason"])),
-    "robot_decision": lambda e: translated(e["text"]),
+    "robot_decision": decision_words,
     "robot_search_cut": lambda e: translated(e["text"]),
 }
+
+
+def step_words(step: object) -> str:
+    """A movement step as a player says it ("eteen 5 cm", "käänny +45°"); the YAML's own
+    notation (forward 5, turn +45) stays in the files."""
+    if isinstance(step, Forward):
+        return _("forward {cm} cm").format(cm=_n(step.cm))
+    if isinstance(step, Back):
+        return _("back {cm} cm").format(cm=_n(step.cm))
+    if isinstance(step, Turn):
+        return _("turn {degrees}°").format(degrees=signed(step.degrees))
+    if isinstance(step, Strafe):
+        return _("sideways {cm} cm at {bearing}°").format(cm=_n(step.distance),
+                                                         bearing=_n(step.bearing))
+    if isinstance(step, Loop):
+        return _("a loop")
+    if isinstance(step, Lift):
+        return _("lift up") if step.direction == "up" else _("lift down")
+    if isinstance(step, DropMine):
+        return _("drop a mine ({weapon})").format(weapon=step.weapon)
+    return str(step)
 
 
 def describe(event: Event) -> str:
