@@ -155,7 +155,9 @@ def scenario_events() -> list[dict]:
     return events
 
 
-def game_events() -> list[dict]:
+@cache
+def played_games() -> tuple[Any, ...]:
+    """A seeded random game on every bundled arena (a few seeds each)."""
     from bottisota.engine.game import Game
     from bottisota.engine.random_play import play_random_game
     from bottisota.formats.content import arenas_dir
@@ -163,12 +165,19 @@ def game_events() -> list[dict]:
 
     cards, mods = load_catalogue()
     rules = bundled_rules()
-    events: list[dict] = []
+    games = []
     for path in sorted(arenas_dir().glob("*.yaml")):
-        game = Game.new(load_arena(path, rules), rules, cards, mods, ["red", "blue"], seed=3)
-        play_random_game(game, random.Random(3), max_actions=80)
-        events += game.start_events + [e for entry in game.history for e in entry.events]
-    return events
+        for seed in (1, 3):
+            game = Game.new(load_arena(path, rules), rules, cards, mods, ["red", "blue"],
+                            seed=seed)
+            play_random_game(game, random.Random(seed), max_actions=100)
+            games.append(game)
+    return tuple(games)
+
+
+def game_events() -> list[dict]:
+    return [e for game in played_games()
+            for e in game.start_events + [e for entry in game.history for e in entry.events]]
 
 
 def _names_of(event: dict, card_names: set[str]) -> set[str]:
@@ -397,3 +406,18 @@ def test_causes_features_and_possessives_read_finnish():
     blast = {"type": "blast", "weapon": "red-1's self-destruct", "x": 1, "y": 2,
              "members": ["blue-2"]}
     assert describe(blast) == "red-1's self-destruct blast at (1, 2) catches blue-2"
+
+
+def test_dice_purposes_read_finnish():
+    """The dice block and the physical-dice prompt show each die's purpose: the core's
+    English purposes (modifiers, re-rolls and picks included) read Finnish."""
+    purposes = {r.purpose for game in played_games() for r in game.state.dice.rolls}
+    assert len(purposes) > 50
+    bots = {b for game in played_games() for b in game.state.bots}
+    set_language("fi")
+    try:
+        found = [f"{p!r} -> {t!r}" for p in sorted(purposes)
+                 if english_in(t := i18n.translated(p), _card_names() | bots)]
+    finally:
+        set_language("en")
+    assert not found, f"{len(found)} purposes with English:\n" + "\n".join(found[:30])

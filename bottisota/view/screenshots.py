@@ -2,7 +2,8 @@
 `python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
 premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160,
 two-windows.png (the projector's table at true scale beside the laptop window) and the
-Finnish table-fi.png, premeasure-fi.png and results-fi.png into OUT_DIR (default assets/screenshots)."""
+Finnish table-fi.png, premeasure-fi.png and results-fi.png into OUT_DIR (default
+assets/screenshots)."""
 from __future__ import annotations
 
 import os

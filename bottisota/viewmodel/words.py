@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
-from bottisota.core.i18n import N_, _, ngettext, number, signed, translated
+from bottisota.core.i18n import N_, _, core_word, ngettext, number, signed, translated
 from bottisota.engine.self_destruct import exploding_bot
 from bottisota.viewmodel.robot_words import decision_words
 
@@ -47,20 +47,13 @@ def _names(items: Any) -> str:
                                           last=items[-1])
 
 
-# the causes the core writes as bare words (the rest are catalogued templates)
-CAUSE_WORDS = {"crash": N_("crash into a wall"), "collision": N_("collision"),
-               "fall": N_("fall"), "pit": N_("pit"),
-               "min_move": N_("short of its minimum move"),
-               "self-destruct": N_("self-destruct"), "repair": N_("repair"),
-               "reload": N_("reload")}
-
-
 def cause_words(cause: object) -> str:
     """Why something happened, in the current language: the core's word or template
     translated, a weapon's own name as it is."""
     text = str(cause)
-    if text in CAUSE_WORDS:
-        return _(CAUSE_WORDS[text])
+    word = core_word(text)
+    if word is not None:
+        return word
     bot = exploding_bot(text)
     if bot is not None:
         return _("{bot}'s self-destruct").format(bot=bot)
