@@ -150,14 +150,17 @@ def sample_events() -> list[dict]:
     return out
 
 
-def scenario_events() -> list[dict]:
+@cache
+def scenario_outcomes() -> tuple[Any, ...]:
     from bottisota.play.scenario import load_scenario, run
 
-    events: list[dict] = []
-    for path in sorted((ROOT / "tests" / "scenarios").glob("*.yaml")):
-        if not path.name.startswith("invalid"):
-            events += run(load_scenario(path)).events
-    return events
+    return tuple(run(load_scenario(path))
+                 for path in sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))
+                 if not path.name.startswith("invalid"))
+
+
+def scenario_events() -> list[dict]:
+    return [e for outcome in scenario_outcomes() for e in outcome.events]
 
 
 @cache
@@ -426,3 +429,20 @@ def test_dice_purposes_read_finnish():
     finally:
         set_language("en")
     assert not found, f"{len(found)} purposes with English:\n" + "\n".join(found[:30])
+
+
+def test_every_refusal_of_the_scenarios_reads_finnish():
+    """The refusals the project's scenarios expect (R7, R19, R23, R56 ...), as the table
+    and the phones show them."""
+    refusals = {str(r["reason"]) for o in scenario_outcomes() for r in o.rejected}
+    assert len(refusals) > 20
+    bots = {str(b) for o in scenario_outcomes() for b in o.state.bots}
+    weapons = {w.name for o in scenario_outcomes() for b in o.state.bots.values()
+               for w in b.stats.weapons}
+    set_language("fi")
+    try:
+        found = [f"{r!r} -> {t!r}" for r in sorted(refusals)
+                 if english_in(t := i18n.translated(r), _card_names() | bots | weapons)]
+    finally:
+        set_language("en")
+    assert not found, f"{len(found)} refusals with English:\n" + "\n".join(found[:30])

@@ -287,7 +287,7 @@ def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         for m in _FIELD.finditer(msgid):
             regex += re.escape(msgid[pos:m.start()])
             name = m.group(1)
-            regex += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+            regex += f"(?P={name})" if name in seen else f"(?P<{name}>.*?)"  # may be empty
             seen.add(name)
             pos = m.end()
         regex += re.escape(msgid[pos:])
@@ -313,9 +313,16 @@ def core_word(text: str) -> str | None:
     return _(word) if word is not None else None
 
 
-def _value(text: str, depth: int) -> str:
+# template fields that hold one of the format's words (a bot card's locomotion)
+FIELD_WORDS = {"loco": {"wheeled": N_("wheeled"), "tracked": N_("tracked"),
+                        "walker": N_("walker"), "flier": N_("flier"), "hover": N_("hover")}}
+
+
+def _value(text: str, depth: int, field: str = "") -> str:
     if _NUMBER.fullmatch(text):
         return number(float(text), 3)
+    if text in FIELD_WORDS.get(field, {}):
+        return _(FIELD_WORDS[field][text])
     if " " not in text:                 # a name (a bot, a key, a YAML value) stays as it is
         return core_word(text) or text
     return _translated(language(), text, depth + 1)
@@ -340,7 +347,7 @@ def _translated(lang: str, text: str, depth: int = 0) -> str:
         m = rx.fullmatch(text)
         if m:
             try:
-                return plain.format(**{k: _value(v, depth) for k, v in m.groupdict().items()})
+                return plain.format(**{k: _value(v, depth, k) for k, v in m.groupdict().items()})
             except (KeyError, IndexError, ValueError):
                 continue
     for sep in _SEPARATORS:             # "<text> — did you mean 'x'?": each part alone
