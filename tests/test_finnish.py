@@ -106,7 +106,7 @@ _SAMPLE_STR = {"bot": "red-1", "target": "blue-2", "other": "blue-2", "by": "blu
                "by_fall_of": "blue-2", "with": "blue-2", "card": "Turret gun",
                "door": "door 'bay-door'", "feature": "conveyor 'east-belt'",
                "from": "teleporter 'tele-a'", "to": "teleporter 'tele-b'", "part": "Turret gun",
-               "service": "service #1", "choice": "repair", "at": "service #1",
+               "service": "#1", "choice": "repair", "at": "service #1",
                "direction": "up", "kind": "push", "phase": "shoot"}
 
 
@@ -188,16 +188,21 @@ def game_events() -> list[dict]:
             for e in game.start_events + [e for entry in game.history for e in entry.events]]
 
 
+# the event fields that hold names (bots, players, weapons, cards, parts, mines)
+NAME_KEYS = {"bot", "target", "by", "player", "with", "toward", "by_fall_of", "mine",
+             "members", "safe", "players", "winners", "parts", "part", "card", "weapon",
+             "weapons", "scores", "personality"}
+
+
 def _names_of(event: dict, card_names: set[str]) -> set[str]:
     """The names an event carries (bots, players, weapons, features' ids): left as written."""
     names = set(SAMPLE_NAMES) | card_names
     for key, v in event.items():
-        values = v if isinstance(v, list) else list(v) if isinstance(v, dict) else [v]
-        names |= {str(x) for x in values if isinstance(x, str) and " " not in x}
-        if key in ("weapon", "card", "part", "weapons") and isinstance(v, (str, list)):
-            names |= {v} if isinstance(v, str) else {str(x) for x in v}
         if key == "cause" and isinstance(v, str) and "'s " in v:   # "{id}'s {weapon} ..."
             names.add(v.split("'s ", 1)[1].removesuffix(" blast").removesuffix(" (flying on)"))
+        if key in NAME_KEYS:
+            values = v if isinstance(v, list) else list(v) if isinstance(v, dict) else [v]
+            names |= {str(x) for x in values if isinstance(x, str)}
     return names
 
 

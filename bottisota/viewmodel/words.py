@@ -232,9 +232,9 @@ def _fall(e: Event) -> str:
 def _teleport(e: Event) -> str:
     if e.get("to") is None:
         return _("{bot} stands on teleporter {start}, but every exit is blocked").format(
-            bot=e["bot"], start=e["from"])
-    return _("{bot} teleports from {start} to {end}").format(bot=e["bot"], start=e["from"],
-                                                           end=e["to"])
+            bot=e["bot"], start=translated(e["from"]))
+    return _("{bot} teleports from {start} to {end}").format(
+        bot=e["bot"], start=translated(e["from"]), end=translated(e["to"]))
 
 
 def _belt(e: Event) -> str:
@@ -287,11 +287,18 @@ def _flight_end(e: Event) -> str:
         bot=e["bot"], weapon=weapon_words(e["weapon"]), at=_xy((e["x"], e["y"])), how=how)
 
 
+# what a service point does (R49, R50), as the `service` event names it
+SERVICE_WORDS = {"reload": N_("reload"), "repair": N_("repair"), "rust": N_("rust"),
+                 "leaflet": N_("leaflet"), "part": N_("an extra part")}
+
+
 def _service(e: Event) -> str:
+    choice = str(e["choice"])
+    choice = _(SERVICE_WORDS[choice]) if choice in SERVICE_WORDS else translated(choice)
     if e.get("at"):
         return _("{bot} uses the service point at {at}: {choice}").format(
-            bot=e["bot"], at=e["at"], choice=e["choice"])
-    return _("{bot} uses the service point: {choice}").format(bot=e["bot"], choice=e["choice"])
+            bot=e["bot"], at=translated(e["at"]), choice=choice)
+    return _("{bot} uses the service point: {choice}").format(bot=e["bot"], choice=choice)
 
 
 def _goal(e: Event) -> str:
@@ -445,7 +452,7 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "self_destruct": lambda e: _("{bot} SELF-DESTRUCTS").format(bot=e["bot"]),
     "service": _service,
     "part_installed": lambda e: _("{bot} installs the part {part} (service {service})").format(
-        bot=e["bot"], part=e["part"], service=translated(e["service"])),
+        bot=e["bot"], part=e["part"], service=e["service"]),
     "drop_mine": lambda e: _("{bot} drops a {weapon} mine at {at}").format(
         bot=e["bot"], weapon=e["weapon"], at=_xy(e["at"])),
     "mine_dropped": lambda e: _("{bot} drops mine {mine} at {at}").format(
