@@ -4,6 +4,12 @@ Every event kind the core emits has its sentence here (`EVENT_WORDS`); a test
 enumerates the kinds the core can emit and fails on any without one. The
 sentences read only keys the event really carries (optional keys are asked
 with `.get` and left out when absent), so no line ever shows "?" or a raw dict.
+
+Grammar by construction: a text whose words depend on a number is one whole
+`ngettext` sentence per form ("red saa 1 pisteen" / "2 pistettä"); a text with an
+optional part has one whole sentence with it and one without; the core's English
+(causes, reasons, feature labels, a flight's end) is translated by its catalogued
+template; names (bots, players, cards, weapons, features' ids) stay as written.
 """
 from __future__ import annotations
 
@@ -68,10 +74,6 @@ def weapon_words(name: object) -> str:
     blast (a pseudo-weapon) in words."""
     bot = exploding_bot(str(name))
     return _("{bot}'s self-destruct").format(bot=bot) if bot is not None else str(name)
-
-
-def _cause(e: Event) -> str:
-    return f" ({cause_words(e['cause'])})" if e.get("cause") else ""
 
 
 def count(n: float) -> tuple[int, str]:
