@@ -451,3 +451,54 @@ def test_every_refusal_of_the_scenarios_reads_finnish():
     finally:
         set_language("en")
     assert not found, f"{len(found)} refusals with English:\n" + "\n".join(found[:30])
+
+
+# --- the table as drawn -------------------------------------------------------------------
+
+def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the table view draws (table, panel, log, dice, results, pre-measure,
+    the help overlay) for the README's scenes, in Finnish."""
+    from bottisota.view import style
+    from bottisota.view.app import TableApp
+    from bottisota.view.screenshots import SIZE, _fired, _shooting, screenshot_game
+
+    drawn: list[str] = []
+    label = style.label
+
+    def recording(text: str, size: int, colour: Any = style.TEXT) -> Any:
+        drawn.append(text)
+        return label(text, size, colour)
+
+    monkeypatch.setattr(style, "label", recording)
+    style.forget_fonts()
+    set_language("fi")
+    try:
+        table = TableApp(screenshot_game("r1", "move"), SIZE)
+        table.vm.show_legend = True
+        assert table.vm.plan is not None
+        table.vm.plan.forward(12.0)
+        scenes = [table, _shooting(SIZE), _fired(SIZE)]
+        helped = TableApp(screenshot_game("r1", "move"), SIZE)
+        helped.vm.help_on = True
+        scenes.append(helped)
+        for app in scenes:
+            app.sprite_budget_ms = None
+            app.update(0.0)
+            app.draw()
+    finally:
+        set_language("en")
+        style.forget_fonts()
+    return drawn
+
+
+def test_the_table_as_drawn_reads_finnish(monkeypatch):
+    from bottisota.view.screenshots import POSITION
+
+    drawn = _drawn_texts(monkeypatch)
+    assert len(drawn) > 100
+    names = {p[0] for p in POSITION} | {p[1] for p in POSITION} | _card_names() | {
+        "Warehouse", "tp-west", "tp-mid", "tp-east"}
+    found = sorted({f"{t!r}: {bad}" for t in drawn if (bad := english_in(t, names))})
+    assert not found, f"{len(found)} drawn texts with English:\n" + "\n".join(found[:40])
+    missing = set().union(*(missing_glyphs(t) for t in drawn))
+    assert not missing

@@ -492,6 +492,33 @@ def step_words(step: object) -> str:
     return str(step)
 
 
+# a move's pieces (engine.movement.result.Piece.kind) and how a move ended (its `ended`)
+PIECE_WORDS = {"forward": N_("forward"), "back": N_("back"), "strafe": N_("sideways"),
+               "turn": N_("turn"), "loop": N_("a loop"), "lift": N_("lift"),
+               "teleport": N_("teleport"), "carry": N_("carried")}
+ENDED_WORDS = {"cut": N_("cut short"), "destroyed": N_("destroyed"),
+               "thrown": N_("thrown back"), "teleport": N_("teleported")}
+
+
+def piece_words(kind: str, note: str) -> tuple[str, str]:
+    """A move piece's kind and note in words (the note's parts are the core's texts:
+    "3.5 cm on stairs, climbs 2 cm", "teleporter 'a' -> teleporter 'b'", "lift 'l' up")."""
+    said = _(PIECE_WORDS[kind]) if kind in PIECE_WORDS else kind
+    if kind == "teleport" and " -> " in note:
+        start, _arrow, end = note.partition(" -> ")
+        return said, _("{start} to {end}").format(start=translated(start), end=translated(end))
+    if kind == "lift" and note.endswith((" up", " down")):
+        label, _space, direction = note.rpartition(" ")
+        return said, (_("{lift} up") if direction == "up" else _("{lift} down")).format(
+            lift=translated(label))
+    return said, ", ".join(translated(part) for part in note.split(", ")) if note else ""
+
+
+def ended_words(ended: str) -> str:
+    """Why a move ended early, in words."""
+    return _(ENDED_WORDS[ended]) if ended in ENDED_WORDS else cause_words(ended)
+
+
 def describe(event: Event) -> str:
     """One line of plain words for an event. A kind without words (a new kind the
     core learns later) reads as its name and its fields in words, never as a dict."""
