@@ -461,6 +461,7 @@ def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from bottisota.view import style
     from bottisota.view.app import TableApp
     from bottisota.view.screenshots import SIZE, _fired, _shooting, screenshot_game
+    from bottisota.viewmodel.results import effects_of
 
     drawn: list[str] = []
     label = style.label
@@ -480,7 +481,19 @@ def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         scenes = [table, _shooting(SIZE), _fired(SIZE)]
         helped = TableApp(screenshot_game("r1", "move"), SIZE)
         helped.vm.help_on = True
-        scenes.append(helped)
+        threat = TableApp(screenshot_game("r1", "move"), SIZE)
+        threat.vm.threat_on = True
+        threat.mouse = tuple(round(v) for v in threat.camera.to_px(60.0, 40.0))
+        threat.update(0.0)
+        while not threat.threat.done:
+            threat.threat.fill(1000.0)
+        placing = TableApp(screenshot_game("r1", "place"), SIZE)
+        over = TableApp(screenshot_game("r1", "move"), SIZE)
+        ending = [{"type": "game_over", "winners": ["red", "blue"], "scores": {"red": 2,
+                   "blue": 2}, "reason": "one player is left (D24)"}]
+        over.vm.log.events(ending, None)
+        over.vm.effects.add(effects_of(ending, over.game.state))
+        scenes += [helped, threat, placing, over]
         for app in scenes:
             app.sprite_budget_ms = None
             app.update(0.0)
