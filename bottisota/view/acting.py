@@ -120,7 +120,7 @@ class GameActions(AppState):
             self.take_robot_notes()
             self.notes = []        # redo drops the dice rolled since the last action
             self.vm.log.redone(len(self.game.history))
-            self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
+            self.say(_("action {n} is redone").format(n=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
         else:
