@@ -515,3 +515,18 @@ def test_the_table_as_drawn_reads_finnish(monkeypatch):
     assert not found, f"{len(found)} drawn texts with English:\n" + "\n".join(found[:40])
     missing = set().union(*(missing_glyphs(t) for t in drawn))
     assert not missing
+
+
+def test_the_english_log_is_sentences_too():
+    """Issue 29.7's lines, in English: no doubled kind, no "the X's", a tie as a draw."""
+    assert describe({"type": "door_opened", "bot": "red-1", "door": "door 'bay-door'"}) == \
+        "red-1 opens door 'bay-door'"
+    assert describe({"type": "to_hit", "weapon": "red-1's self-destruct", "target": "blue-2",
+                     "roll": 5, "need": 4, "hit": True}) == (
+        "red-1's self-destruct blast at blue-2: rolled 5, needs 4+ - HIT")
+    assert describe({"type": "destroyed", "bot": "blue-2", "cause": "min_move"}) == \
+        "blue-2 is DESTROYED (short of its minimum move)"
+    assert describe({"type": "game_over", "winners": ["red"], "scores": {"red": 2, "blue": 2},
+                     "reason": "one player is left (D24)"}) == (
+        "GAME OVER: red wins on destroyed bots (level on points) (one player is left (D24)); "
+        "scores: red 2, blue 2")
