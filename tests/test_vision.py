@@ -230,3 +230,50 @@ def test_median_of_facings_across_north():
 
     poses = [Reading(0, 1.0, 1.0, f, 30.0) for f in (358.0, 1.0, 2.0)]
     assert median_pose(poses).facing == pytest.approx(1.0)
+
+
+def test_camera_watch_reads_a_journaled_game_from_frames(tmp_path, capsys):
+    """`bottisota camera watch GAME.jsonl --frames DIR`: a robot game journaled to its
+    third action, frames of its table with one miniature bumped 1.5 cm; the command
+    names it, says where to put it, and draws the ring."""
+    from bottisota.cli import main as cli_main
+    from bottisota.engine.game import Game as _Game
+    from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+    from bottisota.formats.content import find
+    from bottisota.play.journal import journal_game
+    from bottisota.engine.random_play import random_action
+
+    rules = bundled_rules()
+    arena_ = load_arena(find("arena", "duel"), rules)
+    cards, mods = load_catalogue()
+    game = _Game.new(arena_, rules, cards, mods, ["red", "blue"], seed=5)
+    journal = tmp_path / "game.jsonl"
+    journal_game(game, str(journal))
+    import random as _random
+
+    rng = _random.Random(1)
+    for _n in range(6):
+        action = random_action(game, rng)
+        if action is None:
+            break
+        game.act(action)
+    bots = list(game.state.bots.values())
+    assert bots, "no bot placed"
+    model = overhead(arena_.size, **WEBCAM)
+    calibration.save(model, tmp_path / "config")
+    ids = markers.assign([b.id for b in bots])
+    first = bots[0]
+    scene = Scene(arena_.size, [Marker(ids[b.id], b.x + (1.5 if b is first else 0.0), b.y,
+                                       b.z + b.stats.height, b.facing) for b in bots])
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(6):
+        cv2.imwrite(str(frames / f"{n:02d}.png"), render(model, scene, blur=0.8, noise=2.0,
+                                                        seed=n))
+    picture = tmp_path / "rings.png"
+    code = cli_main(["camera", "watch", str(journal), "--frames", str(frames), "--folder",
+                     str(tmp_path / "config"), "--picture", str(picture)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"{first.id} stands 1.5 cm and 0° from where the referee has it" in out
+    assert picture.stat().st_size > 1000

@@ -44,6 +44,8 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help=_("a folder of images, a video or a camera number"))
     w.add_argument("--side", type=float, default=2.0, help=_("the markers' side, cm"))
     w.add_argument("--folder", default=None, help=_("where the calibration is kept"))
+    w.add_argument("--picture", default=None, metavar="PNG",
+                   help=_("also save the table with a ring where each miniature belongs"))
 
 
 def _bad(key: str, text: str) -> InputError:
@@ -173,4 +175,9 @@ def _watch(args: argparse.Namespace) -> int:
                 bot=moved.bot, steps=steps, why=got.refusal))
     if not drifts:
         print(_("every miniature stands where the referee has it"))
+    if args.picture:
+        from bottisota.view.camera_rings import drift_picture
+
+        drift_picture(args.picture, game.state.arena, game.state, drifts)
+        print(_("wrote {out}").format(out=args.picture))
     return 0

@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bottisota.core.i18n import _
+
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
 
@@ -20,11 +22,11 @@ def folder_frames(folder: str | Path) -> Iterator[np.ndarray]:
     """Every image of a folder in name order, grey."""
     paths = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_TYPES)
     if not paths:
-        raise FrameError(f"no images in {folder}")
+        raise FrameError(_("no images in {folder}").format(folder=folder))
     for path in paths:
         frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
         if frame is None:
-            raise FrameError(f"{path}: not an image")
+            raise FrameError(_("{path}: not an image").format(path=path))
         yield frame
 
 
@@ -32,7 +34,7 @@ def video_frames(path: str | Path) -> Iterator[np.ndarray]:
     """A video file's frames, grey."""
     capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
-        raise FrameError(f"{path}: not a video OpenCV can read")
+        raise FrameError(_("{path}: not a video OpenCV can read").format(path=path))
     try:
         while True:
             ok, frame = capture.read()
@@ -48,7 +50,7 @@ def webcam_frames(index: int = 0, size: tuple[int, int] = (1920, 1080)) -> Itera
     camera allows it."""
     capture = cv2.VideoCapture(index)
     if not capture.isOpened():
-        raise FrameError(f"no camera at index {index}")
+        raise FrameError(_("no camera at index {index}").format(index=index))
     capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
     capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
     capture.set(cv2.CAP_PROP_AUTOFOCUS, 0)
@@ -57,7 +59,8 @@ def webcam_frames(index: int = 0, size: tuple[int, int] = (1920, 1080)) -> Itera
         while True:
             ok, frame = capture.read()
             if not ok:
-                raise FrameError(f"the camera at index {index} stopped giving frames")
+                raise FrameError(_("the camera at index {index} stopped giving frames").format(
+                    index=index))
             yield cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     finally:
         capture.release()
@@ -78,4 +81,4 @@ def source(spec: str) -> Iterator[np.ndarray]:
         return folder_frames(path)
     if path.is_file():
         return video_frames(path)
-    raise FrameError(f"{spec}: no such folder, video or camera number")
+    raise FrameError(_("{spec}: no such folder, video or camera number").format(spec=spec))
