@@ -238,10 +238,10 @@ def test_camera_watch_reads_a_journaled_game_from_frames(tmp_path, capsys):
     names it, says where to put it, and draws the ring."""
     from bottisota.cli import main as cli_main
     from bottisota.engine.game import Game as _Game
-    from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
-    from bottisota.formats.content import find
-    from bottisota.play.journal import journal_game
     from bottisota.engine.random_play import random_action
+    from bottisota.formats.content import find
+    from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+    from bottisota.play.journal import journal_game
 
     rules = bundled_rules()
     arena_ = load_arena(find("arena", "duel"), rules)
