@@ -110,7 +110,7 @@ class GameActions(AppState):
         self.prompt = None
         if done:
             self.vm.effects.clear()
-            self.say(_("undone: action {n}").format(n=n), "dim")
+            self.say(_("action {n} is undone").format(n=n), "dim")
             self.vm.plan = None
             self._changed()
         else:
@@ -124,7 +124,7 @@ class GameActions(AppState):
             return
         self.prompt = None
         if done:
-            self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
+            self.say(_("action {n} is redone").format(n=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
         else:
@@ -246,7 +246,7 @@ class GameActions(AppState):
                     self.say(_("{weapon}: shot taken back").format(weapon=vm.weapon), "dim")
                     return
         vm.orders.append(ShotOrder(vm.weapon, target))
-        self.say(f"{vm.weapon} -> {target}")
+        self.say(_("{weapon} aims at {target}").format(weapon=vm.weapon, target=target))
 
     def fire(self) -> None:
         bot = self.shooting_bot()
