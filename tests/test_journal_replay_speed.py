@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bottisota.engine.game import Game
+from bottisota.formats.json_text import JsonLimitError, _may_be_deeper, loads_limited
 from bottisota.formats.limits import LimitError
 from bottisota.formats.limits import check_json_text as token_scan
 from bottisota.formats.loading import bundled_rules
 from bottisota.play.journal_data import default
 from bottisota.play.journal_digest import ROWS_KEPT, digest_text, state_digest
-from bottisota.play.json_limits import JsonLimitError, _may_be_deeper, loads_limited
 
 
 def reference_text(state) -> str:
@@ -186,7 +186,7 @@ def test_a_line_reads_the_same_values_or_the_same_refusal_with_the_bytes(value, 
 
 
 def test_without_orjson_a_line_reads_alike(monkeypatch):
-    import bottisota.play.json_limits as jl
+    import bottisota.formats.json_text as jl
     texts = ['{"a":[1,2.5,-0.0,"x"]}', '{"n":' + "9" * 25 + "}", '{"f":1e400}', "[NaN]",
              '{"s":"\\ud800"}', '{"a":1,"a":2}']
     with_it = [_read(t, t.encode()) for t in texts]

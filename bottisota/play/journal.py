@@ -55,6 +55,7 @@ from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
+from bottisota.formats.json_text import check_json_text
 from bottisota.formats.parsed_cache import cached_data
 from bottisota.play import journal_data
 from bottisota.play import journal_file as jf
@@ -74,7 +75,6 @@ from bottisota.play.journal_data import (
 )
 from bottisota.play.journal_digest import state_digest
 from bottisota.play.journal_events import well_formed
-from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
