@@ -23,7 +23,7 @@ from bottisota.engine.random_play import play_random_game
 from bottisota.formats.json_text import JsonLimitError, loads_limited
 from bottisota.formats.loading import bundled_rules, load_arena
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import journal_game, read, resume, state_digest
+from bottisota.play.journal import journal_game, journal_to, read, resume, state_digest
 from bottisota.play.journal_data import plain
 from bottisota.play.journal_events import well_formed
 from bottisota.robot.match import play
@@ -75,7 +75,7 @@ def robot_journals(catalogue, tmp_path_factory) -> dict[tuple, Path]:
         path = folder / f"{name}-{len(seats)}.jsonl"
         play(load_arena(arena_path(name), rules), rules, cards, mods,
              [find_personality(p) for p in seats], seed=seed, round_limit=None,
-             time_limit=None, max_actions=120, journal_path=str(path))
+             time_limit=None, max_actions=120, on_start=journal_to(path))
         out[name, seats, seed] = path
     return out
 

@@ -86,13 +86,14 @@ def test_the_digest_of_every_state_of_robot_games_is_the_formats(catalogue, duel
     # D8: after every action of seeded robot games with mines, the kept parts give
     # the text json.dumps gives (the journal's recorded digests are taken of it)
     from bottisota.formats.robot_tables import find_personality
+    from bottisota.play.journal import journal_to
     from bottisota.robot.match import play
 
     cards, mods = catalogue
     path = tmp_path / "robots.jsonl"
     play(duel, bundled_rules(), cards, mods, [find_personality("aggressive"),
                                                find_personality("sniper")], seed=5,
-         round_limit=None, time_limit=None, max_actions=80, journal_path=str(path))
+         round_limit=None, time_limit=None, max_actions=80, on_start=journal_to(path))
     lines = path.read_text().splitlines()
     game = Game.new(duel, bundled_rules(), cards, mods, ["aggressive", "sniper"],
                     dice=None, seed=json.loads(lines[0])["seed"])

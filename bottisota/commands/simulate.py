@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bottisota.commands.options import add_content, add_rules, house_rules
@@ -123,15 +124,20 @@ def main(args: argparse.Namespace) -> int:
         raise InputError([Problem("--games", 0, 0, "", _("play at least one game"))])
     keep = _keep_value(getattr(args, "keep", "worst"))
     journals = getattr(args, "journals", None)
+    journal_game: Callable[..., object] | None = None
     if journals:
         Path(journals).mkdir(parents=True, exist_ok=True)
+        from bottisota.play import journal
+
+        journal_game = journal.journal_game
     rules = house_rules(args)
     setup(args.arena, robots, args.locomotion, args.cards, rules)   # bad input fails here, once
     jobs = args.jobs or os.cpu_count() or 1
     started = time.perf_counter()
     records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
                   args.locomotion, args.cards,
-                  progress=not args.quiet, rules=rules, journals=journals)
+                  progress=not args.quiet, rules=rules, journals=journals,
+                  journal_game=journal_game)
     took = time.perf_counter() - started
     print(report(records, took))
     if journals:

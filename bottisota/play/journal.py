@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,12 @@ def journal_game(game: Game, path: str | Path) -> Journal:
     action from now on (its seed and start rolls go in the header, D8)."""
     game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
     return game.journal
+
+
+def journal_to(path: str | Path) -> Callable[[Game], Journal]:
+    """`journal_game` for `path`, to call with a game just begun (robot.match's
+    `on_start`)."""
+    return partial(journal_game, path=path)
 
 
 def new_journal_path(folder: str | Path) -> Path:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -73,7 +75,8 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float | None, rules=None,
-          journals: str | None = None, folders: list[str] | None = None) -> None:
+          journals: str | None = None, folders: list[str] | None = None,
+          journal_game: Callable[..., object] | None = None) -> None:
     from bottisota.robot.navigation import load_solver, prepare
 
     load_solver()       # before any fork: workers must not import it after the fork
@@ -81,7 +84,8 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
     if folders is not None:
         use_folders(folders)          # a spawned worker starts without the --content folders
     _WORKER.update(setup(arena, robots, locomotion, cards, rules))
-    _WORKER["journals"] = journals
+    _WORKER["journals"] = journals if journal_game is not None else None
+    _WORKER["journal_game"] = journal_game
     # the games' own rules (their round limit): the same compiled arena and maps
     game_rules = _WORKER["rules"]
     if round_limit is not None:
@@ -93,9 +97,10 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
 
 def _play(seed: int) -> GameRecord:
     w = _WORKER
-    journal = str(journal_file(w["journals"], seed)) if w.get("journals") else None
+    start = (partial(w["journal_game"], path=str(journal_file(w["journals"], seed)))
+             if w.get("journals") else None)
     return play(w["arena"], w["rules"], w["cards"], w["mods"], w["personalities"], seed,
-                w["round_limit"], w["time_limit"], journal_path=journal)
+                w["round_limit"], w["time_limit"], on_start=start)
 
 
 def journal_file(folder: str | Path, seed: int) -> Path:
@@ -106,12 +111,15 @@ def journal_file(folder: str | Path, seed: int) -> Path:
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
         cards: str | None = None, time_limit: float | None = None, progress: bool = False,
-        rules=None, journals: str | Path | None = None) -> list[GameRecord]:
+        rules=None, journals: str | Path | None = None,
+        journal_game: Callable[..., object] | None = None) -> list[GameRecord]:
     """Play the games (in `jobs` processes) and return their records in seed order;
-    with `journals`, every game is journaled there as game-SEED.jsonl."""
+    with `journals`, every game is journaled there as game-SEED.jsonl by
+    `journal_game(game, path=...)` (play.journal's, given by the command: robot does
+    not import play)."""
     seeds = [seed * SEED_STRIDE + i for i in range(games)]
     init = (arena, robots, locomotion, cards, round_limit, time_limit, rules,
-            str(journals) if journals else None, given_folders())
+            str(journals) if journals else None, given_folders(), journal_game)
     bar = None
     if progress:
         from tqdm import tqdm

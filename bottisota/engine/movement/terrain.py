@@ -24,8 +24,8 @@ from bottisota.engine.movement.geometry import (
     wall_collision,
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
+from bottisota.engine.movement.placing import check_place
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.turns import check_place
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
 LIFT_RIM_POINTS = 32            # points of the base's rim checked for the landing floor
