@@ -23,6 +23,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
+from bottisota.core.compass import headings
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _, number
 from bottisota.geometry.arena_index import ArenaIndex
@@ -370,7 +371,7 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
     behind = shapely.get_coordinates(
         shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05))
     )
-    facing = np.degrees(np.arctan2(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])) % 360.0
+    facing = headings(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])
     return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing, strict=True)]
 
 
