@@ -62,6 +62,12 @@ _DEPTH_TABLE = bytes(1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in ran
 _NOT_MARKS = bytes(b for b in range(256) if b not in b'[]{}"')
 
 
+# the token scan's refusals (formats.limits) less their ": refused", as a JSON
+# reader says them before where they are: catalogued in these words
+_SAID_WITH_WHERE = (N_("nested more than {max_depth} levels deep"),
+                    N_("a number of {group} characters"), N_("over {max_bytes}"))
+
+
 class JsonLimitError(ValueError):
     """JSON over a limit or not JSON: one sentence; `line` and `column` are 1-based
     (0: unknown; the line is named only past the first)."""
