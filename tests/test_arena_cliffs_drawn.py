@@ -10,7 +10,7 @@ import shapely
 from shapely.geometry import LineString
 
 from bottisota.engine.movement.physics import under_higher_floor
-from bottisota.geometry.cliffs import cliff_lines
+from bottisota.geometry.cliffs import cliff_lines, cliff_runs
 from bottisota.view import arena_layer, style
 from bottisota.view.camera import Camera
 from tests.builders import arena, bot, card, state
@@ -54,7 +54,7 @@ def test_the_drawn_cliffs_are_the_rules_cliff_pieces(monkeypatch):
     s = state(a, bot("x", "red", (5, 5), 0, card()))
     rules_pieces = cliff_lines(s.index, s.rules.step_height)
     expected = list(zip(map(tuple, rules_pieces.p0.tolist()), map(tuple, rules_pieces.p1.tolist()),
-                        strict=True))
+                        strict=True))           # flat floors: every piece is a cliff all along
     assert arena_layer.cliff_segments(s.index) == expected
     drawn = drawn_cliffs(a, s.rules, monkeypatch)
     assert len(drawn) == len(expected) > 0
@@ -97,3 +97,29 @@ def test_a_floor_is_filled_only_where_the_rules_count_it():
     arena_layer.draw_arena(surface, cam, a, grid=False, rules=s.rules)
     centre = tuple(round(v) for v in cam.to_px(14.0, 14.0))
     assert tuple(surface.get_at(centre))[:3] == style.floor_shade(2.0)[:3]
+
+
+def test_a_stairs_side_is_drawn_a_cliff_only_where_it_stands_over_a_step(monkeypatch):
+    # D16, R37: stairs rising 0 -> 4 cm over 10 cm (up = +y, to a 4 cm platform) stand
+    # more than the 0.5 cm step above the floor beside them from 1.25 cm up their run on
+    a = arena({"type": "stairs", "id": "s", "rect": [20, 10, 6, 10], "from": 0, "to": 4,
+               "up": 0},
+              {"type": "platform", "id": "top", "rect": [16, 20, 14, 6], "height": 4},
+              size=(50, 30))
+    s = state(a, bot("x", "red", (5, 5), 0, card()))
+    pieces = cliff_lines(s.index, s.rules.step_height)
+    left_piece = [(p, q) for p, q in zip(pieces.p0.tolist(), pieces.p1.tolist(), strict=True)
+                  if p[0] == q[0] == 20.0]
+    assert [sorted((p[1], q[1])) for p, q in left_piece] == [[10.0, 20.0]]   # whole, in the rules
+    runs = cliff_runs(s.index, s.rules.step_height)
+    left = [seg for seg in runs if seg[0][0] == seg[1][0] == 20.0]
+    assert len(left) == 1
+    (_, ya), (_, yb) = left[0]
+    assert sorted((ya, yb)) == pytest.approx([11.25, 20.0])
+    drawn = shapely.union_all([LineString(seg) for seg in drawn_cliffs(a, s.rules, monkeypatch)])
+    assert drawn.intersection(LineString([(20, 10), (20, 11.2)])).length == 0.0
+    assert drawn.buffer(0.1).covers(LineString([(20, 11.3), (20, 20)]))
+    # the rules agree: a base reaching under the stair's low end is under no higher floor
+    # (at most 0.44 cm there), one under its high end is (R37 D29)
+    assert not under_higher_floor(s, 19.8, 10.6, 0.5, 0.0)
+    assert under_higher_floor(s, 19.5, 18.0, 1.0, 0.0)

@@ -6,8 +6,9 @@ and are drawn every frame (`draw_belt_arrows`).
 Floors, slopes and cliffs are drawn from the compiled arena the rules use
 (`geometry.compiled`): each floor over the region where it is the floor that counts
 (later floors cut out, `ArenaIndex.floors`), and the cliff edges are the rules' own
-pieces (`geometry.cliffs.cliff_lines`: a jump of more than a step, D16), so the table
-never shows a cliff the rules do not have, nor hides one they do.
+pieces (`geometry.cliffs.cliff_lines`, drawn where their jump is more than a step, D16:
+`cliff_runs`), so the table never shows a cliff the rules do not have, nor hides one
+they do.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from bottisota.core.compass import headings
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _, number
 from bottisota.geometry.arena_index import ArenaIndex
-from bottisota.geometry.cliffs import cliff_lines
+from bottisota.geometry.cliffs import Segment, cliff_runs
 from bottisota.geometry.compiled import compile_arena
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -122,11 +123,10 @@ def compiled_for_drawing(arena: Arena, rules: HouseRules | None = None) -> Arena
     return compile_arena(arena, rules)
 
 
-def cliff_segments(index: ArenaIndex) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """The cliff edges to draw: the rules' own cliff pieces (`cliff_lines`), end to end."""
-    lines = cliff_lines(index, index.rules.step_height)
-    return [((a, b), (c, d)) for (a, b), (c, d) in
-            zip(lines.p0.tolist(), lines.p1.tolist(), strict=True)]
+def cliff_segments(index: ArenaIndex) -> list[Segment]:
+    """The cliff edges to draw: the rules' own cliff pieces (`cliff_lines`), each where
+    its jump is more than a step (`cliff_runs`)."""
+    return cliff_runs(index, index.rules.step_height)
 
 
 def floor_regions(index: ArenaIndex) -> dict[int, BaseGeometry]:
