@@ -1,6 +1,7 @@
-"""The one JSON reader: every JSON the program reads (journal lines, the calibration
-file, the seat tokens' file, phone messages) goes through `loads_limited` or
-`read_json_file`. Size, nesting depth and number length are checked on the text before
+"""The one JSON reader: every JSON the program reads (journal lines, the display and
+camera calibration files, the seat tokens' file, phone messages) goes through
+`loads_limited`, `loads_json` or `read_json_file` (a file's refusal as an InputError
+naming file, line and column). Size, nesting depth and number length are checked on the text before
 `json.loads` recurses (a `[[[[...` 100,000 deep is refused at its column, never a
 RecursionError), and only finite numbers are accepted (NaN, Infinity and `1e400`
 refused). A key given twice keeps its last value, as `json` and orjson both do.
