@@ -36,7 +36,7 @@ from bottisota.viewmodel.session import (  # noqa: E402
     parse_size,
     robot_seats,
 )
-from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
+from bottisota.viewmodel.sizes import READING_DISTANCE_CM, UI_SCALES  # noqa: E402
 
 PHONES_PORT = 8765
 
@@ -67,6 +67,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--projector", action="store_true",
                    help=_("open the table alone in a second window on the second display "
                           "(key F5)"))
+    p.add_argument("--distance", type=float, default=READING_DISTANCE_CM / 100.0,
+                   metavar="METRES",
+                   help=_("the projector's texts are sized to be read from this far away "
+                          "(default {metres} m)").format(metres=READING_DISTANCE_CM / 100.0))
     p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
                    help=_("robot seats wait this long after each action (default 1.5; key N "
                           "skips)"))
@@ -102,6 +106,8 @@ def main(args: argparse.Namespace) -> int:
         parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
     if not args.robot_pace >= 0:
         raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
+    if not 0.5 <= args.distance <= 30:
+        raise InputError([Problem("--distance", 0, 0, "", _("expected 0.5 to 30 metres"))])
     _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -197,6 +203,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_saver = save_calibration
     app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
     if notice:          # a torn last line was cut on resume, or an old journal version

@@ -172,10 +172,11 @@ class FrameDrawing(WindowControl, GameActions):
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
                    laptop: bool = False, layers: WindowLayers | None = None,
-                   settled: bool | None = None) -> None:
+                   settled: bool | None = None, reading: float | None = None) -> None:
         """The table and everything on it, into `area` (both windows use this, each
         with its own cached `layers`; the projector's frame reuses the laptop's input,
-        made once per frame)."""
+        made once per frame; `reading`: the projector's true pixels per cm, see
+        `paint_table`)."""
         if laptop or self._frame_input is None:
             self._frame_input = self.table_input()
         t = self._frame_input
@@ -183,7 +184,8 @@ class FrameDrawing(WindowControl, GameActions):
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
         placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
                              may_place=laptop or not self._labels_placed,
-                             may_keep=not laptop and self.phones is None and self.keep_frames)
+                             may_keep=not laptop and self.phones is None and self.keep_frames,
+                             reading=reading)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
         if self.phones is not None:

@@ -11,7 +11,9 @@ import pygame
 from bottisota.core.i18n import _
 from bottisota.view.app_state import ZOOM_SETTLE_S
 from bottisota.view.camera import Camera
+from bottisota.view.margins import strip_height
 from bottisota.viewmodel.calibration_store import Calibration
+from bottisota.viewmodel.sizes import reading_sizes
 
 
 class ProjectorWindow:
@@ -65,7 +67,7 @@ class ProjectorWindow:
                 self.fit = not self.fit or self.calibration is None
             self.camera = None
             return True
-        cam = self.camera_for(app.state.arena.size)
+        cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         if event.type == pygame.MOUSEWHEEL:
             self.camera = cam.zoomed(1.15 ** event.y, self.pointer)
             self.zoomed_at = app._clock
@@ -90,11 +92,23 @@ class ProjectorWindow:
             return True
         return False
 
-    def camera_for(self, table: tuple[float, float]) -> Camera:
+    def true_px_per_cm(self, cam: Camera) -> float:
+        """Pixels per centimetre of the table itself: the calibration's (up the image,
+        as capitals stand), or, uncalibrated, the camera's (the image is the table)."""
+        return self.calibration.y if self.calibration is not None else cam.scale_y
+
+    def strip_room(self, app: Any) -> int:
+        """The height a turn strip takes at the reading size (a fitted table leaves it
+        free above and below)."""
+        cal = self.calibration
+        scale = cal.y if cal is not None else self.surface.get_height() / app.state.arena.size[1]
+        return strip_height(reading_sizes(scale, app.vm.reading_distance_cm).panel)
+
+    def camera_for(self, table: tuple[float, float], room: int = 0) -> Camera:
         size = self.surface.get_size()
         if self.camera is None:
             if self.fit or self.calibration is None:
-                self.camera = Camera.fit(table, size, margin=0)
+                self.camera = Camera.fit(table, size, margin=0, margin_y=room)
             else:
                 cal = self.calibration
                 self.camera = Camera.centred(table, size, cal.x, cal.y / cal.x)
@@ -104,13 +118,14 @@ class ProjectorWindow:
         return self.camera
 
     def draw(self, app: Any) -> pygame.Surface:
-        cam = self.camera_for(app.state.arena.size)
+        """The table, its texts sized for the reading distance at the true scale."""
+        cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         area = pygame.Rect((0, 0), self.surface.get_size())
         if self.layers is None:
             self.layers = app.new_layers()
         app.draw_table(self.surface, cam, area, layers=self.layers,
                        settled=app._clock - self.zoomed_at >= ZOOM_SETTLE_S
-                       and self.pan_from is None)
+                       and self.pan_from is None, reading=self.true_px_per_cm(cam))
         if self.window is not None:
             self.window.flip()
         return self.surface

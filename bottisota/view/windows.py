@@ -16,6 +16,7 @@ from bottisota.view.app_state import (
     AppState,
 )
 from bottisota.view.camera import Camera
+from bottisota.view.margins import strip_height
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.model import PANEL_BOTTOM, PANEL_HIDDEN
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
@@ -63,7 +64,8 @@ class WindowControl(AppState):
                 self.vm.say(_("the table at true scale is bigger than this window: F3 fits "
                               "it (or hide the panel with Tab)"), "alarm")
             return cam
-        return Camera.fit(self.game.state.arena.size, area.size)
+        room = strip_height(text_sizes(1.0, self.size, self.vm.ui_scale).panel)
+        return Camera.fit(self.game.state.arena.size, area.size, margin_y=room)
 
     def resized(self, size: tuple[int, int]) -> None:
         """The window changed size: a new surface (headless) and a fitted camera."""
