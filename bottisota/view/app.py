@@ -103,6 +103,7 @@ class TableApp(InputHandling):
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
+        self._turn: tuple = ()
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

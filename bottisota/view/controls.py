@@ -10,7 +10,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
-from bottisota.core.i18n import _, number, other_language, set_language
+from bottisota.core.i18n import _, number, other_language, set_language, translated
 from bottisota.view.app_state import (
     COARSE_STEP_CM,
     DRAG_GRAB_SLACK_CM,
@@ -27,6 +27,7 @@ from bottisota.view.windows import window_surface
 from bottisota.viewmodel.guidance import SERVICE_CHOICES
 from bottisota.viewmodel.model import PANEL_MODES
 from bottisota.viewmodel.sizes import next_ui_scale
+from bottisota.viewmodel.targets import order_refusal, weapon_refusal
 
 
 class InputHandling(FrameDrawing):
@@ -145,7 +146,7 @@ class InputHandling(FrameDrawing):
         elif k == pygame.K_o:
             vm.measure_overwatch = not vm.measure_overwatch
         elif pygame.K_1 <= k <= pygame.K_9 and not ctrl:
-            self.choose_weapon(k - pygame.K_0)
+            self.pick_weapon(k - pygame.K_0)
         elif self.expected() == "place" and self.human_to_act():
             self._place_key(k, shift)
         elif vm.plan is not None:
@@ -271,15 +272,41 @@ class InputHandling(FrameDrawing):
         hit = bot_at(self.state, x, y)
         shooter = self.shooting_bot()
         if hit is not None and shooter is not None and vm.weapon is not None \
-                and hit.id != shooter.id and vm.selected == shooter.id:
-            self.toggle_order(hit.id)
+                and hit.id != shooter.id and shooter.stats.weapon(vm.weapon) is not None:
+            vm.selected = shooter.id               # a click with a weapon chosen: a target
             vm.aim = hit.id
+            queued = any(o.weapon == vm.weapon and o.target == hit.id for o in vm.orders)
+            refusal = None if queued else order_refusal(self.game, shooter.id, vm.orders,
+                                                        vm.weapon, hit.id)
+            if refusal is not None:
+                self.say(_("{weapon} cannot fire at {target}: {why}").format(
+                             weapon=vm.weapon, target=hit.id, why=translated(refusal)), "alarm")
+            else:
+                self.toggle_order(hit.id)
         elif hit is not None:
             if hit.id != vm.selected:
                 vm.weapon, vm.aim = None, None
             vm.selected = hit.id
         elif vm.weapon is not None:
             vm.aim = (round(x, 2), round(y, 2))
+
+    def pick_weapon(self, n: int) -> None:
+        """Keys 1-9: the n-th weapon. In a human's shooting phase it is the shooter's
+        (whoever was selected to look at), and a weapon that cannot fire at all now
+        (R7, R56, R21, R49) is not chosen: the message says why."""
+        shooter = self.shooting_bot()
+        if shooter is not None:
+            if self.vm.selected != shooter.id:
+                self.vm.weapon, self.vm.aim = None, None
+            self.vm.selected = shooter.id
+        self.choose_weapon(n)
+        weapon = self.vm.weapon
+        if shooter is not None and weapon is not None:
+            refusal = weapon_refusal(self.game, shooter.id, weapon)
+            if refusal is not None:
+                self.vm.weapon = None
+                self.say(_("{weapon} cannot fire: {why}").format(
+                             weapon=weapon, why=translated(refusal)), "alarm")
 
     def _snap(self, p: tuple[float, float]) -> tuple[float, float]:
         """A ruler end on a bot snaps to its centre."""
