@@ -16,6 +16,7 @@ import pygame
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.camera import Camera
+from bottisota.view.correcting import CorrectionMode
 from bottisota.view.prompts import (
     OverwatchPrompt,
 )
@@ -91,6 +92,7 @@ class AppState:
     keep_frames: bool                  # the projector keeps pixels that would not change
     spare_budget_ms: float             # spare surfaces are made only after lighter frames
     _turn: tuple                       # (round, active bot, what is expected) last synced
+    correcting: CorrectionMode         # the referee's hand (F7)
 
     @property
     def arena_layer(self) -> ArenaLayer:

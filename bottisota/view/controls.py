@@ -95,6 +95,12 @@ class InputHandling(FrameDrawing):
             self.say(_("not done"), "dim")
             if k == pygame.K_ESCAPE:
                 return
+        if k == pygame.K_F7:
+            vm.note(self.correcting.toggle())
+            return
+        if self.correcting.on and not (ctrl and k in (pygame.K_z, pygame.K_y)) \
+                and self._correction_key(k, shift, ctrl):
+            return
         if k == pygame.K_F1 or event.unicode == "?":
             vm.help_on = True
         elif k == pygame.K_F11:
@@ -111,7 +117,7 @@ class InputHandling(FrameDrawing):
             vm.ui_scale = next_ui_scale(vm.ui_scale)
             self._panel = None
             self.camera = self._fit_camera()
-            self.say(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)), "dim")
+            vm.note(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)))
         elif k == pygame.K_F5:
             self.toggle_projector()
         elif k == pygame.K_F6 and self.phones is not None:
@@ -153,6 +159,23 @@ class InputHandling(FrameDrawing):
             self._plan_key(k, shift, ctrl)
         elif self.shooting_bot() is not None:
             self._shoot_key(k, shift)
+
+    def _correction_key(self, k: int, shift: bool, ctrl: bool) -> bool:
+        """A key while the referee's hand is on (`view.correcting`): Enter journals the
+        draft, Esc drops it (or puts the hand down); True if the key was the mode's."""
+        mode = self.correcting
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            action = mode.action()
+            if action is not None and self.act(action):
+                mode.reset()
+            return True
+        if k == pygame.K_ESCAPE:
+            if mode.draft is not None:
+                mode.draft = None
+            else:
+                self.vm.note(mode.toggle())
+            return True
+        return mode.key(self.state, k, shift, ctrl)
 
     def command(self, name: str) -> None:
         """A panel button's command."""
@@ -247,7 +270,7 @@ class InputHandling(FrameDrawing):
             if self.prompt is not None or not self.on_table(event.pos):
                 return
             x, y = self.table_point(event.pos)
-            if self.expected() != "place" and self._grab_plan(
+            if self.expected() != "place" and not self.correcting.on and self._grab_plan(
                     x, y, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
                     or bool(getattr(event, "mod", 0) & pygame.KMOD_SHIFT)):
                 return
@@ -264,6 +287,11 @@ class InputHandling(FrameDrawing):
         add or take back a shot at the bot there, select it, or aim a blast there."""
         vm = self.vm
         if self.prompt is not None:
+            return
+        if self.correcting.on:
+            self.correcting.click(self.state, x, y, bot_at(self.state, x, y))
+            if self.correcting.draft is not None:
+                vm.selected = self.correcting.draft.bot
             return
         if self.expected() == "place" and self.human_to_act():
             bot = self.active_bot()

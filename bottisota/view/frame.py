@@ -121,6 +121,8 @@ class FrameDrawing(WindowControl, GameActions):
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
+        if self.correcting.on:
+            self.correcting.draw(surface, self.camera, area, self.state, self.sizes().panel)
         busy = self._labels_placed or (time.perf_counter() - started) * 1000.0 > TABLE_BUSY_MS
         self._draw_panel(surface, may_wait=panel_may_wait and busy)
         if (self.prompt is not None and self.prompt.current is not None) or self.vm.help_on:

@@ -25,6 +25,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (N_("F4"), N_("UI scale: bigger text everywhere (steps, then wraps)")),
         (N_("F5"), N_("projector window on the second display (true scale)")),
         (N_("F6"), N_("phones' join codes shown / hidden (play --phones)")),
+        (N_("F7"), N_("the referee's hand: correct a bot (Enter journals it with a reason)")),
         (N_("F8"), N_("language: suomi / English")),
         (N_("N"), N_("skip the animation / let a robot seat act now")),
     )),

@@ -60,6 +60,11 @@ class ViewModel:
         self.message = (text, tone)
         self.log.say(text, tone)
 
+    def note(self, text: str, tone: str = "dim") -> None:
+        """A word about the view itself (a setting changed): shown, never written into
+        the game's log."""
+        self.message = (text, tone)
+
     def snapshot(self, game: Any, robots: dict | None = None) -> dict:
         """The model as JSON-ready data, with the turn strip of `game`."""
         return {
