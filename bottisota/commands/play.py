@@ -19,6 +19,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from bottisota.commands.options import add_content, add_rules, house_rules  # noqa: E402
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
@@ -87,6 +88,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
                    help=_("with --phones: the port phones connect to (default {port})").format(
                        port=PHONES_PORT))
+    p.add_argument("--rounds", type=int, default=None, metavar="N",
+                   help=_("end the game after round N (the same as --set round_limit=N)"))
+    add_content(p)
+    add_rules(p)
 
 
 def has_display() -> bool:
@@ -108,6 +113,7 @@ def main(args: argparse.Namespace) -> int:
         raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
     if not 0.5 <= args.distance <= 30:
         raise InputError([Problem("--distance", 0, 0, "", _("expected 0.5 to 30 metres"))])
+    args.house_rules = game_rules(args)
     _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -130,6 +136,23 @@ def main(args: argparse.Namespace) -> int:
         gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
+
+
+def game_rules(args: argparse.Namespace) -> Any:
+    """The house rules of a new game: bundled, `--rules FILE`, `--set`, then `--rounds`
+    (the round limit, D24). A resumed game keeps its journal's rules: these options
+    are refused with --resume."""
+    given = [flag for flag, value in (("--rules", args.rules), ("--set", args.set),
+                                      ("--rounds", args.rounds)) if value]
+    if args.resume and given:
+        raise InputError([Problem(given[0], 0, 0, "",
+                                  _("a resumed game keeps the rules its journal holds"))])
+    rules = house_rules(args)
+    if args.rounds is not None:
+        if not 1 <= args.rounds <= 1000:
+            raise InputError([Problem("--rounds", 0, 0, "", _("expected 1 to 1000 rounds"))])
+        rules = rules.overridden({"round_limit": args.rounds})
+    return rules
 
 
 def _check_phone_options(args: argparse.Namespace) -> None:
@@ -189,7 +212,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         players = list(game.state.players)
     else:
         journal_path = new_journal_path()
-        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
+        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
+                                      rules=args.house_rules)
         journal_name = str(journal_path)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.i18n import _
-from bottisota.viewmodel.words import describe
+from bottisota.viewmodel.words import describe, ending
 
 SHOW_SECONDS = 4.0        # a marker stays this long
 BANNER_SECONDS = 3.0
@@ -105,7 +105,8 @@ def effects_of(events: list[dict], state: Any) -> list[Effect]:
             out.append(Effect(BANNER, describe(e), at, tone, bot=e.get("bot"),
                               duration=BANNER_SECONDS))
         elif kind == "game_over":
-            out.append(Effect(WINNER, describe(e), None, "good", duration=float("inf")))
+            out.append(Effect(WINNER, ending(e, dict(state.kills)), None, "good",
+                              duration=float("inf")))
     return one_card_per_bot(out)
 
 

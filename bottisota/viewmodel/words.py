@@ -57,6 +57,7 @@ _PLURALS: dict[str, Callable[[int], str]] = {
     "damage_point": lambda n: ngettext("{n} damage point", "{n} damage points", n),
     "shot": lambda n: ngettext("{n} shot", "{n} shots", n),
     "point": lambda n: ngettext("{n} point", "{n} points", n),
+    "kill": lambda n: ngettext("{n} kill", "{n} kills", n),
     "hit": lambda n: ngettext("{n} hit", "{n} hits", n),
 }
 
@@ -200,15 +201,34 @@ def _beam(e: Event) -> str:
 
 
 def _game_over(e: Event) -> str:
+    return ending(e, e.get("kills"))
+
+
+def ending(e: Event, kills: dict[str, int] | None = None) -> str:
+    """The result in words (D24): a win, a win on the tiebreak (kills, after a tie on
+    points), or a draw between the players level on both; then why and the scores.
+    `kills`: the players' kills, when known (the tiebreak is then shown)."""
     winners = list(e.get("winners") or [])
     scores = e.get("scores") or {}
     table = ", ".join(f"{p} {s}" for p, s in scores.items())
     if not winners:
         head = _("GAME OVER: nobody wins")
     elif len(winners) > 1:
-        head = _("GAME OVER: {names} win").format(names=_names(winners))
+        top = scores.get(winners[0], 0)
+        level = _plural(int(top), "point")
+        if kills is not None:
+            level = _("{points} and {kills}").format(
+                points=level, kills=_plural(int(kills.get(winners[0], 0)), "kill"))
+        head = _("GAME OVER: a draw between {names}, level on {level}").format(
+            names=_names(winners), level=level)
     else:
         head = _("GAME OVER: {name} wins").format(name=winners[0])
+        rivals = [p for p in scores if p != winners[0] and scores[p] == scores.get(winners[0])]
+        if rivals and kills is not None:
+            head = _("GAME OVER: {name} wins on kills, {won} to {lost}, after a tie on "
+                     "{points}").format(name=winners[0], won=int(kills.get(winners[0], 0)),
+                                     lost=max(int(kills.get(p, 0)) for p in rivals),
+                                     points=_plural(int(scores[winners[0]]), "point"))
     reason = f" ({translated(e['reason'])})" if e.get("reason") else ""
     return head + reason + ("; " + _("scores: {table}").format(table=table) if table else "")
 
