@@ -94,6 +94,18 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     add_rules(p)
 
 
+DEAD_DISPLAY = N_("bottisota: the display {display} does not answer (no window can be opened "
+                  "there).\nRun it on a desktop, or use `bottisota play --headless` for "
+                  "scripted use.")
+
+
+def _fell_back(driver: str) -> bool:
+    """SDL found no display it could open and fell back to drawing nowhere (a DISPLAY
+    naming no X server), though nobody asked for that driver."""
+    asked = os.environ.get("SDL_VIDEODRIVER", "")
+    return driver in ("offscreen", "dummy") and asked not in ("offscreen", "dummy")
+
+
 def has_display() -> bool:
     """Whether a window can be opened: on X11/Wayland systems a display must be named."""
     if os.environ.get("SDL_VIDEODRIVER") not in (None, "", "x11", "wayland"):
@@ -123,6 +135,11 @@ def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
         pygame.display.init()
+        if not args.headless and _fell_back(pygame.display.get_driver()):
+            print(_(DEAD_DISPLAY).format(display=os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY") or "?"),
+                  file=sys.stderr)
+            return 2
         pygame.font.init()
         screen, note = _open_window(size, args.fullscreen and not args.headless)
     except pygame.error as err:
@@ -180,6 +197,10 @@ def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surfac
         note = _("full screen is not available here ({err}); a window is used instead").format(
                    err=err)
     pygame.display.set_caption(_("Bottisota Referee"))
+    try:
+        pygame.Window.from_display_module().focus()   # keys work without a first click
+    except (pygame.error, AttributeError):
+        pass
     return screen, note
 
 
@@ -227,6 +248,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_saver = save_calibration
     app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    app.camera = app._fit_camera()               # the table's area with that panel
     app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
@@ -262,13 +284,28 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
             print(f"{link.seat}: {link.url}", flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
-            return _headless(app, args) if args.headless else _run(app)
+            code = _headless(app, args) if args.headless else _run(app)
         finally:
             phones.stop()
+        if not args.headless:
+            _goodbye(game, journal_name)
+        return code
     if args.headless:
         return _headless(app, args)
     app.run()
+    _goodbye(game, journal_name)
     return 0
+
+
+def _goodbye(game: Any, journal_name: str) -> None:
+    """On closing the window: where the game is saved and how to go on with it."""
+    path = Path(journal_name)
+    if not path.is_file():
+        print(_("no action was taken: nothing was saved"))
+        return
+    print(_("the game is saved in {path}").format(path=path))
+    if not game.state.over:
+        print(_("go on with it: bottisota play --resume {path}").format(path=path))
 
 
 def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:

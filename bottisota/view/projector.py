@@ -36,8 +36,18 @@ class ProjectorWindow:
     @classmethod
     def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
              ) -> ProjectorWindow:
-        """A borderless full-screen window on `display` (the last one when fewer)."""
+        """A borderless full-screen window on `display`; with one screen only, an
+        ordinary window beside the laptop's (never over its controls), to be dragged
+        to the projector's screen."""
         sizes = pygame.display.get_desktop_sizes()
+        if len(sizes) < 2:
+            w, h = sizes[0] if sizes else (1280, 720)
+            size = (max(320, w // 2), max(240, h // 2))
+            window = pygame.Window(_("Bottisota table"), size, position=(0, 0),
+                                   resizable=True)   # the laptop's panel (right) stays in view
+            app.say(_("only one screen: the projector's table opens in a window of its own; "
+                      "drag it onto the projector's screen (F5 closes it)"), "dim")
+            return cls(window.size, calibration, window, app.say)
         index = min(display, len(sizes) - 1)
         size = sizes[index]
         left = sum(w for w, _h in sizes[:index])          # displays side by side, left to right
@@ -61,6 +71,13 @@ class ProjectorWindow:
         if event.type == pygame.WINDOWCLOSE:
             app.projector = None
             self.close()
+            app.say(_("projector window closed"))
+            app.camera = app._fit_camera()
+            return True
+        if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            self.surface = self.window.get_surface()
+            self.camera = None
+            self.layers = None
             return True
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_F3, pygame.K_HOME):
             if event.key == pygame.K_F3:

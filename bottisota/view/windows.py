@@ -113,12 +113,19 @@ class WindowControl(AppState):
     open_projector: Callable[[Any], Any] | None = None
 
     def toggle_fullscreen(self) -> None:
-        """F11: full screen on or off; where the driver cannot, the window stays and says so."""
+        """F11: full screen on or off, the window back where and as big as it was; where
+        the driver cannot, the window stays and says so."""
         if self.screen is None:
-            self.say(_("full screen needs a real window"), "dim")
+            self.vm.note(_("full screen needs a real window"))
             return
         try:
+            window = _display_window()
+            if window is not None and not pygame.display.is_fullscreen():
+                self._windowed = (window.position, window.size)
             pygame.display.toggle_fullscreen()
+            kept = self._windowed
+            if window is not None and kept is not None and not pygame.display.is_fullscreen():
+                window.size, window.position = kept[1], kept[0]
             self.resized(window_surface().get_size())
         except pygame.error as err:
             self.say(_("full screen is not available here ({err}); the window stays").format(
@@ -143,6 +150,14 @@ class WindowControl(AppState):
                 self.say(_("no second window: {err}").format(err=err), "alarm")
         self._panel = None
         self.camera = self._fit_camera()
+
+
+def _display_window() -> Any:
+    """The display module's window as a `pygame.Window` (None where there is none)."""
+    try:
+        return pygame.Window.from_display_module()
+    except (pygame.error, AttributeError):
+        return None
 
 
 def window_surface() -> pygame.Surface:
