@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,9 @@ def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surfac
                    err=err)
     pygame.display.set_caption(_("Bottisota Referee"))
     try:
-        pygame.Window.from_display_module().focus()   # keys work without a first click
+        with warnings.catch_warnings():       # the display module's window, asked once
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().focus()   # keys work without a first click
     except (pygame.error, AttributeError):
         pass
     return screen, note

@@ -106,7 +106,7 @@ class TableApp(InputHandling):
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
         self._turn: tuple = ()
         self.correcting = CorrectionMode()   # the referee's hand (F7)
-        self._windowed: tuple | None = None
+        self._windowed: tuple[int, int] | None = None
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

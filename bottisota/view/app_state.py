@@ -93,7 +93,7 @@ class AppState:
     spare_budget_ms: float             # spare surfaces are made only after lighter frames
     _turn: tuple                       # (round, active bot, what is expected) last synced
     correcting: CorrectionMode         # the referee's hand (F7)
-    _windowed: tuple | None            # (position, size) of the window before full screen
+    _windowed: tuple[int, int] | None  # the window's place before full screen
 
     @property
     def arena_layer(self) -> ArenaLayer:

@@ -69,50 +69,51 @@ class CorrectionMode:
             w, h = state.arena.size
             self.draft.at = (round(min(max(x, 0.0), w), 2), round(min(max(y, 0.0), h), 2))
 
-    def key(self, state: Any, k: int, shift: bool, ctrl: bool) -> bool:
-        """A key on the draft; True if it was one of the mode's."""
+    def run(self, command: str, state: Any, press: Any) -> None:
+        """A command of the key-binding table's section (view.keys.CORRECT) on the draft;
+        `press` has the key and its Shift and Ctrl."""
         d = self.draft
-        if k == pygame.K_r:
+        if command == "fix_reason":
             self.reason = (self.reason + 1) % len(REASONS)
-            return True
+            return
+        if command == "fix_drop":
+            self.draft = None
+            return
         if d is None:
-            return False
+            return
         bot = state.bots[d.bot]
-        cm = FINE_CM if shift else COARSE_CM if ctrl else STEP_CM
+        cm = FINE_CM if press.shift else COARSE_CM if press.ctrl else STEP_CM
         x, y = d.at if d.at is not None else (bot.x, bot.y)
         facing = d.facing if d.facing is not None else bot.facing
-        moves = {pygame.K_UP: (0.0, cm), pygame.K_DOWN: (0.0, -cm),
-                 pygame.K_LEFT: (-cm, 0.0), pygame.K_RIGHT: (cm, 0.0)}
+        moves = {"fix_up": (0.0, cm), "fix_down": (0.0, -cm), "fix_left": (-cm, 0.0),
+                 "fix_right": (cm, 0.0)}
+        turns = {"fix_turn_left": -1, "fix_turn_right": 1}
         weapons = [w.name for w in bot.stats.weapons if w.ammo is not None]
-        if k in moves:
-            dx, dy = moves[k]
+        damage = d.damage if d.damage is not None else bot.damage
+        sign = -1 if press.shift else 1
+        if command in moves:
+            dx, dy = moves[command]
             d.at = (round(x + dx, 2), round(y + dy, 2))
-        elif k in (pygame.K_q, pygame.K_e):
-            step = (FINE_DEG if shift else TURN_DEG) * (-1 if k == pygame.K_q else 1)
+        elif command in turns:
+            step = (FINE_DEG if press.shift else TURN_DEG) * turns[command]
             d.facing = round((facing + step) % 360.0, 2)
-        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            d.damage = (d.damage if d.damage is not None else bot.damage) + 1
-        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
-            d.damage = max(0, (d.damage if d.damage is not None else bot.damage) - 1)
-        elif k == pygame.K_o:
+        elif command in ("fix_damage_up", "fix_damage_down"):
+            d.damage = max(0, damage + (1 if command == "fix_damage_up" else -1))
+        elif command == "fix_overwatch":
             d.overwatch = not (d.overwatch if d.overwatch is not None else bot.overwatch)
-        elif k == pygame.K_u:
-            d.rust = max(0, (d.rust if d.rust is not None else bot.rust) + (-1 if shift else 1))
-        elif k == pygame.K_i:
-            now = d.leaflet if d.leaflet is not None else bot.leaflet
-            d.leaflet = max(0, now + (-1 if shift else 1))
-        elif k in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+        elif command == "fix_rust":
+            d.rust = max(0, (d.rust if d.rust is not None else bot.rust) + sign)
+        elif command == "fix_leaflet":
+            d.leaflet = max(0, (d.leaflet if d.leaflet is not None else bot.leaflet) + sign)
+        elif command in ("fix_score_up", "fix_score_down"):
             now = d.score if d.score is not None else state.scores.get(bot.player, 0)
-            d.score = now + (1 if k == pygame.K_PAGEUP else -1)
-        elif pygame.K_1 <= k <= pygame.K_9 and weapons:
-            d.weapon = min(k - pygame.K_1, len(weapons) - 1)
-        elif k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET) and weapons:
+            d.score = now + (1 if command == "fix_score_up" else -1)
+        elif command == "fix_weapon" and weapons:
+            d.weapon = min(press.key - pygame.K_1, len(weapons) - 1)
+        elif command in ("fix_ammo_up", "fix_ammo_down") and weapons:
             name = weapons[min(d.weapon, len(weapons) - 1)]
             now = d.ammo.get(name, ammo_left(bot, name))
-            d.ammo[name] = max(0, now + (1 if k == pygame.K_RIGHTBRACKET else -1))
-        else:
-            return False
-        return True
+            d.ammo[name] = max(0, now + (1 if command == "fix_ammo_up" else -1))
 
     def action(self) -> Correct | None:
         """The draft as one Correct action (None: nothing drafted)."""

@@ -43,18 +43,23 @@ def draw_panel(
     surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput
 ) -> list[Button]:
     """Draw the panel into `rect`; returns its buttons (their `action` is a command name).
-    A tall panel (at the side) is one column; a wide one (at the bottom) two: what can
-    be done on the left, the dice, message, log and journal on the right."""
+    A tall panel (at the side) is one column; a wide one (at the bottom) three: what
+    can be done, the buttons, and the dice, message, log and journal."""
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.line(surface, style.GRID_BOLD, rect.topleft, rect.bottomleft, 2)
     pad = max(8, p.sizes.panel // 2)
     if rect.w >= 2 * rect.h:
-        split = rect.x + rect.w * 11 // 20
-        left = pygame.Rect(rect.x, rect.y, split - rect.x, rect.h)
-        right = pygame.Rect(split, rect.y, rect.right - split, rect.h)
-        pygame.draw.line(surface, style.GRID_BOLD, (split, rect.y + pad),
-                         (split, rect.bottom - pad), 1)
-        y, buttons = _controls(surface, left, vm, p, pad)
+        cut = (rect.x + rect.w * 2 // 5, rect.x + rect.w * 13 // 20)
+        left = pygame.Rect(rect.x, rect.y, cut[0] - rect.x, rect.h)
+        middle = pygame.Rect(cut[0], rect.y, cut[1] - cut[0], rect.h)
+        right = pygame.Rect(cut[1], rect.y, rect.right - cut[1], rect.h)
+        for x in cut:
+            pygame.draw.line(surface, style.GRID_BOLD, (x, rect.y + pad), (x, rect.bottom - pad))
+        _controls(surface, left, vm, p, pad, seats=False)   # the turn strip shows the seats
+        line = style.font(p.sizes.panel).get_linesize()
+        buttons = _buttons(vm, p, middle.x + pad, middle.y + pad, middle.w - 2 * pad, line)
+        for b in buttons:
+            b.draw(surface)
         _record(surface, right, vm, p, pad, right.y + pad)
         return buttons
     y, buttons = _controls(surface, rect, vm, p, pad)
@@ -63,15 +68,17 @@ def draw_panel(
 
 
 def _controls(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput,
-              pad: int) -> tuple[int, list[Button]]:
-    """The turn, the seats, what to do, the selected bot, the plan and the buttons, from
-    the top of `rect`; returns where they end and the buttons."""
+              pad: int, seats: bool = True) -> tuple[int, list[Button]]:
+    """The turn, the seats, what to do, the selected bot, the plan and (with the seats:
+    a side panel) the buttons, from the top of `rect`; returns where they end and the
+    buttons."""
     s = p.sizes
     x, y = rect.x + pad, rect.y + pad
     inner = rect.w - 2 * pad
     line = style.font(s.panel).get_linesize()
     y = text_block(surface, [(turn_line(p.game), style.TEXT)], (x, y), s.title, inner)
-    y = _seats(surface, p, x, y + 2, inner)
+    if seats:
+        y = _seats(surface, p, x, y + 2, inner)
     y = text_block(surface, [(p.headline, style.tone("dice"))], (x, y + 4), s.panel, inner)
     y = _selected_bot(surface, vm, p, x, y + 4, inner)
     lines = [(t, style.tone(tone)) for t, tone in p.plan_lines]
@@ -82,6 +89,8 @@ def _controls(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: Pane
                       style.tone("dice")))
     lines += [(o.line(), style.TEXT_DIM) for o in p.options if not o.enabled]
     y = text_block(surface, lines, (x, y + 4), s.panel, inner, max_lines=10)
+    if not seats:
+        return y, []
     buttons = _buttons(vm, p, x, y + 6, inner, line)
     for b in buttons:
         b.draw(surface)

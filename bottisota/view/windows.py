@@ -119,13 +119,11 @@ class WindowControl(AppState):
             self.vm.note(_("full screen needs a real window"))
             return
         try:
-            window = _display_window()
-            if window is not None and not pygame.display.is_fullscreen():
-                self._windowed = (window.position, window.size)
+            if not pygame.display.is_fullscreen():
+                self._windowed = pygame.display.get_window_position()
             pygame.display.toggle_fullscreen()
-            kept = self._windowed
-            if window is not None and kept is not None and not pygame.display.is_fullscreen():
-                window.size, window.position = kept[1], kept[0]
+            if self._windowed is not None and not pygame.display.is_fullscreen():
+                pygame.display.set_window_position(self._windowed)   # where it was
             self.resized(window_surface().get_size())
         except pygame.error as err:
             self.say(_("full screen is not available here ({err}); the window stays").format(
@@ -150,14 +148,6 @@ class WindowControl(AppState):
                 self.say(_("no second window: {err}").format(err=err), "alarm")
         self._panel = None
         self.camera = self._fit_camera()
-
-
-def _display_window() -> Any:
-    """The display module's window as a `pygame.Window` (None where there is none)."""
-    try:
-        return pygame.Window.from_display_module()
-    except (pygame.error, AttributeError):
-        return None
 
 
 def window_surface() -> pygame.Surface:
