@@ -10,74 +10,17 @@ import os
 import pygame
 import pytest
 
-from bottisota.engine.game import Game
-from bottisota.engine.setup import new_state
-from bottisota.engine.turns import turn_event
-from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
-from bottisota.formats.loading import bundled_rules, load_arena
-from bottisota.view import label_layer, overlays, style
-from bottisota.view.app import TableApp
-from bottisota.view.projector import ProjectorWindow
-from bottisota.viewmodel.calibration_store import Calibration
+from bottisota.view import label_layer, overlays, screenshots, style
 from bottisota.viewmodel.labels import leader_end, rects_overlap, segment_meets_disc
-from bottisota.viewmodel.results import BANNER, Effect, effects_of
+from bottisota.viewmodel.results import MARK
 
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 
-PLAYERS = ("red", "blue", "orange", "sky")
-CARDS = ("rammer", "artillery", "hunter", "scout")
-
-
-def crowded_game() -> Game:
-    """32 bots of four players spread over the default arena where each may stand."""
-    rules = bundled_rules()
-    arena = load_arena(arenas_dir() / DEFAULT_ARENA, rules)
-    bots: list[dict] = []
-    for j in range(12):
-        for i in range(16):
-            if len(bots) == 32:
-                break
-            n = len(bots)
-            p = PLAYERS[n % 4]
-            bot = {"id": f"{p[0]}{n}", "player": p, "card": CARDS[n % 4],
-                   "at": [5.0 + i * 7.3 + (j % 2) * 3.0, 6.0 + j * 7.1], "facing": 90.0 * (n % 4)}
-            if any(math.dist(bot["at"], b["at"]) < 9.0 for b in bots):
-                continue
-            try:
-                new_state(arena, rules, [*bots, bot], round=2)
-            except Exception:       # a wall, a pit or a feature's edge there: try the next spot
-                continue
-            bots.append(bot)
-    assert len(bots) == 32
-    state = new_state(arena, rules, bots, round=2)
-    turn_event(state, state.bots[bots[0]["id"]], "shoot")
-    return Game(state)
-
-
-def fight(game: Game) -> list[Effect]:
-    """A fight's results: 20 bots hit, each with its armour test and damage."""
-    events: list[dict] = []
-    for b in list(game.state.bots)[1:21]:
-        events += [{"type": "to_hit", "target": b, "need": 4, "mod": 0, "roll": 5, "hit": True},
-                   {"type": "armour_test", "bot": b, "need": 5, "roll": 2, "passed": False},
-                   {"type": "damaged", "bot": b, "amount": 2}]
-    return effects_of(events, game.state)
-
-
 def crowded_projector(size: tuple[int, int], px_per_cm: float, monkeypatch):
     pygame.font.init()
-    game = crowded_game()
-    app = TableApp(game, (1280, 800))
-    app.projector = ProjectorWindow(size, Calibration(px_per_cm, px_per_cm))
-    app.sprite_budget_ms = None
-    app.vm.effects.add(fight(game))
-    app.vm.effects.add([Effect(BANNER, "overwatch fire: b1 shoots r0", tone="alarm"),
-                        Effect(BANNER, "round 3", tone="good")])
-    app.vm.threat_on = True
-    app.update(0.0)
-    while not app.threat.done:
-        app.threat.fill(1000.0)
-    app.draw()
+    app = screenshots.crowded_projector(size, px_per_cm)
+    assert len(app.state.bots) == 32
+    assert sum(1 for e in app.vm.effects.items if e.kind == MARK) == 20
     written: list[tuple[str, int]] = []
     real = style.label
 
@@ -89,7 +32,6 @@ def crowded_projector(size: tuple[int, int], px_per_cm: float, monkeypatch):
         cache.clear()
     style.forget_fonts()
     monkeypatch.setattr(style, "label", recorded)
-    app._labels_placed = False          # the projector places its own labels this frame
     surface = app.projector.draw(app)
     monkeypatch.setattr(style, "label", real)
     if os.environ.get("BOTTISOTA_SAVE_PICTURES"):
