@@ -66,22 +66,24 @@ def crowded_game() -> Game:
     rules = bundled_rules()
     arena = load_arena(arenas_dir() / DEFAULT_ARENA, rules)
     bots: list[dict] = []
+    spots: list[tuple[float, float]] = []
     for j in range(12):
         for i in range(16):
             if len(bots) == 32:
                 break
             n = len(bots)
             p = CROWD_PLAYERS[n % 4]
-            bot = {"id": f"{p[0]}{n}", "player": p, "card": CROWD_CARDS[n % 4],
-                   "at": [5.0 + i * 7.3 + (j % 2) * 3.0, 6.0 + j * 7.1], "facing": 90.0 * (n % 4)}
-            if any(((bot["at"][0] - b["at"][0]) ** 2 + (bot["at"][1] - b["at"][1]) ** 2) < 81.0
-                   for b in bots):
+            x, y = 5.0 + i * 7.3 + (j % 2) * 3.0, 6.0 + j * 7.1
+            if any((x - a) ** 2 + (y - b) ** 2 < 81.0 for a, b in spots):
                 continue
+            bot = {"id": f"{p[0]}{n}", "player": p, "card": CROWD_CARDS[n % 4], "at": [x, y],
+                   "facing": 90.0 * (n % 4)}
             try:
                 new_state(arena, rules, [*bots, bot], round=2)
             except InputError:          # a wall, a pit or a feature's edge there: the next spot
                 continue
             bots.append(bot)
+            spots.append((x, y))
     state = new_state(arena, rules, bots, round=2)
     turn_event(state, state.bots[bots[0]["id"]], "shoot")
     return Game(state)
