@@ -11,7 +11,6 @@ from bottisota import cli
 from bottisota.commands.play import configure_parser, game_rules
 from bottisota.core.errors import InputError
 from bottisota.formats.content import arenas_dir
-from bottisota.viewmodel.words import ending
 
 
 def parsed(*argv: str) -> argparse.Namespace:
@@ -51,13 +50,9 @@ def test_a_bad_round_count_is_one_message_and_exit_2(capsys):
     assert "--rounds" in err and "Traceback" not in err
 
 
-def test_the_ending_names_a_draw_and_a_tiebreak_in_words():  # D24
-    draw = {"type": "game_over", "winners": ["red", "blue"], "reason": "",
-            "scores": {"red": 3, "blue": 3}}
-    assert ending(draw, {"red": 1, "blue": 1}) == (
-        "GAME OVER: a draw between red and blue, level on 3 points and 1 kill; "
-        "scores: red 3, blue 3")
-    won = {"type": "game_over", "winners": ["red"], "reason": "", "scores": {"red": 3, "blue": 3}}
-    assert ending(won, {"red": 2, "blue": 1}).startswith(
-        "GAME OVER: red wins on kills, 2 to 1, after a tie on 3 points")
-    assert ending(won, None).startswith("GAME OVER: red wins;")
+def test_a_round_limit_ending_names_the_result_in_words(tmp_path, capsys, monkeypatch):  # D24
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    cli.main(["play", "--robot", "red,blue", "--seed", "1", "--headless", "--rounds", "1",
+              "duel"])
+    out = capsys.readouterr().out
+    assert "GAME OVER: " in out and " and blue win" not in out and " and red win" not in out

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import N_, _, ngettext, number
+from bottisota.core.i18n import N_, _, ngettext, number, translated
 from bottisota.core.rule_texts import quoted
 from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark, player_colours
@@ -85,7 +85,9 @@ def _controls(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: Pane
     if vm.confirm:
         lines.insert(0, (vm.confirm, style.tone("alarm")))
     if vm.orders:
-        lines.append(("shots: " + ", ".join(f"{o.weapon} -> {o.target}" for o in vm.orders),
+        shots = ", ".join(_("{weapon} at {target}").format(weapon=o.weapon, target=o.target)
+                          for o in vm.orders)
+        lines.append((_("shots: {orders}").format(orders=shots),
                       style.tone("dice")))
     lines += [(o.line(), style.TEXT_DIM) for o in p.options if not o.enabled]
     y = text_block(surface, lines, (x, y + 4), s.panel, inner, max_lines=10)
@@ -273,7 +275,7 @@ def _dice(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) ->
             lab = style.label(str(value), size, style.OUTLINE)
             surface.blit(lab, lab.get_rect(center=die.center))
             left = die.right + 4
-        text = f"{row.purpose} {row.decided}".strip()
+        text = f"{translated(row.purpose)} {row.decided}".strip()
         y = max(y + line + 8, text_block(surface, [(text, style.TEXT)], (left + 8, y + 2), size,
                                          inner - (left + 8 - x)) + 4)
     return y + 4
