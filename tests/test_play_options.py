@@ -56,3 +56,10 @@ def test_a_round_limit_ending_names_the_result_in_words(tmp_path, capsys, monkey
               "duel"])
     out = capsys.readouterr().out
     assert "GAME OVER: " in out and " and blue win" not in out and " and red win" not in out
+
+
+def test_the_reading_distance_is_an_option_in_metres(capsys):
+    assert parsed("--distance", "4.5").distance == 4.5
+    assert parsed().distance == 3.0                      # 3 m: capitals of 1.5 cm
+    assert cli.main(["play", "--headless", "--distance", "0.1"]) == 2
+    assert "--distance" in capsys.readouterr().err
