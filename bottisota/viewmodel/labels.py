@@ -20,7 +20,7 @@ from bottisota.core.i18n import cm
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
 GRID_PX = 64.0
-RINGS = 9                # how far a label may wander: rings of spots around its anchor
+RINGS = 6                # how far a label may wander: rings of spots around its anchor
 SPOTS_PER_RING = 12
 
 
@@ -149,7 +149,7 @@ def _dirs(n: int) -> list[tuple[float, float]]:
     return [(math.cos(t), math.sin(t)) for t in turns]
 
 
-_DIRS = [_dirs(SPOTS_PER_RING * ring) for ring in range(1, RINGS + 1)]   # more spots farther out
+_DIRS = [_dirs(SPOTS_PER_RING * min(ring, 2)) for ring in range(1, RINGS + 1)]   # more, farther
 
 
 def _spots(w: LabelWish, radius: float):
