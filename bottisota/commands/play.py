@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from bottisota.commands.options import add_content, add_rules, house_rules  # noqa: E402
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
@@ -36,7 +38,7 @@ from bottisota.viewmodel.session import (  # noqa: E402
     parse_size,
     robot_seats,
 )
-from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
+from bottisota.viewmodel.sizes import READING_DISTANCE_CM, UI_SCALES  # noqa: E402
 
 PHONES_PORT = 8765
 
@@ -67,6 +69,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--projector", action="store_true",
                    help=_("open the table alone in a second window on the second display "
                           "(key F5)"))
+    p.add_argument("--distance", type=float, default=READING_DISTANCE_CM / 100.0,
+                   metavar="METRES",
+                   help=_("the projector's texts are sized to be read from this far away "
+                          "(default {metres} m)").format(metres=READING_DISTANCE_CM / 100.0))
     p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
                    help=_("robot seats wait this long after each action (default 1.5; key N "
                           "skips)"))
@@ -83,6 +89,22 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
                    help=_("with --phones: the port phones connect to (default {port})").format(
                        port=PHONES_PORT))
+    p.add_argument("--rounds", type=int, default=None, metavar="N",
+                   help=_("end the game after round N (the same as --set round_limit=N)"))
+    add_content(p)
+    add_rules(p)
+
+
+DEAD_DISPLAY = N_("bottisota: the display {display} does not answer (no window can be opened "
+                  "there).\nRun it on a desktop, or use `bottisota play --headless` for "
+                  "scripted use.")
+
+
+def _fell_back(driver: str) -> bool:
+    """SDL found no display it could open and fell back to drawing nowhere (a DISPLAY
+    naming no X server), though nobody asked for that driver."""
+    asked = os.environ.get("SDL_VIDEODRIVER", "")
+    return driver in ("offscreen", "dummy") and asked not in ("offscreen", "dummy")
 
 
 def has_display() -> bool:
@@ -102,6 +124,9 @@ def main(args: argparse.Namespace) -> int:
         parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
     if not args.robot_pace >= 0:
         raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
+    if not 0.5 <= args.distance <= 30:
+        raise InputError([Problem("--distance", 0, 0, "", _("expected 0.5 to 30 metres"))])
+    args.house_rules = game_rules(args)
     _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -111,6 +136,11 @@ def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
         pygame.display.init()
+        if not args.headless and _fell_back(pygame.display.get_driver()):
+            print(_(DEAD_DISPLAY).format(display=os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY") or "?"),
+                  file=sys.stderr)
+            return 2
         pygame.font.init()
         screen, note = _open_window(size, args.fullscreen and not args.headless)
     except pygame.error as err:
@@ -124,6 +154,23 @@ def main(args: argparse.Namespace) -> int:
         gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
+
+
+def game_rules(args: argparse.Namespace) -> Any:
+    """The house rules of a new game: bundled, `--rules FILE`, `--set`, then `--rounds`
+    (the round limit, D24). A resumed game keeps its journal's rules: these options
+    are refused with --resume."""
+    given = [flag for flag, value in (("--rules", args.rules), ("--set", args.set),
+                                      ("--rounds", args.rounds)) if value]
+    if args.resume and given:
+        raise InputError([Problem(given[0], 0, 0, "",
+                                  _("a resumed game keeps the rules its journal holds"))])
+    rules = house_rules(args)
+    if args.rounds is not None:
+        if not 1 <= args.rounds <= 1000:
+            raise InputError([Problem("--rounds", 0, 0, "", _("expected 1 to 1000 rounds"))])
+        rules = rules.overridden({"round_limit": args.rounds})
+    return rules
 
 
 def _check_phone_options(args: argparse.Namespace) -> None:
@@ -151,6 +198,12 @@ def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surfac
         note = _("full screen is not available here ({err}); a window is used instead").format(
                    err=err)
     pygame.display.set_caption(_("Bottisota Referee"))
+    try:
+        with warnings.catch_warnings():       # the display module's window, asked once
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().focus()   # keys work without a first click
+    except (pygame.error, AttributeError):
+        pass
     return screen, note
 
 
@@ -183,7 +236,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         players = list(game.state.players)
     else:
         journal_path = new_journal_path()
-        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
+        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
+                                      rules=args.house_rules)
         journal_name = str(journal_path)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)
@@ -197,6 +251,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_saver = save_calibration
     app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    app.camera = app._fit_camera()               # the table's area with that panel
+    app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
     if notice:          # a torn last line was cut on resume, or an old journal version
@@ -231,13 +287,28 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
             print(f"{link.seat}: {link.url}", flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
-            return _headless(app, args) if args.headless else _run(app)
+            code = _headless(app, args) if args.headless else _run(app)
         finally:
             phones.stop()
+        if not args.headless:
+            _goodbye(game, journal_name)
+        return code
     if args.headless:
         return _headless(app, args)
     app.run()
+    _goodbye(game, journal_name)
     return 0
+
+
+def _goodbye(game: Any, journal_name: str) -> None:
+    """On closing the window: where the game is saved and how to go on with it."""
+    path = Path(journal_name)
+    if not path.is_file():
+        print(_("no action was taken: nothing was saved"))
+        return
+    print(_("the game is saved in {path}").format(path=path))
+    if not game.state.over:
+        print(_("go on with it: bottisota play --resume {path}").format(path=path))
 
 
 def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:

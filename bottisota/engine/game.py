@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bottisota.core.actions import (
+    Correct,
     Move,
     Pass,
     Place,
@@ -56,6 +57,7 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice, DieWanted, Roll
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.corrections import check_correct, correct
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, apply_events, has_reducer
 from bottisota.engine.goals import collect_goals
@@ -79,7 +81,7 @@ from bottisota.engine.turns import (
 )
 from bottisota.geometry.arena_index import FAST_PATHS
 
-Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
+Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,8 @@ class Game:
 
     def legal(self, action: Action) -> Refusal | None:
         """Why the action may not be made now, or None (nothing changes)."""
+        if isinstance(action, Correct):              # the referee's hand: any time
+            return check_correct(self.state, action)
         refusal = self.mode.turn_refusal(self, action)
         if refusal is not None:
             return refusal
@@ -502,6 +506,8 @@ class Game:
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
+        if isinstance(action, Correct):
+            return correct(state, action)
         events: list[Event] = []
         events += self.mode.begin(self, action)
         bot = state.bots[action.bot]

@@ -385,11 +385,24 @@ ACTION = Keyed("action", {
     "place": F(Seq(COORD, min_items=2, max_items=3, what="[x, y] or [x, y, facing]"),
                doc="put a drawn bot on the table: [x, y, facing]"),
     "pass": F(Const(True), doc="true: do nothing in the shooting phase (D19)"),
+    "correct": F(Record("correction", {
+        "reason": F(Text(), required=True, doc="why the table is corrected"),
+        "at": F(POINT, doc="the bot's centre [x, y], cm"),
+        "facing": F(Num(minimum=0, maximum=MAX_ANGLE, doc="degrees (D2)"), doc="its facing"),
+        "damage": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="damage points"),
+        "ammo": F(MapOf(Num(minimum=0, maximum=MAX_HITS * 50, integer=True), max_items=100),
+                  doc="shots left, by weapon name"),
+        "overwatch": F(Bool(), doc="on overwatch or not"),
+        "rust": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="rust (D25)"),
+        "leaflet": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="leaflets (D26)"),
+        "score": F(Num(minimum=-MAX_POINTS * 100, maximum=MAX_POINTS * 100, integer=True),
+                   doc="the score of the bot's player"),
+    }, meta=False), doc="the referee's hand: set what the physical table shows, with a reason"),
 }, common={"bot": F(BOT_ID, required=True, doc="the acting bot's id")},
     extras={"move": {"hold_fire": F(Seq(BOT_ID, max_items=100),
                                     doc="watchers that hold their fire during this move")}},
     doc="an action: {bot: id, move | shoot | overwatch | self_destruct | service | place | "
-        "pass: ...}")
+        "pass | correct: ...}")
 ACTION_KEYS: tuple[str, ...] = tuple(ACTION.variants)
 STEP_KEYS: tuple[str, ...] = tuple(STEP.variants)
 

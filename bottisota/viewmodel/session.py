@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
-from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
+from bottisota.formats.content import DEFAULT_ARENA, cards_dir, find, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import Personality
 from bottisota.robot.personalities import personality
@@ -129,13 +130,9 @@ class RobotSeat:
 
 
 def find_arena(name: str) -> Path:
-    """An arena path as given, else the bundled arena of that name (with or without .yaml)."""
-    for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
-        if c.is_file():
-            return c
-    raise InputError(
-        [Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of that name)"))]
-    )
+    """An arena path as given, else an arena of that name (with or without .yaml): the
+    designer's folders first (--content, BOTTISOTA_PATH), then the bundled ones."""
+    return find("arena", name)
 
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
@@ -195,11 +192,13 @@ class LazyJournal:
 
 
 def build_game(arena_name: str | None, players: list[str], seed: int | None,
-               dice: Dice | None, journal_path: Path | str | None) -> tuple[Game, Path]:
-    """A new game on an arena (the bundled default when none is named) with the bundled
-    house rules and card deck; its journal file appears with the first action."""
+               dice: Dice | None, journal_path: Path | str | None,
+               rules: HouseRules | None = None) -> tuple[Game, Path]:
+    """A new game on an arena (the bundled default when none is named) with these house
+    rules (default: the bundled ones) and the card deck; its journal file appears with
+    the first action."""
     path = find_arena(arena_name or DEFAULT_ARENA)
-    rules = bundled_rules()
+    rules = rules or bundled_rules()
     arena = load_arena(path, rules, cache=True)
     cards, mods = load_catalogue()
     if dice is None and seed is None:
