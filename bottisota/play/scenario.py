@@ -10,6 +10,7 @@ the file is invalid (one message naming the file and line, no traceback).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -238,7 +239,7 @@ def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
     return fails
 
 
-def _in_order(want: list, events: list[Event]) -> list[str]:
+def _in_order(want: list[Any], events: Sequence[Mapping[str, Any]]) -> list[str]:
     """Each expected event (a type, or a mapping of some of its keys) appears, in order."""
     at = 0
     for item in want:

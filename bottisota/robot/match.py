@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
@@ -45,7 +47,7 @@ class _Tracker:
             self.bots[bot_id] = Tally(bots=1)
         return self.bots[bot_id]
 
-    def fold(self, actor: str | None, events: list[dict]) -> None:
+    def fold(self, actor: str | None, events: Sequence[Mapping[str, Any]]) -> None:
         state = self.game.state
         attacker = actor
         for e in events:

@@ -7,12 +7,14 @@ with `.get` and left out when absent), so no line ever shows "?" or a raw dict.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bottisota.core.i18n import N_, _, ngettext, number, signed, translated
 
-Event = dict
+Event = Mapping[str, Any]
+"""An event as this module reads it: the engine's (`bottisota.engine.events.Event`) or one
+read back from a journal file (outside data), described key by key."""
 
 
 def _n(v: object) -> str:

@@ -13,7 +13,7 @@ labels, numbers and those words.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
@@ -110,7 +110,7 @@ def game_state(game: Any, version: int) -> Json:
 
 # --- events in words ------------------------------------------------------------------------
 
-def events_json(events: Iterable[dict]) -> list[str]:
+def events_json(events: Iterable[Mapping[str, Any]]) -> list[str]:
     """An action's events as the table's log lists them (the same lines left out)."""
     return [describe(e) for e in events if e.get("type") not in QUIET]
 

@@ -105,7 +105,7 @@ def _quiet(state: GameState, bot: Bot, checked: MoveResult,
 def _walked_as_previewed(state: GameState, checked: MoveResult) -> MoveResult:
     """The live walk of a quiet move: its preview's events applied in order (what
     the live walk would emit and apply), the result marked committed."""
-    events = [dict(e) for e in checked.events]
+    events = [e.copy() for e in checked.events]
     for event in events:
         apply_event(state, event)
     return dataclasses.replace(checked, path=list(checked.path), pieces=list(checked.pieces),

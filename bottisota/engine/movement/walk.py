@@ -34,6 +34,7 @@ from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.i18n import N_
 from bottisota.engine.damage import destroy
+from bottisota.engine.event_types import TeleportEvent
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
@@ -179,12 +180,12 @@ class Walk:
                         move=self.bot.stats.move), step)
 
     def _record(
-        self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object
+        self, piece: Piece, cost: float, spent_placed: float = 0.0, teleported: bool = False
     ) -> None:
         self.spent += cost
         self.path.append(self._point())
         self.pieces.append(piece)
-        self.ctx.place(self.bot, self.pose, cost - spent_placed, **extra)
+        self.ctx.place(self.bot, self.pose, cost - spent_placed, teleported=teleported)
 
     # --- the walk -------------------------------------------------------------
 
@@ -570,7 +571,7 @@ class Walk:
         """The centre entered a teleporter (R53, D28)."""
         candidates = free_teleporters(self.state, self.bot, source)
         labels = [c.label for c in candidates]
-        event: Event = {"type": "teleport", "bot": self.bot.id, "from": source.label,
+        event: TeleportEvent = {"type": "teleport", "bot": self.bot.id, "from": source.label,
                         "candidates": labels}
         if not candidates:
             event["to"] = None
