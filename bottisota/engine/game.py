@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bottisota.core.actions import (
+    Action,
     Move,
     Pass,
     Place,
@@ -72,8 +73,6 @@ from bottisota.engine.turns import (
     winners,
 )
 from bottisota.geometry.arena_index import FAST_PATHS
-
-Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
 
 
 @dataclass
@@ -151,7 +150,7 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     return None
 
 
-def _walk_key(state: GameState) -> tuple:
+def _walk_key(state: GameState) -> tuple[object, ...]:
     """Everything a move's preview reads that changes during a game (the static
     arena, rules and cards are the state's own, named by identity)."""
     return (id(state), id(state.arena), id(state.rules), state.round, state.active,
@@ -183,8 +182,9 @@ class Game:
         # previews of one state: (the state's key, {move: answer}), replaced as one
         # object so that threads previewing at once (the phones' server beside the
         # table view) never pair one state's key with another state's answers
-        self._walks: tuple[tuple, dict[Move, MoveResult | Refusal]] = ((), {})
-        self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
+        self._walks: tuple[tuple[object, ...], dict[Move, MoveResult | Refusal]] = ((), {})
+        # a Shoot found legal, and in which state
+        self._shot_checked: tuple[Action, tuple[object, ...]] | None = None
 
     # --- construction -------------------------------------------------------------------
 

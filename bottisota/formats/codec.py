@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bottisota.core.actions import (
+    Action,
     Back,
     DropMine,
     Forward,
@@ -35,8 +36,6 @@ from bottisota.formats.yaml_source import Marks, Raw
 
 ACTION_KEYS: tuple[str, ...] = spec.ACTION_KEYS
 STEP_KEYS: tuple[str, ...] = spec.STEP_KEYS
-
-Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
 
 
 class ActionFormatError(ValueError):

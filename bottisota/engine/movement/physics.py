@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from shapely import STRtree
 from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.compass import heading as bearing
 from bottisota.core.i18n import N_
@@ -594,7 +595,7 @@ def _rays() -> list[tuple[float, float]]:
 _RAYS: list[tuple[float, float]] = []
 
 
-def _floor_boxes(index) -> tuple[np.ndarray, np.ndarray]:
+def _floor_boxes(index: ArenaIndex) -> tuple[np.ndarray, np.ndarray]:
     """Every floor's top and the bounding box of its region (later floors cut out),
     as arrays in floor order: the floors that may lie under a base are found by one
     array test (the `may_meet` test of each)."""
@@ -656,7 +657,7 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
 
 
 def _under_along(state: GameState, r: float, z: float, a: tuple[float, float],
-                 d: tuple[float, float], s_max: float):
+                 d: tuple[float, float], s_max: float) -> Callable[[float], bool]:
     """`under_higher_floor(..., strict=True)` of a base on floor z at a + s d, for
     0 <= s <= s_max: the closed form along the line where it is sure (`LineUnder`), the
     full search where it is not (the same answers)."""
@@ -866,5 +867,5 @@ def finish_fling_result(result: FlingResult, pose: Pose, events: list[Event]) ->
     return result
 
 
-def point_in(shape, x: float, y: float) -> bool:
-    return shape.contains(Point(x, y))
+def point_in(shape: BaseGeometry, x: float, y: float) -> bool:
+    return bool(shape.contains(Point(x, y)))

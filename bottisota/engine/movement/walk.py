@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any, NoReturn, Protocol
 
 from shapely.geometry import Point
@@ -102,7 +103,8 @@ def _at(x: float, y: float) -> str:
     return f"{x:.1f}, {y:.1f}"
 
 
-def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None):
+def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None
+                  ) -> Callable[[float], bool]:
     """Whether a cliff's face at distance s along a straight piece refuses it (R37,
     D29), given the first stop on the piece: `_plan_straight`'s test of its refusals."""
     run = max(0.0, min(first[0], cm)) if first is not None else cm
@@ -161,7 +163,7 @@ class Walk:
     ) -> NoReturn:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
-    def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
+    def _door_touched_by_anyone(self, door: Feature, include_mover: bool) -> bool:
         tol = self.rules.contact_tolerance
         for other in self.state.bots.values():
             if not other.on_table or (other.id == self.bot.id and not include_mover):
@@ -297,7 +299,8 @@ class Walk:
             if stop != "teleport" or left <= EPS:      # a teleporter with no free exit
                 return
 
-    def _plan_straight(self, i: int, heading: float, cm: float):
+    def _plan_straight(self, i: int, heading: float, cm: float
+                       ) -> tuple[float, str | None, Any, float]:
         """Where a straight piece stops and why; raises a refusal when it may not be made."""
         state, bot, pose = self.state, self.bot, self.pose
         index = state.index
@@ -567,7 +570,7 @@ class Walk:
 
     # --- features that move the bot --------------------------------------------
 
-    def _teleport(self, i: int, source) -> bool:
+    def _teleport(self, i: int, source: Feature) -> bool:
         """The centre entered a teleporter (R53, D28)."""
         candidates = free_teleporters(self.state, self.bot, source)
         labels = [c.label for c in candidates]
