@@ -9,6 +9,8 @@ or `say:` text is not one of the format's words and stays as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from bottisota.core.i18n import N_, _, translated
 
@@ -98,7 +100,7 @@ def phrase(text: str, section: str = "turn") -> str:
     return ", ".join(said)
 
 
-def decision_words(e: dict) -> str:
+def decision_words(e: Mapping[str, Any]) -> str:
     """The log's line for a `robot_decision` event."""
     section = str(e.get("section") or "turn")
     if "rule" not in e or "choice" not in e:
