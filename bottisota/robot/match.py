@@ -18,6 +18,7 @@ from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.events import Event
 from bottisota.formats.robot_tables import Personality
 from bottisota.play.journal import journal_game
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
@@ -180,12 +181,12 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
         tracker.fold(getattr(action, "bot", None), result.events)
 
 
-def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list[dict]:
+def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list[Event]:
     """Every robot's `robot_decision` events since the last action (`first`'s, the
     deciding robot, then its robot watchers' overwatch answers), to journal with the
     next action."""
     seen: set[int] = set()
-    out: list[dict] = []
+    out: list[Event] = []
     for robot in ([first] if first is not None else []) + list(robots.values()):
         if id(robot) not in seen:
             seen.add(id(robot))

@@ -21,9 +21,9 @@ from bottisota.core.i18n import N_, _, core_word, ngettext, number, signed, tran
 from bottisota.engine.self_destruct import exploding_bot
 from bottisota.viewmodel.robot_words import decision_words
 
+# An event as this module reads it: the engine's (`bottisota.engine.events.Event`) or one
+# read back from a journal file (outside data), described key by key.
 Event = Mapping[str, Any]
-"""An event as this module reads it: the engine's (`bottisota.engine.events.Event`) or one
-read back from a journal file (outside data), described key by key."""
 
 
 def _n(v: object) -> str:
