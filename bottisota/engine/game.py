@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from bottisota.core.actions import (
     Action,
@@ -63,6 +63,7 @@ from bottisota.engine.self_destruct import check_self_destruct, self_destruct
 from bottisota.engine.services import check_service, use_service
 from bottisota.engine.setup import goals_of
 from bottisota.engine.shooting import shots as shooting
+from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
     can_set_overwatch_after,
@@ -94,7 +95,7 @@ class Preview:
     refusal: Refusal | None = None
     move: MoveResult | None = None              # a move's path, costs and events
     overwatch: list[Offer] = field(default_factory=list)  # shots it would be offered
-    premeasures: list[Any] = field(default_factory=list)  # a shot's premeasure per order
+    premeasures: list[Premeasure] = field(default_factory=list)  # a shot's, per order
 
 
 @dataclass
