@@ -10,8 +10,9 @@ Pure geometry in pixels; the painter only draws the answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import shapely
 
@@ -47,7 +48,7 @@ class PlacedLabel:
     tone: str
     key: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "rect": list(self.rect), "anchor": list(self.anchor),
                 "leader": self.leader, "tone": self.tone, "key": self.key}
 
@@ -68,9 +69,10 @@ class _Grid:
     """Placed rectangles and discs bucketed by GRID_PX cells (fast overlap queries)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], list[tuple[str, tuple]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[str, Any]]] = {}   # a rect (r) or disc (d)
 
-    def _span(self, x0: float, y0: float, x1: float, y1: float):
+    def _span(self, x0: float, y0: float, x1: float, y1: float
+              ) -> Iterator[tuple[int, int]]:
         for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
             for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
                 yield (i, j)
@@ -97,7 +99,7 @@ _DIRS = [(math.cos(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2),
           math.sin(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2)) for k in range(SPOTS_PER_RING)]
 
 
-def _spots(w: LabelWish, radius: float):
+def _spots(w: LabelWish, radius: float) -> Iterator[tuple[tuple[float, float], bool]]:
     """Candidate rectangles: above, below, right, left first, then rings around."""
     ax, ay = w.anchor
     lw, lh = w.size

@@ -58,7 +58,7 @@ class ViewModel:
         self.message = (text, tone)
         self.log.say(text, tone)
 
-    def snapshot(self, game: Any, robots: dict | None = None) -> dict:
+    def snapshot(self, game: Any, robots: dict[str, Any] | None = None) -> dict[str, Any]:
         """The model as JSON-ready data, with the turn strip of `game`."""
         return {
             "turn": turn_strip(game, robots or {}),
@@ -94,7 +94,7 @@ _TURN_LINES = {"place": N_("Round {round} - {who} to place"),
                "shoot": N_("Round {round} - {who} to shoot")}
 
 
-def turn_strip(game: Any, robots: dict) -> dict:
+def turn_strip(game: Any, robots: dict[str, Any]) -> dict[str, Any]:
     """Seats in order with score, kills and whether they have played, plus the line."""
     state = game.state
     active = game.active_bot()

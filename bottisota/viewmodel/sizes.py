@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 CAP_PER_SIZE = 0.45          # capital height / font size
 LINE_PER_SIZE = 0.69         # line height / font size
@@ -27,7 +28,7 @@ class TextSizes:
     panel: int        # the panel's text
     title: int        # the panel's headings
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"table": self.table, "banner": self.banner, "panel": self.panel,
                 "title": self.title}
 

@@ -42,5 +42,5 @@ def verdict(t: Any) -> str:
     if t.can_fire:
         return "clear"
     if t.fails in ("arc", "range"):
-        return t.fails
+        return str(t.fails)
     return "sight"

@@ -76,7 +76,7 @@ class Connection:
         self.ws, self.seat = ws, seat
         self.send_lock = asyncio.Lock()
 
-    async def send(self, data: dict) -> bool:
+    async def send(self, data: dict[str, Any]) -> bool:
         if self.ws.application_state != WebSocketState.CONNECTED:
             return False
         try:
@@ -94,10 +94,10 @@ class PhoneServer:
         self.hub = hub
         self.rate = rate
         self.connections: set[Connection] = set()
-        self._watcher: asyncio.Task | None = None
-        self._shown_task: asyncio.Task | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._shown_task: asyncio.Task[None] | None = None
         self._shown_at = 0.0                # when what is shown was last pushed
-        self._workers: set[asyncio.Task] = set()    # each connection's answers (kept alive)
+        self._workers: set[asyncio.Task[None]] = set()    # each connection's answers (kept alive)
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),

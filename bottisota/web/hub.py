@@ -397,6 +397,7 @@ class Hub:
                     _("phones may pre-measure and plan here; actions are made at the table "
                       "(start the referee with --phones-commit to act from phones)"))])
         action = msg.action
+        assert action is not None                # parse_message sets it for every commit
         bot = game.state.bots.get(action.bot)
         if bot is None:
             return Answer([error(_("there is no bot {bot!r}").format(bot=action.bot))])

@@ -230,7 +230,7 @@ def offers_json(offers: Iterable[Any]) -> list[Json]:
              "after_move": bool(o.after_move)} for o in offers]
 
 
-def plan_json(bot: str, steps: list[dict], result: MoveResult | None, refusal: Refusal | None,
+def plan_json(bot: str, steps: list[Json], result: MoveResult | None, refusal: Refusal | None,
               prefix: MoveResult | None, offers: list[Any]) -> Json:
     """A planned move: its path and costs (or the legal part before a refused step,
     with the refusal), and the overwatch shots the path would draw."""
