@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -243,8 +244,12 @@ def main(args: argparse.Namespace) -> int:
         raise InputError([Problem("--games", 0, 0, "", _("play at least one game"))])
     keep = _keep_value(getattr(args, "keep", "worst"))
     journals = getattr(args, "journals", None)
+    journal_game: Callable[..., object] | None = None
     if journals:
         Path(journals).mkdir(parents=True, exist_ok=True)
+        from bottisota.play import journal
+
+        journal_game = journal.journal_game
     rules = house_rules(args)
     # bad input fails here, once
     dealt = setup(args.arena, robots, args.locomotion, args.cards, rules)["cards"]
@@ -261,7 +266,7 @@ def main(args: argparse.Namespace) -> int:
         records = [r for _o, rs in results for r in rs]
         return 1 if any(r.refusals or r.errors for r in records) else 0
     init = init_args(args.arena, robots, args.locomotion, args.cards, args.round_limit,
-                     None, rules, journals)
+                     None, rules, journals, journal_game=journal_game)
     records = play_games(args, init, jobs, not args.quiet)
     took = time.perf_counter() - started
     print(report(records, took, args.margin))

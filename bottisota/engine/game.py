@@ -57,6 +57,7 @@ from bottisota.engine.goals import collect_goals
 from bottisota.engine.mines import activate_mines
 from bottisota.engine.modes import StrictMode
 from bottisota.engine.movement import moves as movement
+from bottisota.engine.movement.placing import check_place
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.overwatch import Offer, OverwatchInterrupt, offers
 from bottisota.engine.self_destruct import check_self_destruct, self_destruct
@@ -67,7 +68,6 @@ from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
     can_set_overwatch_after,
-    check_place,
     next_player,
     players_in,
     turn_event,

@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
+from bottisota.formats.json_text import check_json_text
 from bottisota.formats.parsed_cache import cached_data
 from bottisota.formats.yaml_source import Raw
 from bottisota.play import journal_data
@@ -77,7 +79,6 @@ from bottisota.play.journal_data import (
 )
 from bottisota.play.journal_digest import state_digest
 from bottisota.play.journal_events import well_formed
-from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
@@ -206,6 +207,12 @@ def journal_game(game: Game, path: str | Path) -> Journal:
     action from now on (its seed and start rolls go in the header, D8)."""
     game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
     return game.journal
+
+
+def journal_to(path: str | Path) -> Callable[[Game], Journal]:
+    """`journal_game` for `path`, to call with a game just begun (robot.match's
+    `on_start`)."""
+    return partial(journal_game, path=path)
 
 
 def new_journal_path(folder: str | Path) -> Path:

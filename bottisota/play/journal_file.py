@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.i18n import N_
-from bottisota.play.json_limits import JsonLimitError, loads_limited
+from bottisota.formats.json_text import JsonLimitError, loads_limited
 
 try:
     import fcntl

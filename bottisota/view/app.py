@@ -65,7 +65,7 @@ class TableApp(InputHandling):
         self.vm = ViewModel(ui_scale=ui_scale, log=GameLog.of_game(game))
         if robot_pace is not None:
             self.vm.robot_pace = robot_pace
-        self.layers = WindowLayers(ArenaLayer(game.state.arena))
+        self.layers = WindowLayers(ArenaLayer(game.state.arena, rules=game.state.rules))
         self.projector: Any = None     # a ProjectorWindow showing the table alone
         self.camera = self._fit_camera()
         self.running = True

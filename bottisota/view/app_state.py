@@ -99,10 +99,12 @@ class AppState:
     def arena_layer(self, layer: ArenaLayer) -> None:
         self.layers = WindowLayers(layer)
         if self.projector is not None:
-            self.projector.layers = WindowLayers(ArenaLayer(layer.arena, grid=layer.grid))
+            self.projector.layers = WindowLayers(ArenaLayer(layer.arena, grid=layer.grid,
+                                                            rules=layer.rules))
 
     def new_layers(self) -> WindowLayers:
-        return WindowLayers(ArenaLayer(self.game.state.arena, grid=self.vm.show_grid))
+        return WindowLayers(ArenaLayer(self.game.state.arena, grid=self.vm.show_grid,
+                                       rules=self.game.state.rules))
 
     # --- the view model's short names (tests and painters read these) -----------------
     selected = property(lambda self: self.vm.selected,

@@ -10,6 +10,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
+from bottisota.core.compass import heading, vector
 from bottisota.core.i18n import _, number, other_language, set_language
 from bottisota.view.app_state import (
     COARSE_STEP_CM,
@@ -340,8 +341,8 @@ class InputHandling(FrameDrawing):
             ex, ey, facing = self._plan_end()
             dx, dy = x - ex, y - ey
             if self._strafe_drag:
-                bearing = (math.degrees(math.atan2(dx, dy)) - facing) % 360.0
+                bearing = (heading(dx, dy) - facing) % 360.0
                 vm.plan.drag_strafe(bearing, math.hypot(dx, dy))
             else:
-                fx, fy = math.sin(math.radians(facing)), math.cos(math.radians(facing))
+                fx, fy = vector(facing)
                 vm.plan.drag_straight(dx * fx + dy * fy)

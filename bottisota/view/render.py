@@ -50,7 +50,8 @@ def render_arena(arena, scale: float = DEFAULT_SCALE, state=None, legend: bool =
     surface.fill(style.BACKGROUND)
     cam = Camera(table=(float(tw), float(th)), scale=float(scale),
                  origin=(float(MARGIN), float(MARGIN + table_h)))
-    draw_arena(surface, cam, arena, grid=True, goals=state is None)
+    draw_arena(surface, cam, arena, grid=True, goals=state is None,
+               rules=state.rules if state is not None else None)
     draw_belt_arrows(surface, cam, arena, 0.0)
     if state is not None:
         draw_state(surface, cam, state)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.compass import vector
 from bottisota.core.i18n import _, language
 from bottisota.engine.game import Game
 from bottisota.engine.shooting.premeasure import Premeasure
@@ -390,7 +391,7 @@ def _draw_place_ghost(surface: pygame.Surface, cam: Camera, g: PlaceGhost, sink:
     c = cam.to_px(g.x, g.y)
     r = cam.length(g.radius)
     pygame.draw.circle(surface, colour, c, r, 2)
-    fx, fy = math.sin(math.radians(g.facing)), math.cos(math.radians(g.facing))
+    fx, fy = vector(g.facing)
     pygame.draw.line(surface, colour, c, cam.to_px(g.x + fx * g.radius, g.y + fy * g.radius), 2)
     if g.refusal:
         sink.want(g.refusal, c, "alarm", key="place", radius=r + 4)

@@ -17,6 +17,7 @@ from typing import Any
 import shapely
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.compass import vector
 from bottisota.core.i18n import cm
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
@@ -246,8 +247,7 @@ def arena_texts(arena: Arena) -> list[ArenaText]:
             at = corner if f.shape.contains(shapely.Point(corner)) else (p.x, p.y)
             out.append(ArenaText(key, cm(f.height or 0), at))
         elif f.type in SLOPED_TYPES:
-            rad = math.radians(f.up or 0.0)
-            d = (math.sin(rad), math.cos(rad))
+            d = vector(f.up or 0.0)
             proj = [x * d[0] + y * d[1] for x, y in f.shape.exterior.coords]
             span = max(proj) - min(proj)
             c = f.shape.centroid

@@ -27,12 +27,6 @@ TOUCHING_KEPT = 4096            # `doors_touching` answers kept per arena
 MANY_DOORS = 12                 # from this many doors on, their boxes are tested as one array
 
 
-def heading_vector(facing: float) -> tuple[float, float]:
-    """Unit vector of a facing (D2: 0 = +y, clockwise)."""
-    rad = math.radians(facing)
-    return (math.sin(rad), math.cos(rad))
-
-
 def norm_facing(f: float) -> float:
     """A facing normalised to [0, 360), with -0 and 360 mapped to 0."""
     f = f % 360.0

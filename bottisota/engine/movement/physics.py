@@ -18,6 +18,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.event_types import FallEvent
@@ -30,7 +31,6 @@ from bottisota.engine.movement.geometry import (
     bounds_of,
     disc_contact,
     doors_reached,
-    heading_vector,
     on_table,
     parts_of,
     point_at,
@@ -588,7 +588,7 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
 def _rays() -> list[tuple[float, float]]:
     """The UNDER_RAYS directions searched from a base's centre for a cliff edge."""
     if not _RAYS:
-        _RAYS.extend(heading_vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
+        _RAYS.extend(vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
     return _RAYS
 
 
@@ -632,7 +632,7 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
     if not under_higher_floor(ctx.state, pose.x, pose.y, bot.radius, z):
         return None
     if heading is not None:
-        d = heading_vector(heading)
+        d = vector(heading)
         limit = LANDING_REACH * bot.radius
         under = _under_along(ctx.state, bot.radius, z, pose.xy, d, limit + LANDING_STEP)
         k = 1
@@ -686,7 +686,7 @@ def nearest_rest(ctx: Ctx, bot: Bot, x0: float, y0: float, z: float,
         rad = k * LANDING_RING
         count = 1 if k == 0 else max(8, int(360.0 / LANDING_ANGLE))
         for j in range(count):
-            dx, dy = heading_vector(j * 360.0 / count)
+            dx, dy = vector(j * 360.0 / count)
             x, y = x0 + dx * rad, y0 + dy * rad
             if _rest_ok(ctx, bot, x, y, z) and \
                     not _overlapping(ctx, bot, Pose(x, y, z, 0.0), moved, strict=True):
@@ -779,7 +779,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     index = state.index
     r = bot.radius
     a = pose.xy
-    d = heading_vector(heading)
+    d = vector(heading)
     length = max(0.0, distance)
     b = point_at(a, d, length)
     stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says

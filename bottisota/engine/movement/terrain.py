@@ -9,13 +9,13 @@ from shapely.geometry import LineString, Point
 from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
     discs_overlap,
     doors_reached,
-    heading_vector,
     norm_facing,
     parts_of,
     point_at,
@@ -24,8 +24,8 @@ from bottisota.engine.movement.geometry import (
     wall_collision,
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
+from bottisota.engine.movement.placing import check_place
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.turns import check_place
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
 LIFT_RIM_POINTS = 32            # points of the base's rim checked for the landing floor
@@ -196,7 +196,7 @@ def lift_landing(
     facing to the first spot where its whole base is on floor of height `top`,
     no further than one base diameter from the car; None when there is none."""
     r = bot.radius
-    d = heading_vector(pose.facing)
+    d = vector(pose.facing)
     top = car.top if car.top is not None else 0.0
     reach = bot.card.base
     s = 0.0
@@ -241,7 +241,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     within the strip of its base width; None when the space is free."""
     index = state.index
     a = pose.xy
-    d = heading_vector(pose.facing)
+    d = vector(pose.facing)
     r = bot.radius
     ahead = point_at(a, d, space)
     if table_run(a, d, space, r, state.arena.size) < space - 1e-6:

@@ -33,6 +33,7 @@ from bottisota.core.actions import (
 from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
 from bottisota.engine.damage import destroy
 from bottisota.engine.event_types import TeleportEvent
@@ -43,7 +44,6 @@ from bottisota.engine.movement.geometry import (
     contains_point,
     doors_reached,
     doors_touching,
-    heading_vector,
     norm_facing,
     parts_of,
     point_at,
@@ -307,7 +307,7 @@ class Walk:
         r = bot.radius
         ground = bot.stats.is_ground
         a = pose.xy
-        d = heading_vector(heading)
+        d = vector(heading)
         b = point_at(a, d, cm)
         stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
         refusals: list[tuple[float, str, str]] = []
@@ -417,7 +417,7 @@ class Walk:
         """Length of the piece with the centre on stairs or an escalator (R42, R46)."""
         if run <= EPS:
             return 0.0
-        b = point_at(self.pose.xy, heading_vector(heading), run)
+        b = point_at(self.pose.xy, vector(heading), run)
         total = sum(
             s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape)
         )
@@ -428,7 +428,7 @@ class Walk:
         """Move along a planned piece and deal with what stops it. True when the
         step is over (ended or teleported)."""
         a = self.pose.xy
-        d = heading_vector(heading)
+        d = vector(heading)
         end = point_at(a, d, run)
         z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
         start = self._point()
@@ -606,7 +606,7 @@ class Walk:
         turn = self.bot.stats.turn
         space = self.rules.loop_space_turns * turn
         a = self.pose.xy
-        d = heading_vector(self.pose.facing)
+        d = vector(self.pose.facing)
         index = self.state.index
         blocker = loop_blocker(self.state, self.bot, self.pose, space)
         if blocker is not None:

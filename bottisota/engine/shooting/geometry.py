@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
+from bottisota.core.compass import vector
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 
@@ -193,5 +194,5 @@ def signed_turn(facing: float, direction: float) -> float:
 
 def ahead(x: float, y: float, facing: float, distance: float) -> tuple[float, float]:
     """The point `distance` cm ahead of (x, y) along a facing (D2)."""
-    rad = math.radians(facing)
-    return (x + math.sin(rad) * distance, y + math.cos(rad) * distance)
+    dx, dy = vector(facing)
+    return (x + dx * distance, y + dy * distance)

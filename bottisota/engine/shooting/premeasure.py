@@ -22,7 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
-from bottisota.core.compass import bearing
+from bottisota.core.compass import bearing, headings
 from bottisota.engine import damage
 from bottisota.engine.movement.moves import preview_fling
 from bottisota.engine.movement.result import FlingResult
@@ -327,7 +327,7 @@ class _Shared:
         xs = np.array([b.x for b in others], dtype=float)
         ys = np.array([b.y for b in others], dtype=float)
         dist = np.hypot(xs - spose.x, ys - spose.y)
-        bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
+        bearings = headings(xs - spose.x, ys - spose.y)
         off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
         dists = dist.tolist()
         order = sorted(range(len(others)), key=lambda i: (round(dists[i], 6), others[i].id))
