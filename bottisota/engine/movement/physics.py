@@ -18,6 +18,7 @@ from shapely.geometry import Point
 
 from bottisota.core.compass import heading as bearing
 from bottisota.core.i18n import N_
+from bottisota.core.limits import LIMIT_TOLERANCE, beyond, within
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
@@ -723,12 +724,12 @@ def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[fl
     rules = state.rules
     found = []
     for mine in state.mines:
-        if not mine.active or abs(mine.z - z) > rules.level_difference:
+        if not mine.active or beyond(abs(mine.z - z), rules.level_difference):
             continue
         reach = bot.radius + mine.r + rules.contact_tolerance
-        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+        if within(math.hypot(a[0] - mine.x, a[1] - mine.y), reach):
             continue
-        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach + LIMIT_TOLERANCE)
         if s is not None:
             found.append((s, mine))
     found.sort(key=lambda item: (item[0], item[1].id))

@@ -10,6 +10,7 @@ from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -219,12 +220,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
     """The lift car whose landing the bot is on and whose car its base touches (R48)."""
     for feature in parts_of(state.index).lifts:
         top = feature.top if feature.top is not None else 0.0
-        if abs(pose.z - top) > state.rules.step_height:
+        if beyond(abs(pose.z - top), state.rules.step_height):
             continue
-        if (
-            feature.shape.distance(Point(pose.x, pose.y))
-            <= bot.radius + state.rules.contact_tolerance
-        ):
+        if within(feature.shape.distance(Point(pose.x, pose.y)),
+                  bot.radius + state.rules.contact_tolerance):
             return feature
     return None
 

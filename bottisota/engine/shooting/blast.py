@@ -17,6 +17,7 @@ import numpy as np
 
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.geometry import first_barrier, open_doors
@@ -65,8 +66,8 @@ def blast_area(state: GameState, centre_xy: Sequence[float], centre_z: float,
     radii = np.array([b.radius for b in bots])
     dist = np.hypot(xs - cx, ys - cy)
     tol = rules.contact_tolerance
-    touching = dist <= radii + rules.blast_diameter / 2.0 + tol
-    on_centre = dist <= radii + tol
+    touching = within(dist, radii + rules.blast_diameter / 2.0 + tol)
+    on_centre = within(dist, radii + tol)
     centre_id = _centre_bot(bots, dist, on_centre)
     opened = open_doors(state) if touching.any() else set()
     members: list[BlastMember] = []
@@ -96,7 +97,7 @@ def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z:
               opened: set) -> str | None:
     """R35, D13: a different level, or a wall or closed door between."""
     rules = state.rules
-    if abs(bot.z - centre_z) > rules.level_difference:
+    if beyond(abs(bot.z - centre_z), rules.level_difference):
         return (N_("R35: {id}'s floor is {z:.1f} cm from the blast's; levels differ by more "
                    "than {level_difference:g} cm").format(
                     id=bot.id, z=abs(bot.z - centre_z), level_difference=rules.level_difference))

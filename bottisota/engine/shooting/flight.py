@@ -28,6 +28,7 @@ import numpy as np
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing
 from bottisota.core.i18n import N_
+from bottisota.core.limits import within
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
@@ -134,7 +135,7 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
             gap, along = segment_distances((x, y), end, xs, ys)
             reach = np.array([b.radius for b in candidates]) + tol
             touched = sorted((float(along[i]), candidates[i].id)
-                             for i in np.nonzero(gap <= reach + 1e-9)[0])
+                             for i in np.nonzero(within(gap, reach))[0])
         stop = touched[0][0] if touched else leg
         if chase is not None and chase.id not in {bid for _, bid in touched}:
             _, along = segment_distances((x, y), end, np.array([chase.x]), np.array([chase.y]))
