@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from shapely import STRtree
@@ -77,6 +77,16 @@ class Pose:
         return (self.x, self.y)
 
 
+class Interrupt(Protocol):
+    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
+
+    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
+        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
+
+    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
+        """Fire at the mover standing at `at`; may destroy it."""
+
+
 @dataclass
 class Ctx:
     """A walk in progress: live (dice rolled, events applied) or a preview."""
@@ -86,6 +96,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
     trail_bot: str | None = None
+    watch: Interrupt | None = None          # D40: watchers of a carried bot's carry
 
     def emit(self, event: Event) -> Event:
         """Record an event; a live walk applies it to the state too."""

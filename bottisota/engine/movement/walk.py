@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -52,6 +52,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     collision,
     fall,
@@ -79,16 +80,6 @@ from bottisota.engine.movement.terrain import (
     teleporter_centre,
 )
 from bottisota.engine.state import Bot, GameState, Mine
-
-
-class Interrupt(Protocol):
-    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
-
-    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
-        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
-
-    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
-        """Fire at the mover standing at `at`; may destroy it."""
 
 
 class _Refused(Exception):
@@ -762,7 +753,9 @@ class Walk:
                 )
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
+            self.ctx.watch = self.interrupt       # D40: the carry is its movement
             carry(self.ctx, bot, self.pose)
+            self.ctx.watch = None
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
@@ -786,8 +779,8 @@ class Walk:
         need = bot.stats.min_move
         if not bot.stats.is_flying or need <= 0 or (self.live and bot.destroyed):
             return
-        if self.ended in ("pit", "destroyed"):
-            return
+        if self.ended in ("pit", "destroyed", "crash"):
+            return                  # D38: a crash ends the movement, the minimum with it
         moved = self.moved_before + self.spent
         if moved >= need - 1e-6:
             return

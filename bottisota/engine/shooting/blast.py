@@ -112,13 +112,16 @@ def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z:
 def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
                   centre_xy: Sequence[float], centre_z: float, centre_bot_id: str | None = None,
                   to_hit: int | None = None, hits: int | str | None = None,
-                  by: str | None = None, exclude: Iterable[str] = ()) -> list[Event]:
+                  by: str | None = None, exclude: Iterable[str] = (),
+                  rolled: Iterable[str] = ()) -> list[Event]:
     """Explode `weapon` at a point (R34, R35, D32): every member rolls its own
     attack (to-hit, hits, special damage, armour), nearest first. A
     `centre_bot_id` that is in the area is the centre bot (no -1/+1) whatever
     the geometry says. `to_hit`/`hits` override the weapon's (D21); kill
-    credit goes to `by`, by default the source (D22). Applies and returns
-    the events, starting with a `blast` event that lists the members."""
+    credit goes to `by`, by default the source (D22). A member in `rolled` is
+    listed but does not roll again (the bot a shot hit: its attack was its roll,
+    D32). Applies and returns the events, starting with a `blast` event that
+    lists the members."""
     members, safe = blast_area(state, centre_xy, centre_z, exclude)
     if centre_bot_id is not None:
         members = recentred(state, members, centre_bot_id)
@@ -131,7 +134,10 @@ def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
     cause = N_("{id}'s {name} blast").format(
                 id=source.id, name=weapon.name) if source else N_("{name} blast").format(
                                                                     name=weapon.name)
+    done = set(rolled)
     for member in members:
+        if member.bot in done:
+            continue
         target = state.bots[member.bot]
         _, more = attack(state, source, weapon, target, hit_mod=member.hit_mod,
                          armour_mod=member.armour_mod, cause=cause, to_hit=to_hit,

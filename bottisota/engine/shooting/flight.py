@@ -170,12 +170,12 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
 
 def explode_at(state: GameState, shooter: Bot, weapon: Weapon, struck: Bot,
                by: str | None = None) -> list[Event]:
-    """An explosive rocket or missile that hit `struck` explodes there (R26, R27,
-    R34, D32): the blast marker's centre on that bot's centre; the bot itself
-    already rolled (the attack that hit it), every other bot in the area rolls
-    at the blast's modifiers."""
+    """An explosive weapon that hit `struck` explodes there (R26, R27, R34, D32,
+    D43): the blast marker's centre on that bot's centre; the bot itself already
+    rolled (the attack that hit it), every other bot in the area rolls at the
+    blast's modifiers."""
     return resolve_blast(state, shooter, weapon, struck.pos, struck.z, struck.id, by=by,
-                         exclude=(struck.id,))
+                         rolled=(struck.id,))
 
 
 def _leg(state: GameState, shooter: Bot, weapon: Weapon, a: tuple[float, float],
