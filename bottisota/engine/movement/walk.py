@@ -33,6 +33,7 @@ from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, reaches
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
@@ -161,7 +162,7 @@ class Walk:
         return False
 
     def _charge(self, cost: float, step: int) -> None:
-        if self.spent + cost > self.allowed + 1e-6:
+        if beyond(self.spent + cost, self.allowed):
             rule = BUDGET_RULE[self.loco]
             self._refuse(rule,
                     N_("{id} would spend {spent:.2f} cm of movement; only {allowed:.2f} cm is "
@@ -251,7 +252,8 @@ class Walk:
             return False
         if self.crash_wall is None:         # set with every crash (D10)
             return False
-        if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
+        away = self.rules.flier_crash_turn_away
+        if not isinstance(step, Turn) or beyond(abs(step.degrees), away):
             return False
         if self.bot.destroyed and self.live:
             return False
@@ -782,7 +784,7 @@ class Walk:
         if self.ended in ("pit", "destroyed", "crash"):
             return                  # D38: a crash ends the movement, the minimum with it
         moved = self.moved_before + self.spent
-        if moved >= need - 1e-6:
+        if reaches(moved, need):
             return
         point = Point(self.pose.x, self.pose.y)
         if any(s.shape.contains(point) for s in self.parts.services):
