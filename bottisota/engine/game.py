@@ -428,6 +428,8 @@ class Game:
             if isinstance(result, Refusal):
                 return result
             events += result
+            if self.mode.shooting_goes_on(self, action):
+                return events           # D47: the phase goes on, its wrecks with it (R55)
         elif isinstance(action, SetOverwatch):
             events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": True}))
         elif isinstance(action, SelfDestruct):

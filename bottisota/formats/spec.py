@@ -465,11 +465,19 @@ EXPECTED_GOAL = Record("expected goal", {
 }, defaults=False, meta=False, doc="some keys of a goal marker on the table")
 
 COUNT = Int(minimum=0, maximum=100_000)
+ACTION_INDEX = Int(minimum=0, maximum=100_000)
+EXPECTED_REFUSAL = Record("expected refusal", {
+    "action": F(ACTION_INDEX, required=True, doc="the index of an action that must be refused"),
+    "rule": F(Text(max_length=20, numbers_ok=True), required=True,
+              doc="the rule its refusal must cite (R7, D19, ...)"),
+}, defaults=False, meta=False, doc="an action that must be refused, and the rule it breaks")
 EXPECT = Record("expect", {
     "bots": F(MapOf(EXPECTED_BOT), doc="bot id: {key: expected value}"),
     "scores": F(MapOf(Int(minimum=0, maximum=1_000_000)), doc="player: points"),
-    "rejected": F(Seq(Int(minimum=0, maximum=100_000), max_items=10_000),
-                  doc="indices of actions that must be refused"),
+    "rejected": F(Seq(Choice((ACTION_INDEX, EXPECTED_REFUSAL),
+                             what="an action index or {action, rule}"), max_items=10_000),
+                  doc="actions that must be refused: an index, or {action: index, rule: R7} "
+                      "to name the rule the refusal cites"),
     "kills": F(MapOf(Int(minimum=0, maximum=10_000)), doc="player: kills"),
     "round": F(Int(minimum=1, maximum=100_000), doc="the round after the actions"),
     "dice_used": F(COUNT, doc="d6 results used"),
