@@ -3,16 +3,20 @@ line boundary or mid-line (a kill -9 or a full disk), resumed and played to the 
 its journal is byte for byte the one the game wrote without a stop (D8)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from bottisota.cli import main as cli_main
+from bottisota.core.errors import JournalError
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
 from bottisota.play.journal import resume
 from bottisota.robot.match import _loop, _Tracker, play
 from bottisota.robot.player import Robot
 from bottisota.robot.stats import GameRecord
+from tests.test_journal import write_resealed
 
 NAMES = ("aggressive", "sniper")
 ACTIONS = 60
@@ -81,3 +85,51 @@ def test_resumed_right_after_every_robot_move_the_shot_is_the_planned_one(whole,
         path.write_bytes(whole[:cut])
         _resumed_to_the_end(path, k)
         assert path.read_bytes() == whole, f"resumed after line {k + 1}"
+
+
+def _edited(whole: bytes, line: int, change) -> list[dict]:
+    lines = [json.loads(text) for text in whole.decode().splitlines()]
+    change(lines[line])
+    return lines
+
+
+def _every_card(key: str, by):
+    def change(header: dict) -> None:
+        for card in header["cards"]:
+            card[key] += by
+    return change
+
+
+def _every_range(header: dict) -> None:
+    """Every weapon's range cut to 3 cm: the shots the game made no longer reach."""
+    for card in header["cards"]:
+        for weapon in card.get("weapons", ()):
+            weapon["range"] = 3.0
+
+
+def _first_move_further(whole: bytes) -> tuple[int, object]:
+    for k, text in enumerate(whole.decode().splitlines()):
+        data = json.loads(text)
+        steps = data.get("action", {}).get("move")
+        if steps and isinstance(steps[0], dict) and "forward" in steps[0]:
+            def change(line: dict) -> None:
+                line["action"]["move"][0]["forward"] += 1.0
+            return k, change
+    raise AssertionError("no forward step in the game")
+
+
+@pytest.mark.parametrize("what", ["armour", "structure", "range", "action"])
+def test_an_edited_and_resealed_journal_is_refused_on_resume(whole, tmp_path, what):  # D8
+    if what == "action":
+        line, change = _first_move_further(whole)
+    else:
+        line = 0
+        change = _every_range if what == "range" else \
+            _every_card(what, 1 if what == "armour" else 5)
+    path = tmp_path / "edited.jsonl"
+    write_resealed(path, _edited(whole, line, change))
+    with pytest.raises(JournalError) as refused:
+        resume(path).journal.close()
+    assert refused.value.line >= max(line + 1, 1)
+    code = cli_main(["play", "--resume", str(path), "--headless"])
+    assert code == 2
