@@ -183,7 +183,9 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         players = list(game.state.players)
     else:
         journal_path = new_journal_path()
-        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
+        robots_only = {p for p, _name in parse_robot_specs(args.robot, players)} >= set(players)
+        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
+                                      robots_only=robots_only)
         journal_name = str(journal_path)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)

@@ -109,6 +109,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
         players = _players(args.players)
         parse_robot_specs(args.robot, players)    # a bad seat is refused before anything else
         rules = bundled_rules()
+        if {p for p, _name in parse_robot_specs(args.robot, players)} >= set(players):
+            rules = rules.for_robots_only()         # D48: a robots-only game ends
         arena = load_arena(_arena_file(args.arena), rules)
         cards, mods = load_catalogue()
         folder = _journal_dir()

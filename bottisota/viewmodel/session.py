@@ -195,11 +195,15 @@ class LazyJournal:
 
 
 def build_game(arena_name: str | None, players: list[str], seed: int | None,
-               dice: Dice | None, journal_path: Path | str | None) -> tuple[Game, Path]:
+               dice: Dice | None, journal_path: Path | str | None,
+               robots_only: bool = False) -> tuple[Game, Path]:
     """A new game on an arena (the bundled default when none is named) with the bundled
-    house rules and card deck; its journal file appears with the first action."""
+    house rules and card deck; its journal file appears with the first action.
+    `robots_only`: every seat is a robot, so the robots' round limit applies (D48)."""
     path = find_arena(arena_name or DEFAULT_ARENA)
     rules = bundled_rules()
+    if robots_only:
+        rules = rules.for_robots_only()
     arena = load_arena(path, rules, cache=True)
     cards, mods = load_catalogue()
     if dice is None and seed is None:
