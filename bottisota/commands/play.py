@@ -39,6 +39,7 @@ from bottisota.viewmodel.session import (  # noqa: E402
 from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
 
 PHONES_PORT = 8765
+PHONES_HOST = "0.0.0.0"
 
 NO_DISPLAY = N_("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
               "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
@@ -83,6 +84,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
                    help=_("with --phones: the port phones connect to (default {port})").format(
                        port=PHONES_PORT))
+    p.add_argument("--host", default=None, metavar="ADDRESS",
+                   help=_("with --phones: the address to listen on (default {host}, every "
+                          "interface: phones on the local network; 127.0.0.1: this machine "
+                          "only)").format(host=PHONES_HOST))
 
 
 def has_display() -> bool:
@@ -129,7 +134,8 @@ def main(args: argparse.Namespace) -> int:
 def _check_phone_options(args: argparse.Namespace) -> None:
     """--phones-commit and --phones-port mean something only with --phones."""
     for flag, given in (("--phones-commit", args.phones_commit),
-                        ("--phones-port", args.phones_port != PHONES_PORT)):
+                        ("--phones-port", args.phones_port != PHONES_PORT),
+                        ("--host", args.host is not None)):
         if given and not args.phones:
             raise InputError([Problem(flag, 0, 0, "", _("add --phones (the phone server)"))])
     if not 0 <= args.phones_port <= 65535:
@@ -218,10 +224,11 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     if args.phones:
         # the phone server (asyncio, starlette, uvicorn, QR codes) only when asked for
         from bottisota.view.phone_links import PhoneTable
-        from bottisota.web.server import start_phones
+        from bottisota.web.server import listening_on, start_phones
 
-        try:
-            phones = start_phones(game, journal_name, port=args.phones_port,
+        host = args.host or PHONES_HOST
+        try:        # bound first; the links below are printed once it takes connections
+            phones = start_phones(game, journal_name, host=host, port=args.phones_port,
                                   commit=args.phones_commit, physical=args.physical_dice,
                                   robots=robots)
         except OSError as err:
@@ -231,6 +238,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         app.phones = PhoneTable(phones)
         for link in phones.links:
             print(f"{link.seat}: {link.url}", flush=True)
+        print(listening_on(host), flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
             return _headless(app, args) if args.headless else _run(app)
@@ -283,4 +291,7 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
     print(turn_line(app.game))
     for line in app.vm.log.lines[-5:]:
         print(("(undone) " if line.undone else "") + line.text)
+    failed = getattr(app, "journal_error", None)
+    if failed is not None:      # the game could not go on: its journal's code (74)
+        raise failed
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bottisota.core.dice import Dice
-from bottisota.core.errors import InputError, Problem
+from bottisota.core.errors import InputError, JournalWriteError, Problem
 from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
@@ -169,11 +169,16 @@ class LazyJournal:
             from bottisota.play.journal import Journal
             from bottisota.play.journal import new_journal_path as unique_journal_path
 
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:   # a folder that cannot be made is a journal that cannot be written
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             try:   # claim the chosen name; another session may have taken it meanwhile
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             except FileExistsError:
                 self.path = unique_journal_path(self.path.parent)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             self._journal = Journal.create(self.path, self._game, seed=self._seed,
                                            rolls=self._rolls)
         return self._journal
