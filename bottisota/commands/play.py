@@ -22,6 +22,7 @@ import pygame  # noqa: E402
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
+from bottisota.core.printable import printable  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
@@ -237,7 +238,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
             return 2
         app.phones = PhoneTable(phones)
         for link in phones.links:
-            print(f"{link.seat}: {link.url}", flush=True)
+            print(printable(f"{link.seat}: {link.url}"), flush=True)
         print(listening_on(host), flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
@@ -288,9 +289,9 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         # drawn at once: a frame after an action may leave its panel's new words to
         # the next frame, and the picture must show the panel as the table stands
         pygame.image.save(app.draw(), args.screenshot)
-    print(turn_line(app.game))
+    print(printable(turn_line(app.game)))
     for line in app.vm.log.lines[-5:]:
-        print(("(undone) " if line.undone else "") + line.text)
+        print(printable(("(undone) " if line.undone else "") + line.text))
     failed = getattr(app, "journal_error", None)
     if failed is not None:      # the game could not go on: its journal's code (74)
         raise failed

@@ -18,6 +18,7 @@ from typing import Any
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
+from bottisota.core.printable import printable
 from bottisota.engine.game import Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -153,10 +154,10 @@ def main(args: argparse.Namespace) -> int:
     humans = {n: t for n, t in hub_tokens(hub).items() if n not in hub.robots}
     links = seat_links(humans, public_host(args.host), port, table=True)
     for link in links:
-        print(f"{link.seat}: {link.url}", flush=True)
+        print(printable(f"{link.seat}: {link.url}"), flush=True)
     for player, robot in hub.robots.items():
-        print(_("{player}: played by a robot ({personality})").format(
-            player=player, personality=robot.personality.name), flush=True)
+        print(printable(_("{player}: played by a robot ({personality})").format(
+            player=player, personality=robot.personality.name)), flush=True)
     print(_("journal: {journal}").format(journal=journal), flush=True)
     print(listening_on(args.host), flush=True)
     serve_forever(hub, args.host, port, sock=sock)

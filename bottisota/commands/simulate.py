@@ -20,6 +20,7 @@ from pathlib import Path
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _, ngettext, number
+from bottisota.core.printable import printable
 from bottisota.robot.simulate import (
     DEFAULT_ROBOTS,
     DEFAULT_ROUND_LIMIT,
@@ -133,7 +134,7 @@ def main(args: argparse.Namespace) -> int:
                   args.locomotion, args.cards,
                   progress=not args.quiet, rules=rules, journals=journals)
     took = time.perf_counter() - started
-    print(report(records, took))
+    print(printable(report(records, took), lines_ok=True))
     if journals:
         kept = keep_journals(records, journals, keep)
         print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "
