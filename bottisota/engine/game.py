@@ -530,6 +530,13 @@ class Game:
                     events.append(self._game_over(
                             N_("round limit {limit} reached (D24)").format(limit=limit)))
                     break
+                quiet = state.rules.stalemate_rounds
+                if quiet is not None and state.round - state.quiet_since >= quiet:
+                    events.append(apply_event(state, {
+                        "type": "game_over", "winners": [], "scores": dict(state.scores),
+                        "reason": N_("a draw: no damage, score, placing or move for "
+                                     "{rounds} rounds (D49)").format(rounds=quiet)}))
+                    break
                 events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
                 continue
             bot = state.player_bot(player)

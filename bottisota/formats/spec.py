@@ -335,6 +335,14 @@ RULE_FIELDS: dict[str, F] = {
     "round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
                             what="a whole number from 1 to 1000, or null"),
                      doc="D24 the last round; null: play until one player is left"),
+    "robot_round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                  what="a whole number from 1 to 1000, or null"),
+                           doc="D48 the last round of a game of robots only when round_limit "
+                               "is null; null: none"),
+    "stalemate_rounds": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                 what="a whole number from 1 to 1000, or null"),
+                          doc="D49 this many whole rounds with no damage, score, placing or "
+                              "move end the game as a draw; null: never"),
 }
 assert list(RULE_FIELDS) == HouseRules.names(), "RULE_FIELDS must follow HouseRules"
 
