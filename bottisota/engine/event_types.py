@@ -93,6 +93,12 @@ CrashEvent = TypedDict("CrashEvent", {
 })
 
 
+class CorrectionEvent(TypedDict):
+    type: Literal["correction"]
+    bot: str
+    reason: str
+
+
 class CrashTurnEvent(TypedDict):
     type: Literal["crash_turn"]
     bot: str
@@ -484,8 +490,8 @@ class TurnEndedEvent(TypedDict):
 
 
 Event = (AmmoEvent | ArmourTestEvent | BeamEvent | BeltEvent | BlastEvent | BotMovedEvent |
-         CollisionEvent | CrashEvent | CrashTurnEvent | DamagedEvent | DestroyedEvent |
-         DockedEvent | DoorOpenedEvent | DrawnEvent | DropMineEvent | FallEvent |
+         CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent | DamagedEvent |
+         DestroyedEvent | DockedEvent | DoorOpenedEvent | DrawnEvent | DropMineEvent | FallEvent |
          FlightEvent | FlightEndEvent | GameOverEvent | GoalTakenEvent | HitsEvent |
          KnockedBackEvent | LandedBesideEvent | LiftEvent | LoopEvent | LoopCutEvent |
          MineActiveEvent | MineDroppedEvent | MineMovedEvent | MineRemovedEvent |
@@ -507,6 +513,7 @@ EVENT_TYPES: dict[str, Any] = {
     "blast": BlastEvent,
     "bot_moved": BotMovedEvent,
     "collision": CollisionEvent,
+    "correction": CorrectionEvent,
     "crash": CrashEvent,
     "crash_turn": CrashTurnEvent,
     "damaged": DamagedEvent,

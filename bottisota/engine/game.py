@@ -37,6 +37,7 @@ from typing import Protocol
 
 from bottisota.core.actions import (
     Action,
+    Correct,
     Move,
     Pass,
     Place,
@@ -51,6 +52,7 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.corrections import check_correct, correct
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, apply_events, has_reducer
 from bottisota.engine.goals import collect_goals
@@ -267,6 +269,8 @@ class Game:
 
     def legal(self, action: Action) -> Refusal | None:
         """Why the action may not be made now, or None (nothing changes)."""
+        if isinstance(action, Correct):              # the referee's hand: any time
+            return check_correct(self.state, action)
         refusal = self.mode.turn_refusal(self, action)
         if refusal is not None:
             return refusal
@@ -406,6 +410,8 @@ class Game:
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
+        if isinstance(action, Correct):
+            return correct(state, action)
         events: list[Event] = []
         events += self.mode.begin(self, action)
         bot = state.bots[action.bot]
@@ -423,6 +429,8 @@ class Game:
             if isinstance(result, Refusal):
                 return result
             events += result
+            if self.mode.shooting_goes_on(self, action):
+                return events           # D47: the phase goes on, its wrecks with it (R55)
         elif isinstance(action, SetOverwatch):
             events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": True}))
         elif isinstance(action, SelfDestruct):
@@ -522,6 +530,13 @@ class Game:
                 if limit is not None and state.round >= limit:
                     events.append(self._game_over(
                             N_("round limit {limit} reached (D24)").format(limit=limit)))
+                    break
+                quiet = state.rules.stalemate_rounds
+                if quiet is not None and state.round - state.quiet_since >= quiet:
+                    events.append(apply_event(state, {
+                        "type": "game_over", "winners": [], "scores": dict(state.scores),
+                        "reason": N_("a draw: no damage, score, placing or move for "
+                                     "{rounds} rounds (D49)").format(rounds=quiet)}))
                     break
                 events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
                 continue

@@ -13,6 +13,7 @@ from typing import Any
 from bottisota.core.actions import (
     Action,
     Back,
+    Correct,
     DropMine,
     Forward,
     Lift,
@@ -95,8 +96,36 @@ def action_from_clean(d: Raw) -> Action:
         return Pass(bot)
     if kind == "service":
         return Service(bot, value)
+    if kind == "correct":
+        return correction_from_clean(bot, value)
     x, y, *rest = value
     return Place(bot, x, y, rest[0] if rest else 0.0)
+
+
+def correction_from_clean(bot: str, v: Raw) -> Correct:
+    """A checked `correct:` mapping -> a Correct action."""
+    def whole(key: str) -> int | None:
+        return int(v[key]) if v.get(key) is not None else None
+    at = v.get("at")
+    return Correct(bot, v["reason"], (float(at[0]), float(at[1])) if at is not None else None,
+                   float(v["facing"]) if v.get("facing") is not None else None, whole("damage"),
+                   tuple(sorted((str(k), int(n)) for k, n in (v.get("ammo") or {}).items())),
+                   v.get("overwatch"), whole("rust"), whole("leaflet"), whole("score"))
+
+
+def correction_to_dict(c: Correct) -> dict[str, object]:
+    """A Correct action -> its `correct:` mapping (only what it sets)."""
+    out: dict[str, object] = {"reason": c.reason}
+    if c.at is not None:
+        out["at"] = [_num(c.at[0]), _num(c.at[1])]
+    if c.facing is not None:
+        out["facing"] = _num(c.facing)
+    for key in ("damage", "overwatch", "rust", "leaflet", "score"):
+        if getattr(c, key) is not None:
+            out[key] = getattr(c, key)
+    if c.ammo:
+        out["ammo"] = dict(c.ammo)
+    return out
 
 
 def step_from_dict(d: Any, path: str = "") -> Step:
@@ -167,4 +196,6 @@ def action_to_dict(action: Action) -> dict[str, object]:
         return {"bot": action.bot, "service": action.choice}
     if isinstance(action, Place):
         return {"bot": action.bot, "place": [_num(action.x), _num(action.y), _num(action.facing)]}
+    if isinstance(action, Correct):
+        return {"bot": action.bot, "correct": correction_to_dict(action)}
     raise TypeError(f"not an action: {action!r}")

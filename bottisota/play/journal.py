@@ -23,9 +23,9 @@ Replaying rebuilds the game from the header (the recorded arena, cards, mods
 and rules validated as files are; the start of the game run again) and then
 takes every line in one of two ways (docs/decisions.md, "Replaying a journal"):
 
-- verified (`load`, `read`, `bottisota replay`): every action is re-run through
+- verified (`load`, `read`, `resume`, `bottisota replay`): every action is re-run through
   the rules with its dice and must give the same events, dice and state;
-- from its events (`resume`, `read(verify=False)`): the action must be the
+- from its events (`read(verify=False)`): the action must be the
   active bot's and fit its phase, its rolls are drawn again (a seeded game's
   own dice must give them; a physical-dice game uses the typed rolls), its
   events must be of their declared form and are applied by their reducers, and
@@ -597,14 +597,15 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None,
 
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
     """Go on with a game from its journal: locked (a second resume is refused),
-    rebuilt from its recorded events (`read` with verify=False: the journal's
-    chain, dice, events and state digests checked, the rules not re-run), a torn
-    last line backed up and cut, then writing to the same file.
+    rebuilt by the verified replay (`read`: every action re-run through the rules
+    on the header's arena, cards, mods and rules, so an edited and re-sealed header
+    or action is refused at its line), a torn last line backed up and cut, then
+    writing to the same file.
     What was found is in `game.journal.notice`."""
     p = str(path)
     fh = jf.open_locked(p)
     try:
-        loaded = read(p, ask, fh=fh, verify=False)
+        loaded = read(p, ask, fh=fh, verify=True)
         size = loaded.size
     except BaseException:
         fh.close()

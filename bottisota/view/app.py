@@ -22,6 +22,7 @@ from bottisota.view.app_state import FPS
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.controls import InputHandling
+from bottisota.view.correcting import CorrectionMode
 from bottisota.view.prompts import (
     OverwatchPrompt,
     pending_events,
@@ -103,6 +104,9 @@ class TableApp(InputHandling):
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
+        self._turn: tuple = ()
+        self.correcting = CorrectionMode()   # the referee's hand (F7)
+        self._windowed: tuple[int, int] | None = None
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

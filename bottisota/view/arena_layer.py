@@ -228,14 +228,19 @@ def draw_open_door(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
 
 
 def draw_goal_marker(surface: pygame.Surface, cam: Camera, x: float, y: float, r: float,
-                     points: int) -> None:
-    """A goal marker (D23): yellow disc with its points."""
+                     points: int, least_text: int = 0) -> bool:
+    """A goal marker (D23): yellow disc with its points, unless they would be written
+    smaller than `least_text` (then False: the caller places them as a label)."""
     centre = cam.to_px(x, y)
     r_px = max(3.0, cam.length(r))
     pygame.draw.circle(surface, style.FEATURE_FILL["goal"], centre, r_px)
     pygame.draw.circle(surface, style.OUTLINE, centre, r_px, 2)
-    lab = style.label(str(points), max(12, round(r_px * 1.2)), style.OUTLINE)
+    size = max(12, round(r_px * 1.2))
+    if size < least_text:
+        return False
+    lab = style.label(str(points), size, style.OUTLINE)
     surface.blit(lab, lab.get_rect(center=centre))
+    return True
 
 
 _DRAW_ORDER = {"platform": 0, "stairs": 0, "ramp": 0, "escalator": 0,   # floors: arena order
@@ -250,7 +255,7 @@ def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
 
 
 def grid_steps(surface: pygame.Surface, cam: Camera,
-               scratch: dict | None = None) -> Iterator[None]:
+               scratch: dict | None = None, least_text: int = 0) -> Iterator[None]:
     """The grid drawn in steps (the translucent lines on a layer just the table's
     visible size, then the labels). With a `scratch` dict, the translucent layer is
     part of one kept as big as `surface` (made the first time, for the next drawing;
@@ -292,7 +297,7 @@ def grid_steps(surface: pygame.Surface, cam: Camera,
     for y in range(0, area.h, strip):
         surface.blit(overlay, (area.x, area.y + y), pygame.Rect(0, y, area.w, strip))
         yield
-    size = max(14, round(cam.scale * 1.3))
+    size = max(14, round(cam.scale * 1.3), least_text)
     for i in range(0, int(math.floor(tw)) + 1, GRID_LABEL_EVERY):
         lab = style.label(str(i), size, style.TEXT_DIM)
         px, py = cam.to_px(i, 0)
@@ -313,7 +318,8 @@ def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = 
 
 def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
                 goals: bool = True, texts: bool = True,
-                scratch: dict | None = None, rules: HouseRules | None = None) -> Iterator[None]:
+                scratch: dict | None = None, least_text: int = 0,
+                rules: HouseRules | None = None) -> Iterator[None]:
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
@@ -334,7 +340,7 @@ def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool =
             _draw_feature(surface, cam, f, texts)
         yield
     if grid:
-        yield from grid_steps(surface, cam, scratch)
+        yield from grid_steps(surface, cam, scratch, least_text)
     width = _line_width(cam, 0.25, 2)
     for a, b in cliff_segments(index):
         pygame.draw.line(surface, style.CLIFF_EDGE, cam.to_px(*a), cam.to_px(*b), width)
@@ -412,6 +418,7 @@ class ArenaLayer:
         self.rules = rules               # the game's house rules (their step height)
         self.grid = grid
         self.goals = goals
+        self.least_text = 0              # no text smaller (the projector's reading size)
         self._surface: pygame.Surface | None = None
         self._scale = 0.0
         self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
@@ -465,6 +472,7 @@ class ArenaLayer:
                     surface.fill(style.BACKGROUND, r)
         yield
         yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals,
+                               least_text=self.least_text,
                                texts=False,          # the labels pass places the texts
                                scratch=self._scratch, rules=self.rules)
 

@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Feature
+from bottisota.core.limits import LIMIT_TOLERANCE, within
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.sweep import first_touch, polygon_edges
@@ -289,9 +290,9 @@ def doors_touching_plain(parts: ArenaParts, x: float, y: float, r: float,
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:
     """A base touches the door (D4)."""
-    if not may_meet(door.shape, (x, y), (x, y), r + tolerance):
+    if not may_meet(door.shape, (x, y), (x, y), r + tolerance + LIMIT_TOLERANCE):
         return False
-    return bool(door.shape.distance(Point(x, y)) <= r + tolerance)
+    return within(float(door.shape.distance(Point(x, y))), r + tolerance)
 
 
 def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:

@@ -23,13 +23,14 @@ from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.mines import mine_strike, touching_mines
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     finish_fling_result,
     forced_line,
     new_fling_result,
 )
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
-from bottisota.engine.movement.walk import Interrupt, Walk
+from bottisota.engine.movement.walk import Walk
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import FAST_PATHS
 

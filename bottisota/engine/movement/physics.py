@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from shapely import STRtree
@@ -20,6 +20,7 @@ from shapely.geometry.base import BaseGeometry
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import LIMIT_TOLERANCE, beyond, within
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.event_types import FallEvent
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
@@ -78,6 +79,16 @@ class Pose:
         return (self.x, self.y)
 
 
+class Interrupt(Protocol):
+    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
+
+    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
+        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
+
+    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
+        """Fire at the mover standing at `at`; may destroy it."""
+
+
 @dataclass
 class Ctx:
     """A walk in progress: live (dice rolled, events applied) or a preview."""
@@ -87,6 +98,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
     trail_bot: str | None = None
+    watch: Interrupt | None = None          # D40: watchers of a carried bot's carry
 
     def emit(self, event: Event) -> Event:
         """Record an event; a live walk applies it to the state too."""
@@ -732,12 +744,12 @@ def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[fl
     rules = state.rules
     found = []
     for mine in state.mines:
-        if not mine.active or abs(mine.z - z) > rules.level_difference:
+        if not mine.active or beyond(abs(mine.z - z), rules.level_difference):
             continue
         reach = bot.radius + mine.r + rules.contact_tolerance
-        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+        if within(math.hypot(a[0] - mine.x, a[1] - mine.y), reach):
             continue
-        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach + LIMIT_TOLERANCE)
         if s is not None:
             found.append((s, mine))
     found.sort(key=lambda item: (item[0], item[1].id))

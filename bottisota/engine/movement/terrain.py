@@ -11,6 +11,7 @@ from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -25,6 +26,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.movement.placing import check_place
+from bottisota.engine.movement.result import PathPoint
 from bottisota.engine.state import Bot, GameState
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
@@ -83,7 +85,7 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
         heading = up if feature.carries != "down" else up + 180.0
         ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
                   "heading": round(norm_facing(heading), 4), "distance": r2(speed)})
-        return forced_line(ctx, bot, pose, heading, speed, None, None)
+        return carried_line(ctx, bot, pose, heading, speed)
     line = LineString(feature.path)
     s = line.project(Point(pose.x, pose.y))
     legs = _belt_legs(feature)
@@ -112,13 +114,41 @@ def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs: list[Leg], s: float, speed: floa
         if previous_heading is not None:
             pose.facing = norm_facing(pose.facing + _turn_of(previous_heading, heading))
         run = min(left, hi - max(s, lo))
-        stopped = forced_line(ctx, bot, pose, heading, run, None, None)
+        stopped = carried_line(ctx, bot, pose, heading, run)
         if stopped is not None:
             return stopped
         left -= run
         s = max(s, lo) + run
         previous_heading = heading
     return None
+
+
+def carried_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, run: float) -> str | None:
+    """A straight leg of a belt's or an escalator's carry (D40: movement of the
+    carried bot, so watchers may fire at it on the way, R23): carried up to the
+    first point where one may fire, fired at there, then carried on."""
+    watch = ctx.watch
+    if watch is None or not ctx.live or run <= EPS:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    end = point_at(pose.xy, vector(heading), run)
+    a = PathPoint(pose.x, pose.y, pose.z, pose.facing)
+    b = PathPoint(end[0], end[1], ctx.state.index.floor_z(*end), pose.facing, run)
+    t = watch.earliest(ctx.state, bot, a, b)
+    if t is None:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    first = run * t
+    if first > EPS:
+        stopped = forced_line(ctx, bot, pose, heading, first, None, None)
+        if stopped is not None:
+            return stopped
+    placed = (bot.x, bot.y)
+    ctx.events.extend(watch.fire(ctx.state, bot, PathPoint(pose.x, pose.y, pose.z,
+                                                            pose.facing)))
+    if bot.destroyed:
+        return "destroyed"
+    if (bot.x, bot.y) != placed:                # flung by the fire: the carry is over
+        return "flung"
+    return carried_line(ctx, bot, pose, heading, run - first)
 
 
 def _leg_at(legs: list[Leg], s: float) -> tuple[Leg, float]:
@@ -223,12 +253,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
     """The lift car whose landing the bot is on and whose car its base touches (R48)."""
     for feature in parts_of(state.index).lifts:
         top = feature.top if feature.top is not None else 0.0
-        if abs(pose.z - top) > state.rules.step_height:
+        if beyond(abs(pose.z - top), state.rules.step_height):
             continue
-        if (
-            feature.shape.distance(Point(pose.x, pose.y))
-            <= bot.radius + state.rules.contact_tolerance
-        ):
+        if within(feature.shape.distance(Point(pose.x, pose.y)),
+                  bot.radius + state.rules.contact_tolerance):
             return feature
     return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -35,9 +35,10 @@ from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, reaches
 from bottisota.engine.damage import destroy
 from bottisota.engine.event_types import TeleportEvent
-from bottisota.engine.events import Event, r2
+from bottisota.engine.events import r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -54,6 +55,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     collision,
     fall,
@@ -81,16 +83,6 @@ from bottisota.engine.movement.terrain import (
     teleporter_centre,
 )
 from bottisota.engine.state import Bot, GameState, Mine
-
-
-class Interrupt(Protocol):
-    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
-
-    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
-        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
-
-    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
-        """Fire at the mover standing at `at`; may destroy it."""
 
 
 class _Refused(Exception):
@@ -173,7 +165,7 @@ class Walk:
         return False
 
     def _charge(self, cost: float, step: int) -> None:
-        if self.spent + cost > self.allowed + 1e-6:
+        if beyond(self.spent + cost, self.allowed):
             rule = BUDGET_RULE[self.loco]
             self._refuse(rule,
                     N_("{id} would spend {spent:.2f} cm of movement; only {allowed:.2f} cm is "
@@ -263,7 +255,8 @@ class Walk:
             return False
         if self.crash_wall is None:         # set with every crash (D10)
             return False
-        if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
+        away = self.rules.flier_crash_turn_away
+        if not isinstance(step, Turn) or beyond(abs(step.degrees), away):
             return False
         if self.bot.destroyed and self.live:
             return False
@@ -766,7 +759,9 @@ class Walk:
                 )
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
+            self.ctx.watch = self.interrupt       # D40: the carry is its movement
             carry(self.ctx, bot, self.pose)
+            self.ctx.watch = None
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
@@ -790,10 +785,10 @@ class Walk:
         need = bot.stats.min_move
         if not bot.stats.is_flying or need <= 0 or (self.live and bot.destroyed):
             return
-        if self.ended in ("pit", "destroyed"):
-            return
+        if self.ended in ("pit", "destroyed", "crash"):
+            return                  # D38: a crash ends the movement, the minimum with it
         moved = self.moved_before + self.spent
-        if moved >= need - 1e-6:
+        if reaches(moved, need):
             return
         point = Point(self.pose.x, self.pose.y)
         if any(s.shape.contains(point) for s in self.parts.services):
