@@ -33,9 +33,10 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from bottisota.core.actions import (
+    Action,
     Correct,
     Move,
     Pass,
@@ -65,6 +66,7 @@ from bottisota.engine.self_destruct import check_self_destruct, self_destruct
 from bottisota.engine.services import check_service, use_service
 from bottisota.engine.setup import goals_of
 from bottisota.engine.shooting import shots as shooting
+from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
     can_set_overwatch_after,
@@ -74,8 +76,6 @@ from bottisota.engine.turns import (
     winners,
 )
 from bottisota.geometry.arena_index import FAST_PATHS
-
-Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 @dataclass
@@ -97,7 +97,7 @@ class Preview:
     refusal: Refusal | None = None
     move: MoveResult | None = None              # a move's path, costs and events
     overwatch: list[Offer] = field(default_factory=list)  # shots it would be offered
-    premeasures: list[Any] = field(default_factory=list)  # a shot's premeasure per order
+    premeasures: list[Premeasure] = field(default_factory=list)  # a shot's, per order
 
 
 @dataclass
@@ -161,7 +161,7 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     return None
 
 
-def _walk_key(state: GameState) -> tuple:
+def _walk_key(state: GameState) -> tuple[object, ...]:
     """Everything a move's preview reads that changes during a game (the static
     arena, rules and cards are the state's own, named by identity)."""
     return (id(state), id(state.arena), id(state.rules), state.round, state.active,
@@ -193,8 +193,9 @@ class Game:
         # previews of one state: (the state's key, {move: answer}), replaced as one
         # object so that threads previewing at once (the phones' server beside the
         # table view) never pair one state's key with another state's answers
-        self._walks: tuple[tuple, dict[Move, MoveResult | Refusal]] = ((), {})
-        self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
+        self._walks: tuple[tuple[object, ...], dict[Move, MoveResult | Refusal]] = ((), {})
+        # a Shoot found legal, and in which state
+        self._shot_checked: tuple[Action, tuple[object, ...]] | None = None
 
     # --- construction -------------------------------------------------------------------
 

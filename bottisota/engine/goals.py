@@ -5,6 +5,7 @@ import math
 
 from bottisota.core.i18n import N_
 from bottisota.core.limits import beyond, within
+from bottisota.engine.event_types import GoalTakenEvent
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState, Goal
 
@@ -35,7 +36,8 @@ def collect_goals(state: GameState, bot: Bot) -> list[Event]:
                                           "points": goal.points, "reason":
                                                   N_("goal by {id}").format(id=bot.id)}))
         to = next((s for s in goal.spots_left if _spot_free(state, goal, s)), None)
-        taken: Event = {"type": "goal_taken", "goal": i, "bot": bot.id, "points": goal.points}
+        taken: GoalTakenEvent = {"type": "goal_taken", "goal": i, "bot": bot.id,
+                                 "points": goal.points}
         if to is not None:
             taken["to"] = [float(to[0]), float(to[1])]
         events.append(apply_event(state, taken))

@@ -16,9 +16,10 @@ has no mode flags:
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from bottisota.core.actions import (
+    Action,
     Move,
     Pass,
     Place,
@@ -44,8 +45,6 @@ class Game(Protocol):
     def start_state(self) -> GameState: ...
     def whose_turn(self) -> str | None: ...
     def remove_destroyed(self) -> list[Event]: ...
-
-Action = Any
 SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
 
 

@@ -40,6 +40,7 @@ from bottisota.formats.spec_types import (
     Word,
     did_you_mean,
 )
+from bottisota.formats.yaml_source import Raw
 
 WALL_DEFAULT_HEIGHT = 10.0      # formats.md: a wall's top (and a door's) unless it says otherwise
 MAX_FEATURES = 20_000           # arenas with more features are refused
@@ -97,7 +98,7 @@ SHAPE_FIELDS: dict[str, F] = {
 }
 
 
-def _one_shape(data: dict, path: str, ctx: Context) -> None:
+def _one_shape(data: Raw, path: str, ctx: Context) -> None:
     """A feature has exactly one shape; width goes with path; rotate with rect/polygon."""
     kinds = [k for k in SHAPE_KEYS if k in data]
     if not kinds:
@@ -207,7 +208,7 @@ WEAPON = Record("weapon", {
 }, doc="a weapon system")
 
 
-def _unique_weapon_names(data: dict, path: str, ctx: Context) -> None:
+def _unique_weapon_names(data: Raw, path: str, ctx: Context) -> None:
     seen: set[str] = set()
     for i, w in enumerate(data.get("weapons") or []):
         if w["name"] in seen:
@@ -503,7 +504,7 @@ EXPECT = Record("expect", {
 }, defaults=False, doc="expectations; every key optional")
 
 
-def _dice_or_seed(data: dict, path: str, ctx: Context) -> None:
+def _dice_or_seed(data: Raw, path: str, ctx: Context) -> None:
     if "dice" in data and "seed" in data:
         ctx.error("seed", N_("give either 'dice' (forced rolls) or 'seed', not both"), key=True)
     ids = [b["id"] for b in data.get("bots") or []]

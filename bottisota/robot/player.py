@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from bottisota.core.actions import Move, Pass, Refusal, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import N_
+from bottisota.engine.events import Event
 from bottisota.engine.services import service_point_under
 from bottisota.engine.state import Bot
 from bottisota.formats.robot_tables import Intention, Personality
@@ -48,7 +49,7 @@ class Robot:
     peers: dict[str, Robot] = field(default_factory=dict)
     decisions: list[Decision] = field(default_factory=list)
     last_plan: Plan | None = None
-    _events: list[dict] = field(default_factory=list)
+    _events: list[Event] = field(default_factory=list)
     _intent: dict[tuple[str, int], Intention] = field(default_factory=dict)
 
     # --- the journal ---------------------------------------------------------------------
@@ -58,7 +59,7 @@ class Robot:
         self._events.append(d.event(self.personality.name))
         return d
 
-    def take_events(self) -> list[dict]:
+    def take_events(self) -> list[Event]:
         """The `robot_decision` events since the last call (informational, no reducer)."""
         out, self._events = self._events, []
         return out

@@ -18,6 +18,8 @@ from bottisota.core.actions import (
 )
 from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _, translated
+from bottisota.engine.shooting.premeasure import Premeasure
+from bottisota.engine.state import Bot
 from bottisota.view.app_state import (
     AppState,
 )
@@ -191,7 +193,7 @@ class GameActions(AppState):
         self._answer_robot_watchers()
 
     # --- pre-measure ---------------------------------------------------------------------
-    def premeasure(self) -> Any:
+    def premeasure(self) -> Premeasure | None:
         """The core's pre-measure for the selected bot's chosen weapon (cached)."""
         vm = self.vm
         if vm.selected is None or vm.weapon is None:
@@ -230,7 +232,7 @@ class GameActions(AppState):
             self.vm.aim = None
 
     # --- shooting phase ------------------------------------------------------------------
-    def shooting_bot(self) -> Any:
+    def shooting_bot(self) -> Bot | None:
         bot = self.active_bot()
         if bot is not None and self.expected() == "shoot" and self.human_to_act():
             return bot

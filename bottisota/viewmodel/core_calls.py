@@ -8,12 +8,14 @@ the answers for drawing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from bottisota.core.actions import Move, Refusal
+from bottisota.engine.game import Game, Preview
 from bottisota.engine.movement.result import MoveResult
-from bottisota.engine.overwatch import offers
+from bottisota.engine.overwatch import Offer, offers
 from bottisota.engine.shooting import shots as shooting
+from bottisota.engine.shooting.premeasure import Premeasure
+from bottisota.engine.state import GameState
 
 
 @dataclass
@@ -25,7 +27,7 @@ class MovePreview:
     result: MoveResult | None = None
     refusal: Refusal | None = None
     prefix: MoveResult | None = None        # the steps before the refused one
-    offers: list[Any] = field(default_factory=list)
+    offers: list[Offer] = field(default_factory=list)
 
     @property
     def shown(self) -> MoveResult | None:
@@ -33,27 +35,12 @@ class MovePreview:
         return self.result or self.prefix
 
 
-def _split(answer: Any) -> tuple[MoveResult | None, Refusal | None, list[Any]]:
-    """Unpack Game.preview's answer: a MoveResult, a Refusal, or an object / pair
-    carrying one of them with the overwatch offers."""
-    if isinstance(answer, Refusal):
-        return None, answer, []
-    if isinstance(answer, MoveResult):
-        return answer, None, []
-    if isinstance(answer, tuple) and len(answer) == 2:
-        first, offers = answer
-        r, ref, _ = _split(first)
-        return r, ref, list(offers or [])
-    offers = list(getattr(answer, "offers", None) or getattr(answer, "overwatch", None) or [])
-    for name in ("result", "move", "preview"):
-        inner = getattr(answer, name, None)
-        if isinstance(inner, (MoveResult, Refusal)):
-            r, ref, _ = _split(inner)
-            return r, ref or getattr(answer, "refusal", None), offers
-    return None, getattr(answer, "refusal", None), offers
+def _split(answer: Preview) -> tuple[MoveResult | None, Refusal | None, list[Offer]]:
+    """Game.preview's answer for a move: its result, its refusal and the overwatch offers."""
+    return answer.move, answer.refusal, list(answer.overwatch)
 
 
-def preview_move(game: Any, move: Move) -> MovePreview:
+def preview_move(game: Game, move: Move) -> MovePreview:
     """Ask the game what the move would do (no dice, no change)."""
     result, refusal, offers = _split(game.preview(move))
     out = MovePreview(move=move, result=result, refusal=refusal, offers=offers)
@@ -66,16 +53,13 @@ def preview_move(game: Any, move: Move) -> MovePreview:
     return out
 
 
-def _offers(state: Any, move: Move, result: MoveResult) -> list[Any]:
+def _offers(state: GameState, move: Move, result: MoveResult) -> list[Offer]:
     """Overwatch shots the path would offer (rules.overwatch), if the game did not say."""
     return offers(state, move.bot, result.path, move.hold_fire)
 
 
-def premeasure(state: Any, bot_id: str, weapon: str, target: Any = None,
-               overwatch: bool = False) -> Any:
-    """The core's pre-measure for one weapon (rules.shooting.premeasure), or None
-    while the core has none."""
-    fn = getattr(shooting, "premeasure", None)
-    if fn is None:
-        return None
-    return fn(state, bot_id, weapon, target, overwatch)
+def premeasure(state: GameState, bot_id: str, weapon: str,
+               target: str | tuple[float, float] | None = None,
+               overwatch: bool = False) -> Premeasure:
+    """The core's pre-measure for one weapon (engine.shooting.premeasure)."""
+    return shooting.premeasure(state, bot_id, weapon, target, overwatch)

@@ -15,6 +15,7 @@ from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, JournalWriteError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _
+from bottisota.engine.events import Event
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, cards_dir, find, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -119,7 +120,7 @@ class RobotSeat:
             self._robot = Robot(self.player, self.personality, peers=self._peers)
         return self._robot
 
-    def take_events(self) -> list[dict]:
+    def take_events(self) -> list[Event]:
         """The robot's `robot_decision` events since the last call (none before it exists)."""
         return self._robot.take_events() if self._robot is not None else []
 

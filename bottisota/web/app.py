@@ -83,10 +83,10 @@ class Connection:
         self.ws, self.seat = ws, seat
         self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self.dropped: str | None = None        # why the server dropped it
-        self.reader: asyncio.Task | None = None    # the task reading it, ended on a drop
+        self.reader: asyncio.Task[None] | None = None    # the task reading it, ended on a drop
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def send(self, data: dict) -> bool:
+    async def send(self, data: dict[str, Any]) -> bool:
         """Queue a message (never waits); False when the connection is gone or dropped."""
         if self.dropped is not None or self.ws.application_state != WebSocketState.CONNECTED:
             return False
@@ -139,10 +139,10 @@ class PhoneServer:
         self.rate = rate
         self.hosts = hosts          # the names the server answers to (None: any)
         self.connections: set[Connection] = set()
-        self._watcher: asyncio.Task | None = None
-        self._shown_task: asyncio.Task | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._shown_task: asyncio.Task[None] | None = None
         self._shown_at = 0.0                # when what is shown was last pushed
-        self._workers: set[asyncio.Task] = set()    # each connection's answers (kept alive)
+        self._workers: set[asyncio.Task[None]] = set()    # each connection's answers (kept alive)
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),

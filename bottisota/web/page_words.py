@@ -24,7 +24,7 @@ SERVICE_WORDS = (N_("reload"), N_("repair"), N_("rust"), N_("leaflet"), N_("part
 
 
 def _unescape(text: str) -> str:
-    return json.loads(f'"{text}"')
+    return str(json.loads(f'"{text}"'))
 
 
 def fill(page: str) -> str:

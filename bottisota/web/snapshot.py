@@ -13,7 +13,7 @@ labels, numbers and those words.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
@@ -110,7 +110,7 @@ def game_state(game: Any, version: int) -> Json:
 
 # --- events in words ------------------------------------------------------------------------
 
-def events_json(events: Iterable[dict]) -> list[str]:
+def events_json(events: Iterable[Mapping[str, Any]]) -> list[str]:
     """An action's events as the table's log lists them (the same lines left out)."""
     return [describe(e) for e in events if e.get("type") not in QUIET]
 
@@ -230,7 +230,7 @@ def offers_json(offers: Iterable[Any]) -> list[Json]:
              "after_move": bool(o.after_move)} for o in offers]
 
 
-def plan_json(bot: str, steps: list[dict], result: MoveResult | None, refusal: Refusal | None,
+def plan_json(bot: str, steps: list[Json], result: MoveResult | None, refusal: Refusal | None,
               prefix: MoveResult | None, offers: list[Any]) -> Json:
     """A planned move: its path and costs (or the legal part before a refused step,
     with the refusal), and the overwatch shots the path would draw."""

@@ -90,10 +90,10 @@ def wall_collision(index: ArenaIndex, a: Sequence[float], b: Sequence[float], r:
     return dataclasses.replace(deep, t=t, distance=t * length, point=point)
 
 
-_EDGES: dict[int, tuple[BaseGeometry, object]] = {}
+_EDGES: dict[int, tuple[BaseGeometry, np.ndarray]] = {}
 
 
-def edges_of(shape: BaseGeometry):
+def edges_of(shape: BaseGeometry) -> np.ndarray:
     """The polygon edges of a feature's shape, computed once."""
     entry = _EDGES.get(id(shape))
     if entry is None or entry[0] is not shape:
@@ -292,7 +292,7 @@ def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float)
     """A base touches the door (D4)."""
     if not may_meet(door.shape, (x, y), (x, y), r + tolerance + LIMIT_TOLERANCE):
         return False
-    return within(door.shape.distance(Point(x, y)), r + tolerance)
+    return within(float(door.shape.distance(Point(x, y))), r + tolerance)
 
 
 def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
@@ -300,4 +300,4 @@ def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
     minx, miny, maxx, maxy = bounds_of(shape)
     if x < minx or x > maxx or y < miny or y > maxy:
         return False
-    return shape.contains(Point(x, y))
+    return bool(shape.contains(Point(x, y)))

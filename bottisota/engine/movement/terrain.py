@@ -46,9 +46,13 @@ def belt_under(state: GameState, pose: Pose) -> Feature | None:
     return found
 
 
-def _belt_legs(feature: Feature) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
-    """The straight legs of a conveyor: (start, unit direction, length)."""
-    legs = []
+Leg = tuple[tuple[float, float], tuple[float, float], float]
+"""A straight leg of a conveyor: (start, unit direction, length)."""
+
+
+def _belt_legs(feature: Feature) -> list[Leg]:
+    """The straight legs of a conveyor."""
+    legs: list[Leg] = []
     for p, q in zip(feature.path, feature.path[1:], strict=False):
         dx, dy = q[0] - p[0], q[1] - p[1]
         n = math.hypot(dx, dy)
@@ -95,7 +99,7 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
     return _ride(ctx, bot, pose, legs, s, speed)
 
 
-def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str | None:
+def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs: list[Leg], s: float, speed: float) -> str | None:
     """Carry the bot `speed` cm along the legs from path position s; past the end of
     the path it goes on straight off the belt's end."""
     left = speed
@@ -147,7 +151,7 @@ def carried_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, run: float) -> 
     return carried_line(ctx, bot, pose, heading, run - first)
 
 
-def _leg_at(legs, s: float):
+def _leg_at(legs: list[Leg], s: float) -> tuple[Leg, float]:
     at = 0.0
     for leg in legs:
         if s <= at + leg[2] + EPS:
@@ -156,7 +160,7 @@ def _leg_at(legs, s: float):
     return legs[-1], legs[-1][2]
 
 
-def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs, s: float,
+def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs: list[Leg], s: float,
                      speed: float) -> str | None:
     """R45: a bot partly off the belt whose carry would hit an obstacle slides
     sideways onto the belt and faces along (or against) the travel. The slide is

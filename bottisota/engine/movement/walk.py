@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from shapely.geometry import Point
@@ -36,7 +37,8 @@ from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
 from bottisota.core.limits import beyond, reaches
 from bottisota.engine.damage import destroy
-from bottisota.engine.events import Event, r2
+from bottisota.engine.event_types import TeleportEvent
+from bottisota.engine.events import r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -93,7 +95,8 @@ def _at(x: float, y: float) -> str:
     return f"{x:.1f}, {y:.1f}"
 
 
-def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None):
+def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None
+                  ) -> Callable[[float], bool]:
     """Whether a cliff's face at distance s along a straight piece refuses it (R37,
     D29), given the first stop on the piece: `_plan_straight`'s test of its refusals."""
     run = max(0.0, min(first[0], cm)) if first is not None else cm
@@ -152,7 +155,7 @@ class Walk:
     ) -> NoReturn:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
-    def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
+    def _door_touched_by_anyone(self, door: Feature, include_mover: bool) -> bool:
         tol = self.rules.contact_tolerance
         for other in self.state.bots.values():
             if not other.on_table or (other.id == self.bot.id and not include_mover):
@@ -171,12 +174,12 @@ class Walk:
                         move=self.bot.stats.move), step)
 
     def _record(
-        self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object
+        self, piece: Piece, cost: float, spent_placed: float = 0.0, teleported: bool = False
     ) -> None:
         self.spent += cost
         self.path.append(self._point())
         self.pieces.append(piece)
-        self.ctx.place(self.bot, self.pose, cost - spent_placed, **extra)
+        self.ctx.place(self.bot, self.pose, cost - spent_placed, teleported=teleported)
 
     # --- the walk -------------------------------------------------------------
 
@@ -289,7 +292,8 @@ class Walk:
             if stop != "teleport" or left <= EPS:      # a teleporter with no free exit
                 return
 
-    def _plan_straight(self, i: int, heading: float, cm: float):
+    def _plan_straight(self, i: int, heading: float, cm: float
+                       ) -> tuple[float, str | None, Any, float]:
         """Where a straight piece stops and why; raises a refusal when it may not be made."""
         state, bot, pose = self.state, self.bot, self.pose
         index = state.index
@@ -559,11 +563,11 @@ class Walk:
 
     # --- features that move the bot --------------------------------------------
 
-    def _teleport(self, i: int, source) -> bool:
+    def _teleport(self, i: int, source: Feature) -> bool:
         """The centre entered a teleporter (R53, D28)."""
         candidates = free_teleporters(self.state, self.bot, source)
         labels = [c.label for c in candidates]
-        event: Event = {"type": "teleport", "bot": self.bot.id, "from": source.label,
+        event: TeleportEvent = {"type": "teleport", "bot": self.bot.id, "from": source.label,
                         "candidates": labels}
         if not candidates:
             event["to"] = None

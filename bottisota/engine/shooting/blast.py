@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bottisota.core.arena import Feature
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
 from bottisota.core.limits import beyond, within
@@ -94,7 +95,7 @@ def _centre_bot(bots: list[Bot], dist: np.ndarray, on_centre: np.ndarray) -> str
 
 
 def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z: float,
-              opened: set) -> str | None:
+              opened: set[Feature]) -> str | None:
     """R35, D13: a different level, or a wall or closed door between."""
     rules = state.rules
     if beyond(abs(bot.z - centre_z), rules.level_difference):

@@ -185,7 +185,7 @@ def _leg(state: GameState, shooter: Bot, weapon: Weapon, a: tuple[float, float],
 
 
 def _end(state: GameState, shooter: Bot, weapon: Weapon, at: tuple[float, float],
-         barrier: tuple | None, homing: bool) -> Event:
+         barrier: tuple[str, tuple[float, float], float] | None, homing: bool) -> Event:
     """R26: a rocket that hits nothing is removed; R27: a missile deactivates."""
     if barrier is not None:
         how = N_("stopped by {v}").format(v=barrier[0])

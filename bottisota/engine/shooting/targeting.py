@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bottisota.core.actions import Refusal
-from bottisota.core.arena import SLOPED_TYPES
+from bottisota.core.arena import SLOPED_TYPES, Feature
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing, off_angle
 from bottisota.core.i18n import N_
@@ -30,7 +30,7 @@ from bottisota.engine.shooting.geometry import (
     standing_bots,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import FAST_PATHS, Sight
+from bottisota.geometry.arena_index import FAST_PATHS, Disc, Sight
 
 FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
 BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
@@ -175,7 +175,7 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
                  for b in state.bots.values()),
            shooter.id, target.id, spose, tpose, through_bots,
            tuple(sorted(poses.items())) if poses else ())
-    memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight_lines"), dict)
+    memo: dict[tuple[object, ...], Sight] = state.index.cached(("shooting", "sight_lines"), dict)
     sight = memo.get(key)
     if sight is None:
         sight = _shared_line_of_sight(state, shooter, target, spose, tpose, through_bots,
@@ -191,8 +191,8 @@ class _Standing:
     """Every standing bot where it stands: its obstacle disc, and the doors open
     (R47) with every bot where it stands."""
 
-    discs: tuple
-    doors: frozenset
+    discs: tuple[Disc, ...]
+    doors: frozenset[Feature]
 
 
 def _standing(state: GameState) -> _Standing:
@@ -201,7 +201,7 @@ def _standing(state: GameState) -> _Standing:
     height and whether it stands: all that either reads)."""
     key = tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
                 for b in state.bots.values())
-    memo: dict[tuple, _Standing] = state.index.cached(("shooting", "standing"), dict)
+    memo: dict[tuple[object, ...], _Standing] = state.index.cached(("shooting", "standing"), dict)
     found = memo.get(key)
     if found is None:
         if len(memo) >= STANDING_MEMO_SIZE:
@@ -245,7 +245,7 @@ def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose
 
 
 def _top_to_middle(state: GameState, shooter: Bot, target: Bot, spose: Pose, tpose: Pose,
-                   discs: tuple, doors: Iterable[Any]) -> Sight:
+                   discs: tuple[Disc, ...], doors: Iterable[Any]) -> Sight:
     """The sight line from the shooter's top to the target's middle (D15), past the
     other bots' discs, with these doors open."""
     return state.index.sight(
