@@ -1,8 +1,9 @@
 """The phone pages' words in each phone's language.
 
 A page speaks the language its phone asks for (`page_language`: the page's own
-`?lang=` toggle, else the browser's Accept-Language, else the table's). The static pages mark their texts `{{_("Fit")}}` (filled here, escaped) and `{{lang}}`;
-phone.js writes its texts as `tx("{bot} would move {moved} cm", {...})` and reads their
+`?lang=` toggle, else the browser's Accept-Language, else the table's). The static
+pages mark their texts `{{_("Fit")}}` (filled here, escaped) and `{{lang}}`; phone.js
+writes its texts as `tx("{bot} would move {moved} cm", {...})` and reads their
 translations from a JSON block the server puts in the page (`{{words}}`). Babel extracts
 both (babel.cfg: the JavaScript extractor with keyword `tx`, and `extract` below for the
 HTML markers), so the test that every message id is catalogued covers the phones too.
