@@ -278,6 +278,12 @@ class PhoneServer:
                 log.exception("watching the game failed")
 
 
+def joined_seats(app: Any) -> frozenset[str]:
+    """The seats whose page has connected to this application (`make_app`'s); none for
+    any other ASGI application."""
+    return frozenset(getattr(getattr(app, "state", None), "joined", ()))
+
+
 def make_app(hub: Hub, rate: float = RATE) -> Any:
     """The ASGI application for a hub (tests use it with Starlette's TestClient)."""
     return PhoneServer(hub, rate).app
