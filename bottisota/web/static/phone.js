@@ -573,7 +573,7 @@
     const row = el("div", null, "row"); for (let v = 1; v <= 6; v++) row.appendChild(button(String(v), () => { S.dice.push(v); box.hidden = true; send({ type: "commit", action: S.pendingCommit, dice: S.dice }); }));
     box.appendChild(row);
   }
-  function addStep(kind) {
+  function addStep(kind, at) {
     const b = planning(); if (!b || S.offline) return;
     if (!S.plan || S.plan.bot !== b.id) S.plan = { bot: b.id, steps: [] };
     const st = S.plan.steps;
@@ -588,7 +588,7 @@
       case "undo": st.pop(); break; case "clear": st.length = 0; break;
       default: if (kind.startsWith("mine:")) st.push({ drop_mine: kind.slice(5) }); break;
     }
-    tapAt = performance.now(); tappedId = null;
+    tapAt = at || performance.now(); tappedId = null;
     sendPlan(); renderAll(); share("plan");
   }
   function round2(v) { return Math.round(v * 100) / 100; }
@@ -598,7 +598,8 @@
       if (Math.abs(cur) > 1e-9) st.push(cur > 0 ? { forward: round2(cur) } : { back: round2(-cur) }); }
     else if (cm) st.push(cm > 0 ? { forward: round2(cm) } : { back: round2(-cm) });
   }
-  document.querySelectorAll("[data-plan]").forEach((b) => b.addEventListener("click", () => addStep(b.dataset.plan)));
+  // a step's tap, timed from the touch's own event to the frame that shows the answer
+  document.querySelectorAll("[data-plan]").forEach((b) => b.addEventListener("click", (ev) => addStep(b.dataset.plan, ev.timeStamp)));
   $("show").onclick = () => send({ type: "show", on: !S.showOn });
   $("fit").onclick = () => { S.userMoved = false; fit(); draw(); };
   $("me").onclick = () => { const s = S.state; const b = selectedBot() || (s && (botById(s.active) || s.bots.find((x) => mine(x)))); if (b) zoomTo(b); };
