@@ -326,6 +326,7 @@ def test_a_turn_played_by_taps_only(fresh, browser):
     red.tap_selector("#pass")
     red.wait("window.bottisota.state.turn === 'blue'", "blue's turn")
     assert controls(red) == {}                              # not red's turn: nothing to do
+    assert not red.js("document.title").startswith("●")
     blue = SeatClient(port, TOKENS["blue"])
     try:
         while hub.game.whose_turn() == "blue":
@@ -334,6 +335,7 @@ def test_a_turn_played_by_taps_only(fresh, browser):
         red.wait("window.bottisota.state.round === 2 && window.bottisota.state.turn === 'red'"
                  " && !!document.getElementById('commit')", "red's round 2")
         assert controls(red)["commit"] == ("Stay (commit no move)", False)
+        assert red.js("document.title").startswith("● your turn")   # the turn alert
         red.tap_selector("#commit")
         red.wait("window.bottisota.state.phase === 'shoot'", "red stayed")
         # weapon, target, fire: the Fire button comes with the target, no re-tap
@@ -362,30 +364,44 @@ def test_a_turn_played_by_taps_only(fresh, browser):
         blue.close()
 
 
-def test_the_map_is_drawn_again_when_the_panel_grows(served, browser):
-    """Tapping a bot grows the panel: the map is drawn for its new size and a tap lands
-    on what is drawn; labels are 14 px or more and never on top of each other."""
+def test_the_map_is_drawn_again_on_every_size_change(served, browser):
+    """The panel keeps its height whatever it holds (the map never moves under a
+    finger); when the page's size changes (the phone turns, the browser's bars come
+    and go) the map is drawn for its new size and a tap lands on what is drawn;
+    labels are 14 px or more and never on top of each other."""
     hub, port = served
     phone(browser, f"http://127.0.0.1:{port}/s/{TOKENS['red']}")
     before = browser.js("document.getElementById('table').getBoundingClientRect().height")
     tap_bot(browser, "red-1")
     browser.tap_selector("[data-weapon='Mortar']")
     browser.wait("window.bottisota.premeasure", "the pre-measure")
-    after = browser.js("document.getElementById('table').getBoundingClientRect().height")
-    assert after < before - 50                               # the panel took room
     time.sleep(0.2)
-    size = browser.js("(() => { const c = document.getElementById('table'),"
-                      " r = c.getBoundingClientRect(); return [c.width, c.height, r.width,"
-                      " r.height, window.bottisota.size]; })()")
-    assert size[0] == round(size[2] * 2) and size[1] == round(size[3] * 2)
-    assert size[4] == [size[2], size[3]]
-    for bot in ("red-1", "blue-2"):                          # a tap where it is drawn hits it
-        x, y = browser.js(f"window.bottisota.screenOf('{bot}')")
-        assert browser.js(f"window.bottisota.botAt({x}, {y})") == bot
-        top = browser.js("document.getElementById('table').getBoundingClientRect().bottom")
-        assert y < top                                       # drawn inside the map
+    assert browser.js("document.getElementById('table').getBoundingClientRect().height") == before
+    state = browser.js("JSON.stringify(window.bottisota.state)")
+    for width, height in ((390, 600), (844, 390), (390, 844), ("a longer turn line", 0)):
+        if width == "a longer turn line":             # the header grows: the map shrinks
+            browser.js(f"window.bottisota.receive({{type: 'state', state: {{...{state}, line:"
+                       f" 'Round 2 - red to shoot (red-1) '.repeat(3)}}}})")
+            assert browser.js("document.getElementById('table').getBoundingClientRect()"
+                              ".height") < before - 20
+        else:
+            browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                         deviceScaleFactor=2, mobile=True)
+        time.sleep(0.3)
+        size = browser.js("(() => { const c = document.getElementById('table'),"
+                          " r = c.getBoundingClientRect(); return [c.width, c.height, r.width,"
+                          " r.height, window.bottisota.size]; })()")
+        assert size[0] == round(size[2] * 2) and size[1] == round(size[3] * 2), size
+        assert size[4] == [size[2], size[3]]
+        box = browser.js("(() => { const r = document.getElementById('table')"
+                         ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+                         " })()")
+        for bot in ("red-1", "blue-2"):                      # a tap where it is drawn hits it
+            x, y = browser.js(f"window.bottisota.screenOf('{bot}')")
+            assert box[0] < x < box[2] and box[1] < y < box[3]   # drawn inside the map
+            assert browser.js(f"window.bottisota.botAt({x}, {y})") == bot
     labels = browser.js("window.bottisota.labels")
-    assert labels and all(b["h"] >= 14 for b in labels)
+    assert labels and all(b["px"] >= 14 and b["h"] >= 14 for b in labels)
     for i, a in enumerate(labels):
         for b in labels[i + 1:]:
             assert not (a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"]

@@ -287,7 +287,7 @@
       path(rings); ctx.fillStyle = FILL[f.type] || "#555"; ctx.fill("evenodd");
       ctx.lineWidth = f.type === "pit" ? 3 : 1.5; ctx.strokeStyle = f.type === "pit" ? "#dc2828" : (f.type === "wall" ? "#f5f5fa" : "#8890a0"); ctx.stroke();
     });
-    if (!f.polygons.length || f.type === "wall") return;
+    if (!f.polygons.length || f.type === "wall" || f.type === "goal") return;   // goals: from the state
     const ring = f.polygons[0][0]; let cx = 0, cy = 0; ring.forEach(([x, y]) => { cx += x; cy += y; });
     const name = f.type === "platform" && f.height != null ? `${fmt(f.height)} cm` : tx(f.type);
     labels.push(lab(cx / ring.length, cy / ring.length, name, "#dfe3ea", 3));
@@ -306,7 +306,7 @@
       for (const [dx, dy] of [[0, 0], [0, -H], [0, H], [w / 2 + 6, 0], [-w / 2 - 6, 0], [0, -2 * H], [0, 2 * H]]) {
         const box = { x: l.a + dx - w / 2, y: l.b + dy - H / 2, w, h: H };
         if (placed.some((o) => box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h)) continue;
-        placed.push({ ...box, text: l.text });
+        placed.push({ ...box, text: l.text, px: LABEL_PX });
         ctx.fillStyle = "rgba(0,0,0,.78)"; ctx.fillRect(box.x, box.y, w, H);
         ctx.fillStyle = l.colour; ctx.fillText(l.text, box.x + w / 2, box.y + H / 2 + 1);
         return;
