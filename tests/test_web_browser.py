@@ -466,7 +466,8 @@ def test_the_watcher_answers_on_its_phone(served, browser):
     browser.js(f"window.bottisota.receive({json.dumps(ask)})")
     browser.wait("!document.getElementById('prompt').hidden", "the watcher's prompt")
     text = browser.js("document.getElementById('prompt').textContent")
-    assert ask["text"] in text and "Tractor beam" in text and "30 s left" in text
+    assert "red-1 moves within blue-2's overwatch: fire or hold?" in text
+    assert "Tractor beam" in text and "30 s left" in text
     time.sleep(1.3)
     assert "29 s left" in browser.js("document.getElementById('prompt').textContent") or \
         "28 s left" in browser.js("document.getElementById('prompt').textContent")
@@ -771,3 +772,105 @@ def test_play_with_phones_a_phone_beside_the_table_view(browser, tmp_path, video
     assert distinct_colours(out.read_bytes()) > 40
     _keep("phones-and-table.png", out.read_bytes())
 
+
+
+def session_hub() -> bool:
+    """The hub speaks the shared-feed protocol (events, scores, winner, the watcher's
+    question): issue 30's server side."""
+    return hasattr(Hub, "overwatch_ask")
+
+
+@pytest.mark.skipif(not session_hub(), reason="the hub does not yet send the shared feed, "
+                                                "winner and the watcher's question")
+def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browser):
+    """Red plays by taps on its phone, blue on another phone of the table's network:
+    blue's page reads red's shot in words and the scores; when red moves within
+    blue-2's overwatch (R23) blue's phone asks, and holds; after round 3 (the house's
+    round limit) both pages show the winner."""
+    from bottisota.engine.game import Game
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
+
+    rules = bundled_rules()
+    cards, mods = load_catalogue()
+    game = Game.new(load_arena(arenas_dir() / "duel.yaml", rules), rules, cards, mods,
+                    ["red", "blue"], seed=2, round_limit=3)
+    hub = Hub(game, dict(TOKENS), commit=True)
+    running = start_in_thread(hub, "127.0.0.1", 0)
+    port = running.port
+    red = browser
+    blue_page = browser.chromium.page()
+    blue = None
+    try:
+        phone(blue_page, f"http://127.0.0.1:{port}/s/{TOKENS['blue']}")
+        red.call("Page.bringToFront")
+        phone(red, f"http://127.0.0.1:{port}/s/{TOKENS['red']}")
+        tap_world(red, 20, 36)
+        red.tap_selector("#face-right")
+        red.tap_selector("#face-right")
+        red.tap_selector("#commit")                                   # placed
+        red.wait("window.bottisota.state.phase === 'move' && !!document.getElementById"
+                 "('commit')", "red's move")
+        red.tap_selector("#commit")                                   # stays
+        red.wait("window.bottisota.state.phase === 'shoot' && !!document.getElementById"
+                 "('pass')", "red's shooting phase")
+        red.tap_selector("#pass")
+        blue = SeatClient(port, TOKENS["blue"])
+        while hub.game.whose_turn() == "blue":
+            blue_plays(blue, hub.game)
+        # round 2: red stays and fires its Mortar at blue-2
+        red.wait("window.bottisota.state.round === 2 && !!document.getElementById('commit')",
+                 "red's round 2")
+        red.tap_selector("#commit")
+        red.wait("!!document.querySelector(\"[data-weapon='Mortar']\")", "the weapons")
+        red.tap_selector("[data-weapon='Mortar']")
+        red.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
+                 "the Mortar's pre-measure")
+        tap_bot(red, "blue-2")
+        red.wait("!!document.getElementById('fire')", "the Fire button")
+        red.tap_selector("#fire")
+        red.wait("window.bottisota.state.turn === 'blue'", "the shot made")
+        # blue's page reads it in words, with the scores
+        blue_page.wait("document.getElementById('log').textContent.includes('Mortar')",
+                       "red's shot in blue's feed")
+        scores = hub.game.state.scores
+        assert blue_page.js("document.getElementById('scores').textContent") == \
+            f"red {scores.get('red', 0)}blue {scores.get('blue', 0)}"
+        assert blue.send({"type": "commit", "action": {"bot": "blue-2", "move": []}})[
+            "type"] == "done"
+        assert blue.send({"type": "commit", "action": {"bot": "blue-2", "overwatch": True}})[
+            "type"] == "done"
+        # round 3: red moves 2 cm within blue-2's overwatch: blue's phone asks
+        red.wait("window.bottisota.state.round === 3 && !!document.getElementById('commit')",
+                 "red's round 3")
+        red.tap_selector("[data-plan='fwd1']")
+        red.tap_selector("[data-plan='fwd1']")
+        red.wait("window.bottisota.planned && window.bottisota.planned.legal && "
+                 "window.bottisota.planned.offers.length", "the plan with its overwatch offer")
+        red.tap_selector("#commit")
+        red.wait("!document.getElementById('waiting').hidden", "the table waiting for blue")
+        blue_page.call("Page.bringToFront")
+        blue_page.wait("!document.getElementById('prompt').hidden", "blue's question")
+        assert "blue-2" in blue_page.js("document.getElementById('prompt').textContent")
+        png = screenshot(blue_page)
+        _keep("phone-watcher.png", png)
+        blue_page.tap_selector("#ow-hold")
+        blue_page.wait("document.getElementById('prompt').hidden", "the answer taken")
+        red.wait("window.bottisota.state.phase === 'shoot'", "red's move made")
+        assert hub.game.state.bots["red-1"].x == pytest.approx(22, abs=0.01)
+        red.call("Page.bringToFront")
+        red.tap_selector("#pass")
+        while not hub.game.state.over and hub.game.whose_turn() == "blue":
+            blue_plays(blue, hub.game)
+        for page in (red, blue_page):
+            page.wait("!document.getElementById('winner').hidden", "the winner")
+            assert page.js("document.getElementById('winner').textContent").startswith(
+                "Game over")
+        blue_page.call("Page.bringToFront")
+        png = screenshot(blue_page)
+        _keep("phone-feed.png", png)
+    finally:
+        if blue is not None:
+            blue.close()
+        blue_page.close()
+        running.stop()

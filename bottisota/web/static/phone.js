@@ -88,6 +88,9 @@
         if (S.hello && !("log" in S.hello)) feed((m.events || []).map((text) => ({ text })));
         break;
       case "events": feed(m.lines || []); break;
+      case "asking": S.pendingCommit = null; S.plan = null; S.planned = null; S.tail = null;   // the watchers answer first
+        note([m.text], false); break;
+      case "answered": S.ask = null; break;
       case "overwatch_ask": S.ask = { ...m, until: performance.now() + (m.seconds || 0) * 1000 }; alertTurn(); break;
       case "refused": S.pendingCommit = null; S.dice = []; $("dice").hidden = true;
         note([m.refusal.text, ...(m.refusal.rules || []).map((r) => r.rule + " — " + r.text)], true); break;
@@ -167,7 +170,7 @@
   const channel = window.BroadcastChannel ? new BroadcastChannel("bottisota-" + token) : null;
   let sharing = false;
   function share(why) {
-    if (!channel || sharing || !["plan", "premeasure", "shown", "done", "cleared", "selected"].includes(why)) return;
+    if (!channel || sharing || !["plan", "premeasure", "shown", "done", "asking", "cleared", "selected"].includes(why)) return;
     channel.postMessage({ tab: tabId, kind: "desk", desk: { selected: S.selected, measureReq: S.measureReq, premeasure: S.premeasure,
       plan: S.plan, planned: S.planned, showOn: S.showOn } });
   }
@@ -407,7 +410,8 @@
     const a = S.ask, box = $("prompt"); box.hidden = !a; if (!a) return;
     const left = Math.max(0, Math.ceil((a.until - performance.now()) / 1000));
     box.innerHTML = "";
-    box.appendChild(el("div", a.text || tx("{mover} moves within {watcher}'s overwatch: fire or hold?", { mover: a.mover, watcher: a.watcher }), "big"));
+    // in this phone's words, counting down here (the server's text is the table's, timed once)
+    box.appendChild(el("div", tx("{mover} moves within {watcher}'s overwatch: fire or hold?", { mover: a.mover, watcher: a.watcher }), "big"));
     box.appendChild(el("div", (a.weapons || []).join(", "), "dim"));
     box.appendChild(el("div", tx("{seconds} s left; on time-out {watcher} holds", { seconds: left, watcher: a.watcher }), "dim countdown"));
     const row = el("div", null, "row");
