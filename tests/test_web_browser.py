@@ -380,8 +380,8 @@ def test_the_map_is_drawn_again_on_every_size_change(served, browser):
     state = browser.js("JSON.stringify(window.bottisota.state)")
     for width, height in ((390, 600), (844, 390), (390, 844), ("a longer turn line", 0)):
         if width == "a longer turn line":             # the header grows: the map shrinks
-            browser.js(f"window.bottisota.receive({{type: 'state', state: {{...{state}, line:"
-                       f" 'Round 2 - red to shoot (red-1) '.repeat(3)}}}})")
+            browser.js(f"window.bottisota.receive({{type: 'state', state: {{...{state}, turn:"
+                       f" 'red '.repeat(20)}}}})")
             assert browser.js("document.getElementById('table').getBoundingClientRect()"
                               ".height") < before - 20
         else:
@@ -589,6 +589,8 @@ def test_the_page_speaks_the_phones_language(served, browser):
     assert browser.js("document.getElementById('hint').textContent") == \
         "Valitse botti napauttamalla."
     assert browser.js("document.getElementById('lang').textContent") == "English"
+    assert browser.js("document.getElementById('turn').textContent") == \
+        "Kierros 2 – red: ampuminen (red-1)"
     tap_bot(browser, "red-1")
     browser.tap_selector("[data-weapon='Mortar']")
     browser.wait("window.bottisota.premeasure", "the pre-measure")
@@ -596,6 +598,7 @@ def test_the_page_speaks_the_phones_language(served, browser):
     browser.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
     time.sleep(0.2)
     assert "räjähdys" in {b["text"] for b in browser.js("window.bottisota.labels")}
+    _keep("phone-fi.png", screenshot(browser))
     browser.tap_selector("#lang")
     browser.wait("window.bottisota && window.bottisota.ready && document.documentElement.lang"
                  " === 'en'", "the page in English")

@@ -307,7 +307,7 @@
     labels.map((l, i) => ({ ...l, i })).sort((p, q) => p.rank - q.rank || p.i - q.i).forEach((l) => {
       const w = ctx.measureText(l.text).width + 8;
       for (const [dx, dy] of [[0, 0], [0, -H], [0, H], [w / 2 + 6, 0], [-w / 2 - 6, 0], [0, -2 * H], [0, 2 * H]]) {
-        const box = { x: l.a + dx - w / 2, y: l.b + dy - H / 2, w, h: H };
+        const box = { x: Math.min(Math.max(2, l.a + dx - w / 2), S.size[0] - w - 2), y: l.b + dy - H / 2, w, h: H };   // never cut at the edge
         if (placed.some((o) => box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h)) continue;
         placed.push({ ...box, text: l.text, px: LABEL_PX });
         ctx.fillStyle = "rgba(0,0,0,.78)"; ctx.fillRect(box.x, box.y, w, H);
@@ -386,9 +386,14 @@
   }
   function renderTurn() {
     const s = S.state; if (!s) return;
-    $("turn").textContent = s.line + (!s.over && myTurn() && !S.hello.table_seat ? " " + tx("(your turn)") : "");
+    $("turn").textContent = turnLine(s) + (!s.over && myTurn() && !S.hello.table_seat ? " " + tx("(your turn)") : "");
     document.body.classList.toggle("myturn", !!(S.myTurn));
     const w = $("waiting"); w.hidden = !s.waiting; w.textContent = s.waiting ? s.waiting.text : "";
+  }
+  function turnLine(s) {     // the table's turn strip, in this phone's words
+    if (s.over) return tx("Round {round} - game over", { round: s.round });
+    const verb = tx(s.phase);
+    return tx("Round {round} - {who} to {verb}", { round: s.round, who: s.turn, verb }) + (s.active ? ` (${s.active})` : "");
   }
   function renderScores() {
     const box = $("scores"), s = S.state; box.innerHTML = ""; if (!s) return;
@@ -447,6 +452,7 @@
   function renderMeasure() {
     const box = $("measure"), pm = S.premeasure, tr = $("track"); box.innerHTML = ""; tr.hidden = true;
     if (!pm) return;
+    const nobody = tx("nobody"), centre = tx("(centre)"), or = tx("or"), nothing = tx("nothing");   // (Babel reads no nested call)
     box.appendChild(el("div", tx("{bot}'s {weapon} ({kind}, {mount}): reach {reach} cm", { bot: pm.bot, weapon: pm.weapon, kind: tx(pm.kind), mount: tx(pm.mount), reach: fmt(pm.reach) }) + (pm.arc_half != null ? ", " + tx("arc ±{half}°", { half: fmt(pm.arc_half) }) : ", " + tx("any way")) + (pm.overwatch ? " " + tx("on overwatch") : "")));
     if (pm.refusal) box.appendChild(el("div", pm.refusal, "refusal"));
     const t = el("table");
@@ -458,11 +464,11 @@
     box.appendChild(t);
     const f = pm.targets.find((x) => x.bot === pm.focus);
     if (f && f.blocker) box.appendChild(el("div", tx("blocked by {blocker}", { blocker: f.blocker }), "no"));
-    if (pm.corridor) box.appendChild(el("div", tx("corridor: {names}", { names: pm.corridor.members.join(", ") || tx("nobody") })));
-    if (pm.blast) box.appendChild(el("div", tx("blast: {text}", { text: pm.blast.members.map((m) => `${m.bot}${m.centre ? " " + tx("(centre)") : ""} ${pct(m.chance)}`).join(", ") || tx("nobody") })
+    if (pm.corridor) box.appendChild(el("div", tx("corridor: {names}", { names: pm.corridor.members.join(", ") || nobody })));
+    if (pm.blast) box.appendChild(el("div", tx("blast: {text}", { text: pm.blast.members.map((m) => `${m.bot}${m.centre ? " " + centre : ""} ${pct(m.chance)}`).join(", ") || nobody })
       + (pm.blast.safe.length ? "; " + tx("spared: {names}", { names: pm.blast.safe.map((s) => `${s.bot} (${s.reason})`).join(", ") }) : "")));
-    if (pm.missile) box.appendChild(el("div", tx("after a miss the missile may turn toward {names}", { names: pm.missile.toward.join(" " + tx("or") + " ") || tx("nothing") })));
-    if (pm.flight) box.appendChild(el("div", tx("after a miss the rocket flies on past {names}", { names: pm.flight.bots.join(", ") || tx("nobody") }) + (pm.flight.stopped_by ? " " + tx("to {what}", { what: pm.flight.stopped_by }) : "")));
+    if (pm.missile) box.appendChild(el("div", tx("after a miss the missile may turn toward {names}", { names: pm.missile.toward.join(" " + or + " ") || nothing })));
+    if (pm.flight) box.appendChild(el("div", tx("after a miss the rocket flies on past {names}", { names: pm.flight.bots.join(", ") || nobody }) + (pm.flight.stopped_by ? " " + tx("to {what}", { what: pm.flight.stopped_by }) : "")));
     if (pm.fling) box.appendChild(el("div", tx("{bot} would move {moved} cm", { bot: pm.fling.bot, moved: fmt(pm.fling.moved) }) + (pm.fling.stopped_by ? ", " + tx("stopped by {what}", { what: pm.fling.stopped_by }) : "")));
     if (f && f.track && f.track.length) drawTrack(f.track, f.distance);
   }
@@ -491,7 +497,8 @@
     if (S.state.round > 1) b.weapons.filter((w) => w.kind === "mine" || w.kind === "magnetic_mine").forEach((w) =>
       extra.appendChild(button(tx("drop {weapon}", { weapon: w.name }), () => addStep("mine:" + w.name))));
     const steps = S.plan && S.plan.bot === b.id ? S.plan.steps : [];
-    info.appendChild(el("div", tx("plan: {steps}", { steps: steps.map(stepText).join(", ") || tx("no steps yet (or drag from the bot)") }), "dim"));
+    const none = tx("no steps yet (or drag from the bot)");
+    info.appendChild(el("div", tx("plan: {steps}", { steps: steps.map(stepText).join(", ") || none }), "dim"));
     const pl = current(); if (!pl) return;
     const mv = pl.move || pl.prefix;
     if (mv) info.appendChild(el("div", tx("spent {spent} of {allowed} cm, {left} left · turns used {turns}", { spent: fmt(mv.spent), allowed: fmt(mv.allowed), left: fmt(mv.left), turns: mv.turns_used })));
@@ -541,7 +548,8 @@
       if (pm && pm.bot === active && (pm.focus || pm.aim)) {
         const order = pm.focus ? { weapon: pm.weapon, target: pm.focus } : { weapon: pm.weapon, at: pm.aim };
         const t = pm.targets.find((x) => x.bot === pm.focus);
-        const fire = button(tx("Fire {weapon} at {target}", { weapon: pm.weapon, target: pm.focus || tx("the point") }), () => commit({ bot: active, shoot: [order] }), "go", "fire");
+        const point = tx("the point");
+        const fire = button(tx("Fire {weapon} at {target}", { weapon: pm.weapon, target: pm.focus || point }), () => commit({ bot: active, shoot: [order] }), "go", "fire");
         fire.disabled = !!S.pendingCommit || !!pm.refusal || (t ? !t.can_fire : false); box.appendChild(fire);
       } else if (S.selected === active) box.appendChild(el("div", tx("Pick a weapon, then tap its target."), "dim"));
       if (may.overwatch) box.appendChild(button(tx("Set overwatch"), () => commit({ bot: active, overwatch: true }), null, "overwatch"));
