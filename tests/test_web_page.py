@@ -104,6 +104,7 @@ def test_babel_finds_every_text_of_the_script():
     from babel.messages.extract import extract
 
     script = _static("phone.js")
-    found = {m[1] for m in extract("javascript", io.BytesIO(script.encode()), keywords={"tx": None})}
+    found = {m[1] for m in extract("javascript", io.BytesIO(script.encode()),
+                                   keywords={"tx": None})}
     used = {page_words._unescape(m.group(1)) for m in page_words._JS_CALL.finditer(script)}
     assert used - found == set()
