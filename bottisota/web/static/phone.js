@@ -208,7 +208,8 @@
   function placingMine() { return S.state && S.state.placing && canAct() ? S.state.placing : null; }
   function feed(lines) {            // the shared log: every seat's events, by number
     lines.forEach((l) => {
-      if (l.seq == null) { S.feed.push({ seq: -1, text: l.text, undone: false }); return; }
+      if (l.seq == null) {          // a server without the shared feed: this seat's own, in order
+        S.feed.push({ seq: (S.feed.length ? S.feed[S.feed.length - 1].seq : 0) + 1, text: l.text, undone: false }); return; }
       const at = S.feed.findIndex((x) => x.seq === l.seq);
       if (at >= 0) S.feed[at] = l; else S.feed.push(l);
     });
