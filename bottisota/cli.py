@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("bottisota.commands.simulate", "main",
                  N_("play robot-only games and report balance")),
     "serve": ("bottisota.commands.serve", "main", N_("serve the game to phones, with no window")),
+    "docs": ("bottisota.commands.docs", "main",
+             N_("print the documents shipped with the program (rules, formats, tutorial)")),
 }
 
 

@@ -15,12 +15,15 @@ BLOCK = re.compile(r"```(\w+)([^\n]*)\n(.*?)```", re.S)
 
 
 def steps() -> list[tuple[str, str, str]]:
-    """('file', path, text) and ('run', command, expected code) in the doc's order."""
+    """('file', path, text), ('run', command, expected code) and ('output', '', text: what
+    the command before prints, shown as a `text` block) in the doc's order."""
     out = []
     for lang, info, body in BLOCK.findall(DOC.read_text()):
         file = re.search(r"file=(\S+)", info)
         if file:
             out.append(("file", file.group(1), body))
+        elif lang == "text":
+            out.append(("output", "", body))
         elif lang == "console":
             for line in body.splitlines():
                 if line.startswith("$ bottisota"):
@@ -39,6 +42,14 @@ def test_every_command_of_the_tutorial_runs(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(content.ENV, raising=False)
     outputs = []
     for kind, what, body in steps():
+        if kind == "output":
+            # the doc's sample output is what the command before printed, line for line
+            _cmd, out, err = outputs[-1]
+            printed = (out + err).splitlines()
+            for line in body.splitlines():
+                assert line in printed, f"the doc shows {line!r}; the command printed:\n" \
+                    + "\n".join(printed)
+            continue
         if kind == "file":
             path = tmp_path / what
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -57,9 +68,11 @@ def test_every_command_of_the_tutorial_runs(tmp_path, monkeypatch, capsys):
     for name in ("yard.pdf", "yard-letter.pdf", "yard-half.pdf", "yard.svg", "yard.png"):
         assert (tmp_path / name).stat().st_size > 1000
     assert sorted(p.name for p in (tmp_path / "journals").iterdir()) == \
-        ["game-100003.jsonl", "game-100004.jsonl"]
+        ["game-100003-swapped.jsonl", "game-100003.jsonl"]
     simulate_out = next(out for cmd, out, _ in outputs if cmd.startswith("bottisota simulate"))
-    assert "shover" in simulate_out and "too wide to rank" in simulate_out
+    assert "shover" in simulate_out and "card ratings" in simulate_out
+    sweep_out = next(out for cmd, out, _ in outputs if "--sweep" in cmd)
+    assert "sweep of shover" in sweep_out
     assert any(out.startswith("bottisota ") for cmd, out, _ in outputs if "--version" in cmd)
 
 

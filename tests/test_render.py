@@ -113,7 +113,7 @@ def test_render_command_writes_a_png_at_the_asked_scale_with_its_dpi(tmp_path):
     out = tmp_path / "arena.png"
     assert main(["render", "duel", "-o", str(out), "--scale", "4"]) == 0
     img = pygame.image.load(str(out))
-    assert img.get_size() == (240, 240)            # the 60 x 60 cm table, 4 px per cm
+    assert img.get_size() == (318, 240)            # the 60 x 60 cm table and the key, 4 px/cm
     data = out.read_bytes()
     at = data.index(b"pHYs")
     ppm = int.from_bytes(data[at + 4:at + 8], "big")

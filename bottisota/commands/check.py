@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bottisota.commands.options import add_content, add_rules, house_rules
+from bottisota.core.actions import Shoot
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_, _, ngettext
@@ -41,12 +42,15 @@ from bottisota.formats.loading import (
     mods_from_data,
     rules_from_dict,
     rules_with_overrides,
+    valid_part,
 )
 from bottisota.formats.robot_tables import validate_file
+from bottisota.formats.spec_types import did_you_mean
 from bottisota.formats.yaml_source import Marks, load_yaml
 from bottisota.geometry.lint import arena_findings, placement_findings
 from bottisota.play.reach import reach_findings
 from bottisota.play.scenario import check_setup, start_state
+from bottisota.play.scenario import run as run_scenario
 
 KINDS: tuple[str, ...] = ("arena", "card", "mod", "rules", "scenario", "robot")
 _FOLDER_KINDS = {"arenas": "arena", "bots": "card", "cards": "card", "mods": "mod",
@@ -216,11 +220,69 @@ def lint_value(kind: str, value: Any, data: Any, marks: Marks, rules: HouseRules
 
 
 def scenario_findings(scenario: Any, marks: Marks) -> list[Finding]:
-    """Bots placed off the table, in walls or pits, or on each other."""
+    """Bots placed off the table, in walls or pits, or on each other; shots at weapons or
+    bots the scenario does not have; and too few dice for its actions (it is run, as
+    `scenario run` runs it)."""
     state = start_state(scenario, placement=False)
     bots = [(b["id"], float(b["at"][0]), float(b["at"][1]), state.bots[b["id"]].card.base,
              f"bots[{i}]") for i, b in enumerate(scenario.bots) if b["id"] in state.bots]
-    return placement_findings(scenario.arena, scenario.rules, bots, marks)
+    found = placement_findings(scenario.arena, scenario.rules, bots, marks)
+    found += shot_name_findings(scenario, state, marks)
+    if not any(f.level == ERROR for f in found):
+        found += dice_findings(scenario, marks)
+    return found
+
+
+def _expected_refusals(scenario: Any) -> set[int]:
+    """The actions the scenario expects to be refused (`expect.rejected`)."""
+    listed = (scenario.expect or {}).get("rejected") or []
+    out: set[int] = set()
+    for item in listed:
+        index = item.get("action") if isinstance(item, dict) else item
+        if isinstance(index, int):
+            out.add(index)
+    return out
+
+
+def shot_name_findings(scenario: Any, state: Any, marks: Marks) -> list[Finding]:
+    """A shot naming a weapon its bot does not carry, or a target that is not one of the
+    scenario's bots (with did-you-mean): the action would only be refused (R18), and a
+    scenario that expects nothing of it would pass for the wrong reason. An action the
+    scenario expects to be refused is left alone."""
+    out: list[Finding] = []
+    refused = _expected_refusals(scenario)
+    for i, action in enumerate(scenario.actions):
+        if not isinstance(action, Shoot) or i in refused or action.bot not in state.bots:
+            continue
+        card = state.bots[action.bot].card
+        names = [w.name for w in card.weapons]
+        for j, shot in enumerate(action.shots):
+            where = f"actions[{i}].shoot[{j}]"
+            if card.weapon(shot.weapon) is None:
+                out.append(from_problem(marks.problem(f"{where}.weapon", _(
+                    "{bot} has no weapon '{weapon}' (it has: {names}); the action would be "
+                    "refused (R18)").format(bot=action.bot, weapon=shot.weapon,
+                                            names=", ".join(names) or _("none"))
+                    + did_you_mean(shot.weapon, names))))
+            if shot.target is not None and shot.target not in state.bots:
+                ids = sorted(state.bots)
+                out.append(from_problem(marks.problem(f"{where}.target", _(
+                    "no bot has the id '{target}' (bots: {ids})").format(
+                        target=shot.target, ids=", ".join(ids))
+                    + did_you_mean(shot.target, ids))))
+    return out
+
+
+def dice_findings(scenario: Any, marks: Marks) -> list[Finding]:
+    """Forced dice that run out before the actions are done (the scenario is run)."""
+    if scenario.dice is None:
+        return []
+    outcome = run_scenario(scenario)
+    if not outcome.ran_out:
+        return []
+    return [from_problem(marks.problem("dice", _(
+        "{n} forced dice are too few for the actions: {why}").format(
+            n=len(scenario.dice), why=outcome.ran_out)))]
 
 
 def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None = None
@@ -229,7 +291,8 @@ def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None 
     try:
         kind, value, data, marks = _load(path, kind)
     except InputError as err:
-        return kind, [from_problem(p) for p in err.problems], None, None
+        found = [from_problem(p) for p in err.problems]
+        return kind, found + _warnings_beside_errors(path, kind, rules), None, None
     if marks is None or value is None and kind != "rules":
         return kind, [], data, marks
     try:
@@ -237,6 +300,27 @@ def file_findings(path: Path, kind: str | None = None, rules: HouseRules | None 
     except InputError as err:
         found = [from_problem(p) for p in err.problems]
     return kind, found, data, marks
+
+
+def _warnings_beside_errors(path: Path, kind: str | None, rules: HouseRules | None
+                            ) -> list[Finding]:
+    """For an arena with errors: the warnings of the features that are right, so a
+    designer sees every finding at once. Only warnings: an error there may follow from
+    a feature left out (a stair that leads to a platform with a broken key)."""
+    if (kind or kind_by_place(path)) not in ("arena", None):
+        return []
+    try:
+        data, marks = load_yaml(path)
+        if kind_of(path, data) != "arena":
+            return []
+        arena, problems = valid_part(data, marks, rules)
+        if arena is None or problems or not arena.features:
+            return []
+        found = arena_findings(arena, marks) + reach_findings(arena, rules or bundled_rules(),
+                                                              marks)
+    except (InputError, ValueError):
+        return []
+    return [f for f in found if f.level == WARNING]
 
 
 def _id_findings(checked: list[tuple[str | None, Path, Any, Marks]]) -> list[Finding]:

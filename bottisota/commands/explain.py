@@ -9,14 +9,15 @@ import textwrap
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
 from bottisota.core.rule_texts import RULE_NUMBERS, rule_text
+from bottisota.formats.docs import defaults
 from bottisota.formats.lint import CODES, lookup
 from bottisota.formats.spec_types import did_you_mean
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("code", nargs="?", metavar="CODE",
-                   help=_("a code (W012), its name (lone-teleporter) or a rule (R18); "
-                          "none lists every code"))
+                   help=_("a code (W012), its name (lone-teleporter), a rule (R18) or a "
+                          "default (D23); none lists every code"))
 
 
 def rule_explanation(rule: str) -> str:
@@ -28,10 +29,25 @@ def rule_explanation(rule: str) -> str:
     return textwrap.fill(f"{rule} — {rule_text(rule)}", 78)
 
 
+def default_explanation(number: str) -> str:
+    """A default's number and text from docs/defaults.md, wrapped (InputError when there
+    is no such default). The defaults are written in English only."""
+    number = number.upper()
+    texts = defaults()
+    if number not in texts:
+        last = max(int(n[1:]) for n in texts)
+        raise InputError([Problem(number, 0, 0, "", _(
+            "no such default; the defaults are D1 to D{last}").format(last=last))])
+    return textwrap.fill(f"{number} — {texts[number]}", 78)
+
+
 def explanation(word: str) -> str:
-    """The text `explain` prints for one code or rule (InputError when there is none)."""
+    """The text `explain` prints for one code, rule or default (InputError when there is
+    none)."""
     if re.fullmatch(r"[Rr][0-9]+", word):
         return rule_explanation(word)
+    if re.fullmatch(r"[Dd][0-9]+", word):
+        return default_explanation(word)
     code = lookup(word)
     if code is None:
         names = [c.code for c in CODES.values()] + [c.name for c in CODES.values()]

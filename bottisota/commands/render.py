@@ -31,7 +31,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help=_("a print ratio such as 1:2 (any format), or for PNG pixels per cm "
                           "(default {default_px_per_cm})").format(
                             default_px_per_cm=number(DEFAULT_PX_PER_CM)))
-    p.add_argument("--paper", choices=("a4", "letter", "a3"), default="a4",
+    p.add_argument("--paper", choices=("a4", "letter", "a3"), default="a4", type=str.lower,
                    help=_("PDF page size (default a4)"))
     p.add_argument("--ids", action="store_true", help=_("write feature ids on the plan"))
     p.add_argument("--no-legend", "--no-key", dest="no_key", action="store_true",
@@ -137,9 +137,9 @@ def _write_png(out: Path, bp, arena, ratio: float, px_per_cm: float, key: bool) 
         write_png,
     )
 
-    w, h = png_size(arena.size, px_per_cm)
+    w, h = png_size(arena.size, px_per_cm, key, ratio)
     if max(w, h) > MAX_SIDE or w * h > MAX_PIXELS:
-        best = largest_png_scale(arena.size)
+        best = largest_png_scale(arena.size, key, ratio)
         raise InputError([Problem("--scale", 0, 0, "", _("a PNG of {w} x {h} px "
                                                          "({px_per_cm} px per cm) is too "
                                                          "large (at most {max_side} px a "

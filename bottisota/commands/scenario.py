@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from bottisota.commands.options import add_content
 from bottisota.core.i18n import _
 from bottisota.play.scenario import load_scenario, report, run, text_report
 
@@ -19,6 +20,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     r = sub.add_parser("run", help=_("run scenario files and check their expectations"))
     r.add_argument("files", nargs="+", metavar="FILE", help=_("scenario YAML files"))
     r.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
+    add_content(r)
 
 
 def main(args: argparse.Namespace) -> int:

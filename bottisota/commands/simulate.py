@@ -14,27 +14,45 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _, ngettext, number
+from bottisota.robot.rating import DEFAULT_MARGIN, Ratings, decision_text, rate
+from bottisota.robot.rating import summary as rating_summary
+from bottisota.robot.rating import table as rating_table
 from bottisota.robot.simulate import (
     DEFAULT_ROBOTS,
     DEFAULT_ROUND_LIMIT,
+    Runner,
+    init_args,
     keep_journals,
-    run,
+    order,
     setup,
+    units,
 )
 from bottisota.robot.stats import (
+    LEGEND,
     GameRecord,
+    Row,
+    card_by_card,
+    card_by_personality,
     card_rows,
+    endings,
     flag_text,
     personality_rows,
     ranking_note,
     table,
 )
+from bottisota.robot.sweep import Override
+from bottisota.robot.sweep import parse as parse_sweep
+
+if TYPE_CHECKING:
+    from bottisota.robot.cluster import ClusterRunner
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -62,29 +80,52 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", default="worst", metavar="worst|all|N",
                    help=_("which journals to keep: worst (errors, refusals, else the most "
                           "one-sided games), all, or the first N games (default worst)"))
+    p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
+                   help=_("play each seed twice, the second time with the seats swapped, so "
+                          "the luck of the draw and of the first seat cancel out (default: "
+                          "on; --no-mirror plays each seed once)"))
+    p.add_argument("--until-decided", action="store_true",
+                   help=_("after --games, keep playing as many again until every card is "
+                          "decided (OVER, UNDER or even) or --max-games are played"))
+    p.add_argument("--max-games", type=int, default=20000,
+                   help=_("the most games --until-decided plays (default 20000)"))
+    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
+                   help=_("points of win chance against an average card within which a "
+                          "card is even (default {margin})").format(margin=DEFAULT_MARGIN))
+    p.add_argument("--sweep", default=None, metavar="CARD.KEY=A..B[:STEP]",
+                   help=_("play the games once for each value of one number of one card "
+                          "or weapon (brawler.armour=3..5, 'sniper.Rail gun.range=30..50:10')"))
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help=_("play the games on this Dask scheduler (tcp://host:8786; needs "
+                          "the extra bottisota[cluster])"))
     p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     add_content(p)
     add_rules(p)
 
 
-def report(records: list[GameRecord], seconds: float | None = None) -> str:
-    """The terminal report: both tables, the ranking advice, flags and a summary."""
-    people, cards = personality_rows(records), card_rows(records)
-    lines = [table(_("personality"), people), "", table(_("bot card"), cards), ""]
-    for title, rows in ((_("personalities"), people), (_("cards"), cards)):
-        lines.append(f"{title}: {ranking_note(rows, len(records))}")
-        for row in rows:
-            if row.flag:
-                lo, hi = row.interval
-                lines.append(_("  {v}: {label} wins {v2}% [{v3}-{v4}], clear of "
-                               "the others pooled").format(
-                                 v=flag_text(row.flag), label=row.label,
-                                 v2=number(100 * row.rate, 1, fixed=True),
-                                 v3=number(100 * lo, 1, fixed=True),
-                                 v4=number(100 * hi, 1, fixed=True)))
+def report(records: list[GameRecord], seconds: float | None = None,
+           margin: float = DEFAULT_MARGIN) -> str:
+    """The terminal report: the personality and card tables, the cards' ratings and what
+    they decide, the cross tables, draws with why they ended, and a summary."""
+    ratings = rate(records, margin)
+    people, cards = personality_rows(records), decided_rows(card_rows(records), ratings)
+    lines = [table(_("personality"), people), "", table(_("bot card"), cards), "",
+             rating_table(ratings), *rating_summary(ratings), "",
+             card_by_personality(records), "", card_by_card(records), ""]
+    lines.append(f"{_('personalities')}: {ranking_note(people, len(records))}")
+    for row in people:
+        if row.flag:
+            lo, hi = row.interval
+            lines.append(_("  {v}: {label} wins {v2}% [{v3}-{v4}], clear of "
+                           "the others pooled").format(
+                             v=flag_text(row.flag), label=row.label,
+                             v2=number(100 * row.rate, 1, fixed=True),
+                             v3=number(100 * lo, 1, fixed=True),
+                             v4=number(100 * hi, 1, fixed=True)))
     draws = sum(1 for r in records if len(r.winners) != 1)
     refusals = [f for r in records for f in r.refusals]
     slowest = max((r.slowest for r in records), default=0.0)
+    mirrored = sum(1 for r in records if r.mirrored)
     summary = (_("{records} games ({draws} drawn: no sole winner), {v} rounds on "
                  "average; slowest decision {v2} ms; {refusals} refused actions").format(
                    records=len(records), draws=draws,
@@ -95,13 +136,27 @@ def report(records: list[GameRecord], seconds: float | None = None) -> str:
         summary += _("; {records} games/s").format(
             records=number(len(records) / seconds, 1, fixed=True))
     lines.append(summary)
+    if mirrored:
+        lines.append(_("  {pairs} seeds played twice, the second time with the seats "
+                       "swapped").format(pairs=mirrored))
+    for why, count in endings(records):
+        lines.append(_("  drawn: {count} × {why}").format(count=count, why=why))
     errors = [_("seed {seed}: {e}").format(seed=r.seed, e=e) for r in records for e in r.errors]
     if errors:
         lines.append(_("{errors} games stopped by an error in the rules:").format(
                          errors=len(errors)))
     lines += [_("  refused: {r}").format(r=r) for r in refusals[:5]]
     lines += [_("  error: {e}").format(e=e) for e in errors[:5]]
+    lines += ["", _(LEGEND)]
     return "\n".join(lines)
+
+
+def decided_rows(rows: list[Row], ratings: Ratings) -> list[Row]:
+    """The card rows flagged by what their ratings decide (over or under only)."""
+    flags = ratings.flagged()
+    for row in rows:
+        row.flag = flags.get(row.label, "")
+    return rows
 
 
 def _keep_value(keep: str) -> str:
@@ -110,6 +165,71 @@ def _keep_value(keep: str) -> str:
     raise InputError([Problem("--keep", 0, 0, "", _("'{keep}': expected worst, all or a "
                                                     "number of games above 0").format(
                                                       keep=keep))])
+
+
+def _runner(args: argparse.Namespace, init: tuple, jobs: int) -> Runner | ClusterRunner:
+    if args.cluster:
+        from bottisota.robot.cluster import ClusterRunner
+
+        return ClusterRunner(args.cluster, init)
+    return Runner(init, jobs)
+
+
+def play_games(args: argparse.Namespace, init: tuple, jobs: int,
+               progress: bool) -> list[GameRecord]:
+    """The games of one set-up: `--games` of them, and with `--until-decided` more of
+    the same size until every card is decided or `--max-games` are played."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(unit="game", file=sys.stderr)
+    try:
+        with _runner(args, init, jobs) as runner:
+            records = runner.play(units(args.games, args.seed, args.mirror), bar)
+            while (args.until_decided and len(records) < args.max_games
+                   and not rate(records, args.margin).decided()):
+                seeds = len({r.seed for r in records})
+                more = min(args.games, args.max_games - len(records))
+                records += runner.play(units(more, args.seed, args.mirror, first=seeds), bar)
+        return order(records)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def sweep_report(card: str, results: list[tuple[Override, list[GameRecord]]],
+                 margin: float) -> str:
+    """One line per swept value: the card's rating, interval, win chance and decision,
+    and the other cards flagged at that value."""
+    value, rating_w, chance, verdict, games = (_("value"), _("rating"), _("vs average %"),
+                                               _("decision"), _("games"))
+    head = (f"{value:>10} {games:>6} {rating_w:>7} {'95%':>13} {chance:>13}  {verdict}")
+    lines = [_("sweep of {card}").format(card=card), head, "-" * len(head)]
+    notes = []
+    for override, records in results:
+        ratings = rate(records, margin)
+        mine = next((c for c in ratings.cards if c.card == card), None)
+        if mine is None:
+            lines.append(f"{number(override.value, 2):>10} {len(records):>6} "
+                         + _("not fielded"))
+            continue
+        lines.append(f"{number(override.value, 2):>10} {len(records):>6} "
+                     f"{number(mine.rating, 2, fixed=True):>7} "
+                     f"{span(mine.low, mine.high):>13} "
+                     f"{number(100 * mine.win_chance, 1, fixed=True):>13}  "
+                     f"{decision_text(mine.decision)}")
+        others = {c: d for c, d in ratings.flagged().items() if c != card}
+        if others:
+            notes.append(_("  at {value}: {flags}").format(
+                value=number(override.value, 2),
+                flags=", ".join(f"{c} {decision_text(d)}" for c, d in sorted(others.items()))))
+    return "\n".join(lines + notes)
+
+
+def span(low: float, high: float) -> str:
+    """An interval of ratings, `-0.12..0.40`."""
+    return number(low, 2, fixed=True) + ".." + number(high, 2, fixed=True)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -126,14 +246,25 @@ def main(args: argparse.Namespace) -> int:
     if journals:
         Path(journals).mkdir(parents=True, exist_ok=True)
     rules = house_rules(args)
-    setup(args.arena, robots, args.locomotion, args.cards, rules)   # bad input fails here, once
+    # bad input fails here, once
+    dealt = setup(args.arena, robots, args.locomotion, args.cards, rules)["cards"]
+    sweep = parse_sweep(args.sweep, dealt) if args.sweep else []
     jobs = args.jobs or os.cpu_count() or 1
     started = time.perf_counter()
-    records = run(args.arena, robots, args.games, jobs, args.seed, args.round_limit,
-                  args.locomotion, args.cards,
-                  progress=not args.quiet, rules=rules, journals=journals)
+    if sweep:
+        results = []
+        for override in sweep:
+            init = init_args(args.arena, robots, args.locomotion, args.cards,
+                             args.round_limit, None, rules, None, (override,))
+            results.append((override, play_games(args, init, jobs, not args.quiet)))
+        print(sweep_report(sweep[0].card, results, args.margin))
+        records = [r for _o, rs in results for r in rs]
+        return 1 if any(r.refusals or r.errors for r in records) else 0
+    init = init_args(args.arena, robots, args.locomotion, args.cards, args.round_limit,
+                     None, rules, journals)
+    records = play_games(args, init, jobs, not args.quiet)
     took = time.perf_counter() - started
-    print(report(records, took))
+    print(report(records, took, args.margin))
     if journals:
         kept = keep_journals(records, journals, keep)
         print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "
@@ -144,8 +275,9 @@ def main(args: argparse.Namespace) -> int:
     if args.output:
         from bottisota.view.chart import draw_chart
 
+        ratings = rate(records, args.margin)
         draw_chart(args.output, [(_("personality"), personality_rows(records)),
-                                 (_("bot card"), card_rows(records))],
+                                 (_("bot card"), decided_rows(card_rows(records), ratings))],
                    title=_("{stem}: {records} games, {robots}").format(
                              stem=Path(args.arena).stem, records=len(records),
                              robots=' vs '.join(robots)))

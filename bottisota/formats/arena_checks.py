@@ -55,9 +55,21 @@ def cut_doors(features: Sequence[Feature]) -> tuple[Feature, ...]:
     return tuple(out)
 
 
+METRES_BELOW = 10.0            # cm: a table smaller than this both ways was written in metres
+
+
 def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
-                   rules: HouseRules) -> list[Problem]:
-    """Every geometry problem of the arena, in feature order."""
+                   rules: HouseRules, joins: bool = True) -> list[Problem]:
+    """Every geometry problem of the arena, in feature order. `joins=False` leaves out
+    whether slopes and lifts meet their floors: with a feature of the file left out (its
+    keys are wrong) a stair to a platform missing its height would only be a follow-on."""
+    if max(arena.size) < METRES_BELOW:
+        # a table given in metres: every feature would be off it; one error says why
+        return [marks.problem("size", N_(
+            "a table of {w:g} x {h:g} cm is too small to play on: sizes are in "
+            "centimetres (did you mean {w100:g} x {h100:g}?)").format(
+                w=arena.size[0], h=arena.size[1], w100=round(arena.size[0] * 100, 4),
+                h100=round(arena.size[1] * 100, 4)))]
     problems: list[Problem] = []
     good: list[Feature] = []
     table = box(0.0, 0.0, *arena.size)
@@ -92,8 +104,9 @@ def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
                                                  "table").format(x=x, y=y)))
         good.append(feature)
     problems.extend(_overlaps(good, marks))
-    problems.extend(_slope_joins(arena, good, marks, rules.step_height))
-    problems.extend(_lift_landings(good, marks, rules))
+    if joins:
+        problems.extend(_slope_joins(arena, good, marks, rules.step_height))
+        problems.extend(_lift_landings(good, marks, rules))
     return problems
 
 

@@ -94,19 +94,31 @@ def arena_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = N
 
 def _valid_part_problems(data: Any, marks: Marks, rules: HouseRules) -> list[Problem]:
     """Geometry problems among the features whose keys are valid (the file has others)."""
+    return valid_part(data, marks, rules)[1]
+
+
+def valid_part(data: Any, marks: Marks, rules: HouseRules | None = None
+               ) -> tuple[Arena | None, list[Problem]]:
+    """An arena file with errors, as far as it is right: the arena of the features whose
+    keys are valid (None when the size or feature list itself is wrong) and the geometry
+    problems among them. `check` shows the warnings of that arena beside the errors; a
+    feature left out keeps its place (features[i]) in every message."""
     if not isinstance(data, dict) or not isinstance(data.get("features"), list):
-        return []
+        return None, []
     scratch = Context(marks)
     size = spec.ARENA.fields["size"].type.check(data.get("size"), "size", scratch)
     if size is INVALID or len(data["features"]) > spec.MAX_FEATURES:
-        return []
+        return None, []
     good = []
     for i, raw in enumerate(data["features"]):
         clean = spec.FEATURE.check(raw, join("features", i), scratch)
         if clean is not INVALID:
             good.append((_feature(i, clean, marks), clean))
-    arena = Arena(name="", size=(size[0], size[1]), features=tuple(f for f, _ in good))
-    return arena_problems(arena, [c for _, c in good], marks, rules or bundled_rules())
+    arena = Arena(name=str(data.get("name") or ""), size=(size[0], size[1]),
+                  features=tuple(f for f, _ in good))
+    problems = arena_problems(arena, [c for _, c in good], marks, rules or bundled_rules(),
+                              joins=len(good) == len(data["features"]))
+    return replace(arena, features=cut_doors(arena.features)), problems
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:

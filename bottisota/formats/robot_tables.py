@@ -190,8 +190,11 @@ class DiceResults(SpecType):
         return (span[0], span[1], str(value))
 
     def schema(self) -> dict:
-        return {"type": "string", "pattern": r"^\s*[0-9]+\s*((-|–|\.\.)\s*[0-9]+\s*)?$",
-                "description": self.doc}
+        # a key may be a plain number (`6: near_goal`), which YAML reads as an integer:
+        # editors check the key as written, so both forms are accepted
+        return {"anyOf": [
+            {"type": "string", "pattern": r"^\s*[0-9]+\s*((-|–|\.\.)\s*[0-9]+\s*)?$"},
+            {"type": "integer", "minimum": 1, "maximum": 12}], "description": self.doc}
 
 
 def _span(data: dict, path: str, ctx: Context) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,27 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_UNIT = re.compile(r"\s*([-+]?\d+(?:[.,]\d+)?)\s*(mm|cm|m|in|deg|degrees|°)\s*", re.I)
+_IN_CM = {"mm": 0.1, "cm": 1.0, "m": 100.0, "in": 2.54}
+
+
+def unit_hint(value: Any) -> str:
+    """For a number written with a unit ('10cm', '1.2 m', '45°'): how to write it."""
+    if not isinstance(value, str):
+        return ""
+    match = _UNIT.fullmatch(value)
+    if match is None:
+        return ""
+    amount = float(match.group(1).replace(",", "."))
+    unit = match.group(2).lower()
+    if unit in ("deg", "degrees", "°"):
+        return N_(": write the number alone ({amount:g}); angles are in degrees").format(
+            amount=amount)
+    cm = amount * _IN_CM[unit]
+    return N_(": write the number alone in centimetres ({cm:g}); every length is in "
+              "cm").format(cm=round(cm, 4))
+
+
 @dataclass
 class Num(SpecType):
     """A finite number (ints accepted as floats) within its declared range.
@@ -136,7 +158,7 @@ class Num(SpecType):
                 not math.isfinite(value) or not value.is_integer()):
             ctx.error(path,
                     N_("expected {kind}, got {value}").format(
-                        kind=self.kind(), value=shown(value)))
+                        kind=self.kind(), value=shown(value)) + unit_hint(value))
             return INVALID
         if not math.isfinite(value):
             ctx.error(path,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -54,6 +54,19 @@ class Reach:
     z: np.ndarray          # floor height per spot
     open: np.ndarray       # a base fits there
     ground: np.ndarray     # reached by ground bots
+    links: dict[int, list[int]] = field(default_factory=dict)   # lifts and teleporters
+    step: float = 1.0      # cm a ground bot climbs (the house rules' step height)
+
+    def from_spot(self, x: float, y: float) -> np.ndarray | None:
+        """The spots a ground bot starting at (x, y) can get to: up no more than a step,
+        down any drop, through lifts and teleporters (None: no base fits there)."""
+        k = self.index(x, y)
+        if k is None or not self.open[k]:
+            return None
+        seen = np.zeros_like(self.open)
+        seen[k] = True
+        _fill(seen, deque([k]), self.nx, self.ny, self.open, self.z, self.links, self.step)
+        return seen
 
     def index(self, x: float, y: float) -> int | None:
         i, j = int(x / self.cell), int(y / self.cell)
@@ -103,8 +116,15 @@ def ground_reach(arena: Arena, rules: HouseRules) -> Reach:
     z = floor_heights(arena, xs, ys)
     links = _links(arena, rules, xs, ys, z, ok)
     seen = ok & (z <= rules.step_height + 1e-9)
-    queue = deque(np.flatnonzero(seen).tolist())
-    step = rules.step_height + 1e-6
+    _fill(seen, deque(np.flatnonzero(seen).tolist()), nx, ny, ok, z, links, rules.step_height)
+    return Reach(cell, nx, ny, z, ok, seen, links, rules.step_height)
+
+
+def _fill(seen: np.ndarray, queue: deque, nx: int, ny: int, ok: np.ndarray, z: np.ndarray,
+          links: dict[int, list[int]], step_height: float) -> None:
+    """Flood `seen` from the spots in `queue`: to open neighbours at most a step higher
+    (any drop down), and along the links."""
+    step = step_height + 1e-6
     while queue:
         k = queue.popleft()
         i, j = k % nx, k // nx
@@ -119,7 +139,6 @@ def ground_reach(arena: Arena, rules: HouseRules) -> Reach:
             if not seen[n]:
                 seen[n] = True
                 queue.append(n)
-    return Reach(cell, nx, ny, z, ok, seen)
 
 
 def _links(arena: Arena, rules: HouseRules, xs, ys, z, ok) -> dict[int, list[int]]:

@@ -42,6 +42,7 @@ class Outcome:
     rejected: list[dict] = field(default_factory=list)   # {action, line, reason}
     events: list[Event] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    ran_out: str = ""           # why the forced dice ran out, if they did (`check` reports it)
 
     @property
     def ok(self) -> bool:
@@ -94,6 +95,8 @@ def run(spec: ScenarioSpec) -> Outcome:
         except DiceExhausted as err:
             outcome.failures.append(
                     _("action {i} (line {line}): {err}").format(i=i, line=line, err=err))
+            outcome.ran_out = _("action {i} (line {line}): {err}").format(
+                i=i, line=line, err=err)
             break
         except Exception as err:  # a rule failing on a legal file: report, do not crash
             outcome.failures.append(

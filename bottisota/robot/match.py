@@ -107,7 +107,8 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     tracker.fold(None, game.start_events)
     record = GameRecord(seed=seed, rounds=0, winners=[],
                         seats={p: pers.name
-                               for p, pers in zip(players, personalities, strict=True)})
+                               for p, pers in zip(players, personalities, strict=True)},
+                        first=game.state.players[0])
     try:
         _loop(game, robots, tracker, record, max_actions)
     except Exception as err:       # a rules bug must not end a thousand-game run
@@ -117,6 +118,9 @@ def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[
     state = game.state
     record.rounds = state.round
     record.winners = _winners(game)
+    record.points = dict(state.scores)
+    record.kill_counts = dict(state.kills)
+    record.ended = _ending(game, record)
     record.players = tracker.players
     record.cards = [(state.bots[b].card.id, state.bots[b].player, t)
                     for b, t in tracker.bots.items()]
@@ -152,9 +156,11 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
         robot.last_plan = None
         if isinstance(action, Shoot):
             me = game.state.bots[action.bot]
-            record.ranges.setdefault(robot.personality.name, []).extend(
-                math.hypot(game.state.bots[o.target].x - me.x, game.state.bots[o.target].y - me.y)
-                for o in action.shots if o.target in game.state.bots)
+            fired = [math.hypot(game.state.bots[o.target].x - me.x,
+                                game.state.bots[o.target].y - me.y)
+                     for o in action.shots if o.target in game.state.bots]
+            record.ranges.setdefault(robot.personality.name, []).extend(fired)
+            record.card_ranges.setdefault(me.card.id, []).extend(fired)
         notes = decision_notes(robots, robot)
         result = game.act(action, notes)
         if result.refusal is not None:
@@ -183,6 +189,17 @@ def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list
             seen.add(id(robot))
             out += robot.take_events()
     return out
+
+
+def _ending(game, record: GameRecord) -> str:
+    """Why the game ended: its game_over reason, or why it was stopped."""
+    if record.errors:
+        return N_("stopped by an error in the rules")
+    for entry in reversed(game.history):
+        for e in entry.events:
+            if e.get("type") == "game_over":
+                return str(e["reason"])
+    return N_("stopped after the action limit")
 
 
 def _winners(game) -> list[str]:

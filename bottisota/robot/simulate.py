@@ -60,12 +60,15 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 
 
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
-          cards: str | None = None, rules=None) -> dict:
-    """Everything a game needs, loaded once per process."""
+          cards: str | None = None, rules=None, overrides: tuple = ()) -> dict:
+    """Everything a game needs, loaded once per process (`overrides`: a sweep's card
+    changes, `Override`s)."""
     from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 
     rules = rules or bundled_rules()
     catalogue, mods = load_catalogue()
+    for override in overrides:
+        catalogue = override.apply(catalogue)
     return {"arena": load_arena(arena_path(arena), rules), "rules": rules,
             "cards": deal(catalogue, locomotion, cards), "mods": mods,
             "personalities": [personality(r) for r in robots]}
@@ -73,14 +76,15 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float | None, rules=None,
-          journals: str | None = None, folders: list[str] | None = None) -> None:
+          journals: str | None = None, folders: list[str] | None = None,
+          overrides: tuple = ()) -> None:
     from bottisota.robot.navigation import load_solver, prepare
 
     load_solver()       # before any fork: workers must not import it after the fork
 
     if folders is not None:
         use_folders(folders)          # a spawned worker starts without the --content folders
-    _WORKER.update(setup(arena, robots, locomotion, cards, rules))
+    _WORKER.update(setup(arena, robots, locomotion, cards, rules, overrides))
     _WORKER["journals"] = journals
     # the games' own rules (their round limit): the same compiled arena and maps
     game_rules = _WORKER["rules"]
@@ -91,64 +95,138 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
     _WORKER["time_limit"] = time_limit
 
 
-def _play(seed: int) -> GameRecord:
+Unit = tuple[int, bool]          # a game: its seed, and whether its seats are swapped
+
+
+def units(games: int, seed: int = 1, mirror: bool = True, first: int = 0) -> list[Unit]:
+    """The games to play: seeds `seed * SEED_STRIDE + first + k`; with `mirror`, each seed
+    twice, the second time with the seats swapped (the other personality starts and draws
+    the first card), so the luck of the draw and of the first seat cancel out."""
+    if not mirror:
+        return [(seed * SEED_STRIDE + first + k, False) for k in range(games)]
+    pairs = (games + 1) // 2
+    return [(seed * SEED_STRIDE + first + k, swapped)
+            for k in range(pairs) for swapped in (False, True)]
+
+
+def _play(unit: Unit | int) -> GameRecord:
+    seed, swapped = unit if isinstance(unit, tuple) else (unit, False)
     w = _WORKER
-    journal = str(journal_file(w["journals"], seed)) if w.get("journals") else None
-    return play(w["arena"], w["rules"], w["cards"], w["mods"], w["personalities"], seed,
-                w["round_limit"], w["time_limit"], journal_path=journal)
+    journal = str(journal_file(w["journals"], seed, swapped)) if w.get("journals") else None
+    people = w["personalities"][::-1] if swapped else w["personalities"]
+    record = play(w["arena"], w["rules"], w["cards"], w["mods"], people, seed,
+                  w["round_limit"], w["time_limit"], journal_path=journal)
+    record.mirrored = swapped
+    return record
 
 
-def journal_file(folder: str | Path, seed: int) -> Path:
-    """Where game `seed`'s journal goes."""
-    return Path(folder) / f"game-{seed}.jsonl"
-
-
-def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
-        round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
-        cards: str | None = None, time_limit: float | None = None, progress: bool = False,
-        rules=None, journals: str | Path | None = None) -> list[GameRecord]:
-    """Play the games (in `jobs` processes) and return their records in seed order;
-    with `journals`, every game is journaled there as game-SEED.jsonl."""
-    seeds = [seed * SEED_STRIDE + i for i in range(games)]
-    init = (arena, robots, locomotion, cards, round_limit, time_limit, rules,
-            str(journals) if journals else None, given_folders())
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, unit="game", file=sys.stderr)
-    records: list[GameRecord] = []
-    if jobs <= 1:
+def play_batch(init: tuple, batch: list[Unit]) -> list[GameRecord]:
+    """Play these games in this process, set up for `init` (once per process and set-up:
+    how a cluster worker plays its share)."""
+    if _WORKER.get("init") != init:
+        _WORKER.clear()
         _init(*init)
-        for s in seeds:
-            records.append(_play(s))
-            if bar is not None:
-                bar.update()
-    else:
+        _WORKER["init"] = init
+    return [_play(u) for u in batch]
+
+
+def journal_file(folder: str | Path, seed: int, swapped: bool = False) -> Path:
+    """Where game `seed`'s journal goes (its seats-swapped twin's: game-SEED-swapped)."""
+    return Path(folder) / (f"game-{seed}-swapped.jsonl" if swapped else f"game-{seed}.jsonl")
+
+
+def order(records: list[GameRecord]) -> list[GameRecord]:
+    """Records in the order of their games: by seed, the seats-swapped twin second."""
+    return sorted(records, key=lambda r: (r.seed, r.mirrored))
+
+
+class Runner:
+    """Plays batches of games on this machine, in `jobs` processes kept open between
+    batches (`simulate --until-decided` plays many)."""
+
+    def __init__(self, init: tuple, jobs: int = 1) -> None:
+        self.init = init
+        self.jobs = jobs
+        self.pool = None
+        if jobs <= 1:
+            play_batch(init, [])
+            return
         forking = _can_fork()
         ctx = get_context("fork" if forking else _fresh_start_method())
         if forking:
             # prepare once here: the workers inherit the loaded cards and the prepared
             # navigation maps instead of each building them again
-            _init(*init)
+            play_batch(init, [])
         pool_args = ({"initializer": _forked} if forking
                      else {"initializer": _init, "initargs": init})
-        pool = ctx.Pool(jobs, **pool_args)
+        self.pool = ctx.Pool(jobs, **pool_args)
+
+    def play(self, batch: list[Unit], bar=None) -> list[GameRecord]:
+        """The batch's records, in the games' order."""
+        records: list[GameRecord] = []
+        if self.pool is None:
+            for u in batch:
+                records.append(_play(u))
+                if bar is not None:
+                    bar.update()
+            return order(records)
+        chunk = max(1, min(16, len(batch) // (self.jobs * 8) or 1))
         try:
-            chunk = max(1, min(16, games // (jobs * 8) or 1))
-            for record in pool.imap_unordered(_play, seeds, chunksize=chunk):
+            for record in self.pool.imap_unordered(_play, batch, chunksize=chunk):
                 records.append(record)
                 if bar is not None:
                     bar.update()
-            pool.close()            # all games are in: let the workers finish and leave
         except BaseException:
-            pool.terminate()
+            self.close(terminate=True)
             raise
-        finally:
-            pool.join()
-    if bar is not None:
-        bar.close()
-    return sorted(records, key=lambda r: r.seed)
+        return order(records)
+
+    def close(self, terminate: bool = False) -> None:
+        if self.pool is not None:
+            if terminate:
+                self.pool.terminate()
+            else:
+                self.pool.close()        # all games are in: let the workers finish and leave
+            self.pool.join()
+            self.pool = None
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(terminate=exc[0] is not None)
+
+
+def init_args(arena: str, robots: list[str], locomotion: str | None = None,
+              cards: str | None = None, round_limit: int | None = DEFAULT_ROUND_LIMIT,
+              time_limit: float | None = None, rules=None,
+              journals: str | Path | None = None, overrides: tuple = ()) -> tuple:
+    """What a process needs to set itself up to play (picklable: sent to workers)."""
+    return (arena, robots, locomotion, cards, round_limit, time_limit, rules,
+            str(journals) if journals else None, given_folders(), overrides)
+
+
+def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
+        round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
+        cards: str | None = None, time_limit: float | None = None, progress: bool = False,
+        rules=None, journals: str | Path | None = None, mirror: bool = False,
+        overrides: tuple = ()) -> list[GameRecord]:
+    """Play the games (in `jobs` processes) and return their records in the games'
+    order; with `journals`, every game is journaled there as game-SEED.jsonl."""
+    batch = units(games, seed, mirror)
+    init = init_args(arena, robots, locomotion, cards, round_limit, time_limit, rules,
+                     journals, overrides)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(batch), unit="game", file=sys.stderr)
+    try:
+        with Runner(init, jobs) as runner:
+            return runner.play(batch, bar)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _start_methods() -> list[str]:
@@ -196,9 +274,9 @@ def keep_journals(records: list[GameRecord], folder: str | Path, keep: str) -> l
         chosen = worst_games(records)
     else:
         chosen = records[:int(keep)]
-    wanted = {journal_file(folder, r.seed) for r in chosen}
+    wanted = {journal_file(folder, r.seed, r.mirrored) for r in chosen}
     for r in records:
-        path = journal_file(folder, r.seed)
+        path = journal_file(folder, r.seed, r.mirrored)
         if path not in wanted and path.exists():
             path.unlink()
     return sorted(p for p in wanted if p.exists())

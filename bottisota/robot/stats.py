@@ -46,11 +46,17 @@ class GameRecord:
     players: dict[str, Tally] = field(default_factory=dict)
     cards: list[tuple[str, str, Tally]] = field(default_factory=list)  # (card, player, tally)
     ranges: dict[str, list[float]] = field(default_factory=dict)       # personality -> shot ranges
+    card_ranges: dict[str, list[float]] = field(default_factory=dict)  # card -> shot ranges
     decisions: int = 0
     refusals: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)     # exceptions raised by the game
     slowest: float = 0.0            # the slowest decision, seconds
     timeouts: int = 0
+    points: dict[str, int] = field(default_factory=dict)       # player -> score (D22, D23)
+    kill_counts: dict[str, int] = field(default_factory=dict)  # player -> kills (D24 ties)
+    first: str = ""                 # the starting player (R6)
+    ended: str = ""                 # why the game ended (the game_over reason)
+    mirrored: bool = False          # the seed's second game, seats swapped
 
 
 @dataclass
@@ -132,17 +138,23 @@ def personality_rows(records: list[GameRecord]) -> list[Row]:
 
 
 def card_rows(records: list[GameRecord]) -> list[Row]:
-    """One row per bot card: every bot of that card fielded, won when its player won."""
+    """One row per bot card: every bot of that card fielded, won when its player won
+    (unflagged: see robot.rating)."""
     by: dict[str, list[Tally]] = {}
     wins: dict[str, int] = {}
     draws: dict[str, int] = {}
+    ranges: dict[str, list[float]] = {}
     for r in records:
         for card, player, tally in r.cards:
             by.setdefault(card, []).append(tally)
             wins[card] = wins.get(card, 0) + (1 if sole_winner(r, player) else 0)
             draws[card] = draws.get(card, 0) + (1 if drew(r, player) else 0)
-    return flag_outliers([_row(card, by[card], wins[card], draws=draws[card])
-                          for card in sorted(by)])
+        for card, values in r.card_ranges.items():
+            ranges.setdefault(card, []).extend(values)
+    # no flags here: a card's flag comes from its rating (robot.rating), which holds the
+    # personality and the first seat apart and corrects for testing every card at once
+    return [_row(card, by[card], wins[card], ranges.get(card), draws=draws[card])
+            for card in sorted(by)]
 
 
 def flag_outliers(rows: list[Row]) -> list[Row]:
@@ -224,3 +236,73 @@ def table(title: str, rows: list[Row]) -> str:
                      f"{_fixed(row.rounds, 2):>6} {_fixed(row.goals, 2):>6} {rng:>6}  "
                      f"{flag_text(row.flag)}")
     return "\n".join(lines)
+
+
+def _result(record: GameRecord, player: str) -> float:
+    """1 for an outright win, 0.5 for a draw, 0 for a loss (D24)."""
+    return 1.0 if sole_winner(record, player) else 0.5 if drew(record, player) else 0.0
+
+
+def _cell(results: list[float]) -> str:
+    """A cross-table cell: the score in percent (a draw counts half) and the samples."""
+    if not results:
+        return "-"
+    return f"{_fixed(100 * sum(results) / len(results), 0)}/{len(results)}"
+
+
+def cross_table(title: str, rows: list[str], columns: list[str],
+                cells: dict[tuple[str, str], list[float]]) -> str:
+    """A fixed-width table of score % / samples, rows by columns."""
+    w = max([14, len(title)] + [len(r) for r in rows])
+    cw = max([9] + [len(c) for c in columns])
+    head = f"{title:<{w}} " + " ".join(f"{c:>{cw}}" for c in columns)
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r:<{w}} " + " ".join(f"{_cell(cells.get((r, c), [])):>{cw}}"
+                                             for c in columns))
+    return "\n".join(lines)
+
+
+def card_by_personality(records: list[GameRecord]) -> str:
+    """Each card's score under each personality (a card fielded by the sniper against one
+    fielded by the aggressive robot are different things)."""
+    cells: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        for card, player, _t in r.cards:
+            cells.setdefault((card, r.seats[player]), []).append(_result(r, player))
+    cards = sorted({c for c, _p in cells})
+    people = sorted({p for _c, p in cells})
+    return cross_table(_("card × personality"), cards, people, cells)
+
+
+def card_by_card(records: list[GameRecord]) -> str:
+    """Each card's score against each card the other side fielded in the same game."""
+    cells: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        for card, player, _t in r.cards:
+            for other, other_player, _o in r.cards:
+                if other_player != player:
+                    cells.setdefault((card, other), []).append(_result(r, player))
+    cards = sorted({c for c, _o in cells} | {o for _c, o in cells})
+    return cross_table(_("card × card"), cards, cards, cells)
+
+
+def endings(records: list[GameRecord]) -> list[tuple[str, int]]:
+    """Why the drawn games (no sole winner) ended, most common first: the game's end
+    (its reason) and whether anyone scored."""
+    counts: dict[str, int] = {}
+    for r in records:
+        if len(r.winners) == 1:
+            continue
+        scored = any(r.points.values()) or any(r.kill_counts.values())
+        why = _("{ending}, tied on points and kills").format(ending=r.ended or "?") \
+            if scored else _("{ending}, nobody scored").format(ending=r.ended or "?")
+        counts[why] = counts.get(why, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+LEGEND = N_("win/draw/loss %: outright wins, shared first places (D24) and losses, each "
+            "with its 95% Wilson interval; kills, dealt, taken, goals: per game (a card: per "
+            "bot fielded); rounds: rounds on the table per bot; range: the median distance "
+            "in cm at which that personality or card fired (-: it never fired); a "
+            "cross-table cell is the score in % (a draw counts half) / games.")

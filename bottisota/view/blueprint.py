@@ -94,7 +94,6 @@ class Blueprint:
     items: list[Item] = field(default_factory=list)
     key: list[Item] = field(default_factory=list)
     key_size: tuple[float, float] = (0.0, 0.0)    # mm
-    key_corner: str = "top-left"  # the table corner the key covers least
 
 def rings_of(geom: BaseGeometry) -> list[list[list[tuple[float, float]]]]:
     """Every polygon of a geometry as its rings."""
@@ -140,10 +139,8 @@ def build(arena: Arena, ids: bool = False, findings: Sequence = ()) -> Blueprint
     for f in arena.features:
         _feature(bp, f, tallest, highest)
     _teleporter_links(bp, arena)
-    for f in arena.features:
-        _labels(bp, f, ids)
+    _place_labels(bp, [group for f in arena.features if (group := _labels(f, ids))])
     add(Shape([[(0, 0), (w, 0), (w, h), (0, h)]], stroke=INK, width=0.6))
-    _scale_bar(bp, w)
     for item in findings:
         if getattr(item, "at", None) is not None:
             x, y = item.at
@@ -151,23 +148,7 @@ def build(arena: Arena, ids: bool = False, findings: Sequence = ()) -> Blueprint
             add(Circle(x, y, 2.0, None, colour, 0.8))
             add(Text(x + 2.4, y + 1.2, item.code, 3.0, colour, "start", True))
     _key(bp, arena, barriers, tallest, highest)
-    bp.key_corner = _emptiest_corner(arena, bp.key_size)
     return bp
-
-
-def _emptiest_corner(arena: Arena, key_mm: tuple[float, float]) -> str:
-    """The table corner where a key of this size (at 1:1) covers the least feature area."""
-    from shapely.geometry import box
-    from shapely.ops import unary_union
-
-    w, h = arena.size
-    kw, kh = min(key_mm[0] / 10, w), min(key_mm[1] / 10, h)
-    stuff = unary_union([f.shape for f in arena.features]) if arena.features else None
-    corners = {"top-left": box(0, h - kh, kw, h), "top-right": box(w - kw, h - kh, w, h),
-               "bottom-right": box(w - kw, 0, w, kh), "bottom-left": box(0, 0, kw, kh)}
-    if stuff is None:
-        return "top-left"
-    return min(corners, key=lambda c: corners[c].intersection(stuff).area)
 
 
 def _grid(bp: Blueprint, w: float, h: float) -> None:
@@ -210,6 +191,7 @@ def _feature(bp: Blueprint, f: Feature, tallest: float, highest: float) -> None:
         _slope_arrows(bp, f)
     elif f.type == "conveyor" and len(f.path) >= 2:
         add(Line([(p[0], p[1]) for p in f.path], INK, 0.4, arrow=True))
+        _belt_arrows(bp, f)
     elif f.type == "goal":
         for i, (x, y) in enumerate(f.respawn):
             add(Circle(x, y, 1.2, None, RESPAWN, 0.5))
@@ -217,6 +199,26 @@ def _feature(bp: Blueprint, f: Feature, tallest: float, highest: float) -> None:
             add(Line([(x, y - 1.6), (x, y + 1.6)], RESPAWN, 0.4))
             label = f"{f.id or 'goal'} R{i + 1}" if len(f.respawn) > 1 else f"{f.id or 'goal'} R"
             add(Text(x + 1.8, y + 1.8, label, 2.5, RESPAWN, "start"))
+
+
+BELT_ARROW_EVERY = 6.0          # cm between the direction marks along a belt
+
+
+def _belt_arrows(bp: Blueprint, f: Feature) -> None:
+    """Direction marks every few cm along the belt's whole length, not one head at its
+    end: a chevron across the belt, pointing the way it carries."""
+    path = LineString(f.path)
+    half = (f.width or 2.0) * 0.35
+    count = int(path.length // BELT_ARROW_EVERY)
+    for i in range(1, count + 1):
+        d = i * path.length / (count + 1)
+        at, ahead = path.interpolate(d), path.interpolate(min(path.length, d + 0.01))
+        dx, dy = ahead.x - at.x, ahead.y - at.y
+        norm = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / norm, dy / norm
+        back = (at.x - ux * half, at.y - uy * half)
+        bp.items.append(Line([(back[0] - uy * half, back[1] + ux * half), (at.x, at.y),
+                              (back[0] + uy * half, back[1] - ux * half)], INK, 0.35))
 
 
 def _slope_arrows(bp: Blueprint, f: Feature) -> None:
@@ -240,8 +242,8 @@ def _slope_arrows(bp: Blueprint, f: Feature) -> None:
                 bp.items.append(Line(list(cut.coords), INK, 0.15))
 
 
-def _labels(bp: Blueprint, f: Feature, ids: bool) -> None:
-    add = bp.items.append
+def _labels(f: Feature, ids: bool) -> LabelGroup | None:
+    """A feature's label lines and where they would sit (None when it has none)."""
     p = f.shape.representative_point()
     x, y = p.x, p.y
     lines: list[str] = []
@@ -280,9 +282,57 @@ def _labels(bp: Blueprint, f: Feature, ids: bool) -> None:
         lines.append("PIT")
     if ids and f.id:
         lines.append(f"#{f.id}" if lines else f.id)
-    colour = WHITE if f.type == "pit" else INK
-    for i, text in enumerate(lines):
-        add(Text(x, y - i * 0.35 * 3.0, text, 2.6 if i == 0 else 2.2, colour, "middle", i == 0))
+    if not lines:
+        return None
+    return LabelGroup(lines, x, y, WHITE if f.type == "pit" else INK)
+
+
+@dataclass
+class LabelGroup:
+    """A feature's label: its lines (the first bold) at an anchor in table cm."""
+
+    lines: list[str]
+    x: float
+    y: float
+    colour: RGB
+
+    def box(self, dx: float, dy: float) -> tuple[float, float, float, float]:
+        """The label's extent at 1:1 with this offset (x0, y0, x1, y1 in table cm)."""
+        width = max(len(t) for t in self.lines) * LABEL_SIZE * 0.062
+        return (self.x + dx - width / 2, self.y + dy - (len(self.lines) - 1) * LINE_GAP - 0.08,
+                self.x + dx + width / 2, self.y + dy + LABEL_SIZE * 0.075)
+
+
+LABEL_SIZE = 2.6                # mm: a label's first line (the others 2.2)
+LINE_GAP = 0.35 * 3.0           # cm between a label's lines
+# where a label may sit, in order: on its anchor, then above, below, right, left, further
+OFFSETS = ((0.0, 0.0), (0.0, 0.9), (0.0, -0.9), (1.0, 0.0), (-1.0, 0.0), (0.0, 1.8),
+           (0.0, -1.8), (1.5, 0.9), (-1.5, 0.9), (1.5, -0.9), (-1.5, -0.9), (0.0, 2.7),
+           (0.0, -2.7))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _place_labels(bp: Blueprint, groups: list[LabelGroup]) -> None:
+    """The labels placed one by one, each at the first offset where it covers no label
+    placed before it (at 1:1; the least covered offset when none is free), so "z 6"
+    and "h 9" never print over each other."""
+    placed: list[tuple[float, float, float, float]] = []
+    for g in groups:
+        best = min(OFFSETS, key=lambda o: (sum(_overlap(g.box(*o), p) for p in placed) > 0,
+                                           sum(_overlap(g.box(*o), p) for p in placed),
+                                           OFFSETS.index(o)))
+        placed.append(g.box(*best))
+        for i, text in enumerate(g.lines):
+            bp.items.append(Text(g.x + best[0], g.y + best[1] - i * LINE_GAP, text,
+                                 LABEL_SIZE if i == 0 else 2.2, g.colour, "middle", i == 0))
+
+
 
 
 def _teleporter_links(bp: Blueprint, arena: Arena) -> None:
@@ -294,20 +344,32 @@ def _teleporter_links(bp: Blueprint, arena: Arena) -> None:
             bp.items.append(Line([a, b], TELEPORTER, 0.3, dash=True))
 
 
-def _scale_bar(bp: Blueprint, w: float) -> None:
-    """A 10 cm bar (or 20, 50 for big tables) under the table, in 1 cm steps."""
-    length = 10 if w < 150 else 20 if w < 400 else 50
-    y = 2.2
-    for k in range(length):
-        fill = INK if k % 2 == 0 else WHITE
-        x0 = k * 1.0 * (length / 10 if length > 10 else 1)
-        x1 = (k + 1) * 1.0 * (length / 10 if length > 10 else 1)
-        if x1 > length:
-            break
-        bp.items.append(Shape([[(x0, y), (x1, y), (x1, y + 0.6), (x0, y + 0.6)]], fill, INK, 0.2))
-    bp.items.append(Text(length + 0.6, y, _("{length} cm: measure to check the print").format(
-                                              length=length),
-                         2.5, INK, "start", True))
+SCALE_LABEL_W = 75.0            # mm: the scale bar's label, at 2.5 mm
+
+
+def scale_bar(ratio: float, room: float = 180.0) -> tuple[list[Item], float]:
+    """A bar of 10 cm of table (20 or 50 where it fits and the print is small) in 1 cm
+    steps, in paper mm at print ratio 1:`ratio`, for the margin beside or above the
+    plan, never on the table (so a tile or the trim never cuts it): its items and its
+    height. `room`: the mm of paper it may take, its label included."""
+    k = 10.0 / ratio                     # paper mm per cm of table
+    length = 10
+    for bigger in (20, 50):              # a small print: a longer bar, at most 10 cm long
+        if bigger * k <= 100.0 and bigger * k + SCALE_LABEL_W <= room:
+            length = bigger
+    while length * k + SCALE_LABEL_W > room and length > 1:
+        length //= 2
+    items: list[Item] = []
+    step = max(1, length // 10)
+    for i, cm in enumerate(range(0, length, step)):
+        x0, x1 = cm * k, min(length, cm + step) * k
+        items.append(Shape([[(x0, 0), (x1, 0), (x1, 3), (x0, 3)]],
+                           INK if i % 2 == 0 else WHITE, INK, 0.2))
+    items.append(Text(length * k + 2, 3, _("{length} cm of table at 1:{ratio}: measure to check "
+                                           "the print").format(length=length,
+                                                               ratio=number(ratio)),
+                      2.5, INK, "start", True))
+    return items, 6.0
 
 
 def _key(bp: Blueprint, arena: Arena, barriers: list[Feature], tallest: float,

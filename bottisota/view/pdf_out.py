@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bottisota.core.i18n import _, number
-from bottisota.view.blueprint import INK, Blueprint, Circle, Item, Line, Shape, Text
+from bottisota.view.blueprint import INK, Blueprint, Circle, Item, Line, Shape, Text, scale_bar
 from bottisota.view.svg_out import Paper, arrow_head
 
 PT = 72.0 / 25.4                  # points per mm
@@ -227,6 +227,10 @@ def _tile(bp: Blueprint, paper: Paper, t: Tiling, col: int, row: int) -> Canvas:
     for item in bp.items:
         c.item(item, to, paper.k)
     c.ops.append("Q")
+    # every tile its own whole scale bar, in the top margin: never cut by a tile's edge
+    bar, bar_h = scale_bar(paper.ratio, aw)
+    for item in bar:
+        c.item(item, lambda x, y: (MARGIN + x, MARGIN - bar_h - 1 + y), 1.0)
     # where the neighbours overlap: dashed lines to trim along and glue over
     mark = (0, 90, 200)
     if col < t.cols - 1:

@@ -65,14 +65,22 @@ MAX_SIDE = 16_384          # px: pygame surfaces larger than this are refused
 MAX_PIXELS = 120_000_000   # px in all
 
 
-def png_size(size: tuple[float, float], px_per_cm: float) -> tuple[int, int]:
-    return max(1, round(size[0] * px_per_cm)), max(1, round(size[1] * px_per_cm))
+KEY_COLUMN_CM = 19.6       # the key and scale bar beside the table (svg_out: 2 gaps + bar)
 
 
-def largest_png_scale(size: tuple[float, float]) -> float:
-    """The largest px per cm a PNG of this table may use."""
-    by_side = MAX_SIDE / max(size)
-    by_area = (MAX_PIXELS / (size[0] * size[1])) ** 0.5
+def png_size(size: tuple[float, float], px_per_cm: float, key: bool = True,
+             ratio: float = 1.0) -> tuple[int, int]:
+    """A plan's pixels: the table, and the key's column beside it (its paper mm at the
+    print ratio)."""
+    width = size[0] + (KEY_COLUMN_CM * ratio if key else 0.0)
+    return max(1, round(width * px_per_cm)), max(1, round(size[1] * px_per_cm))
+
+
+def largest_png_scale(size: tuple[float, float], key: bool = True, ratio: float = 1.0) -> float:
+    """The largest px per cm a PNG of this table (and its key) may use."""
+    width = size[0] + (KEY_COLUMN_CM * ratio if key else 0.0)
+    by_side = MAX_SIDE / max(width, size[1])
+    by_area = (MAX_PIXELS / (width * size[1])) ** 0.5
     return min(by_side, by_area)
 
 
@@ -81,12 +89,13 @@ def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
     widths are paper millimetres at print ratio 1:`ratio` (never below a readable size)."""
     import pygame
 
-    from bottisota.view.blueprint import Circle, Line, Shape, Text
-    from bottisota.view.svg_out import Paper, arrow_head
+    from bottisota.view.blueprint import Circle, Line, Shape, Text, scale_bar
+    from bottisota.view.svg_out import SCALE_BAR_W, Paper, arrow_head
 
     paper = Paper(bp, ratio)
     px_mm = px_per_cm / paper.k                # pixels per paper mm
-    w, h = png_size(bp.size, px_per_cm)
+    sheet_w, sheet_h = paper.sheet(key)
+    w, h = max(1, round(sheet_w * px_mm)), max(1, round(sheet_h * px_mm))
     surface = pygame.Surface((w, h))
     surface.fill((255, 255, 255))
     fonts: dict[tuple[int, bool], pygame.font.Font] = {}
@@ -137,13 +146,11 @@ def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
         draw(item, to_px, paper.k * px_mm)
     if key:
         ox, oy = paper.key_origin()
-        kw, kh = bp.key_size
-        panel = pygame.Surface((round((kw + 4) * px_mm), round((kh + 6) * px_mm)))
-        panel.fill((255, 255, 255))
-        panel.set_alpha(230)
-        surface.blit(panel, ((ox - 2) * px_mm, (oy - 6) * px_mm))
         for item in bp.key:
             draw(item, lambda x, y: ((ox + x) * px_mm, (oy + y) * px_mm), px_mm)
+        bx, by = paper.bar_origin()
+        for item in scale_bar(ratio, SCALE_BAR_W)[0]:
+            draw(item, lambda x, y: ((bx + x) * px_mm, (by + y) * px_mm), px_mm)
     return surface
 
 

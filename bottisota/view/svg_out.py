@@ -7,12 +7,12 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from bottisota.view.blueprint import (
-    WHITE,
     Blueprint,
     Circle,
     Item,
     Line,
     Shape,
+    scale_bar,
 )
 
 FONT = "Helvetica, Arial, sans-serif"
@@ -42,6 +42,7 @@ class Paper:
 
     def __init__(self, bp: Blueprint, ratio: float) -> None:
         self.bp = bp
+        self.ratio = ratio
         self.k = 10.0 / ratio
         self.width = bp.size[0] * self.k
         self.height = bp.size[1] * self.k
@@ -49,12 +50,26 @@ class Paper:
     def __call__(self, x: float, y: float) -> tuple[float, float]:
         return x * self.k, (self.bp.size[1] - y) * self.k
 
-    def key_origin(self, margin: float = 3.0) -> tuple[float, float]:
+    def sheet(self, key: bool) -> tuple[float, float]:
+        """The document's size in mm: the table, and with the key a column beside it."""
+        if not key:
+            return self.width, self.height
         kw, kh = self.bp.key_size
-        corner = self.bp.key_corner
-        x = margin if "left" in corner else self.width - kw - margin
-        y = margin + 6 if "top" in corner else self.height - kh - margin
-        return max(0.0, x), max(0.0, y)
+        return (self.width + 2 * KEY_GAP + max(kw, SCALE_BAR_W),
+                max(self.height, KEY_TOP + kh + KEY_GAP + 6.0))
+
+    def key_origin(self) -> tuple[float, float]:
+        """Where the key starts: beside the table, never over it."""
+        return self.width + KEY_GAP, KEY_TOP
+
+    def bar_origin(self) -> tuple[float, float]:
+        """Where the scale bar starts: under the key."""
+        return self.width + KEY_GAP, KEY_TOP + self.bp.key_size[1] + KEY_GAP
+
+
+KEY_GAP = 8.0                     # mm between the table and the key
+KEY_TOP = 6.0                     # mm above the key's first line
+SCALE_BAR_W = 180.0               # mm the scale bar and its label may take
 
 
 def _svg_item(item: Item, to, k: float) -> str:
@@ -88,9 +103,10 @@ def _svg_item(item: Item, to, k: float) -> str:
 
 
 def svg_text(bp: Blueprint, ratio: float = 1.0, key: bool = True) -> str:
-    """The SVG document of a plan."""
+    """The SVG document of a plan: the table at 1:`ratio`, and the key and the scale bar
+    beside it (never over the table)."""
     paper = Paper(bp, ratio)
-    w, h = paper.width, paper.height
+    w, h = paper.sheet(key)
     parts = ['<?xml version="1.0" encoding="UTF-8"?>',
              f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(w)}mm" '
              f'height="{_n(h)}mm" viewBox="0 0 {_n(w)} {_n(h)}">',
@@ -100,11 +116,13 @@ def svg_text(bp: Blueprint, ratio: float = 1.0, key: bool = True) -> str:
     parts.append("</g>")
     if key:
         ox, oy = paper.key_origin()
-        kw, kh = bp.key_size
         parts.append(f'<g id="key" transform="translate({_n(ox)} {_n(oy)})">')
-        parts.append(f'<rect x="-2" y="-6" width="{_n(kw + 4)}" height="{_n(kh + 6)}" '
-                     f'fill="{_rgb(WHITE)}" fill-opacity="0.9" stroke="#888" stroke-width="0.3"/>')
         parts += [_svg_item(item, lambda x, y: (x, y), 1.0) for item in bp.key]
+        parts.append("</g>")
+        bx, by = paper.bar_origin()
+        parts.append(f'<g id="scale-bar" transform="translate({_n(bx)} {_n(by)})">')
+        parts += [_svg_item(item, lambda x, y: (x, y), 1.0)
+                  for item in scale_bar(ratio, SCALE_BAR_W)[0]]
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
