@@ -144,7 +144,7 @@ def test_the_log_speaks_finnish():
     from bottisota.viewmodel.words import describe
 
     set_language("fi")
-    assert describe({"type": "hits", "bot": "red-2", "amount": 1}) == "red-2 saa 1 osuma"
+    assert describe({"type": "hits", "bot": "red-2", "amount": 1}) == "red-2 saa 1 osuman"
     assert describe({"type": "bot_moved", "bot": "r1", "x": 12.5, "y": 3.25, "facing": 90.0,
                      "spent": 7.5}) == ("r1 liikkuu kohtaan (12,5; 3,25), suunta 90°, "
                                         "7,5 cm käytetty")
@@ -254,7 +254,7 @@ def test_the_rules_cores_english_is_shown_translated():
 
     text = "R14: a loop needs 12 cm of free space ahead; the table ends"
     set_language("fi")
-    assert translated(text) == "R14: silmukka tarvitsee 12 cm vapaata tilaa edessä; pöytä loppuu"
+    assert translated(text) == "R14: voltti tarvitsee 12 cm vapaata tilaa edessä; pöytä loppuu"
     assert translated("r1 would spend 9.50 cm of movement; only 3.25 cm is left (move 8)") \
         == "r1 käyttäisi 9,5 cm liikettä; jäljellä on vain 3,25 cm (liike 8)"
     assert translated("a name the catalogue never saw") == "a name the catalogue never saw"

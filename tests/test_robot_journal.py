@@ -212,7 +212,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
     assert entry.events[2]["type"] != "robot_decision"
     assert app.notes == []
     log = [text for text in (ln.text for ln in app.vm.log.lines)]
-    assert "blue rolled 5 on 'otherwise': hold" in log
+    assert "blue rolled 5 on 'otherwise': hold fire" in log          # the log's words
 
 
 # --- Game.reload -------------------------------------------------------------------------

@@ -271,7 +271,7 @@ def test_a_shot_shows_its_dice_and_damage_on_the_table():
     app.fire()
     texts = [e.text for e in app.vm.effects.items]
     assert any(t.startswith("b: HIT 6") for t in texts)
-    assert any("structure" in t for t in texts) or any("saved" in t for t in texts)
+    assert any("structure" in t for t in texts) or any("armour holds" in t for t in texts)
 
 
 def test_no_label_is_placed_over_a_banner(monkeypatch):

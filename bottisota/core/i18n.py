@@ -287,7 +287,7 @@ def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
         for m in _FIELD.finditer(msgid):
             regex += re.escape(msgid[pos:m.start()])
             name = m.group(1)
-            regex += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+            regex += f"(?P={name})" if name in seen else f"(?P<{name}>.*?)"  # may be empty
             seen.add(name)
             pos = m.end()
         regex += re.escape(msgid[pos:])
@@ -300,11 +300,31 @@ def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((rx, plain) for _n, rx, plain in out)
 
 
-def _value(text: str, depth: int) -> str:
+# the bare words the rules core writes into causes and purposes, and how they are said
+CORE_WORDS = {"crash": N_("crash into a wall"), "collision": N_("collision"),
+              "fall": N_("fall"), "pit": N_("pit"), "min_move": N_("short of its minimum move"),
+              "self-destruct": N_("self-destruct"), "repair": N_("repair"),
+              "reload": N_("reload")}
+
+
+def core_word(text: str) -> str | None:
+    """One of the core's bare words (`CORE_WORDS`) in the current language, else None."""
+    word = CORE_WORDS.get(text)
+    return _(word) if word is not None else None
+
+
+# template fields that hold one of the format's words (a bot card's locomotion)
+FIELD_WORDS = {"loco": {"wheeled": N_("wheeled"), "tracked": N_("tracked"),
+                        "walker": N_("walker"), "flier": N_("flier"), "hover": N_("hover")}}
+
+
+def _value(text: str, depth: int, field: str = "") -> str:
     if _NUMBER.fullmatch(text):
         return number(float(text), 3)
+    if text in FIELD_WORDS.get(field, {}):
+        return _(FIELD_WORDS[field][text])
     if " " not in text:                 # a name (a bot, a key, a YAML value) stays as it is
-        return text
+        return core_word(text) or text
     return _translated(language(), text, depth + 1)
 
 
@@ -318,24 +338,30 @@ def _translated(lang: str, text: str, depth: int = 0) -> str:
     rule = _RULE.fullmatch(text)
     if rule:
         return f"{rule.group(1)}: {_translated(lang, rule.group(2), depth)}"
+    modifier = _MODIFIER.search(text)    # "<purpose> (+1)": a die's modifier after it
+    if modifier and modifier.start() > 0:
+        head = _translated(lang, text[:modifier.start()], depth + 1)
+        if head != text[:modifier.start()]:
+            return head + modifier.group()
     for rx, plain in _patterns(lang):
         m = rx.fullmatch(text)
         if m:
             try:
-                return plain.format(**{k: _value(v, depth) for k, v in m.groupdict().items()})
+                return plain.format(**{k: _value(v, depth, k) for k, v in m.groupdict().items()})
             except (KeyError, IndexError, ValueError):
                 continue
     for sep in _SEPARATORS:             # "<text> — did you mean 'x'?": each part alone
         head, found, tail = text.partition(sep)
         if found and head:
             return _translated(lang, head, depth + 1) + _translated(lang, sep + tail, depth + 1)
-    for msgid, msgstr in _prefixes(lang):  # "one of " + a list of names
+    for msgid, msgstr in _prefixes(lang):  # "one of " + names, "re-roll (R17) " + a purpose
         if text.startswith(msgid):
-            return msgstr + text[len(msgid):]
+            return msgstr + _translated(lang, text[len(msgid):], depth + 1)
     return text
 
 
 _SEPARATORS = (" \u2014 ",)
+_MODIFIER = re.compile(r" \([+-]\d+\)$")
 
 
 @cache

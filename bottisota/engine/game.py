@@ -132,22 +132,30 @@ class JournalSink(Protocol):
     def reloaded(self, game: Game) -> None: ...
 
 
+# R7, R56, R51 refusals, each a whole sentence per thing refused (a translation of a
+# sentence with a verb dropped into it cannot agree with the verb)
+_NOT_YET = {
+    "shoot": (N_("nobody may shoot in the first round"),
+              N_("{id} is a new bot on its first move and may not shoot"),
+              N_("{id} is docked at a service point short of its minimum move: it may not "
+                 "shoot")),
+    "overwatch": (N_("nobody may set overwatch in the first round"),
+                  N_("{id} is a new bot on its first move and may not set overwatch"),
+                  N_("{id} is docked at a service point short of its minimum move: it may "
+                     "not set overwatch")),
+}
+
+
 def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
-    """Why the bot may not `doing` (shoot, set overwatch) now: the first round (R7),
+    """Why the bot may not `doing` ("shoot", "overwatch": set it) now: the first round (R7),
     a new bot's first move (R56), or docked short of its minimum move (R51)."""
+    first_round, new, docked = _NOT_YET[doing]
     if state.round <= 1:
-        return Refusal("R7",
-                N_("nobody may {doing} in the first round").format(doing=doing), at=bot.pos)
+        return Refusal("R7", first_round, at=bot.pos)
     if bot.new:
-        return Refusal("R56",
-                N_("{id} is a new bot on its first move and may not {doing}").format(
-                    id=bot.id, doing=doing),
-                       at=bot.pos)
+        return Refusal("R56", new.format(id=bot.id), at=bot.pos)
     if bot.docked:
-        return Refusal("R51",
-                N_("{id} is docked at a service point short of its minimum move: it may not "
-                   "{doing}").format(
-                    id=bot.id, doing=doing), at=bot.pos)
+        return Refusal("R51", docked.format(id=bot.id), at=bot.pos)
     return None
 
 
@@ -290,7 +298,7 @@ class Game:
                 self._shot_checked = (action, _walk_key(state))
             return refusal
         if isinstance(action, SetOverwatch):
-            barred = not_yet_allowed(state, bot, N_("set overwatch"))
+            barred = not_yet_allowed(state, bot, "overwatch")
             if barred:
                 return barred
             if not can_set_overwatch_after(state, bot):

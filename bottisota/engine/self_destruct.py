@@ -33,11 +33,23 @@ def check_self_destruct(state: GameState, bot_id: str) -> Refusal | None:
     return None
 
 
+def blast_name(bot_id: str) -> str:
+    """The name the explosion goes by as a weapon in the events (journaled as is)."""
+    return f"{bot_id}'s {CAUSE}"
+
+
+def exploding_bot(weapon_name: str) -> str | None:
+    """The bot whose self-destruct `weapon_name` is (a blast's, a to-hit's weapon), or
+    None for a real weapon: the log names the explosion in words."""
+    bot_id, sep, rest = weapon_name.rpartition("'s ")
+    return bot_id if sep and rest == CAUSE and bot_id else None
+
+
 def self_destruct_weapon(state: GameState, bot_id: str) -> Weapon:
     """The explosion as a weapon: explosive, rules.self_destruct_hits hits at
     to-hit rules.self_destruct_to_hit (D21)."""
     rules = state.rules
-    return Weapon(name=f"{bot_id}'s {CAUSE}", kind="gun", mount="turret", range=0.0,
+    return Weapon(name=blast_name(bot_id), kind="gun", mount="turret", range=0.0,
                   to_hit=rules.self_destruct_to_hit, hits=rules.self_destruct_hits,
                   explosive=True)
 

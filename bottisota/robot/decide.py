@@ -46,6 +46,12 @@ def roll_dice(dice: Dice, spec: str, purpose: str) -> int:
     return dice.d6(purpose)
 
 
+# what a robot's die is for, one whole text per table (the dice purposes are journaled)
+_PURPOSES = {"place": N_("robot: {player}'s place table, '{label}'"),
+             "turn": N_("robot: {player}'s turn table, '{label}'"),
+             "overwatch": N_("robot: {player}'s overwatch table, '{label}'")}
+
+
 def first_rule(rules: tuple[Rule, ...], situation: Situation) -> Rule:
     """The first rule whose `when` holds (the validator makes the last one a fallback)."""
     for rule in rules:
@@ -59,6 +65,5 @@ def roll_on(rules: tuple[Rule, ...], situation: Situation, dice: Dice, section: 
     rule = first_rule(rules, situation)
     bot = situation.bot
     roll = roll_dice(dice, rule.dice,
-            N_("robot: {player}'s {section} table, '{label}'").format(
-                player=bot.player, section=section, label=rule.label))
+                     _PURPOSES[section].format(player=bot.player, label=rule.label))
     return Decision(bot.player, bot.id, section, rule, roll, rule.choice(roll))

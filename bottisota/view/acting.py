@@ -104,7 +104,7 @@ class GameActions(AppState):
             self.notes = []        # undo drops the dice rolled since the last action too
             self.vm.log.undone(n)
             self.vm.effects.clear()
-            self.say(_("undone: action {n}").format(n=n), "dim")
+            self.say(_("action {n} is undone").format(n=n), "dim")
             self.vm.plan = None
             self._changed()
         else:
@@ -120,7 +120,7 @@ class GameActions(AppState):
             self.take_robot_notes()
             self.notes = []        # redo drops the dice rolled since the last action
             self.vm.log.redone(len(self.game.history))
-            self.say(_("redone: action {history}").format(history=len(self.game.history)), "dim")
+            self.say(_("action {n} is redone").format(n=len(self.game.history)), "dim")
             self.vm.plan = None
             self._changed()
         else:
@@ -257,7 +257,7 @@ class GameActions(AppState):
                     self.say(_("{weapon}: shot taken back").format(weapon=vm.weapon), "dim")
                     return
         vm.orders.append(ShotOrder(vm.weapon, target))
-        self.say(f"{vm.weapon} -> {target}")
+        self.say(_("{weapon} aims at {target}").format(weapon=vm.weapon, target=target))
 
     def fire(self) -> None:
         bot = self.shooting_bot()

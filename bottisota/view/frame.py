@@ -13,7 +13,7 @@ import pygame
 from bottisota.core.actions import (
     Place,
 )
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, translated
 from bottisota.engine.shooting.geometry import door_keys, open_doors
 from bottisota.view import style
 from bottisota.view.acting import GameActions
@@ -40,6 +40,7 @@ from bottisota.view.table_painter import (
 )
 from bottisota.view.windows import WindowControl
 from bottisota.viewmodel.guidance import danger, headline
+from bottisota.viewmodel.words import step_words
 
 TABLE_BUSY_MS = 4.0     # a table drawn slower than this leaves a changed panel to the next frame
 
@@ -59,7 +60,7 @@ class FrameDrawing(WindowControl, GameActions):
             self.dice_question = None
             self._panel_shown = None
         self.say(_("die typed in: {value} ({purpose})").format(
-                     value=value, purpose=purpose), "dice")
+                     value=value, purpose=translated(purpose)), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
@@ -199,7 +200,7 @@ class FrameDrawing(WindowControl, GameActions):
         pv = self.move_preview() if vm.plan is not None else None
         plan_lines = [(t, _tone_of(c)) for t, c in plan_summary(pv)] if pv is not None else []
         if vm.plan is not None:
-            steps = ", ".join(str(s) for s in vm.plan.all_steps()) or _("(no steps yet)")
+            steps = ", ".join(step_words(s) for s in vm.plan.all_steps()) or _("(no steps yet)")
             plan_lines.insert(0, (_("plan: {steps}").format(steps=steps), "plain"))
             bot = self.state.bots.get(vm.plan.bot)
             why = danger(pv, bot) if pv is not None and bot is not None else None

@@ -8,7 +8,7 @@ from typing import Any
 import pygame
 
 from bottisota.core.actions import Back, Forward, Step, Strafe, Turn
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, translated
 from bottisota.engine.movement.result import MoveResult, PathPoint
 from bottisota.engine.state import Bot
 from bottisota.view import style
@@ -16,7 +16,7 @@ from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink
 from bottisota.view.shapes import dashed_line, facing_vector
 from bottisota.viewmodel.core_calls import MovePreview
-from bottisota.viewmodel.words import describe
+from bottisota.viewmodel.words import describe, ended_words, piece_words
 
 EVENT_MARK_PX = 7
 QUIET_EVENTS = frozenset({"bot_moved", "path", "phase"})   # shown by the ghost itself
@@ -155,19 +155,21 @@ def plan_summary(pv: MovePreview | None) -> list[tuple[str, style.Colour]]:
                           turn_credit=number(shown.turn_credit)), style.TEXT_DIM))
         for piece in shown.pieces:
             mult = f" x{piece.multiplier:g}" if piece.multiplier != 1 else ""
-            note = f" ({piece.note})" if piece.note else ""
+            kind, said = piece_words(piece.kind, piece.note)
+            note = f" ({said})" if said else ""
             lines.append((_("  {kind} {length} cm{mult} = {cost}{note}").format(
-                              kind=piece.kind, length=number(piece.length), mult=mult,
+                              kind=kind, length=number(piece.length), mult=mult,
                               cost=number(piece.cost),
                               note=note),
                           style.TEXT_DIM))
         if shown.ended:
-            lines.append((_("move ends early: {ended}").format(ended=shown.ended), (255, 220, 80)))
+            lines.append((_("move ends early: {ended}").format(ended=ended_words(shown.ended)),
+                          (255, 220, 80)))
         for e in shown.events:
             if e.get("type") not in QUIET_EVENTS:
                 lines.append(("  " + describe(e), (255, 220, 80)))
     if pv.refusal is not None:
-        lines.append((str(pv.refusal), style.REFUSAL))
+        lines.append((translated(pv.refusal), style.REFUSAL))
     for offer in pv.offers:
         lines.append((_("overwatch offer: {offer}").format(
                           offer=getattr(offer, 'watcher', '?')), style.TEXT))

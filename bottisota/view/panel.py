@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import N_, _, ngettext, number
+from bottisota.core.i18n import N_, _, ngettext, number, translated
 from bottisota.core.rule_texts import quoted
 from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark, player_colours
@@ -56,7 +56,9 @@ def draw_panel(
     if vm.confirm:
         lines.insert(0, (vm.confirm, style.tone("alarm")))
     if vm.orders:
-        lines.append(("shots: " + ", ".join(f"{o.weapon} -> {o.target}" for o in vm.orders),
+        shots = ", ".join(_("{weapon} at {target}").format(weapon=o.weapon, target=o.target)
+                          for o in vm.orders)
+        lines.append((_("shots: {orders}").format(orders=shots),
                       style.tone("dice")))
     lines += [(o.line(), style.TEXT_DIM) for o in p.options if not o.enabled]
     y = text_block(surface, lines, (x, y + 4), s.panel, inner, max_lines=10)
@@ -217,13 +219,13 @@ def _dice(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) ->
         return y
     size = p.sizes.panel
     line = style.font(size).get_linesize()
-    surface.blit(style.label("dice", size, style.TEXT_DIM), (x, y))
+    surface.blit(style.label(_("dice"), size, style.TEXT_DIM), (x, y))
     y += line
     for roll in reversed(rolls):
         die = pygame.Rect(x, y, line + 4, line + 4)
         pygame.draw.rect(surface, (250, 250, 250), die, border_radius=4)
         lab = style.label(str(roll.value), size, style.OUTLINE)
         surface.blit(lab, lab.get_rect(center=die.center))
-        y = max(y + line + 8, text_block(surface, [(roll.purpose, style.TEXT)],
+        y = max(y + line + 8, text_block(surface, [(translated(roll.purpose), style.TEXT)],
                                          (x + line + 12, y + 2), size, inner - line - 12) + 4)
     return y + 4

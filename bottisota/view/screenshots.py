@@ -2,7 +2,8 @@
 `python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
 premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160,
 two-windows.png (the projector's table at true scale beside the laptop window) and the
-Finnish table-fi.png and premeasure-fi.png into OUT_DIR (default assets/screenshots)."""
+Finnish table-fi.png, premeasure-fi.png and results-fi.png into OUT_DIR (default
+assets/screenshots)."""
 from __future__ import annotations
 
 import os
@@ -70,13 +71,7 @@ def make_screenshots(out: Path) -> list[Path]:
 
     written.append(_save(_shooting(SIZE), out / "premeasure.png"))
 
-    fired = TableApp(screenshot_game("b1", "shoot", dice=[6, 2, 1, 1, 1, 1, 1, 1]), SIZE)
-    fired.choose_weapon(1)
-    fired.toggle_order("s1")
-    fired.vm.aim = "s1"
-    fired.fire()
-    fired.update(0.5)
-    written.append(_save(fired, out / "results.png", 0.0))
+    written.append(_save(_fired(SIZE), out / "results.png", 0.0))
 
     threat = TableApp(screenshot_game("r1", "move"), SIZE)
     threat.vm.threat_on = True
@@ -93,8 +88,8 @@ def make_screenshots(out: Path) -> list[Path]:
 
 
 def make_finnish_screenshots(out: Path) -> list[Path]:
-    """The table and a shot's pre-measure in Finnish (table-fi.png, premeasure-fi.png);
-    the language in use before is restored."""
+    """The table, a shot's pre-measure and its results in Finnish (table-fi.png,
+    premeasure-fi.png, results-fi.png); the language in use before is restored."""
     before = language()
     set_language("fi")
     try:
@@ -104,7 +99,8 @@ def make_finnish_screenshots(out: Path) -> list[Path]:
         table.vm.show_legend = True
         table.say(_("table view: F1 lists every key"))
         return [_save(table, out / "table-fi.png"),
-                _save(_shooting(SIZE), out / "premeasure-fi.png")]
+                _save(_shooting(SIZE), out / "premeasure-fi.png"),
+                _save(_fired(SIZE), out / "results-fi.png", 0.0)]
     finally:
         set_language(before)
 
@@ -115,6 +111,17 @@ def _shooting(size: tuple[int, int]) -> TableApp:
     app.vm.aim = "s1"
     mx, my = app.camera.to_px(85.0, 65.0)
     app.mouse = (round(mx), round(my))
+    return app
+
+
+def _fired(size: tuple[int, int]) -> TableApp:
+    """b1 has fired at s1: a hit, its damage and the log's lines."""
+    app = TableApp(screenshot_game("b1", "shoot", dice=[6, 2, 1, 1, 1, 1, 1, 1]), size)
+    app.choose_weapon(1)
+    app.toggle_order("s1")
+    app.vm.aim = "s1"
+    app.fire()
+    app.update(0.5)
     return app
 
 

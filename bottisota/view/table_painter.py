@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from bottisota.core.i18n import language
+from bottisota.core.i18n import _, language
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import draw_state, player_colours
@@ -376,8 +376,8 @@ def _draw_orders(surface: pygame.Surface, cam: Camera, t: TableInput, sink: Labe
             continue
         a, b = cam.to_px(shooter.x, shooter.y), cam.to_px(target.x, target.y)
         pygame.draw.line(surface, style.tone("dice"), a, b, 3)
-        sink.want(f"{o.weapon} -> {target.id}", ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "dice",
-                  key=f"order:{o.weapon}")
+        sink.want(_("{weapon} at {target}").format(weapon=o.weapon, target=target.id),
+                  ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), "dice", key=f"order:{o.weapon}")
 
 
 def _draw_place_ghost(surface: pygame.Surface, cam: Camera, g: PlaceGhost, sink: LabelSink) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import ShotOrder
-from bottisota.core.i18n import _
+from bottisota.core.i18n import N_, _
 from bottisota.viewmodel.guidance import SERVICE_CHOICES
 from bottisota.viewmodel.labels import PlacedLabel
 from bottisota.viewmodel.log import GameLog
@@ -83,9 +83,15 @@ def turn_line(game: Any) -> str:
         return _("Round {round} - game over").format(round=state.round)
     who = game.whose_turn()
     bot = game.active_bot()
-    verb = {"place": "place", "move": "move", "shoot": "shoot"}.get(due, due)
-    return _("Round {round} - {who} to {verb}").format(
-            round=state.round, who=who, verb=_(verb)) + (f" ({bot.id})" if bot is not None else "")
+    line = _(_TURN_LINES[due]) if due in _TURN_LINES else _("Round {round} - {who} to {verb}")
+    return line.format(round=state.round, who=who, verb=_(due)) + (
+        f" ({bot.id})" if bot is not None else "")
+
+
+# the turn strip's line, one whole text per phase
+_TURN_LINES = {"place": N_("Round {round} - {who} to place"),
+               "move": N_("Round {round} - {who} to move"),
+               "shoot": N_("Round {round} - {who} to shoot")}
 
 
 def turn_strip(game: Any, robots: dict) -> dict:

@@ -74,15 +74,17 @@ def effects_of(events: list[dict], state: Any) -> list[Effect]:
                 out.append(Effect(PATH, "", pts[-1], points=pts, bot=e.get("bot"),
                                   duration=SHOW_SECONDS))
         elif kind == "to_hit":
-            need = f"{e['need']}+"
             mod = f"{e['mod']:+d}" if e.get("mod") else ""
-            word = _("HIT") if e["hit"] else _("miss")
-            out.append(Effect(MARK, f"{e['target']}: {word} {e['roll']}{mod} ({need})",
+            text = (_("{bot}: HIT {roll}{mod} ({need}+)") if e["hit"]
+                    else _("{bot}: miss {roll}{mod} ({need}+)"))
+            out.append(Effect(MARK, text.format(bot=e["target"], roll=e["roll"], mod=mod,
+                                                need=e["need"]),
                               _pos(state, e["target"]),
                               "alarm" if e["hit"] else "dim", bot=e["target"]))
         elif kind == "armour_test":
-            word = _("saved") if e["passed"] else _("armour fails")
-            out.append(Effect(MARK, f"{e['bot']}: {word} {e['roll']} ({e['need']}+)",
+            text = (_("{bot}: armour holds {roll} ({need}+)") if e["passed"]
+                    else _("{bot}: armour fails {roll} ({need}+)"))
+            out.append(Effect(MARK, text.format(bot=e["bot"], roll=e["roll"], need=e["need"]),
                               _pos(state, e["bot"]),
                               "dice", bot=e["bot"]))
         elif kind == "damaged":

@@ -4,13 +4,22 @@ Every event kind the core emits has its sentence here (`EVENT_WORDS`); a test
 enumerates the kinds the core can emit and fails on any without one. The
 sentences read only keys the event really carries (optional keys are asked
 with `.get` and left out when absent), so no line ever shows "?" or a raw dict.
+
+Grammar by construction: a text whose words depend on a number is one whole
+`ngettext` sentence per form ("red saa 1 pisteen" / "2 pistettä"); a text with an
+optional part has one whole sentence with it and one without; the core's English
+(causes, reasons, feature labels, a flight's end) is translated by its catalogued
+template; names (bots, players, cards, weapons, features' ids) stay as written.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from bottisota.core.i18n import N_, _, ngettext, number, signed, translated
+from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
+from bottisota.core.i18n import N_, _, core_word, ngettext, number, signed, translated
+from bottisota.engine.self_destruct import exploding_bot
+from bottisota.viewmodel.robot_words import decision_words
 
 Event = dict
 
@@ -44,21 +53,34 @@ def _names(items: Any) -> str:
                                           last=items[-1])
 
 
-def _cause(e: Event) -> str:
-    cause = e.get("cause")
-    return f" ({_(str(cause).replace('_', ' '))})" if cause else ""
+def cause_words(cause: object) -> str:
+    """Why something happened, in the current language: the core's word or template
+    translated, a weapon's own name as it is."""
+    text = str(cause)
+    word = core_word(text)
+    if word is not None:
+        return word
+    bot = exploding_bot(text)
+    if bot is not None:
+        return _("{bot}'s self-destruct").format(bot=bot)
+    bot = exploding_bot(text.removesuffix(" blast")) if text.endswith(" blast") else None
+    if bot is not None:
+        return _("{bot}'s self-destruct blast").format(bot=bot)
+    return translated(text)
 
 
-def _plural(n: int, word: str) -> str:
-    return _PLURALS[word](n).format(n=n)
+def weapon_words(name: object) -> str:
+    """A weapon as the log names it: the card's name as written; the self-destruct's
+    blast (a pseudo-weapon) in words."""
+    bot = exploding_bot(str(name))
+    return _("{bot}'s self-destruct").format(bot=bot) if bot is not None else str(name)
 
 
-_PLURALS: dict[str, Callable[[int], str]] = {
-    "damage_point": lambda n: ngettext("{n} damage point", "{n} damage points", n),
-    "shot": lambda n: ngettext("{n} shot", "{n} shots", n),
-    "point": lambda n: ngettext("{n} point", "{n} points", n),
-    "hit": lambda n: ngettext("{n} hit", "{n} hits", n),
-}
+def count(n: float) -> tuple[int, str]:
+    """A count for `ngettext` (a fraction takes the plural, as 1.5 points and
+    1,5 pistettä do) and the number written out."""
+    whole = int(n) if float(n).is_integer() else 2
+    return whole, number(n)
 
 
 def _to_hit(e: Event) -> str:
@@ -68,16 +90,21 @@ def _to_hit(e: Event) -> str:
             "{bot}'s {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}"
         ).format(
             bot=e["bot"],
-            weapon=e["weapon"],
+            weapon=weapon_words(e["weapon"]),
             target=e["target"],
             roll=e["roll"],
             mod=_mod(e),
             need=e["need"],
             verdict=verdict,
         )
-    return _("the {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}").format(
-        weapon=e["weapon"], target=e["target"], roll=e["roll"], mod=_mod(e), need=e["need"],
-        verdict=verdict)
+    bot = exploding_bot(str(e["weapon"]))
+    if bot is not None:
+        text = _("{bot}'s self-destruct blast at {target}: rolled {roll}{mod}, needs {need}+"
+                 " - {verdict}")
+    else:
+        text = _("the {weapon} at {target}: rolled {roll}{mod}, needs {need}+ - {verdict}")
+    return text.format(bot=bot, weapon=e["weapon"], target=e["target"], roll=e["roll"],
+                       mod=_mod(e), need=e["need"], verdict=verdict)
 
 
 def _armour(e: Event) -> str:
@@ -91,18 +118,42 @@ def _armour(e: Event) -> str:
 
 def _damaged(e: Event) -> str:
     amount = int(e["amount"])
+    cause = cause_words(e["cause"]) if e.get("cause") else None
     if amount < 0:
-        return _("{bot} is repaired: {points} off{cause}").format(
-            bot=e["bot"], points=_plural(-amount, "damage_point"), cause=_cause(e))
-    return _("{bot} takes {points}{cause}").format(
-        bot=e["bot"], points=_plural(amount, "damage_point"), cause=_cause(e))
+        n, text = count(-amount)
+        line = (ngettext("{bot} is repaired: {n} damage point off ({cause})",
+                         "{bot} is repaired: {n} damage points off ({cause})", n) if cause
+                else ngettext("{bot} is repaired: {n} damage point off",
+                              "{bot} is repaired: {n} damage points off", n))
+    else:
+        n, text = count(amount)
+        line = (ngettext("{bot} takes {n} damage point ({cause})",
+                         "{bot} takes {n} damage points ({cause})", n) if cause
+                else ngettext("{bot} takes {n} damage point", "{bot} takes {n} damage points",
+                              n))
+    return line.format(bot=e["bot"], n=text, cause=cause)
+
+
+def _hits(e: Event) -> str:
+    n, text = count(int(e["amount"]))
+    if e.get("cause"):
+        return ngettext("{bot} takes {n} hit ({cause})", "{bot} takes {n} hits ({cause})",
+                        n).format(bot=e["bot"], n=text, cause=cause_words(e["cause"]))
+    return ngettext("{bot} takes {n} hit", "{bot} takes {n} hits", n).format(bot=e["bot"],
+                                                                              n=text)
 
 
 def _destroyed(e: Event) -> str:
-    if e.get("by"):
-        return _("{bot} is DESTROYED{cause} by {by}").format(bot=e["bot"], cause=_cause(e),
-                                                            by=e["by"])
-    return _("{bot} is DESTROYED{cause}").format(bot=e["bot"], cause=_cause(e))
+    cause = cause_words(e["cause"]) if e.get("cause") else None
+    if e.get("by") and cause:
+        text = _("{bot} is DESTROYED by {by} ({cause})")
+    elif e.get("by"):
+        text = _("{bot} is DESTROYED by {by}")
+    elif cause:
+        text = _("{bot} is DESTROYED ({cause})")
+    else:
+        text = _("{bot} is DESTROYED")
+    return text.format(bot=e["bot"], by=e.get("by"), cause=cause)
 
 
 def _status(e: Event) -> str:
@@ -111,7 +162,7 @@ def _status(e: Event) -> str:
     now = ", ".join(parts) if parts else _("its status changed")
     if e.get("cause"):
         return _("{bot} now has {now} (from {cause})").format(bot=e["bot"], now=now,
-                                                               cause=e["cause"])
+                                                               cause=cause_words(e["cause"]))
     return _("{bot} now has {now}").format(bot=e["bot"], now=now)
 
 
@@ -125,36 +176,47 @@ def _overwatch(e: Event) -> str:
 
 
 def _ammo(e: Event) -> str:
-    left = int(e["left"])
+    n, text = count(int(e["left"]))
     if e.get("cause") == "reload":
-        return _("{bot}'s {weapon} is reloaded: {shots}").format(
-            bot=e["bot"], weapon=e["weapon"], shots=_plural(left, "shot"))
-    return _("{bot}'s {weapon}: {shots} left").format(bot=e["bot"], weapon=e["weapon"],
-                                                     shots=_plural(left, "shot"))
+        line = ngettext("{bot}'s {weapon} is reloaded: {n} shot",
+                        "{bot}'s {weapon} is reloaded: {n} shots", n)
+    else:
+        line = ngettext("{bot}'s {weapon}: {n} shot left", "{bot}'s {weapon}: {n} shots left",
+                        n)
+    return line.format(bot=e["bot"], weapon=weapon_words(e["weapon"]), n=text)
 
 
 def _score(e: Event) -> str:
     why = e.get("reason")
-    points = _plural(int(e["points"]), "point")
+    n, text = count(e["points"])
     if why:
-        return _("{player} scores {points} ({why})").format(player=e["player"], points=points,
-                                                            why=translated(why))
-    return _("{player} scores {points}").format(player=e["player"], points=points)
+        return ngettext("{player} scores {n} point ({why})", "{player} scores {n} points ({why})",
+                        n).format(player=e["player"], n=text, why=translated(why))
+    return ngettext("{player} scores {n} point", "{player} scores {n} points", n).format(
+        player=e["player"], n=text)
 
 
 def _collision(e: Event) -> str:
     hits = e.get("hits") or 0
-    if e["type"] == "crash":
-        text = _("{bot} crashes into {other}{tail}")
+    crash = e["type"] == "crash"
+    other = translated(e["with"])                 # a bot, or a wall's label
+    if isinstance(hits, (int, float)) and hits:
+        n, dice = count(int(hits))
+        text = (ngettext("{bot} crashes into {other}: {dice} hit",
+                         "{bot} crashes into {other}: {dice} hits", n) if crash
+                else ngettext("{bot} collides with {other}: {dice} hit",
+                              "{bot} collides with {other}: {dice} hits", n))
+    elif hits:                                    # rolled later ("d6")
+        dice = str(hits)
+        text = (_("{bot} crashes into {other}: {dice} hits") if crash
+                else _("{bot} collides with {other}: {dice} hits"))
     else:
-        text = _("{bot} collides with {other}{tail}")
-    if isinstance(hits, (int, float)):
-        tail = f": {_plural(int(hits), 'hit')}" if hits else ""
-    else:
-        tail = ": " + _("{dice} hits").format(dice=hits)       # rolled later ("d6")
+        dice = ""
+        text = (_("{bot} crashes into {other}") if crash
+                else _("{bot} collides with {other}"))
     mod = int(e.get("armour_mod", 0) or 0)
     armour = ", " + _("armour {mod}").format(mod=signed(mod)) if mod else ""
-    return text.format(bot=e["bot"], other=e["with"], tail=tail) + armour
+    return text.format(bot=e["bot"], other=other, dice=dice) + armour
 
 
 def _fall(e: Event) -> str:
@@ -172,17 +234,18 @@ def _fall(e: Event) -> str:
 def _teleport(e: Event) -> str:
     if e.get("to") is None:
         return _("{bot} stands on teleporter {start}, but every exit is blocked").format(
-            bot=e["bot"], start=e["from"])
-    return _("{bot} teleports from {start} to {end}").format(bot=e["bot"], start=e["from"],
-                                                           end=e["to"])
+            bot=e["bot"], start=translated(e["from"]))
+    return _("{bot} teleports from {start} to {end}").format(
+        bot=e["bot"], start=translated(e["from"]), end=translated(e["to"]))
 
 
 def _belt(e: Event) -> str:
+    belt = translated(e["feature"])               # "conveyor 'x'": the kind in words
     if e.get("slide"):
-        return _("{bot} slides off belt {belt} to {at}").format(bot=e["bot"], belt=e["feature"],
-                                                               at=_xy(e["to"]))
-    return _("belt {belt} carries {bot} {distance} cm").format(
-        belt=e["feature"], bot=e["bot"], distance=_n(e["distance"]))
+        return _("{bot} slides off {belt} to {at}").format(bot=e["bot"], belt=belt,
+                                                          at=_xy(e["to"]))
+    return _("{belt} carries {bot} {distance} cm").format(
+        belt=belt, bot=e["bot"], distance=_n(e["distance"]))
 
 
 def _beam(e: Event) -> str:
@@ -202,11 +265,18 @@ def _beam(e: Event) -> str:
 def _game_over(e: Event) -> str:
     winners = list(e.get("winners") or [])
     scores = e.get("scores") or {}
-    table = ", ".join(f"{p} {s}" for p, s in scores.items())
+    table = ", ".join(f"{p} {number(s)}" for p, s in scores.items())
     if not winners:
         head = _("GAME OVER: nobody wins")
-    elif len(winners) > 1:
-        head = _("GAME OVER: {names} win").format(names=_names(winners))
+    elif len(winners) > 1:      # level on points and on destroyed bots (D24): a draw
+        n, points = count(scores.get(winners[0], 0))
+        head = ngettext("GAME OVER: a draw between {names}, level on {n} point and on "
+                        "destroyed bots", "GAME OVER: a draw between {names}, level on {n} "
+                        "points and on destroyed bots", n).format(names=_names(winners),
+                                                                  n=points)
+    elif sum(1 for s in scores.values() if s == scores.get(winners[0])) > 1:
+        head = _("GAME OVER: {name} wins on destroyed bots (level on points)").format(
+            name=winners[0])
     else:
         head = _("GAME OVER: {name} wins").format(name=winners[0])
     reason = f" ({translated(e['reason'])})" if e.get("reason") else ""
@@ -214,24 +284,33 @@ def _game_over(e: Event) -> str:
 
 
 def _flight_end(e: Event) -> str:
-    how = _(str(e.get("how") or "lands").replace("_", " "))
+    how = translated(e["how"])             # the core's catalogued words (R26, R27)
     return _("{bot}'s {weapon} ends its flight at {at}: {how}").format(
-        bot=e["bot"], weapon=e["weapon"], at=_xy((e["x"], e["y"])), how=how)
+        bot=e["bot"], weapon=weapon_words(e["weapon"]), at=_xy((e["x"], e["y"])), how=how)
+
+
+# what a service point does (R49, R50), as the `service` event names it
+SERVICE_WORDS = {"reload": N_("reload"), "repair": N_("repair"), "rust": N_("rust"),
+                 "leaflet": N_("leaflet"), "part": N_("an extra part")}
 
 
 def _service(e: Event) -> str:
+    choice = str(e["choice"])
+    choice = _(SERVICE_WORDS[choice]) if choice in SERVICE_WORDS else translated(choice)
     if e.get("at"):
         return _("{bot} uses the service point at {at}: {choice}").format(
-            bot=e["bot"], at=e["at"], choice=e["choice"])
-    return _("{bot} uses the service point: {choice}").format(bot=e["bot"], choice=e["choice"])
+            bot=e["bot"], at=translated(e["at"]), choice=choice)
+    return _("{bot} uses the service point: {choice}").format(bot=e["bot"], choice=choice)
 
 
 def _goal(e: Event) -> str:
-    points = _plural(int(e["points"]), "point")
+    n, points = count(e["points"])
     if e.get("to"):
-        return _("{bot} takes a goal worth {points}; the marker moves to {at}").format(
-            bot=e["bot"], points=points, at=_xy(e["to"]))
-    return _("{bot} takes a goal worth {points}").format(bot=e["bot"], points=points)
+        return ngettext("{bot} takes a goal worth {n} point; the marker moves to {at}",
+                        "{bot} takes a goal worth {n} points; the marker moves to {at}",
+                        n).format(bot=e["bot"], n=points, at=_xy(e["to"]))
+    return ngettext("{bot} takes a goal worth {n} point", "{bot} takes a goal worth {n} points",
+                    n).format(bot=e["bot"], n=points)
 
 
 def _turn(e: Event) -> str:
@@ -305,8 +384,7 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "path": _path,
     "pass": lambda e: _("{bot} passes").format(bot=e["bot"]),
     "to_hit": _to_hit,
-    "hits": lambda e: _("{bot} takes {hits}{cause}").format(
-        bot=e["bot"], hits=_plural(int(e["amount"]), "hit"), cause=_cause(e)),
+    "hits": _hits,
     "armour_test": _armour,
     "damaged": _damaged,
     "destroyed": _destroyed,
@@ -328,12 +406,15 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
         bot=e["bot"], reason=translated(e["reason"])),
     "ammo": _ammo,
     "shot": lambda e: _("{bot} fires its {weapon} at {target}").format(
-        bot=e["bot"], weapon=e["weapon"], target=e["target"]),
+        bot=e["bot"], weapon=weapon_words(e["weapon"]), target=e["target"]),
     "shot_skipped": lambda e: _("{bot}'s {weapon} holds fire: {reason}").format(
-        bot=e["bot"], weapon=e["weapon"], reason=translated(e["reason"])),
-    "blast": lambda e: (_("the {weapon} blast at {at} catches {names}").format(
+        bot=e["bot"], weapon=weapon_words(e["weapon"]), reason=translated(e["reason"])),
+    "blast": lambda e: (((_("{bot}'s self-destruct blast at {at} catches {names}")
+                          if exploding_bot(str(e["weapon"])) is not None else
+                          _("the {weapon} blast at {at} catches {names}")).format(
+                            bot=exploding_bot(str(e["weapon"])),
                             weapon=e["weapon"], at=_xy((e["x"], e["y"])),
-                            names=_names(e.get("members")))
+                            names=_names(e.get("members"))))
                         + ("; " + _("safe: {names}").format(names=_names(e["safe"]))
                            if e.get("safe") else "")),
     "beam": _beam,
@@ -348,21 +429,21 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "flight_end": _flight_end,
     "score": _score,
     "goal_taken": _goal,
-    "door_opened": lambda e: _("{bot} opens door {door}").format(bot=e["bot"], door=e["door"]),
+    "door_opened": lambda e: _("{bot} opens {door}").format(bot=e["bot"],
+                                                            door=translated(e["door"])),
     "collision": _collision,
     "crash": _collision,
     "crash_turn": lambda e: _("{bot} turns {degrees}° away from the wall (R13)").format(
         bot=e["bot"], degrees=signed(float(e["degrees"]))),
     "fall": _fall,
-    "pit": lambda e: (_("{bot} falls into pit {pit}").format(bot=e["bot"], pit=e["feature"])
+    "pit": lambda e: (_("{bot} falls into {pit}").format(bot=e["bot"],
+                                                         pit=translated(e["feature"]))
                       if e.get("feature") else _("{bot} falls into a pit").format(bot=e["bot"])),
     "teleport": _teleport,
     "belt": _belt,
-    "lift": lambda e: (_("{bot} rides lift {lift} up to {z} cm") if e["direction"] == "up"
-                       else _("{bot} rides lift {lift} down to {z} cm")
-                       if e["direction"] == "down"
-                       else _("{bot} rides lift {lift} {direction} to {z} cm")).format(
-        bot=e["bot"], lift=e["feature"], direction=e["direction"], z=_n(e["z"])),
+    "lift": lambda e: (_("{bot} rides {lift} up to {z} cm") if e["direction"] == "up"
+                       else _("{bot} rides {lift} down to {z} cm")).format(
+        bot=e["bot"], lift=translated(e["feature"]), z=_n(e["z"])),
     "loop": lambda e: _("{bot} loops at {at}").format(bot=e["bot"], at=_xy(e["at"])),
     "loop_cut": lambda e: _("{bot}'s loop is cut short: {note}").format(bot=e["bot"],
                                                                         note=translated(e["note"])),
@@ -385,9 +466,57 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
         mine=e["mine"], at=_xy((e["x"], e["y"]))),
     "mine_removed": lambda e: _("mine {mine} is gone ({reason})").format(
         mine=e["mine"], reason=translated(e["reason"])),
-    "robot_decision": lambda e: translated(e["text"]),
+    "robot_decision": decision_words,
     "robot_search_cut": lambda e: translated(e["text"]),
 }
+
+
+def step_words(step: object) -> str:
+    """A movement step as a player says it ("eteen 5 cm", "käänny +45°"); the YAML's own
+    notation (forward 5, turn +45) stays in the files."""
+    if isinstance(step, Forward):
+        return _("forward {cm} cm").format(cm=_n(step.cm))
+    if isinstance(step, Back):
+        return _("back {cm} cm").format(cm=_n(step.cm))
+    if isinstance(step, Turn):
+        return _("turn {degrees}°").format(degrees=signed(step.degrees))
+    if isinstance(step, Strafe):
+        return _("sideways {cm} cm at {bearing}°").format(cm=_n(step.distance),
+                                                         bearing=_n(step.bearing))
+    if isinstance(step, Loop):
+        return _("a loop")
+    if isinstance(step, Lift):
+        return _("lift up") if step.direction == "up" else _("lift down")
+    if isinstance(step, DropMine):
+        return _("drop a mine ({weapon})").format(weapon=step.weapon)
+    return str(step)
+
+
+# a move's pieces (engine.movement.result.Piece.kind) and how a move ended (its `ended`)
+PIECE_WORDS = {"forward": N_("forward"), "back": N_("back"), "strafe": N_("sideways"),
+               "turn": N_("turn"), "loop": N_("a loop"), "lift": N_("lift"),
+               "teleport": N_("teleport"), "carry": N_("carried")}
+ENDED_WORDS = {"cut": N_("cut short"), "destroyed": N_("destroyed"),
+               "thrown": N_("thrown back"), "teleport": N_("teleported")}
+
+
+def piece_words(kind: str, note: str) -> tuple[str, str]:
+    """A move piece's kind and note in words (the note's parts are the core's texts:
+    "3.5 cm on stairs, climbs 2 cm", "teleporter 'a' -> teleporter 'b'", "lift 'l' up")."""
+    said = _(PIECE_WORDS[kind]) if kind in PIECE_WORDS else kind
+    if kind == "teleport" and " -> " in note:
+        start, _arrow, end = note.partition(" -> ")
+        return said, _("{start} to {end}").format(start=translated(start), end=translated(end))
+    if kind == "lift" and note.endswith((" up", " down")):
+        label, _space, direction = note.rpartition(" ")
+        return said, (_("{lift} up") if direction == "up" else _("{lift} down")).format(
+            lift=translated(label))
+    return said, ", ".join(translated(part) for part in note.split(", ")) if note else ""
+
+
+def ended_words(ended: str) -> str:
+    """Why a move ended early, in words."""
+    return _(ENDED_WORDS[ended]) if ended in ENDED_WORDS else cause_words(ended)
 
 
 def describe(event: Event) -> str:

@@ -66,7 +66,9 @@ def special_damage(state: GameState, target: Bot, weapon: Weapon, count: int) ->
 
 
 def _cause(shooter: Bot | None, weapon: Weapon) -> str:
-    return f"{shooter.id}'s {weapon.name}" if shooter is not None else weapon.name
+    if shooter is None:
+        return weapon.name
+    return N_("{id}'s {name}").format(id=shooter.id, name=weapon.name)
 
 
 def _roll_to_hit_without_shooter(state: GameState, weapon: Weapon, target: Bot,

@@ -74,7 +74,7 @@ def _by_target(orders: list[tuple[Weapon, Bot]]) -> list[tuple[Bot, list[Weapon]
 
 
 def _cause(shooter: Bot, weapon: Weapon) -> str:
-    return f"{shooter.id}'s {weapon.name}"
+    return N_("{id}'s {name}").format(id=shooter.id, name=weapon.name)
 
 
 def _roll_beam(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
