@@ -389,7 +389,8 @@
     const s = S.state; if (!s) return;
     $("turn").textContent = turnLine(s) + (!s.over && myTurn() && !S.hello.table_seat ? " " + tx("(your turn)") : "");
     document.body.classList.toggle("myturn", !!(S.myTurn));
-    const w = $("waiting"); w.hidden = !s.waiting; w.textContent = s.waiting ? s.waiting.text : "";
+    const w = $("waiting"), shown = s.waiting && !S.ask;      // the watcher's own phone asks instead
+    w.hidden = !shown; w.textContent = shown ? s.waiting.text : "";
   }
   function turnLine(s) {     // the table's turn strip, in this phone's words
     if (s.over) return tx("Round {round} - game over", { round: s.round });
