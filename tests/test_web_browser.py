@@ -839,6 +839,12 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
         scores = hub.game.state.scores
         assert blue_page.js("document.getElementById('scores').textContent") == \
             f"red {scores.get('red', 0)}blue {scores.get('blue', 0)}"
+        blue_page.call("Page.bringToFront")
+        blue_page.js("document.getElementById('log').scrollIntoView()")
+        time.sleep(0.3)
+        _keep("phone-feed.png", base64.b64decode(
+            blue_page.call("Page.captureScreenshot", format="png")["data"]))
+        red.call("Page.bringToFront")
         assert blue.send({"type": "commit", "action": {"bot": "blue-2", "move": []}})[
             "type"] == "done"
         assert blue.send({"type": "commit", "action": {"bot": "blue-2", "overwatch": True}})[
@@ -870,8 +876,7 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
             assert page.js("document.getElementById('winner').textContent").startswith(
                 "Game over")
         blue_page.call("Page.bringToFront")
-        png = screenshot(blue_page)
-        _keep("phone-feed.png", png)
+        _keep("phone-winner.png", screenshot(blue_page))
     finally:
         if blue is not None:
             blue.close()
