@@ -59,6 +59,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("bottisota.commands.simulate", "main",
                  N_("play robot-only games and report balance")),
     "serve": ("bottisota.commands.serve", "main", N_("serve the game to phones, with no window")),
+    "camera": ("bottisota.commands.camera", "main",
+               N_("the camera over the table: markers, calibration, check mode "
+                  "(the extra bottisota[camera])")),
     "docs": ("bottisota.commands.docs", "main",
              N_("print the documents shipped with the program (rules, formats, tutorial)")),
 }

@@ -35,7 +35,7 @@ NOT_ENGLISH_ONLY = {
     # the players' and the example bots' names
     "red", "blue", "green", "yellow", "sniper", "aggressive", "scavenger",
     # people's and programs' names
-    "dask", "bradley", "terry", "holm",
+    "dask", "bradley", "terry", "holm", "opencv", "charuco", "video",
     # words that are Finnish too
     "on", "tai", "se", "sen", "ja", "ei", "no", "min", "max", "arvo", "auto", "data",
     "info", "kit", "ase", "alas", "ala", "sata",
@@ -48,7 +48,7 @@ FORMAT_WORDS = {
     "modifies", "mods", "nul", "null", "option", "path", "play", "polygon", "preview", "prog",
     "range", "rect", "render", "replaces", "replay", "robots", "scenario", "schema", "serve",
     "side", "simulate", "size", "strength", "suomi", "true", "type", "value", "version",
-    "warehouse", "worst",
+    "warehouse", "worst", "camera", "calibrate", "lens", "pose", "known",
 }
 # Finnish texts that list YAML keys in words (the keys are English words: turn, place, ...)
 KEY_LISTS = {
