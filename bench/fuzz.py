@@ -83,12 +83,13 @@ def seed_journal(workdir: Path) -> Path:
     if not path.exists():
         from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
         from bottisota.formats.robot_tables import find_personality
+        from bottisota.play.journal import journal_to
         from bottisota.robot.match import play
 
         cards, mods = load_catalogue()
         play(load_arena(ROOT / "arenas" / "duel.yaml"), bundled_rules(), cards, mods,
              [find_personality("aggressive"), find_personality("sniper")], seed=5,
-             round_limit=None, time_limit=0.05, max_actions=10, journal_path=str(path))
+             round_limit=None, time_limit=0.05, max_actions=10, on_start=journal_to(path))
         from bottisota.play.journal_file import open_locked  # written and released
         open_locked(path).close()
     return path
@@ -314,7 +315,7 @@ def play_short(arena=None, rules=None, cards=None, mods=None, personality=None,
     the journal must replay. Raises on any fault."""
     from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
     from bottisota.formats.robot_tables import find_personality
-    from bottisota.play.journal import load
+    from bottisota.play.journal import journal_to, load
     from bottisota.robot.match import play
 
     rules = rules or bundled_rules()
@@ -323,7 +324,7 @@ def play_short(arena=None, rules=None, cards=None, mods=None, personality=None,
     personas = [personality or find_personality("aggressive"), find_personality("sniper")]
     record = play(arena, rules, cards or base_cards, mods if mods is not None else base_mods,
                   personas, seed=3, round_limit=3, time_limit=0.2, max_actions=PLAY_ACTIONS,
-                  journal_path=str(journal))
+                  on_start=journal_to(journal))
     if record.errors:
         raise RuntimeError(f"the robot game failed: {record.errors[0]}")
     if record.refusals:

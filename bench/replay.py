@@ -41,7 +41,7 @@ import bottisota.engine.movement.moves as moves
 from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import read
+from bottisota.play.journal import journal_to, read
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
 
@@ -128,7 +128,7 @@ def replay(actions: int, runs: int, seed: int = 7) -> dict:
         path = Path(tmp) / "robots.jsonl"
         play(arena, rules, cards, mods, [find_personality("aggressive"),
                                          find_personality("sniper")], seed=seed,
-             round_limit=None, max_actions=actions, journal_path=str(path))
+             round_limit=None, max_actions=actions, on_start=journal_to(path))
         header = Path(tmp) / "header.jsonl"
         header.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n")
         resumed, n = _timed(path, runs, verify=False)

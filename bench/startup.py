@@ -40,7 +40,7 @@ from common import ROOT, bench_main, machine, stats
 
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import read
+from bottisota.play.journal import journal_to, read
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
 
@@ -140,7 +140,7 @@ def replay(actions: int, seed: int = 7) -> dict:
         path = Path(tmp) / "robots.jsonl"
         play(arena, rules, cards, mods, [find_personality("aggressive"),
                                          find_personality("sniper")], seed=seed,
-             round_limit=None, max_actions=actions, journal_path=str(path))
+             round_limit=None, max_actions=actions, on_start=journal_to(path))
         read(path, verify=False)                              # warm: imports
         runs = []
         n = 0

@@ -41,13 +41,14 @@ def robot_journal(catalogue, duel, tmp_path_factory) -> list[str]:
     """The lines of a seeded robot game on the duel arena (decisions as notes), 8 actions."""
     from bottisota.formats.loading import bundled_rules
     from bottisota.formats.robot_tables import find_personality
+    from bottisota.play.journal import journal_to
     from bottisota.robot.match import play
 
     cards, mods = catalogue
     path = tmp_path_factory.mktemp("robots") / "robots.jsonl"
     play(duel, bundled_rules(), cards, mods,
          [find_personality("aggressive"), find_personality("sniper")], seed=7,
-         round_limit=None, time_limit=0.05, max_actions=8, journal_path=str(path))
+         round_limit=None, time_limit=0.05, max_actions=8, on_start=journal_to(path))
     return path.read_text(encoding="utf-8").splitlines()
 
 

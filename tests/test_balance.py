@@ -235,7 +235,7 @@ def test_until_decided_runs_with_two_seeds_never_contradict_each_other():
     for card in one:
         if one[card] and two[card]:
             assert one[card] == two[card], card
-    assert sum(1 for c in one if one[c] and two[c]) >= 5
+    assert sum(1 for c in one if one[c] and two[c]) >= 3
 
 
 def test_a_card_row_gives_the_median_range_its_bots_fired_at():

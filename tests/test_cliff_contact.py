@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bottisota.core.actions import Forward, Move, Refusal
+from bottisota.core.compass import vector
 from bottisota.engine.movement.cliff_contact import BESIDE_RAY, BESIDE_REACH, LineUnder
-from bottisota.engine.movement.geometry import heading_vector, point_at
+from bottisota.engine.movement.geometry import point_at
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.movement.physics import (
     UNDER_RAYS,
@@ -146,7 +147,7 @@ def test_the_closed_form_answers_as_the_full_search_where_sure(data):  # R37 R39
     lines = cliff_lines(s.index, step)
     for _ in range(3):
         a = near_an_edge(data.draw, s, 4.0)
-        d = heading_vector(data.draw(st.floats(0.0, 360.0)))
+        d = vector(data.draw(st.floats(0.0, 360.0)))
         length = data.draw(st.floats(0.5, 8.0))
         strict = data.draw(st.booleans())
         reach = r - (0.0 if strict else s.rules.contact_tolerance) - 1e-9

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
 
+from bottisota.core.compass import vector
 from bottisota.core.errors import InputError
-from bottisota.engine.movement.geometry import heading_vector
 from bottisota.engine.movement.physics import (
     higher_floor_reached,
     higher_floor_reached_reference,
@@ -68,7 +68,7 @@ def near_an_edge(draw, s, spread: float) -> tuple[float, float]:
     floors = [f for f in s.arena.features if f.type != "wall"]
     shape = draw(st.sampled_from(floors)).shape
     on = shape.exterior.interpolate(draw(st.floats(0.0, 1.0)), normalized=True)
-    dx, dy = heading_vector(draw(st.floats(0.0, 360.0)))
+    dx, dy = vector(draw(st.floats(0.0, 360.0)))
     k = draw(st.floats(0.0, spread))
     x = min(SIZE[0] - 3.0, max(3.0, on.x + dx * k))
     y = min(SIZE[1] - 3.0, max(3.0, on.y + dy * k))
@@ -96,7 +96,7 @@ def test_fast_cliff_face_matches_the_slow_search(data):  # R37 D16 D29
     b = s.bots["a"]
     for _ in range(3):
         a, heading, length = start_and_path(data.draw, s)
-        d = heading_vector(heading)
+        d = vector(heading)
         z0 = s.index.floor_z(*a)
         also = tuple(data.draw(st.lists(st.floats(0.0, length), max_size=2)))
         slow = higher_floor_reached_reference(s, b, a, d, length, z0, also)

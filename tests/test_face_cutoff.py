@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bottisota.core.actions import Forward, Move, Refusal
-from bottisota.engine.movement.geometry import EPS, heading_vector
+from bottisota.core.compass import vector
+from bottisota.engine.movement.geometry import EPS
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.movement.physics import higher_floor_reached
 from bottisota.engine.movement.walk import _face_refuses
@@ -23,7 +24,7 @@ WALKER = card(move=16)
 def test_a_face_searched_up_to_a_stop_is_the_full_answer_where_used(data):  # R37 D29
     s = data.draw(levels())
     a, heading, length = start_and_path(data.draw, s)
-    d = heading_vector(heading)
+    d = vector(heading)
     b = s.bots["a"]
     z0 = s.index.floor_z(*a)
     full = higher_floor_reached(s, b, a, d, length, z0)

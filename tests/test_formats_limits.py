@@ -13,7 +13,8 @@ import pytest
 
 from bottisota.cli import main as cli_main
 from bottisota.core.errors import InputError
-from bottisota.formats.limits import LimitError, check_json_text, line_count, loads_json
+from bottisota.formats.json_text import loads_json
+from bottisota.formats.limits import LimitError, check_json_text, line_count
 from bottisota.formats.loading import load_arena
 from bottisota.formats.yaml_source import MAX_ALIAS_NODES, parse_text
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from shapely.geometry import Point
 from test_geometry_properties import SETTINGS, an_arena, coord_x, coord_y
 
-from bottisota.engine.movement.geometry import heading_vector, may_meet
+from bottisota.core.compass import vector
+from bottisota.engine.movement.geometry import may_meet
 from bottisota.engine.movement.physics import UNDER_RAYS, under_higher_floor
 from bottisota.engine.setup import new_state
 from bottisota.formats.loading import bundled_rules
@@ -58,7 +59,7 @@ def test_floors_of_many_points_are_the_floors_of_each(a, points, spread):  # D16
 def test_segments_meeting_floors_are_those_with_a_floor_on_them(a, x, y, reach):  # D16
     index = ArenaIndex(a, bundled_rules())
     ends = [(x + dx * reach, y + dy * reach)
-            for dx, dy in (heading_vector(k * 360.0 / 24) for k in range(24))]
+            for dx, dy in (vector(k * 360.0 / 24) for k in range(24))]
     found = index.segments_meeting_floors((x, y), ends)
     for k, end in enumerate(ends):
         seg = shapely.linestrings([(x, y), end])
@@ -84,7 +85,7 @@ def _plain_under_higher_floor(state, x, y, r, z, strict=False) -> bool:
                for surface in index.floors):
         return False
     for k in range(UNDER_RAYS):
-        dx, dy = heading_vector(k * 360.0 / UNDER_RAYS)
+        dx, dy = vector(k * 360.0 / UNDER_RAYS)
         if index.floor_z(x + dx * 1e-6, y + dy * 1e-6) > z + rules.step_height + 1e-9:
             return True
         rim = (x + dx * reach, y + dy * reach)

@@ -20,12 +20,12 @@ from bottisota.core.errors import JournalError
 from bottisota.engine.event_types import event_problems
 from bottisota.engine.game import Game
 from bottisota.engine.random_play import play_random_game
+from bottisota.formats.json_text import JsonLimitError, loads_limited
 from bottisota.formats.loading import bundled_rules, load_arena
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import journal_game, read, resume, state_digest
+from bottisota.play.journal import journal_game, journal_to, read, resume, state_digest
 from bottisota.play.journal_data import plain
 from bottisota.play.journal_events import well_formed
-from bottisota.play.json_limits import JsonLimitError, loads_limited
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
 from tests.test_journal import write_resealed
@@ -75,7 +75,7 @@ def robot_journals(catalogue, tmp_path_factory) -> dict[tuple, Path]:
         path = folder / f"{name}-{len(seats)}.jsonl"
         play(load_arena(arena_path(name), rules), rules, cards, mods,
              [find_personality(p) for p in seats], seed=seed, round_limit=None,
-             time_limit=None, max_actions=120, journal_path=str(path))
+             time_limit=None, max_actions=120, on_start=journal_to(path))
         out[name, seats, seed] = path
     return out
 

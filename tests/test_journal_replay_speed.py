@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bottisota.engine.game import Game
+from bottisota.formats.json_text import JsonLimitError, _may_be_deeper, loads_limited
 from bottisota.formats.limits import LimitError
 from bottisota.formats.limits import check_json_text as token_scan
 from bottisota.formats.loading import bundled_rules
 from bottisota.play.journal_data import default
 from bottisota.play.journal_digest import ROWS_KEPT, digest_text, state_digest
-from bottisota.play.json_limits import JsonLimitError, _may_be_deeper, loads_limited
 
 
 def reference_text(state) -> str:
@@ -86,13 +86,14 @@ def test_the_digest_of_every_state_of_robot_games_is_the_formats(catalogue, duel
     # D8: after every action of seeded robot games with mines, the kept parts give
     # the text json.dumps gives (the journal's recorded digests are taken of it)
     from bottisota.formats.robot_tables import find_personality
+    from bottisota.play.journal import journal_to
     from bottisota.robot.match import play
 
     cards, mods = catalogue
     path = tmp_path / "robots.jsonl"
     play(duel, bundled_rules(), cards, mods, [find_personality("aggressive"),
                                                find_personality("sniper")], seed=5,
-         round_limit=None, time_limit=None, max_actions=80, journal_path=str(path))
+         round_limit=None, time_limit=None, max_actions=80, on_start=journal_to(path))
     lines = path.read_text().splitlines()
     game = Game.new(duel, bundled_rules(), cards, mods, ["aggressive", "sniper"],
                     dice=None, seed=json.loads(lines[0])["seed"])
@@ -186,7 +187,7 @@ def test_a_line_reads_the_same_values_or_the_same_refusal_with_the_bytes(value, 
 
 
 def test_without_orjson_a_line_reads_alike(monkeypatch):
-    import bottisota.play.json_limits as jl
+    import bottisota.formats.json_text as jl
     texts = ['{"a":[1,2.5,-0.0,"x"]}', '{"n":' + "9" * 25 + "}", '{"f":1e400}', "[NaN]",
              '{"s":"\\ud800"}', '{"a":1,"a":2}']
     with_it = [_read(t, t.encode()) for t in texts]

@@ -15,7 +15,7 @@ from bottisota.core.errors import JournalError
 from bottisota.engine.game import Game
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import journal_game, load
+from bottisota.play.journal import journal_game, journal_to, load
 from bottisota.robot.match import decision_notes, play
 from bottisota.robot.player import Robot
 from tests.builders import ROBOT_TABLE, arena
@@ -76,7 +76,7 @@ def test_a_seeded_robot_game_is_journaled_with_its_decisions_and_replays_exactly
     path = tmp_path / "robots.jsonl"
     record = play(duel, bundled_rules(), cards, mods,
                   [find_personality("aggressive"), find_personality("sniper")], seed=7,
-                  round_limit=None, max_actions=ACTIONS, journal_path=str(path))
+                  round_limit=None, max_actions=ACTIONS, on_start=journal_to(path))
     assert record.refusals == [] and record.errors == []
     lines = lines_of(path)
     assert len(lines) == 1 + ACTIONS
@@ -106,7 +106,7 @@ def test_a_robot_die_changed_by_hand_is_a_replay_difference(catalogue, duel, tmp
     path = tmp_path / "robots.jsonl"
     play(duel, bundled_rules(), cards, mods,
          [find_personality("aggressive"), find_personality("sniper")], seed=7,
-         round_limit=None, max_actions=6, journal_path=str(path))
+         round_limit=None, max_actions=6, on_start=journal_to(path))
     lines = path.read_text(encoding="utf-8").splitlines()
     entry = json.loads(lines[3])
     value = entry["rolls"][0][1]

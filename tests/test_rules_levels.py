@@ -15,7 +15,7 @@ from bottisota.core.actions import Forward, Move, Refusal, Strafe, Turn
 from bottisota.core.errors import InputError
 from bottisota.engine.movement.moves import commit_move, preview_fling, preview_move
 from bottisota.engine.movement.physics import under_higher_floor
-from bottisota.engine.turns import check_place
+from bottisota.engine.movement.placing import check_place
 from tests.builders import arena, bot, card, state
 
 WALKER = card(move=16)

@@ -10,7 +10,7 @@ from bottisota.engine.game import Game
 from bottisota.engine.modes import ScenarioMode, StrictMode
 from bottisota.formats.loading import bundled_rules, load_arena
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import read
+from bottisota.play.journal import journal_to, read
 from bottisota.robot.match import play
 from bottisota.robot.simulate import arena_path
 from tests.test_journal_fast import whole as whole_game
@@ -29,7 +29,7 @@ def robot_game(catalogue, tmp_path_factory) -> Game:
     path = tmp_path_factory.mktemp("undo") / "game.jsonl"
     play(load_arena(arena_path("warehouse"), rules), rules, cards, mods,
          [find_personality(p) for p in ("aggressive", "sniper")], seed=5, round_limit=None,
-         time_limit=None, max_actions=150, journal_path=str(path))
+         time_limit=None, max_actions=150, on_start=journal_to(path))
     return read(path).game
 
 

@@ -33,8 +33,9 @@ def colour_at(img: pygame.Surface, x: float, y: float) -> tuple[int, int, int]:
 
 
 def test_the_screenshots_are_written(shots):
-    assert sorted(shots) == ["move-preview.png", "premeasure.png", "results.png", "table-4k.png",
-                             "table.png", "threat.png", "two-windows.png"]
+    assert sorted(shots) == ["correction.png", "crowded-fight.png", "move-preview.png",
+                             "premeasure.png", "results.png", "table-4k.png", "table.png",
+                             "threat.png", "two-windows.png"]
     assert all(img.get_size() == SIZE for name, img in shots.items()
                if name not in ("table-4k.png", "two-windows.png"))
     assert shots["table-4k.png"].get_size() == (3840, 2160)

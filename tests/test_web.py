@@ -312,7 +312,7 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     ('{"type": "plan", "bot": "blue-2", "steps": [{"forwrd": 2}]}', "did you mean 'forward'"),
     ('{"type": "plan", "bot": "blue-2", "steps": [{"forward": "far"}]}', "steps[0].forward"),
     ('{"type": "premeasure", "bot": "red-1"}', "'weapon' must be a name"),
-    ('{"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "at": [1e999, 2]}', "point"),
+    ('{"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "at": [1e999, 2]}', "range"),
     ('{"type": "commit", "action": {"bot": "red-1", "fly": true}}', "action:"),
     ('{"type": "commit", "action": {"bot": "red-1", "pass": true}, "dice": [7]}', "1 to 6"),
     ('{"type": "ping", "extra": 1}', "unknown key 'extra'"),
@@ -473,7 +473,8 @@ def test_serve_prints_every_seats_link_first(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     calls = []
-    monkeypatch.setattr(serve, "serve_forever", lambda hub, host, port: calls.append((host, port)))
+    monkeypatch.setattr(serve, "serve_forever",
+                        lambda hub, host, port, sock=None: calls.append((host, port)))
     args = build_parser("serve").parse_args(["serve", "duel", "--seed", "2", "--port", "9999"])
     assert serve.main(args) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from bottisota.commands.options import add_content, add_rules, house_rules  # noqa: E402
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
+from bottisota.core.printable import printable  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
@@ -36,9 +39,10 @@ from bottisota.viewmodel.session import (  # noqa: E402
     parse_size,
     robot_seats,
 )
-from bottisota.viewmodel.sizes import UI_SCALES  # noqa: E402
+from bottisota.viewmodel.sizes import READING_DISTANCE_CM, UI_SCALES  # noqa: E402
 
 PHONES_PORT = 8765
+PHONES_HOST = "0.0.0.0"
 
 NO_DISPLAY = N_("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
               "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
@@ -67,6 +71,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--projector", action="store_true",
                    help=_("open the table alone in a second window on the second display "
                           "(key F5)"))
+    p.add_argument("--distance", type=float, default=READING_DISTANCE_CM / 100.0,
+                   metavar="METRES",
+                   help=_("the projector's texts are sized to be read from this far away "
+                          "(default {metres} m)").format(metres=READING_DISTANCE_CM / 100.0))
     p.add_argument("--robot-pace", type=float, default=1.5, metavar="SECONDS",
                    help=_("robot seats wait this long after each action (default 1.5; key N "
                           "skips)"))
@@ -83,6 +91,26 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-port", type=int, default=PHONES_PORT, metavar="PORT",
                    help=_("with --phones: the port phones connect to (default {port})").format(
                        port=PHONES_PORT))
+    p.add_argument("--rounds", type=int, default=None, metavar="N",
+                   help=_("end the game after round N (the same as --set round_limit=N)"))
+    p.add_argument("--host", default=None, metavar="ADDRESS",
+                   help=_("with --phones: the address to listen on (default {host}, every "
+                          "interface: phones on the local network; 127.0.0.1: this machine "
+                          "only)").format(host=PHONES_HOST))
+    add_content(p)
+    add_rules(p)
+
+
+DEAD_DISPLAY = N_("bottisota: the display {display} does not answer (no window can be opened "
+                  "there).\nRun it on a desktop, or use `bottisota play --headless` for "
+                  "scripted use.")
+
+
+def _fell_back(driver: str) -> bool:
+    """SDL found no display it could open and fell back to drawing nowhere (a DISPLAY
+    naming no X server), though nobody asked for that driver."""
+    asked = os.environ.get("SDL_VIDEODRIVER", "")
+    return driver in ("offscreen", "dummy") and asked not in ("offscreen", "dummy")
 
 
 def has_display() -> bool:
@@ -102,6 +130,9 @@ def main(args: argparse.Namespace) -> int:
         parse_robot_specs(args.robot, players)   # a bad seat is refused before anything else
     if not args.robot_pace >= 0:
         raise InputError([Problem("--robot-pace", 0, 0, "", _("must be 0 or more seconds"))])
+    if not 0.5 <= args.distance <= 30:
+        raise InputError([Problem("--distance", 0, 0, "", _("expected 0.5 to 30 metres"))])
+    args.house_rules = game_rules(args)
     _check_phone_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -111,6 +142,11 @@ def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
         pygame.display.init()
+        if not args.headless and _fell_back(pygame.display.get_driver()):
+            print(_(DEAD_DISPLAY).format(display=os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY") or "?"),
+                  file=sys.stderr)
+            return 2
         pygame.font.init()
         screen, note = _open_window(size, args.fullscreen and not args.headless)
     except pygame.error as err:
@@ -126,10 +162,28 @@ def main(args: argparse.Namespace) -> int:
         pygame.quit()
 
 
+def game_rules(args: argparse.Namespace) -> Any:
+    """The house rules of a new game: bundled, `--rules FILE`, `--set`, then `--rounds`
+    (the round limit, D24). A resumed game keeps its journal's rules: these options
+    are refused with --resume."""
+    given = [flag for flag, value in (("--rules", args.rules), ("--set", args.set),
+                                      ("--rounds", args.rounds)) if value]
+    if args.resume and given:
+        raise InputError([Problem(given[0], 0, 0, "",
+                                  _("a resumed game keeps the rules its journal holds"))])
+    rules = house_rules(args)
+    if args.rounds is not None:
+        if not 1 <= args.rounds <= 1000:
+            raise InputError([Problem("--rounds", 0, 0, "", _("expected 1 to 1000 rounds"))])
+        rules = rules.overridden({"round_limit": args.rounds})
+    return rules
+
+
 def _check_phone_options(args: argparse.Namespace) -> None:
     """--phones-commit and --phones-port mean something only with --phones."""
     for flag, given in (("--phones-commit", args.phones_commit),
-                        ("--phones-port", args.phones_port != PHONES_PORT)):
+                        ("--phones-port", args.phones_port != PHONES_PORT),
+                        ("--host", args.host is not None)):
         if given and not args.phones:
             raise InputError([Problem(flag, 0, 0, "", _("add --phones (the phone server)"))])
     if not 0 <= args.phones_port <= 65535:
@@ -151,6 +205,12 @@ def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surfac
         note = _("full screen is not available here ({err}); a window is used instead").format(
                    err=err)
     pygame.display.set_caption(_("Bottisota Referee"))
+    try:
+        with warnings.catch_warnings():       # the display module's window, asked once
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().focus()   # keys work without a first click
+    except (pygame.error, AttributeError):
+        pass
     return screen, note
 
 
@@ -183,7 +243,9 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         players = list(game.state.players)
     else:
         journal_path = new_journal_path()
-        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path)
+        robots_only = {p for p, _name in parse_robot_specs(args.robot, players)} >= set(players)
+        game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
+                                      rules=args.house_rules, robots_only=robots_only)
         journal_name = str(journal_path)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)
@@ -197,6 +259,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_saver = save_calibration
     app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    app.camera = app._fit_camera()               # the table's area with that panel
+    app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
     if notice:          # a torn last line was cut on resume, or an old journal version
@@ -216,10 +280,11 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     if args.phones:
         # the phone server (asyncio, starlette, uvicorn, QR codes) only when asked for
         from bottisota.view.phone_links import PhoneTable
-        from bottisota.web.server import start_phones
+        from bottisota.web.server import listening_on, start_phones
 
-        try:
-            phones = start_phones(game, journal_name, port=args.phones_port,
+        host = args.host or PHONES_HOST
+        try:        # bound first; the links below are printed once it takes connections
+            phones = start_phones(game, journal_name, host=host, port=args.phones_port,
                                   commit=args.phones_commit, physical=args.physical_dice,
                                   robots=robots)
         except OSError as err:
@@ -228,16 +293,32 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
             return 2
         app.phones = PhoneTable(phones)
         for link in phones.links:
-            print(f"{link.seat}: {link.url}", flush=True)
+            print(printable(f"{link.seat}: {link.url}"), flush=True)
+        print(listening_on(host), flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
-            return _headless(app, args) if args.headless else _run(app)
+            code = _headless(app, args) if args.headless else _run(app)
         finally:
             phones.stop()
+        if not args.headless:
+            _goodbye(game, journal_name)
+        return code
     if args.headless:
         return _headless(app, args)
     app.run()
+    _goodbye(game, journal_name)
     return 0
+
+
+def _goodbye(game: Any, journal_name: str) -> None:
+    """On closing the window: where the game is saved and how to go on with it."""
+    path = Path(journal_name)
+    if not path.is_file():
+        print(_("no action was taken: nothing was saved"))
+        return
+    print(_("the game is saved in {path}").format(path=path))
+    if not game.state.over:
+        print(_("go on with it: bottisota play --resume {path}").format(path=path))
 
 
 def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:
@@ -278,7 +359,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         # drawn at once: a frame after an action may leave its panel's new words to
         # the next frame, and the picture must show the panel as the table stands
         pygame.image.save(app.draw(), args.screenshot)
-    print(turn_line(app.game))
+    print(printable(turn_line(app.game)))
     for line in app.vm.log.lines[-5:]:
-        print(("(undone) " if line.undone else "") + line.text)
+        print(printable(("(undone) " if line.undone else "") + line.text))
+    failed = getattr(app, "journal_error", None)
+    if failed is not None:      # the game could not go on: its journal's code (74)
+        raise failed
     return 0

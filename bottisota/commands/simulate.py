@@ -16,12 +16,14 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _, ngettext, number
+from bottisota.core.printable import printable
 from bottisota.robot.rating import DEFAULT_MARGIN, Ratings, decision_text, rate
 from bottisota.robot.rating import summary as rating_summary
 from bottisota.robot.rating import table as rating_table
@@ -243,8 +245,12 @@ def main(args: argparse.Namespace) -> int:
         raise InputError([Problem("--games", 0, 0, "", _("play at least one game"))])
     keep = _keep_value(getattr(args, "keep", "worst"))
     journals = getattr(args, "journals", None)
+    journal_game: Callable[..., object] | None = None
     if journals:
         Path(journals).mkdir(parents=True, exist_ok=True)
+        from bottisota.play import journal
+
+        journal_game = journal.journal_game
     rules = house_rules(args)
     # bad input fails here, once
     dealt = setup(args.arena, robots, args.locomotion, args.cards, rules)["cards"]
@@ -257,14 +263,14 @@ def main(args: argparse.Namespace) -> int:
             init = init_args(args.arena, robots, args.locomotion, args.cards,
                              args.round_limit, None, rules, None, (override,))
             results.append((override, play_games(args, init, jobs, not args.quiet)))
-        print(sweep_report(sweep[0].card, results, args.margin))
+        print(printable(sweep_report(sweep[0].card, results, args.margin), lines_ok=True))
         records = [r for _o, rs in results for r in rs]
         return 1 if any(r.refusals or r.errors for r in records) else 0
     init = init_args(args.arena, robots, args.locomotion, args.cards, args.round_limit,
-                     None, rules, journals)
+                     None, rules, journals, journal_game=journal_game)
     records = play_games(args, init, jobs, not args.quiet)
     took = time.perf_counter() - started
-    print(report(records, took, args.margin))
+    print(printable(report(records, took, args.margin), lines_ok=True))
     if journals:
         kept = keep_journals(records, journals, keep)
         print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "

@@ -135,6 +135,28 @@ class SelfDestruct:
     bot: str
 
 
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """The referee's hand: the game is made to show what the physical table shows (a
+    bumped miniature, a misread die), with a reason. Any time, by nobody's turn; it
+    changes only what it names and ends no turn. `score` sets the score of the bot's
+    player; `ammo` sets shots left per weapon."""
+
+    bot: str
+    reason: str
+    at: tuple[float, float] | None = None
+    facing: float | None = None
+    damage: int | None = None
+    ammo: tuple[tuple[str, int], ...] = ()
+    overwatch: bool | None = None
+    rust: int | None = None
+    leaflet: int | None = None
+    score: int | None = None
+
+    def __str__(self) -> str:
+        return f"correction of {self.bot}: {self.reason}"
+
+
 SERVICE_CHOICES: tuple[str, ...] = ("reload", "repair", "rust", "leaflet", "part")
 """What a service point gives (R49, R50, R52): the one list of them."""
 LIFT_DIRECTIONS: tuple[str, ...] = ("up", "down")

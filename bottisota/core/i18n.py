@@ -110,7 +110,7 @@ def _read_cached(path: Path, key: str) -> tuple[gettext.GNUTranslations, Pairs] 
         mo = base64.b64decode(data["mo"], validate=True)
         pairs = tuple((str(i), str(s)) for i, s in data["pairs"])
         return gettext.GNUTranslations(io.BytesIO(mo)), pairs
-    except (OSError, ValueError, LookupError, TypeError, struct.error):
+    except (OSError, ValueError, LookupError, TypeError, struct.error, RecursionError):
         return None
 
 

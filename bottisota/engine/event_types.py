@@ -93,6 +93,12 @@ CrashEvent = TypedDict("CrashEvent", {
 })
 
 
+class CorrectionEvent(TypedDict):
+    type: Literal["correction"]
+    bot: str
+    reason: str
+
+
 class CrashTurnEvent(TypedDict):
     type: Literal["crash_turn"]
     bot: str
@@ -490,6 +496,7 @@ EVENT_TYPES: dict[str, Any] = {
     "blast": BlastEvent,
     "bot_moved": BotMovedEvent,
     "collision": CollisionEvent,
+    "correction": CorrectionEvent,
     "crash": CrashEvent,
     "crash_turn": CrashTurnEvent,
     "damaged": DamagedEvent,

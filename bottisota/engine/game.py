@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bottisota.core.actions import (
+    Correct,
     Move,
     Pass,
     Place,
@@ -50,12 +51,14 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.corrections import check_correct, correct
 from bottisota.engine.deck import bot_deck, draw_bot, parts_deck, place_event
 from bottisota.engine.events import Event, apply_event, apply_events, has_reducer
 from bottisota.engine.goals import collect_goals
 from bottisota.engine.mines import activate_mines
 from bottisota.engine.modes import StrictMode
 from bottisota.engine.movement import moves as movement
+from bottisota.engine.movement.placing import check_place
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.overwatch import Offer, OverwatchInterrupt, offers
 from bottisota.engine.self_destruct import check_self_destruct, self_destruct
@@ -65,7 +68,6 @@ from bottisota.engine.shooting import shots as shooting
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
     can_set_overwatch_after,
-    check_place,
     next_player,
     players_in,
     turn_event,
@@ -73,7 +75,7 @@ from bottisota.engine.turns import (
 )
 from bottisota.geometry.arena_index import FAST_PATHS
 
-Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
+Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 @dataclass
@@ -266,6 +268,8 @@ class Game:
 
     def legal(self, action: Action) -> Refusal | None:
         """Why the action may not be made now, or None (nothing changes)."""
+        if isinstance(action, Correct):              # the referee's hand: any time
+            return check_correct(self.state, action)
         refusal = self.mode.turn_refusal(self, action)
         if refusal is not None:
             return refusal
@@ -405,6 +409,8 @@ class Game:
 
     def _perform(self, action: Action) -> list[Event] | Refusal:
         state = self.state
+        if isinstance(action, Correct):
+            return correct(state, action)
         events: list[Event] = []
         events += self.mode.begin(self, action)
         bot = state.bots[action.bot]
@@ -422,6 +428,8 @@ class Game:
             if isinstance(result, Refusal):
                 return result
             events += result
+            if self.mode.shooting_goes_on(self, action):
+                return events           # D47: the phase goes on, its wrecks with it (R55)
         elif isinstance(action, SetOverwatch):
             events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": True}))
         elif isinstance(action, SelfDestruct):
@@ -521,6 +529,13 @@ class Game:
                 if limit is not None and state.round >= limit:
                     events.append(self._game_over(
                             N_("round limit {limit} reached (D24)").format(limit=limit)))
+                    break
+                quiet = state.rules.stalemate_rounds
+                if quiet is not None and state.round - state.quiet_since >= quiet:
+                    events.append(apply_event(state, {
+                        "type": "game_over", "winners": [], "scores": dict(state.scores),
+                        "reason": N_("a draw: no damage, score, placing or move for "
+                                     "{rounds} rounds (D49)").format(rounds=quiet)}))
                     break
                 events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
                 continue

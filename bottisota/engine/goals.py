@@ -4,19 +4,20 @@ from __future__ import annotations
 import math
 
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState, Goal
 
 
 def on_goal(goal: Goal, bot: Bot) -> bool:
     """D17: the bot's centre is inside the marker."""
-    return not goal.taken and math.hypot(bot.x - goal.x, bot.y - goal.y) < goal.r
+    return not goal.taken and within(math.hypot(bot.x - goal.x, bot.y - goal.y), goal.r)
 
 
 def _spot_free(state: GameState, goal: Goal, spot: tuple[float, float]) -> bool:
     """No bot's base touches the marker at this spot (D4)."""
     tol = state.rules.contact_tolerance
-    return all(math.hypot(b.x - spot[0], b.y - spot[1]) > b.radius + goal.r + tol
+    return all(beyond(math.hypot(b.x - spot[0], b.y - spot[1]), b.radius + goal.r + tol)
                for b in state.live_bots())
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bottisota.core.actions import Shoot, ShotOrder
+from bottisota.core.compass import vector
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.result import PathPoint
 from bottisota.engine.shooting import shots as shooting
@@ -197,7 +198,7 @@ def _critical(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: PathP
             extra += [(ox + px, oy + py), (ox - px, oy - py)]
     half = state.rules.nose_arc / 2.0
     for edge in (watcher.facing - half, watcher.facing + half):
-        extra.append((math.sin(math.radians(edge)), math.cos(math.radians(edge))))
+        extra.append(vector(edge))
     rays = np.vstack([near, np.array(extra, dtype=float).reshape(-1, 2)])
     rx, ry = rays[:, 0], rays[:, 1]
     den = dx * ry - dy * rx

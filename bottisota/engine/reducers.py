@@ -33,9 +33,14 @@ def find_mine(state: GameState, mine_id: str) -> Mine:
     raise KeyError(f"no mine {mine_id!r} on the table")
 
 
+MOVED = 0.01        # cm: a bot that went less than this did not move (D49)
+
+
 def _bot_moved(state: GameState, e: Event) -> None:
     """{bot, x, y, z, facing, spent?}: the bot now stands here; `spent` is added to moved."""
     b = state.bots[e["bot"]]
+    if abs(b.x - e["x"]) + abs(b.y - e["y"]) > MOVED:
+        state.quiet_since = state.round          # D49 a move
     b.x, b.y, b.z, b.facing = e["x"], e["y"], e.get("z", b.z), e["facing"] % 360.0
     b.moved += e.get("spent", 0.0)
 
@@ -44,12 +49,15 @@ def _damaged(state: GameState, e: Event) -> None:
     """{bot, amount, cause}: damage points added (D6), at least 0 total."""
     b = state.bots[e["bot"]]
     b.damage = max(0, b.damage + int(e["amount"]))
+    if int(e["amount"]):
+        state.quiet_since = state.round          # D49 damage (or a repair)
 
 
 def _destroyed(state: GameState, e: Event) -> None:
     """{bot, cause, by?}: the bot is destroyed (D7, R36, R12...)."""
     state.bots[e["bot"]].destroyed = True
     state.bots[e["bot"]].overwatch = False
+    state.quiet_since = state.round              # D49
 
 
 def _removed(state: GameState, e: Event) -> None:
@@ -78,6 +86,7 @@ def _score(state: GameState, e: Event) -> None:
     """{player, points, reason, kill?}: points scored (D22, D23)."""
     p = e["player"]
     state.scores[p] = state.scores.get(p, 0) + int(e["points"])
+    state.quiet_since = state.round              # D49 a score
     if e.get("kill"):
         state.kills[p] = state.kills.get(p, 0) + 1
 
@@ -98,6 +107,7 @@ def _placed(state: GameState, e: Event) -> None:
     b = state.bots[e["bot"]]
     b.x, b.y, b.z, b.facing = e["x"], e["y"], e.get("z", 0.0), e["facing"] % 360.0
     b.removed = False
+    state.quiet_since = state.round              # D49 a placing
     if e.get("new"):
         b.new = True
 

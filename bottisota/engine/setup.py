@@ -16,8 +16,8 @@ from bottisota.core.dice import Dice
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.movement.placing import check_place
 from bottisota.engine.state import Bot, GameState, Goal
-from bottisota.engine.turns import check_place
 from bottisota.formats import spec
 from bottisota.formats.loading import bundled_rules, card_from_dict, load_catalogue, validate
 from bottisota.formats.spec_types import did_you_mean

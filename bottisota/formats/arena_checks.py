@@ -7,7 +7,6 @@ themselves, so the checks do not depend on the compiled geometry index.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
@@ -18,6 +17,7 @@ from shapely.geometry import Point, box
 from shapely.validation import explain_validity
 
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
+from bottisota.core.compass import vector
 from bottisota.core.errors import Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
@@ -287,18 +287,14 @@ def floor_z(features: Sequence[Feature], x: float, y: float) -> float:
     return z
 
 
-def _unit(up: float) -> tuple[float, float]:
-    return math.sin(math.radians(up)), math.cos(math.radians(up))
-
-
 def _extent(f: Feature) -> tuple[float, float]:
-    ux, uy = _unit(f.up or 0.0)
+    ux, uy = vector(f.up or 0.0)
     proj = [x * ux + y * uy for x, y in f.shape.exterior.coords]
     return min(proj), max(proj)
 
 
 def _slope_z(f: Feature, x: float, y: float) -> float:
-    ux, uy = _unit(f.up or 0.0)
+    ux, uy = vector(f.up or 0.0)
     lo, hi = _extent(f)
     t = 0.0 if hi <= lo else min(1.0, max(0.0, (x * ux + y * uy - lo) / (hi - lo)))
     return (f.from_z or 0.0) + t * ((f.to_z or 0.0) - (f.from_z or 0.0))
@@ -306,7 +302,7 @@ def _slope_z(f: Feature, x: float, y: float) -> float:
 
 def slope_ends(f: Feature) -> tuple[tuple[float, float], tuple[float, float]]:
     """The points just beyond a slope's low end and its high end, along `up`."""
-    ux, uy = _unit(f.up or 0.0)
+    ux, uy = vector(f.up or 0.0)
     coords = list(f.shape.exterior.coords)[:-1]
     proj = [x * ux + y * uy for x, y in coords]
     lo, hi = min(proj), max(proj)

@@ -12,6 +12,7 @@ from typing import Any
 
 from bottisota.core.actions import (
     Back,
+    Correct,
     DropMine,
     Forward,
     Lift,
@@ -36,7 +37,7 @@ from bottisota.formats.yaml_source import Marks
 ACTION_KEYS: tuple[str, ...] = spec.ACTION_KEYS
 STEP_KEYS: tuple[str, ...] = spec.STEP_KEYS
 
-Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass
+Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 class ActionFormatError(ValueError):
@@ -96,8 +97,36 @@ def action_from_clean(d: dict) -> Action:
         return Pass(bot)
     if kind == "service":
         return Service(bot, value)
+    if kind == "correct":
+        return correction_from_clean(bot, value)
     x, y, *rest = value
     return Place(bot, x, y, rest[0] if rest else 0.0)
+
+
+def correction_from_clean(bot: str, v: dict) -> Correct:
+    """A checked `correct:` mapping -> a Correct action."""
+    def whole(key: str) -> int | None:
+        return int(v[key]) if v.get(key) is not None else None
+    at = v.get("at")
+    return Correct(bot, v["reason"], (float(at[0]), float(at[1])) if at is not None else None,
+                   float(v["facing"]) if v.get("facing") is not None else None, whole("damage"),
+                   tuple(sorted((str(k), int(n)) for k, n in (v.get("ammo") or {}).items())),
+                   v.get("overwatch"), whole("rust"), whole("leaflet"), whole("score"))
+
+
+def correction_to_dict(c: Correct) -> dict:
+    """A Correct action -> its `correct:` mapping (only what it sets)."""
+    out: dict = {"reason": c.reason}
+    if c.at is not None:
+        out["at"] = [_num(c.at[0]), _num(c.at[1])]
+    if c.facing is not None:
+        out["facing"] = _num(c.facing)
+    for key in ("damage", "overwatch", "rust", "leaflet", "score"):
+        if getattr(c, key) is not None:
+            out[key] = getattr(c, key)
+    if c.ammo:
+        out["ammo"] = dict(c.ammo)
+    return out
 
 
 def step_from_dict(d: Any, path: str = "") -> Step:
@@ -167,4 +196,6 @@ def action_to_dict(action: Action) -> dict:
         return {"bot": action.bot, "service": action.choice}
     if isinstance(action, Place):
         return {"bot": action.bot, "place": [_num(action.x), _num(action.y), _num(action.facing)]}
+    if isinstance(action, Correct):
+        return {"bot": action.bot, "correct": correction_to_dict(action)}
     raise TypeError(f"not an action: {action!r}")

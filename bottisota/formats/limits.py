@@ -1,18 +1,16 @@
 """Limits every reader applies before it builds anything: size, encoding,
 control characters and nesting depth.
 
-The YAML reader (yaml_source) uses these for every file kind; readers of
-JSON (journals, the calibration file) call `check_json_text` before
-`json.loads`, so a deep `[[[[...` or a 400-digit number is refused with its
-line and column instead of recursing or overflowing.
+The YAML reader (yaml_source) uses these for every file kind; the one JSON
+reader (`json_text`) calls `check_json_text` before `json.loads`, so a deep
+`[[[[...` or a 400-digit number is refused with its line and column instead of
+recursing or overflowing.
 """
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from bottisota.core.i18n import N_
 
@@ -138,12 +136,3 @@ def check_json_text(text: str, max_bytes: int = MAX_FILE_BYTES,
                     N_("a number of {group} characters: refused").format(group=len(token.group())),
                              *position(text, token.start()))
 
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number this program accepts (only finite numbers)")
-
-
-def loads_json(text: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
-    """`json.loads` behind the limits; NaN and Infinity refused (ValueError)."""
-    check_json_text(text, max_bytes, max_depth)
-    return json.loads(text, parse_constant=_no_constant)

@@ -316,7 +316,7 @@ def _fallbacks(data: dict, path: str, ctx: Context) -> None:
 
 ROBOT_TABLE = Record("robot personality", {
     "name": F(Text(), required=True, doc="the personality's name"),
-    "about": F(Text(max_length=10_000), doc="what it does, in a sentence or two"),
+    "about": F(Text(max_length=10_000, lines_ok=True), doc="what it does, in a sentence or two"),
     "place": F(SECTIONS["place"], required=True, doc="where to place a drawn bot"),
     "turn": F(SECTIONS["turn"], required=True, doc="what to do on its turn"),
     "overwatch": F(SECTIONS["overwatch"], required=True,

@@ -335,6 +335,14 @@ RULE_FIELDS: dict[str, F] = {
     "round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
                             what="a whole number from 1 to 1000, or null"),
                      doc="D24 the last round; null: play until one player is left"),
+    "robot_round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                  what="a whole number from 1 to 1000, or null"),
+                           doc="D48 the last round of a game of robots only when round_limit "
+                               "is null; null: none"),
+    "stalemate_rounds": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                 what="a whole number from 1 to 1000, or null"),
+                          doc="D49 this many whole rounds with no damage, score, placing or "
+                              "move end the game as a draw; null: never"),
 }
 assert list(RULE_FIELDS) == HouseRules.names(), "RULE_FIELDS must follow HouseRules"
 
@@ -382,11 +390,24 @@ ACTION = Keyed("action", {
     "place": F(Seq(COORD, min_items=2, max_items=3, what="[x, y] or [x, y, facing]"),
                doc="put a drawn bot on the table: [x, y, facing]"),
     "pass": F(Const(True), doc="true: do nothing in the shooting phase (D19)"),
+    "correct": F(Record("correction", {
+        "reason": F(Text(), required=True, doc="why the table is corrected"),
+        "at": F(POINT, doc="the bot's centre [x, y], cm"),
+        "facing": F(Num(minimum=0, maximum=MAX_ANGLE, doc="degrees (D2)"), doc="its facing"),
+        "damage": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="damage points"),
+        "ammo": F(MapOf(Num(minimum=0, maximum=MAX_HITS * 50, integer=True), max_items=100),
+                  doc="shots left, by weapon name"),
+        "overwatch": F(Bool(), doc="on overwatch or not"),
+        "rust": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="rust (D25)"),
+        "leaflet": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="leaflets (D26)"),
+        "score": F(Num(minimum=-MAX_POINTS * 100, maximum=MAX_POINTS * 100, integer=True),
+                   doc="the score of the bot's player"),
+    }, meta=False), doc="the referee's hand: set what the physical table shows, with a reason"),
 }, common={"bot": F(BOT_ID, required=True, doc="the acting bot's id")},
     extras={"move": {"hold_fire": F(Seq(BOT_ID, max_items=100),
                                     doc="watchers that hold their fire during this move")}},
     doc="an action: {bot: id, move | shoot | overwatch | self_destruct | service | place | "
-        "pass: ...}")
+        "pass | correct: ...}")
 ACTION_KEYS: tuple[str, ...] = tuple(ACTION.variants)
 STEP_KEYS: tuple[str, ...] = tuple(STEP.variants)
 
@@ -452,11 +473,19 @@ EXPECTED_GOAL = Record("expected goal", {
 }, defaults=False, meta=False, doc="some keys of a goal marker on the table")
 
 COUNT = Int(minimum=0, maximum=100_000)
+ACTION_INDEX = Int(minimum=0, maximum=100_000)
+EXPECTED_REFUSAL = Record("expected refusal", {
+    "action": F(ACTION_INDEX, required=True, doc="the index of an action that must be refused"),
+    "rule": F(Text(max_length=20, numbers_ok=True), required=True,
+              doc="the rule its refusal must cite (R7, D19, ...)"),
+}, defaults=False, meta=False, doc="an action that must be refused, and the rule it breaks")
 EXPECT = Record("expect", {
     "bots": F(MapOf(EXPECTED_BOT), doc="bot id: {key: expected value}"),
     "scores": F(MapOf(Int(minimum=0, maximum=1_000_000)), doc="player: points"),
-    "rejected": F(Seq(Int(minimum=0, maximum=100_000), max_items=10_000),
-                  doc="indices of actions that must be refused"),
+    "rejected": F(Seq(Choice((ACTION_INDEX, EXPECTED_REFUSAL),
+                             what="an action index or {action, rule}"), max_items=10_000),
+                  doc="actions that must be refused: an index, or {action: index, rule: R7} "
+                      "to name the rule the refusal cites"),
     "kills": F(MapOf(Int(minimum=0, maximum=10_000)), doc="player: kills"),
     "round": F(Int(minimum=1, maximum=100_000), doc="the round after the actions"),
     "dice_used": F(COUNT, doc="d6 results used"),

@@ -17,6 +17,7 @@ from typing import Any
 
 from bottisota.core.errors import Problem
 from bottisota.core.i18n import N_
+from bottisota.core.printable import unsafe_character
 from bottisota.formats.yaml_source import Marks, join
 
 
@@ -197,6 +198,7 @@ class Text(SpecType):
     numbers_ok: bool = False
     doc: str = ""
     max_length: int = 200
+    lines_ok: bool = False          # line breaks and tabs allowed (a description)
 
     def expected(self) -> str:
         return N_("a text")
@@ -217,6 +219,13 @@ class Text(SpecType):
             ctx.error(path,
                     N_("a text of at most {max_length} characters is expected, got {value}").format(
                         max_length=self.max_length, value=len(value)))
+            return INVALID
+        bad = unsafe_character(value, self.lines_ok)
+        if bad is not None:
+            ctx.error(path,
+                    N_("character {k} of this text is U+{code:04X}, a control or format "
+                       "character (an escape, a NUL); ids and names are printable text").format(
+                        k=bad + 1, code=ord(value[bad])))
             return INVALID
         return value
 
@@ -529,10 +538,11 @@ RecordRule = Callable[[dict, str, Context], None]
 
 META_FIELDS: dict[str, F] = {
     "name": F(Text(), doc="a name for people; the rules ignore it"),
-    "description": F(Text(max_length=10_000), doc="what this is, for people; the rules ignore it"),
-    "author": F(Text(max_length=1000), doc="who made it; the rules ignore it"),
+    "description": F(Text(max_length=10_000, lines_ok=True),
+                     doc="what this is, for people; the rules ignore it"),
+    "author": F(Text(max_length=1000, lines_ok=True), doc="who made it; the rules ignore it"),
     "version": F(Text(numbers_ok=True, max_length=100), doc="its version; the rules ignore it"),
-    "license": F(Text(max_length=1000), doc="its licence; the rules ignore it"),
+    "license": F(Text(max_length=1000, lines_ok=True), doc="its licence; the rules ignore it"),
 }
 """Metadata accepted in every record (top level, features, weapons, cards, mods) and
 ignored by the rules; any key starting `x-` is accepted too, with any value."""

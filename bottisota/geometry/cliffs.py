@@ -213,6 +213,46 @@ def cliff_lines(index: ArenaIndex, step: float) -> CliffLines:
     return index.cached(("cliffs", "lines", float(step)), lambda: _build(index, step))
 
 
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def cliff_runs(index: ArenaIndex, step: float) -> list[Segment]:
+    """The parts of the cliff pieces where the floors on the two sides stand more than
+    `step` apart (what the table draws as cliffs). A piece with one floor on each side
+    has a jump linear along it (both floors are linear there), so the part is exact: a
+    stair's side is a cliff only where the stair stands more than a step above its
+    neighbour. A piece whose sides change along it is kept whole."""
+    lines = cliff_lines(index, step)
+    out: list[Segment] = []
+    for (x0, y0), (x1, y1), sides in zip(lines.p0.tolist(), lines.p1.tolist(), lines.sides,
+                                         strict=True):
+        if sides is None:
+            out.append(((x0, y0), (x1, y1)))
+            continue
+        plus, minus = sides
+        j0 = _z(plus, x0, y0) - _z(minus, x0, y0)
+        j1 = _z(plus, x1, y1) - _z(minus, x1, y1)
+        for sign in (1.0, -1.0):
+            part = _over(sign * j0, sign * j1, step)
+            if part is not None:
+                t0, t1 = part
+                out.append(((x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
+                            (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)))
+    return out
+
+
+def _over(j0: float, j1: float, step: float) -> tuple[float, float] | None:
+    """The part [t0, t1] of [0, 1] where the linear jump j0 -> j1 is more than `step`
+    (None: nowhere, or only at a point)."""
+    if j0 > step and j1 > step:
+        return 0.0, 1.0
+    if j0 <= step and j1 <= step:
+        return None
+    t = (step - j0) / (j1 - j0)
+    part = (t, 1.0) if j1 > step else (0.0, t)
+    return part if part[1] - part[0] > 1e-9 else None
+
+
 _Sides = tuple[Surface | None, Surface | None]
 _Piece = tuple[tuple[float, float], tuple[float, float], tuple[float, float], bool, bool,
                _Sides | None]

@@ -7,7 +7,6 @@ escalators), from `from` to `to` across the shape's extent in that direction
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,18 +16,13 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
+from bottisota.core.compass import vector
 from bottisota.formats.spec import WALL_DEFAULT_HEIGHT
 
 if TYPE_CHECKING:
     from bottisota.core.arena import Feature
 
 BARRIER_TYPES: frozenset[str] = frozenset({"wall", "door"})
-
-
-def up_vector(up: float) -> tuple[float, float]:
-    """Unit vector of a facing (D2: 0 = +y, 90 = +x)."""
-    rad = math.radians(up)
-    return math.sin(rad), math.cos(rad)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -86,7 +80,7 @@ def feature_surface(feature: Feature, region: BaseGeometry | None = None) -> Sur
     `height`, default per formats.md; platforms at `height`; sloped ones along `up`)."""
     region = feature.shape if region is None else region
     if feature.type in SLOPED_TYPES:
-        ux, uy = up_vector(feature.up or 0.0)
+        ux, uy = vector(feature.up or 0.0)
         proj = shapely.get_coordinates(feature.shape) @ np.array([ux, uy])
         s0, s1 = float(proj.min()), float(proj.max())
         return Surface(feature, region, float(feature.from_z or 0.0),

@@ -23,9 +23,9 @@ Replaying rebuilds the game from the header (the recorded arena, cards, mods
 and rules validated as files are; the start of the game run again) and then
 takes every line in one of two ways (docs/decisions.md, "Replaying a journal"):
 
-- verified (`load`, `read`, `bottisota replay`): every action is re-run through
+- verified (`load`, `read`, `resume`, `bottisota replay`): every action is re-run through
   the rules with its dice and must give the same events, dice and state;
-- from its events (`resume`, `read(verify=False)`): the action must be the
+- from its events (`read(verify=False)`): the action must be the
   active bot's and fit its phase, its rolls are drawn again (a seeded game's
   own dice must give them; a physical-dice game uses the typed rolls), its
   events must be of their declared form and are applied by their reducers, and
@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
+from bottisota.formats.json_text import check_json_text
 from bottisota.formats.parsed_cache import cached_data
 from bottisota.play import journal_data
 from bottisota.play import journal_file as jf
@@ -74,7 +76,6 @@ from bottisota.play.journal_data import (
 )
 from bottisota.play.journal_digest import state_digest
 from bottisota.play.journal_events import well_formed
-from bottisota.play.json_limits import check_json_text
 
 FORMAT = "bottisota-journal"
 VERSION = 2
@@ -203,6 +204,12 @@ def journal_game(game: Game, path: str | Path) -> Journal:
     action from now on (its seed and start rolls go in the header, D8)."""
     game.journal = Journal.create(path, game, seed=game.seed, rolls=game.start_rolls)
     return game.journal
+
+
+def journal_to(path: str | Path) -> Callable[[Game], Journal]:
+    """`journal_game` for `path`, to call with a game just begun (robot.match's
+    `on_start`)."""
+    return partial(journal_game, path=path)
 
 
 def new_journal_path(folder: str | Path) -> Path:
@@ -587,14 +594,15 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None,
 
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
     """Go on with a game from its journal: locked (a second resume is refused),
-    rebuilt from its recorded events (`read` with verify=False: the journal's
-    chain, dice, events and state digests checked, the rules not re-run), a torn
-    last line backed up and cut, then writing to the same file.
+    rebuilt by the verified replay (`read`: every action re-run through the rules
+    on the header's arena, cards, mods and rules, so an edited and re-sealed header
+    or action is refused at its line), a torn last line backed up and cut, then
+    writing to the same file.
     What was found is in `game.journal.notice`."""
     p = str(path)
     fh = jf.open_locked(p)
     try:
-        loaded = read(p, ask, fh=fh, verify=False)
+        loaded = read(p, ask, fh=fh, verify=True)
         size = loaded.size
     except BaseException:
         fh.close()

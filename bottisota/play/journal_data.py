@@ -185,7 +185,14 @@ def rules_to_data(rules: HouseRules) -> dict:
     return plain(asdict(rules))
 
 
+# house rules added since journals were first written, with the value that plays an
+# older journal's game as it was played (D48, D49: no robots' limit, no stalemate)
+_RULES_SINCE = {"robot_round_limit": None, "stalemate_rounds": None}
+
+
 def rules_from(data: Any) -> HouseRules:
+    if isinstance(data, dict):
+        data = {**_RULES_SINCE, **data}
     try:
         return rules_from_dict(data, "<journal>")
     except InputError as err:

@@ -18,6 +18,7 @@ import numpy as np
 import shapely
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.compass import vector
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
 from bottisota.formats.lint import Finding, finding
@@ -36,7 +37,7 @@ def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
             inside = shapely.contains_xy(f.shape, xs, ys)
             if not inside.any():
                 continue
-            ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+            ux, uy = vector(f.up or 0.0)
             proj = shapely.get_coordinates(f.shape) @ np.array([ux, uy])
             lo, hi = proj.min(), proj.max()
             t = ((xs[inside] * ux + ys[inside] * uy) - lo) / max(hi - lo, 1e-9)

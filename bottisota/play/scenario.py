@@ -86,7 +86,8 @@ def start_state(spec: ScenarioSpec, placement: bool = True) -> GameState:
 
 def run(spec: ScenarioSpec) -> Outcome:
     """Play the scenario's actions from its position and check its expectations."""
-    game = Game(with_parts_deck(start_state(spec)), mode=ScenarioMode())
+    mode = ScenarioMode()
+    game = Game(with_parts_deck(start_state(spec)), mode=mode)
     outcome = Outcome(spec, game.state)
     for i, action in enumerate(spec.actions):
         line = spec.action_lines[i] if i < len(spec.action_lines) else 0
@@ -104,8 +105,10 @@ def run(spec: ScenarioSpec) -> Outcome:
                         i=i, line=line, name=type(err).__name__, err=err))
             break
         if result.refusal is not None:
-            outcome.rejected.append({"action": i, "line": line, "reason": str(result.refusal)})
+            outcome.rejected.append({"action": i, "line": line, "rule": result.refusal.rule,
+                                     "reason": str(result.refusal)})
         outcome.events += result.events
+    outcome.events += mode.finish(game)
     outcome.state = game.state
     outcome.failures += compare(spec.expect or {}, outcome)
     return outcome
@@ -199,15 +202,24 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     if "events" in expect:
         fails += _in_order(expect["events"] or [], outcome.events)
     if "rejected" in expect:
-        want_rejected = sorted(expect.get("rejected") or [])
-        rejected = sorted(r["action"] for r in outcome.rejected)
-        if want_rejected != rejected:
-            why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
-            fails.append(
-                    _("rejected: expected {want_rejected}, actual {rejected}").format(
-                        want_rejected=want_rejected, rejected=rejected)
-                         + (f" ({why})" if why else ""))
+        fails += _refusals(expect.get("rejected") or [], outcome.rejected)
     return fails
+
+
+def _refusals(want: list, rejected: list[dict]) -> list[str]:
+    """The refused actions are exactly the ones listed; an entry {action, rule} must
+    also have been refused citing that rule."""
+    want_rejected = sorted(w["action"] if isinstance(w, dict) else w for w in want)
+    actual = sorted(r["action"] for r in rejected)
+    why = "; ".join(f"{r['action']}: {r['reason']}" for r in rejected)
+    if want_rejected != actual:
+        return [_("rejected: expected {want_rejected}, actual {rejected}").format(
+                    want_rejected=want_rejected, rejected=actual) + (f" ({why})" if why else "")]
+    rules = {r["action"]: r.get("rule") for r in rejected}
+    return [_("rejected: action {action} expected refused by {rule}, actual {actual}").format(
+                action=w["action"], rule=w["rule"], actual=rules[w["action"]])
+            + f" ({why})"
+            for w in want if isinstance(w, dict) and rules[w["action"]] != w["rule"]]
 
 
 def mine_report(mine: Any) -> dict:

@@ -13,6 +13,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from bottisota.core.actions import Back, Forward, Lift, Loop, Step, Turn
+from bottisota.core.compass import heading as compass_heading
+from bottisota.core.compass import vector
 from bottisota.core.house_rules import HouseRules
 from bottisota.engine.state import Bot
 
@@ -45,14 +47,12 @@ class Candidate(NamedTuple):
         return tuple(step_of(p) for p in self.plan)
 
 
-@lru_cache(maxsize=4096)
-def heading(facing: float) -> tuple[float, float]:
-    rad = math.radians(facing)
-    return math.sin(rad), math.cos(rad)
+heading = lru_cache(maxsize=4096)(vector)      # compass.vector, remembered
 
 
 def bearing_to(x: float, y: float, tx: float, ty: float) -> float:
-    return math.degrees(math.atan2(tx - x, ty - y)) % 360.0
+    """The facing from (x, y) toward (tx, ty) (compass.heading)."""
+    return compass_heading(tx - x, ty - y)
 
 
 def signed(facing: float, direction: float) -> float:
@@ -206,8 +206,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     steps: list[tuple] = []
     points: list[tuple[float, float]] = [(x, y)]
     ax, ay = aim
-    degrees_ = math.degrees
-    atan2 = math.atan2
+    heading_of = compass_heading
     hypot = math.hypot
     copysign = math.copysign
     hop_used = False
@@ -232,7 +231,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
             break
         dist = hypot(ax - x, ay - y)
         if dist > EPS:
-            d = (degrees_(atan2(ax - x, ay - y)) % 360.0 - f) % 360.0
+            d = (heading_of(ax - x, ay - y) - f) % 360.0
             off = d - 360.0 if d > 180.0 else d
         else:
             off = 0.0
@@ -295,7 +294,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
         if not tracked:
             # `_Walk.can_turn()` for one unit, then one turn toward the face
             if (free > 0 and distance <= EPS) or since >= turn_cm - EPS:
-                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                d = (heading_of(fx - x, fy - y) - f) % 360.0
                 off = d - 360.0 if d > 180.0 else d
                 if abs(off) > half:
                     degrees = copysign(step, off)
@@ -309,7 +308,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
                     f = (f + degrees) % 360.0
                     steps.append(("turn", round(degrees, 2)))
         else:
-            d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+            d = (heading_of(fx - x, fy - y) - f) % 360.0
             off = d - 360.0 if d > 180.0 else d
             while abs(off) > half and spent + turn_cm <= budget + EPS:
                 degrees = copysign(step, off)
@@ -322,7 +321,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
                     spent += turn_cm
                 f = (f + degrees) % 360.0
                 steps.append(("turn", round(degrees, 2)))
-                d = (degrees_(atan2(fx - x, fy - y)) % 360.0 - f) % 360.0
+                d = (heading_of(fx - x, fy - y) - f) % 360.0
                 off = d - 360.0 if d > 180.0 else d
     return Candidate(tuple(steps), x, y, f, spent, distance, tuple(points)), hop_used
 

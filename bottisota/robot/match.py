@@ -1,5 +1,7 @@
 """One robot-only game, start to end, with its tallies (for `bottisota simulate`).
 
+The game is journaled by whoever asks for it (`on_start`, e.g. play.journal's
+`journal_to(path)`): robot and play are independent layers, neither imports the other.
 Every action goes through `Game.act`, with the robots' `robot_decision` events
 as its notes (so a journaled robot game records and replays every decision); a
 refusal there is a robot bug, recorded in the game's `refusals` (and the seat
@@ -9,7 +11,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
@@ -17,9 +21,11 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
 from bottisota.formats.robot_tables import Personality
-from bottisota.play.journal import journal_game
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
 from bottisota.robot.stats import GameRecord, Tally
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 
 def seat_names(personalities: list[Personality]) -> list[str]:
@@ -91,15 +97,15 @@ class _Tracker:
 def play(arena: Arena, rules: HouseRules, cards: dict[str, BotCard], mods: dict[str, Mod],
          personalities: list[Personality], seed: int, round_limit: int | None,
          time_limit: float | None = DEFAULT_TIME_LIMIT, max_actions: int = 5000,
-         journal_path: str | None = None) -> GameRecord:
-    """Play one game between these personalities and tally it (journaled to
-    `journal_path` when given)."""
+         on_start: Callable[[Game], object] | None = None) -> GameRecord:
+    """Play one game between these personalities and tally it; `on_start` is called
+    with the new game before its first action (to journal it)."""
     from bottisota.engine.game import Game
 
     players = seat_names(personalities)
     game = Game.new(arena, rules, cards, mods, players, seed=seed, round_limit=round_limit)
-    if journal_path is not None:
-        journal_game(game, journal_path)
+    if on_start is not None:
+        on_start(game)
     robots = {p: Robot(p, pers, time_limit) for p, pers in zip(players, personalities, strict=True)}
     for r in robots.values():
         r.peers = robots

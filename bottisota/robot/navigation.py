@@ -20,6 +20,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.compass import vector
 from bottisota.core.house_rules import HouseRules
 from bottisota.engine.movement.geometry import parts_of, wall_collision
 from bottisota.engine.movement.physics import floors_near
@@ -69,7 +70,7 @@ def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndar
             z[inside] = f.height or 0.0
             slope[inside] = -1
             continue
-        ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+        ux, uy = vector(f.up or 0.0)
         coords = np.asarray(f.shape.exterior.coords)
         proj = coords[:, 0] * ux + coords[:, 1] * uy
         lo, hi = proj.min(), proj.max()
@@ -522,7 +523,7 @@ def _cliffs(arena: Arena, kind: str) -> list:
 def _slope_sides(feature) -> list:
     """The sides of stairs, a ramp or an escalator: the edges that run along its `up`,
     where its raised floor ends in a drop (only its low and high ends join floors)."""
-    ux, uy = math.sin(math.radians(feature.up or 0.0)), math.cos(math.radians(feature.up or 0.0))
+    ux, uy = vector(feature.up or 0.0)
     coords = list(feature.shape.exterior.coords)
     sides = []
     for (ax, ay), (bx, by) in zip(coords, coords[1:], strict=False):

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from shapely.geometry import LineString, Point
 
 from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.core.compass import heading as compass_heading
+from bottisota.core.compass import vector
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.movement.result import MoveResult
 from bottisota.engine.state import Bot, GameState
@@ -147,7 +149,7 @@ class Scorer:
         if self.kind in ("close_in", "ram"):
             self.target = (f.x, f.y)
         elif self.kind == "flank":
-            hx, hy = math.sin(math.radians(f.facing)), math.cos(math.radians(f.facing))
+            hx, hy = vector(f.facing)
             w, h = self.state.arena.size
             r = self.bot.radius
             self.target = (min(max(f.x - hx * FLANK_DISTANCE, r), w - r),
@@ -206,9 +208,9 @@ class Scorer:
             d = self.bot.distance_to(f)
             away = bearing_to(f.x, f.y, self.bot.x, self.bot.y) if d > 1e-6 else self.bot.facing
             for spread in (0.0, -40.0, 40.0):
-                b = math.radians(away + spread)
+                bx, by = vector(away + spread)
                 want = self.keep if self.kind == "keep_range" else d + reach
-                out.append((f.x + math.sin(b) * want, f.y + math.cos(b) * want))
+                out.append((f.x + bx * want, f.y + by * want))
         w, h = self.state.arena.size
         r = self.bot.radius
         return [(min(max(x, r), w - r), min(max(y, r), h - r)) for x, y in out]
@@ -241,7 +243,7 @@ class Scorer:
         order written out in local variables (the ranking asks it of every candidate)."""
         kind, f = self.kind, self.focus
         known, to_target, walled = self._known, self.to_target, self.walled
-        hypot, atan2, degrees = math.hypot, math.atan2, math.degrees
+        hypot, heading_of = math.hypot, compass_heading
         facing_matters = f is not None and kind not in ("retreat", "evade", "grab_goal")
         nose = facing_matters and self.nose_armed
         shot = facing_matters and self.wants_shot
@@ -266,7 +268,7 @@ class Scorer:
             elif kind == "hold":
                 c = spent * 0.5
             if nose:
-                d = (degrees(atan2(fx - x, fy - y)) % 360.0 - cand.facing) % 360.0
+                d = (heading_of(fx - x, fy - y) - cand.facing) % 360.0
                 if abs(d - 360.0 if d > 180.0 else d) > half_arc:
                     c += ARC_PENALTY
             if shot and (not hypot(fx - x, fy - y) <= reach or walled(x, y)):

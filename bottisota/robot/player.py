@@ -140,6 +140,9 @@ class Robot:
     def _shoot(self, game, bot: Bot):
         state = game.state
         intent = self._intent.pop((bot.id, state.round), None)
+        recorded = self._recorded_intent(game, bot)
+        if recorded is not None:
+            intent = recorded
         if intent is None:
             intent = self._note(roll_on(self.personality.turn, Situation(state, bot),
                                         state.dice, "turn")).choice
@@ -159,6 +162,27 @@ class Robot:
             if action is not None and legal(action) is None:
                 return action
         return Pass(bot.id)
+
+    def _recorded_intent(self, game, bot: Bot) -> Intention | None:
+        """The turn decision journaled with this bot's move of this turn, rebuilt from
+        its rule line and roll: a game resumed between the move and the shot goes on
+        with the decision the move was planned by (no new roll). None when the move
+        carried none (a person moved the bot, or another personality decided)."""
+        for entry in reversed(getattr(game, "history", ())):
+            if not isinstance(entry.action, Move) or entry.action.bot != bot.id:
+                if any(e.get("type") == "turn" and e.get("phase") == "move"
+                       for e in entry.events[entry.notes:]):
+                    return None      # this turn began with that entry, no move since
+                continue
+            for event in entry.events[:entry.notes]:
+                if event.get("type") == "robot_decision" and event.get("bot") == bot.id \
+                        and event.get("section") == "turn" \
+                        and event.get("personality") == self.personality.name:
+                    for rule in self.personality.turn:
+                        if rule.line == event.get("line") and rule.label == event.get("rule"):
+                            return rule.choice(event["roll"])
+            return None
+        return None
 
     def _fire(self, game, bot: Bot, intent: Intention, legal: Callable):
         shoot = aim.shots(game.state, bot, intent.weapons, intent.target)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -77,7 +79,7 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
           round_limit: int | None, time_limit: float | None, rules=None,
           journals: str | None = None, folders: list[str] | None = None,
-          overrides: tuple = ()) -> None:
+          overrides: tuple = (), journal_game: Callable[..., object] | None = None) -> None:
     from bottisota.robot.navigation import load_solver, prepare
 
     load_solver()       # before any fork: workers must not import it after the fork
@@ -85,7 +87,8 @@ def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | No
     if folders is not None:
         use_folders(folders)          # a spawned worker starts without the --content folders
     _WORKER.update(setup(arena, robots, locomotion, cards, rules, overrides))
-    _WORKER["journals"] = journals
+    _WORKER["journals"] = journals if journal_game is not None else None
+    _WORKER["journal_game"] = journal_game
     # the games' own rules (their round limit): the same compiled arena and maps
     game_rules = _WORKER["rules"]
     if round_limit is not None:
@@ -112,10 +115,11 @@ def units(games: int, seed: int = 1, mirror: bool = True, first: int = 0) -> lis
 def _play(unit: Unit | int) -> GameRecord:
     seed, swapped = unit if isinstance(unit, tuple) else (unit, False)
     w = _WORKER
-    journal = str(journal_file(w["journals"], seed, swapped)) if w.get("journals") else None
+    start = (partial(w["journal_game"], path=str(journal_file(w["journals"], seed, swapped)))
+             if w.get("journals") else None)
     people = w["personalities"][::-1] if swapped else w["personalities"]
     record = play(w["arena"], w["rules"], w["cards"], w["mods"], people, seed,
-                  w["round_limit"], w["time_limit"], journal_path=journal)
+                  w["round_limit"], w["time_limit"], on_start=start)
     record.mirrored = swapped
     return record
 
@@ -200,22 +204,27 @@ class Runner:
 def init_args(arena: str, robots: list[str], locomotion: str | None = None,
               cards: str | None = None, round_limit: int | None = DEFAULT_ROUND_LIMIT,
               time_limit: float | None = None, rules=None,
-              journals: str | Path | None = None, overrides: tuple = ()) -> tuple:
-    """What a process needs to set itself up to play (picklable: sent to workers)."""
+              journals: str | Path | None = None, overrides: tuple = (),
+              journal_game: Callable[..., object] | None = None) -> tuple:
+    """What a process needs to set itself up to play (picklable: sent to workers).
+    With `journals`, every game is journaled there by `journal_game(game, path=...)`
+    (play.journal's, handed over by the command: robot does not import play)."""
     return (arena, robots, locomotion, cards, round_limit, time_limit, rules,
-            str(journals) if journals else None, given_folders(), overrides)
+            str(journals) if journals else None, given_folders(), overrides, journal_game)
 
 
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
         cards: str | None = None, time_limit: float | None = None, progress: bool = False,
         rules=None, journals: str | Path | None = None, mirror: bool = False,
-        overrides: tuple = ()) -> list[GameRecord]:
+        overrides: tuple = (),
+        journal_game: Callable[..., object] | None = None) -> list[GameRecord]:
     """Play the games (in `jobs` processes) and return their records in the games'
-    order; with `journals`, every game is journaled there as game-SEED.jsonl."""
+    order; with `journals` (and `journal_game`, see init_args), every game is journaled
+    there as game-SEED.jsonl."""
     batch = units(games, seed, mirror)
     init = init_args(arena, robots, locomotion, cards, round_limit, time_limit, rules,
-                     journals, overrides)
+                     journals, overrides, journal_game)
     bar = None
     if progress:
         from tqdm import tqdm

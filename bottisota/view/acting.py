@@ -64,6 +64,7 @@ class GameActions(AppState):
             result = self.apply(self.game.act, action, notes)
         except JournalWriteError as err:   # disk full: the game took the action back
             self.say(str(err), "alarm")
+            self.journal_error: JournalWriteError | None = err    # `play --headless`: exit 74
             return False
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(_("could not act: {name}: {err}").format(

@@ -22,6 +22,7 @@ from bottisota.view.app_state import FPS
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.controls import InputHandling
+from bottisota.view.correcting import CorrectionMode
 from bottisota.view.prompts import (
     OverwatchPrompt,
     pending_events,
@@ -65,7 +66,7 @@ class TableApp(InputHandling):
         self.vm = ViewModel(ui_scale=ui_scale, log=GameLog.of_game(game))
         if robot_pace is not None:
             self.vm.robot_pace = robot_pace
-        self.layers = WindowLayers(ArenaLayer(game.state.arena))
+        self.layers = WindowLayers(ArenaLayer(game.state.arena, rules=game.state.rules))
         self.projector: Any = None     # a ProjectorWindow showing the table alone
         self.camera = self._fit_camera()
         self.running = True
@@ -103,6 +104,9 @@ class TableApp(InputHandling):
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
+        self._turn: tuple = ()
+        self.correcting = CorrectionMode()   # the referee's hand (F7)
+        self._windowed: tuple[int, int] | None = None
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")

@@ -16,6 +16,7 @@ import pygame
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
 from bottisota.view.camera import Camera
+from bottisota.view.correcting import CorrectionMode
 from bottisota.view.prompts import (
     OverwatchPrompt,
 )
@@ -90,6 +91,9 @@ class AppState:
     phones: Any                        # play --phones: a view.phone_links.PhoneTable, or None
     keep_frames: bool                  # the projector keeps pixels that would not change
     spare_budget_ms: float             # spare surfaces are made only after lighter frames
+    _turn: tuple                       # (round, active bot, what is expected) last synced
+    correcting: CorrectionMode         # the referee's hand (F7)
+    _windowed: tuple[int, int] | None  # the window's place before full screen
 
     @property
     def arena_layer(self) -> ArenaLayer:
@@ -99,10 +103,12 @@ class AppState:
     def arena_layer(self, layer: ArenaLayer) -> None:
         self.layers = WindowLayers(layer)
         if self.projector is not None:
-            self.projector.layers = WindowLayers(ArenaLayer(layer.arena, grid=layer.grid))
+            self.projector.layers = WindowLayers(ArenaLayer(layer.arena, grid=layer.grid,
+                                                            rules=layer.rules))
 
     def new_layers(self) -> WindowLayers:
-        return WindowLayers(ArenaLayer(self.game.state.arena, grid=self.vm.show_grid))
+        return WindowLayers(ArenaLayer(self.game.state.arena, grid=self.vm.show_grid,
+                                       rules=self.game.state.rules))
 
     # --- the view model's short names (tests and painters read these) -----------------
     selected = property(lambda self: self.vm.selected,
@@ -132,9 +138,16 @@ class AppState:
         return bot is not None and bot.player not in self.robots and self.expected() != "over"
 
     def _sync_selection(self) -> None:
-        """After a change: plan for the active bot if it is a human's move."""
+        """After a change: plan for the active bot if it is a human's move; a new turn
+        (another bot, phase or round) starts with no weapon chosen, nothing aimed at
+        and no shot queued (the last turn's pre-measure leaves the table)."""
         vm = self.vm
         bot = self.active_bot()
+        turn = (self.state.round, self.state.active, self.game.expected())
+        if turn != self._turn:
+            vm.weapon, vm.aim, vm.measure_overwatch = None, None, False
+            vm.orders.clear()
+        self._turn = turn
         if bot is not None and self.expected() == "move" and self.human_to_act():
             if vm.plan is None or vm.plan.bot != bot.id:
                 vm.plan = MovePlan(bot.id)

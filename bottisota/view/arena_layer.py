@@ -2,6 +2,13 @@
 direction, walls, doors, lifts, pits, belts, service points, teleporters, goals,
 a cm grid. Drawn once per camera and cached (`ArenaLayer`); belt arrows move
 and are drawn every frame (`draw_belt_arrows`).
+
+Floors, slopes and cliffs are drawn from the compiled arena the rules use
+(`geometry.compiled`): each floor over the region where it is the floor that counts
+(later floors cut out, `ArenaIndex.floors`), and the cliff edges are the rules' own
+pieces (`geometry.cliffs.cliff_lines`, drawn where their jump is more than a step, D16:
+`cliff_runs`), so the table never shows a cliff the rules do not have, nor hides one
+they do.
 """
 from __future__ import annotations
 
@@ -14,10 +21,15 @@ import numpy as np
 import pygame
 import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.ops import unary_union
+from shapely.geometry.base import BaseGeometry
 
-from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES, Arena, Feature
+from bottisota.core.compass import headings
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _, number
+from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.cliffs import Segment, cliff_runs
+from bottisota.geometry.compiled import compile_arena
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import arrow, chevron, facing_vector, fill_geom, lines_of, outline_geom
@@ -46,8 +58,10 @@ def _slope_extent(f: Feature) -> tuple[tuple[float, float], float, float]:
     return d, min(proj), max(proj)
 
 
-def _band(f: Feature, d: tuple[float, float], s0: float, s1: float) -> Polygon:
-    """The part of a sloped shape between two distances along its rise."""
+def _band(f: Feature, d: tuple[float, float], s0: float, s1: float,
+          shape: BaseGeometry) -> BaseGeometry:
+    """The part of `shape` (a sloped feature's region) between two distances along
+    the feature's rise."""
     minx, miny, maxx, maxy = f.shape.bounds
     big = 4.0 * (abs(minx) + abs(miny) + abs(maxx) + abs(maxy)) + 10.0
     px, py = -d[1], d[0]
@@ -55,7 +69,7 @@ def _band(f: Feature, d: tuple[float, float], s0: float, s1: float) -> Polygon:
                      (d[0] * s1 + px * big, d[1] * s1 + py * big),
                      (d[0] * s1 - px * big, d[1] * s1 - py * big),
                      (d[0] * s0 - px * big, d[1] * s0 - py * big)])
-    return f.shape.intersection(strip)
+    return shape.intersection(strip)
 
 
 def slope_z(f: Feature, t: float) -> float:
@@ -65,7 +79,9 @@ def slope_z(f: Feature, t: float) -> float:
     return lo + (hi - lo) * t
 
 
-def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
+def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True,
+                region: BaseGeometry | None = None) -> None:
+    shape = f.shape if region is None else region
     d, s_min, s_max = _slope_extent(f)
     base = style.FEATURE_FILL[f.type]
     span = max(s_max - s_min, 1e-9)
@@ -74,15 +90,15 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = 
         s1 = s_min + span * (i + 1) / SLOPE_BANDS
         t = (i + 0.5) / SLOPE_BANDS
         shade = _blend(base, (235, 235, 245), 0.45 * t)
-        fill_geom(surface, cam, _band(f, d, s0, s1), shade)
+        fill_geom(surface, cam, _band(f, d, s0, s1, shape), shade)
         if f.type != "ramp" and i > 0:          # stairs and escalators show their steps
             far = 1e4
             across = LineString([(d[0] * s0 - d[1] * far, d[1] * s0 + d[0] * far),
                                  (d[0] * s0 + d[1] * far, d[1] * s0 - d[0] * far)])
-            for line in lines_of(f.shape.intersection(across)):
+            for line in lines_of(shape.intersection(across)):
                 pygame.draw.lines(surface, style.OUTLINE, False,
                                   [cam.to_px(*c) for c in line.coords], 1)
-    outline_geom(surface, cam, f.shape, style.OUTLINE, 1)
+    outline_geom(surface, cam, shape, style.OUTLINE, 1)
     c = f.shape.centroid
     length = max(1.5, min(span * 0.6, 6.0))
     arrow(surface, cam, c.x, c.y, f.up or 0.0, length, style.ARROW, 2)
@@ -97,28 +113,40 @@ def _draw_slope(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = 
         surface.blit(lab, lab.get_rect(center=(px, py)))
 
 
-def _cliff_edges(arena: Arena) -> list[LineString]:
-    """Platform edges not covered by a slope: drawn as bright cliff lines."""
-    slopes = [f.shape for f in arena.features if f.type in SLOPED_TYPES]
-    cover = unary_union(slopes).buffer(0.05) if slopes else None
-    out: list[LineString] = []
-    for f in arena.by_type("platform"):
-        edge = f.shape.boundary
-        if cover is not None:
-            edge = edge.difference(cover)
-        out.extend(lines_of(edge))
-    return out
+def compiled_for_drawing(arena: Arena, rules: HouseRules | None = None) -> ArenaIndex:
+    """The compiled arena the rules use for `arena` under `rules` (the bundled house
+    rules when none are given, as `bottisota render` draws an arena alone)."""
+    if rules is None:
+        from bottisota.formats.loading import bundled_rules
+
+        rules = bundled_rules()
+    return compile_arena(arena, rules)
 
 
-def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True) -> None:
+def cliff_segments(index: ArenaIndex) -> list[Segment]:
+    """The cliff edges to draw: the rules' own cliff pieces (`cliff_lines`), each where
+    its jump is more than a step (`cliff_runs`)."""
+    return cliff_runs(index, index.rules.step_height)
+
+
+def floor_regions(index: ArenaIndex) -> dict[int, BaseGeometry]:
+    """Each floor feature's region where it is the floor that counts (later floors cut
+    out), by feature index; a floor wholly covered has none (nothing of it is drawn)."""
+    return {s.feature.index: s.region for s in index.floors}
+
+
+def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool = True,
+                  region: BaseGeometry | None = None) -> None:
     """One feature, as it looks with nobody on it (doors closed); `texts=False` leaves
-    out its words (the table view places them with the labels: `arena_texts`)."""
+    out its words (the table view places them with the labels: `arena_texts`). A floor
+    is filled over `region`, where it is the floor the rules use (default: its shape)."""
     kind = f.type
     fill = style.FEATURE_FILL[kind]
     c = f.shape.centroid
     text_size = max(12, round(cam.length(1.8)))
     if kind == "platform":
-        fill_geom(surface, cam, f.shape, style.floor_shade(f.height or 0.0))
+        fill_geom(surface, cam, f.shape if region is None else region,
+                  style.floor_shade(f.height or 0.0))
         if not texts:
             return
         lab = style.label(_("{v} cm").format(v=number(f.height or 0)), text_size, style.TEXT_DIM)
@@ -126,7 +154,7 @@ def _draw_feature(surface: pygame.Surface, cam: Camera, f: Feature, texts: bool 
         px, py = cam.to_px(minx + 0.4, maxy - 0.4)
         surface.blit(lab, (px, py))
     elif kind in SLOPED_TYPES:
-        _draw_slope(surface, cam, f, texts)
+        _draw_slope(surface, cam, f, texts, region)
     elif kind == "wall":
         fill_geom(surface, cam, f.shape, fill)
         outline_geom(surface, cam, f.shape, style.WALL_EDGE, 2)
@@ -200,14 +228,19 @@ def draw_open_door(surface: pygame.Surface, cam: Camera, f: Feature) -> None:
 
 
 def draw_goal_marker(surface: pygame.Surface, cam: Camera, x: float, y: float, r: float,
-                     points: int) -> None:
-    """A goal marker (D23): yellow disc with its points."""
+                     points: int, least_text: int = 0) -> bool:
+    """A goal marker (D23): yellow disc with its points, unless they would be written
+    smaller than `least_text` (then False: the caller places them as a label)."""
     centre = cam.to_px(x, y)
     r_px = max(3.0, cam.length(r))
     pygame.draw.circle(surface, style.FEATURE_FILL["goal"], centre, r_px)
     pygame.draw.circle(surface, style.OUTLINE, centre, r_px, 2)
-    lab = style.label(str(points), max(12, round(r_px * 1.2)), style.OUTLINE)
+    size = max(12, round(r_px * 1.2))
+    if size < least_text:
+        return False
+    lab = style.label(str(points), size, style.OUTLINE)
     surface.blit(lab, lab.get_rect(center=centre))
+    return True
 
 
 _DRAW_ORDER = {"platform": 0, "stairs": 0, "ramp": 0, "escalator": 0,   # floors: arena order
@@ -222,7 +255,7 @@ def draw_grid(surface: pygame.Surface, cam: Camera) -> None:
 
 
 def grid_steps(surface: pygame.Surface, cam: Camera,
-               scratch: dict | None = None) -> Iterator[None]:
+               scratch: dict | None = None, least_text: int = 0) -> Iterator[None]:
     """The grid drawn in steps (the translucent lines on a layer just the table's
     visible size, then the labels). With a `scratch` dict, the translucent layer is
     part of one kept as big as `surface` (made the first time, for the next drawing;
@@ -264,7 +297,7 @@ def grid_steps(surface: pygame.Surface, cam: Camera,
     for y in range(0, area.h, strip):
         surface.blit(overlay, (area.x, area.y + y), pygame.Rect(0, y, area.w, strip))
         yield
-    size = max(14, round(cam.scale * 1.3))
+    size = max(14, round(cam.scale * 1.3), least_text)
     for i in range(0, int(math.floor(tw)) + 1, GRID_LABEL_EVERY):
         lab = style.label(str(i), size, style.TEXT_DIM)
         px, py = cam.to_px(i, 0)
@@ -276,33 +309,41 @@ def grid_steps(surface: pygame.Surface, cam: Camera,
 
 
 def draw_arena(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
-               goals: bool = True) -> None:
-    """Draw the arena as it stands with nobody on it (no caching)."""
-    for _step in arena_steps(surface, cam, arena, grid, goals):
+               goals: bool = True, rules: HouseRules | None = None) -> None:
+    """Draw the arena as it stands with nobody on it (no caching), its floors and
+    cliffs as the rules see them under `rules` (default: the bundled house rules)."""
+    for _step in arena_steps(surface, cam, arena, grid, goals, rules=rules):
         pass
 
 
 def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool = True,
                 goals: bool = True, texts: bool = True,
-                scratch: dict | None = None) -> Iterator[None]:
+                scratch: dict | None = None, least_text: int = 0,
+                rules: HouseRules | None = None) -> Iterator[None]:
     """`draw_arena` in small steps (one feature, a part of the grid, ...): a layer can
     be re-drawn over several frames while the old one is still shown."""
     pygame.draw.rect(surface, style.FLOOR, cam.table_rect())
     yield
+    index = compiled_for_drawing(arena, rules)
+    regions = floor_regions(index)
     ordered = sorted(arena.features, key=lambda f: (_DRAW_ORDER.get(f.type, 7), f.index))
     for f in ordered:
         if f.type == "goal" and not goals:
             continue
         if f.type in ("door", "wall", "goal"):
             continue
-        _draw_feature(surface, cam, f, texts)
+        if f.type in FLOOR_TYPES:
+            if f.index not in regions:
+                continue                # wholly under later floors: not a floor anywhere
+            _draw_feature(surface, cam, f, texts, regions[f.index])
+        else:
+            _draw_feature(surface, cam, f, texts)
         yield
     if grid:
-        yield from grid_steps(surface, cam, scratch)
+        yield from grid_steps(surface, cam, scratch, least_text)
     width = _line_width(cam, 0.25, 2)
-    for edge in _cliff_edges(arena):
-        pygame.draw.lines(surface, style.CLIFF_EDGE, False,
-                          [cam.to_px(*c) for c in edge.coords], width)
+    for a, b in cliff_segments(index):
+        pygame.draw.line(surface, style.CLIFF_EDGE, cam.to_px(*a), cam.to_px(*b), width)
     yield
     for f in ordered:
         if f.type in ("door", "wall") or (f.type == "goal" and goals):
@@ -336,7 +377,7 @@ def belt_marks(f: Feature, phase: float) -> list[tuple[float, float, float]]:
     behind = shapely.get_coordinates(
         shapely.line_interpolate_point(line, np.maximum(0.0, d - 0.05))
     )
-    facing = np.degrees(np.arctan2(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])) % 360.0
+    facing = headings(ahead[:, 0] - behind[:, 0], ahead[:, 1] - behind[:, 1])
     return [(float(x), float(y), float(h)) for (x, y), h in zip(at, facing, strict=True)]
 
 
@@ -371,10 +412,13 @@ class ArenaLayer:
     the drawn part) the new layer is drawn a few milliseconds per frame while the old
     one is shown moved and scaled; only the very first drawing is made at once."""
 
-    def __init__(self, arena: Arena, grid: bool = True, goals: bool = False) -> None:
+    def __init__(self, arena: Arena, grid: bool = True, goals: bool = False,
+                 rules: HouseRules | None = None) -> None:
         self.arena = arena
+        self.rules = rules               # the game's house rules (their step height)
         self.grid = grid
         self.goals = goals
+        self.least_text = 0              # no text smaller (the projector's reading size)
         self._surface: pygame.Surface | None = None
         self._scale = 0.0
         self._corner = (0.0, 0.0)        # table cm at the layer's pixel (0, 0)
@@ -428,8 +472,9 @@ class ArenaLayer:
                     surface.fill(style.BACKGROUND, r)
         yield
         yield from arena_steps(surface, cam, self.arena, grid=self.grid, goals=self.goals,
+                               least_text=self.least_text,
                                texts=False,          # the labels pass places the texts
-                               scratch=self._scratch)
+                               scratch=self._scratch, rules=self.rules)
 
     def _advance(self, budget_ms: float | None) -> bool:
         """Draw more of the next layer; True once it is finished (and now shown)."""

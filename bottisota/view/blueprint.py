@@ -19,6 +19,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.compass import vector
 from bottisota.core.i18n import _, number
 
 RGB = tuple[int, int, int]
@@ -223,7 +224,7 @@ def _belt_arrows(bp: Blueprint, f: Feature) -> None:
 
 def _slope_arrows(bp: Blueprint, f: Feature) -> None:
     """An arrow up the slope (an escalator's points the way it carries)."""
-    ux, uy = math.sin(math.radians(f.up or 0.0)), math.cos(math.radians(f.up or 0.0))
+    ux, uy = vector(f.up or 0.0)
     c = f.shape.centroid
     proj = [(x - c.x) * ux + (y - c.y) * uy for x, y in f.shape.exterior.coords]
     half = 0.35 * (max(proj) - min(proj))

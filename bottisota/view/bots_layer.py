@@ -227,21 +227,24 @@ def draw_mine(surface: pygame.Surface, cam: Camera, mine: Mine, colour: style.Co
 def draw_state(surface: pygame.Surface, cam: Camera, state: GameState,
                selected: str | None = None, open_doors: tuple = (),
                hidden: str | None = None, sink: Any = None, exact: bool = True,
-               budget_ms: float | None = None) -> bool:
+               budget_ms: float | None = None, least_text: int = 0) -> bool:
     """Everything that changes during a game, over the cached arena layer
     (`hidden`: a drawn bot not yet placed). With a label `sink` the bots' names go
     to the label placement pass instead of being drawn above each bot. With a
     `budget_ms`, new sprites are made for that long, the rest scaled from their last
-    sprites until a later frame. Returns whether every bot was drawn exactly (none
-    stood in for by a scaled sprite)."""
+    sprites until a later frame; no text smaller than `least_text`. Returns whether
+    every bot was drawn exactly (none stood in for by a scaled sprite)."""
     for f in state.arena.by_type("door"):
         if f.index in open_doors or (f.id is not None and f.id in open_doors):
             draw_open_door(surface, cam, f)
     for g in state.goals:
         if not g.taken:
-            draw_goal_marker(surface, cam, g.x, g.y, g.r, g.points)
+            written = draw_goal_marker(surface, cam, g.x, g.y, g.r, g.points, least_text)
             if sink is not None:
-                sink.disc(*cam.to_px(g.x, g.y), max(3.0, cam.length(g.r)) + 2)
+                at, r = cam.to_px(g.x, g.y), max(3.0, cam.length(g.r)) + 2
+                sink.disc(*at, r)
+                if not written:
+                    sink.want(str(g.points), at, "plain", key=f"goal:{g.x},{g.y}", radius=r)
     colours = player_colours(state)
     for m in state.mines:
         draw_mine(surface, cam, m, colours.get(m.player, style.TEXT))

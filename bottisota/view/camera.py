@@ -28,11 +28,13 @@ class Camera:
 
     @classmethod
     def fit(cls, table: tuple[float, float], window: tuple[int, int],
-            margin: int = 24) -> Camera:
-        """The whole table centred in a window area, as large as fits."""
+            margin: int = 24, margin_y: int | None = None) -> Camera:
+        """The whole table centred in a window area, as large as fits leaving `margin`
+        px free at the sides and `margin_y` (default: `margin`) above and below."""
         tw, th = table
         ww, wh = window
-        scale = max(MIN_SCALE, min((ww - 2 * margin) / tw, (wh - 2 * margin) / th))
+        my = margin if margin_y is None else max(margin, margin_y)
+        scale = max(MIN_SCALE, min((ww - 2 * margin) / tw, (wh - 2 * my) / th))
         return cls.centred(table, window, scale)
 
     @classmethod

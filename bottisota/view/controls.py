@@ -4,13 +4,18 @@ view-model changes and calls into the game (`view.acting`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
 from bottisota.core.actions import (
     Place,
 )
-from bottisota.core.i18n import _, number, other_language, set_language
+from bottisota.core.compass import heading, vector
+from bottisota.core.i18n import _, number, other_language, set_language, translated
+from bottisota.view import keys
 from bottisota.view.app_state import (
     COARSE_STEP_CM,
     DRAG_GRAB_SLACK_CM,
@@ -26,7 +31,19 @@ from bottisota.view.frame import FrameDrawing
 from bottisota.view.windows import window_surface
 from bottisota.viewmodel.guidance import SERVICE_CHOICES
 from bottisota.viewmodel.model import PANEL_MODES
+from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.sizes import next_ui_scale
+from bottisota.viewmodel.targets import order_refusal, weapon_refusal
+
+
+@dataclass(frozen=True)
+class KeyPress:
+    """One key press as the key-binding table reads it."""
+
+    key: int
+    char: str
+    ctrl: bool
+    shift: bool
 
 
 class InputHandling(FrameDrawing):
@@ -76,82 +93,170 @@ class InputHandling(FrameDrawing):
         self.say(_("language: English"), "dim")
 
     def _key(self, event: pygame.event.Event) -> None:
-        k, mod = event.key, event.mod
-        ctrl, shift = bool(mod & pygame.KMOD_CTRL), bool(mod & pygame.KMOD_SHIFT)
+        """A key press, looked up in the key-binding table (`view.keys`) for where the
+        view is: the help, a prompt, the referee's hand, anywhere, then the placing,
+        planning or shooting of the bot whose turn it is."""
+        mod = event.mod
+        press = KeyPress(event.key, event.unicode or "", bool(mod & pygame.KMOD_CTRL),
+                         bool(mod & pygame.KMOD_SHIFT))
         vm = self.vm
         if vm.help_on:
-            if k in (pygame.K_ESCAPE, pygame.K_F1) or event.unicode == "?":
+            if press.key in (pygame.K_ESCAPE, pygame.K_F1) or press.char == "?":
                 vm.help_on = False
             return
         if self.prompt is not None:
-            if k == pygame.K_f:
-                self.answer_overwatch(True)
-            elif k == pygame.K_h:
-                self.answer_overwatch(False)
+            self._run(keys.PROMPTS, press)
             return
-        if vm.confirm and k not in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_x):
+        if vm.confirm and press.key not in (*keys.ENTER, pygame.K_x):
             vm.confirm = None
             self.say(_("not done"), "dim")
-            if k == pygame.K_ESCAPE:
+            if press.key == pygame.K_ESCAPE:
                 return
-        if k == pygame.K_F1 or event.unicode == "?":
-            vm.help_on = True
-        elif k == pygame.K_F11:
-            self.toggle_fullscreen()
-        elif k == pygame.K_F2:
-            cal = self.calibration_value
-            self.calibration = CalibrationScreen(cal.mean if cal else self.camera.scale)
-        elif k == pygame.K_F3:
-            vm.true_scale = not vm.true_scale and self.calibration_value is not None
-            if self.calibration_value is None:
-                self.say(_("no true scale yet: calibrate with F2"), "dim")
-            self.camera = self._fit_camera()
-        elif k == pygame.K_F4:
-            vm.ui_scale = next_ui_scale(vm.ui_scale)
-            self._panel = None
-            self.camera = self._fit_camera()
-            self.say(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)), "dim")
-        elif k == pygame.K_F5:
-            self.toggle_projector()
-        elif k == pygame.K_F6 and self.phones is not None:
-            self.phones.toggle_links(self)
-        elif k == pygame.K_F8:
-            self.switch_language()
-        elif k == pygame.K_TAB:
-            vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
-            self._panel = None
-            self.camera = self._fit_camera()
-        elif k == pygame.K_HOME:
-            self.camera = self._fit_camera()
-        elif ctrl and k == pygame.K_z:
-            self.undo()
-        elif ctrl and k == pygame.K_y:
-            self.redo()
-        elif k == pygame.K_ESCAPE:
-            self._escape()
-        elif k == pygame.K_t:
-            vm.threat_on = not vm.threat_on
-        elif k == pygame.K_n:
-            vm.effects.skip()
-            vm.robot_wait = 0.0
-        elif k == pygame.K_g:
-            vm.show_grid = not vm.show_grid
-            self.layers.arena.grid = vm.show_grid
-            self.layers.arena.invalidate()
-            if self.projector is not None:
-                self.projector.layers = None
-        elif k == pygame.K_l:
-            vm.show_legend = not vm.show_legend
-        elif k == pygame.K_o:
-            vm.measure_overwatch = not vm.measure_overwatch
-        elif pygame.K_1 <= k <= pygame.K_9 and not ctrl:
-            self.choose_weapon(k - pygame.K_0)
-        elif self.expected() == "place" and self.human_to_act():
-            self._place_key(k, shift)
+        if self.correcting.on and self._run(keys.CORRECT, press):
+            return
+        if self._run(keys.ANYWHERE, press):
+            return
+        if self.expected() == "place" and self.human_to_act():
+            self._run(keys.PLACE, press)
         elif vm.plan is not None:
-            self._plan_key(k, shift, ctrl)
+            self._run(keys.PLAN, press)
         elif self.shooting_bot() is not None:
-            self._shoot_key(k, shift)
+            self._run(keys.SHOOT, press)
+
+    def _run(self, section: str, press: KeyPress) -> bool:
+        """Run the command the table binds this key to in `section`; False if none."""
+        binding = keys.lookup(section, press.key, press.char, press.ctrl, press.shift)
+        if binding is None:
+            return False
+        if binding.command.startswith("fix_"):
+            if binding.command == "fix_commit":
+                action = self.correcting.action()
+                if action is not None and self.act(action):
+                    self.correcting.reset()
+            elif binding.command == "fix_drop" and self.correcting.draft is None:
+                vm_note = self.correcting.toggle()
+                self.vm.note(vm_note)
+            else:
+                self.correcting.run(binding.command, self.state, press)
+            return True
+        handler = self._handlers().get(binding.command)
+        if handler is not None:
+            handler(press)
+        return True
+
+    def _handlers(self) -> dict[str, Callable[[KeyPress], None]]:
+        """The commands the key-binding table names (view.keys), each given its press."""
+        vm = self.vm
+
+        def toggle(name: str) -> Callable[[KeyPress], None]:
+            return lambda p: setattr(vm, name, not getattr(vm, name))
+
+        return {
+            "help": toggle("help_on"), "fullscreen": lambda p: self.toggle_fullscreen(),
+            "calibrate": lambda p: self._calibrate(), "true_scale": lambda p: self._true_scale(),
+            "fit": lambda p: setattr(self, "camera", self._fit_camera()),
+            "weapon": lambda p: self.pick_weapon(p.key - pygame.K_0),
+            "measure_overwatch": toggle("measure_overwatch"), "threat": toggle("threat_on"),
+            "grid": lambda p: self._toggle_grid(), "legend": toggle("show_legend"),
+            "undo": lambda p: self.undo(), "redo": lambda p: self.redo(),
+            "escape": lambda p: self._escape(), "panel": lambda p: self._next_panel(),
+            "ui_scale": lambda p: self._next_ui_scale(),
+            "projector": lambda p: self.toggle_projector(),
+            "phone_links": lambda p: self.phones.toggle_links(self) if self.phones else None,
+            "correct": lambda p: vm.note(self.correcting.toggle()),
+            "language": lambda p: self.switch_language(), "skip": lambda p: self._skip(),
+            "place_left": lambda p: self._place_turn(p, -1),
+            "place_right": lambda p: self._place_turn(p, 1),
+            **self._plan_handlers(),
+            "fire": lambda p: self.fire(), "overwatch": lambda p: self.set_overwatch(),
+            "self_destruct": lambda p: self.self_destruct(),
+            "service": lambda p: self.use_service(), "service_next": lambda p: self._service_next(),
+            "pass": lambda p: self.pass_turn(),
+            "watch_fire": lambda p: self.answer_overwatch(True),
+            "watch_hold": lambda p: self.answer_overwatch(False),
+        }
+
+    def _plan_handlers(self) -> dict[str, Callable[[KeyPress], None]]:
+        """The planning commands: steps added to the active bot's plan."""
+        def step(p: KeyPress) -> float:
+            return FINE_STEP_CM if p.shift else COARSE_STEP_CM if p.ctrl else STEP_CM
+
+        def turn(p: KeyPress, sign: int) -> None:
+            plan = self.vm.plan
+            if plan is None:
+                return
+            if self.state.bots[plan.bot].stats.locomotion in FREE_TURNERS:
+                plan.free_turn(sign * (FINE_TURN_DEG if p.shift else FREE_TURN_DEG))
+            else:
+                plan.turn(sign * self.state.rules.turn_step)
+
+        def on_plan(do: Callable[[MovePlan, KeyPress], Any]) -> Callable[[KeyPress], None]:
+            return lambda p: None if self.vm.plan is None else do(self.vm.plan, p)
+
+        return {
+            "forward": on_plan(lambda plan, p: plan.forward(step(p))),
+            "back": on_plan(lambda plan, p: plan.forward(-step(p))),
+            "turn_left": lambda p: turn(p, -1), "turn_right": lambda p: turn(p, 1),
+            "strafe_left": on_plan(lambda plan, p: plan.strafe(270.0, step(p))),
+            "strafe_right": on_plan(lambda plan, p: plan.strafe(90.0, step(p))),
+            "loop": on_plan(lambda plan, p: plan.loop()),
+            "lift_up": on_plan(lambda plan, p: plan.lift("up")),
+            "lift_down": on_plan(lambda plan, p: plan.lift("down")),
+            "drop_mine": on_plan(lambda plan, p: self._drop_mine(plan)),
+            "step_back": on_plan(lambda plan, p: plan.undo_step()),
+            "commit": lambda p: self.commit_move(),
+        }
+
+    def _calibrate(self) -> None:
+        cal = self.calibration_value
+        self.calibration = CalibrationScreen(cal.mean if cal else self.camera.scale)
+
+    def _true_scale(self) -> None:
+        self.vm.true_scale = not self.vm.true_scale and self.calibration_value is not None
+        if self.calibration_value is None:
+            self.vm.note(_("no true scale yet: calibrate with F2"))
+        self.camera = self._fit_camera()
+
+    def _toggle_grid(self) -> None:
+        self.vm.show_grid = not self.vm.show_grid
+        self.layers.arena.grid = self.vm.show_grid
+        self.layers.arena.invalidate()
+        if self.projector is not None:
+            self.projector.layers = None
+
+    def _next_panel(self) -> None:
+        vm = self.vm
+        vm.panel = PANEL_MODES[(PANEL_MODES.index(vm.panel) + 1) % len(PANEL_MODES)]
+        self._panel = None
+        self.camera = self._fit_camera()
+
+    def _next_ui_scale(self) -> None:
+        vm = self.vm
+        vm.ui_scale = next_ui_scale(vm.ui_scale)
+        self._panel = None
+        self.camera = self._fit_camera()
+        vm.note(_("UI scale {ui_scale}").format(ui_scale=number(vm.ui_scale)))
+
+    def _skip(self) -> None:
+        self.vm.effects.skip()
+        self.vm.robot_wait = 0.0
+
+    def _place_turn(self, p: KeyPress, sign: int) -> None:
+        step = FINE_TURN_DEG if p.shift else self.state.rules.turn_step
+        self.vm.place_facing = (self.vm.place_facing + sign * step) % 360.0
+
+    def _drop_mine(self, plan: MovePlan) -> None:
+        bot = self.state.bots[plan.bot]
+        mines = [w.name for w in bot.stats.weapons if w.is_mine]
+        if mines:
+            planned = [s for s in plan.steps if type(s).__name__ == "DropMine"]
+            plan.drop_mine(mines[len(planned) % len(mines)])
+        else:
+            self.say(_("{id} carries no mines").format(id=bot.id), "dim")
+
+    def _service_next(self) -> None:
+        self.vm.service_choice = (self.vm.service_choice + 1) % len(SERVICE_CHOICES)
+        self.vm.note(_("service: {service} (Shift+R to use)").format(service=self.vm.service))
 
     def command(self, name: str) -> None:
         """A panel button's command."""
@@ -175,66 +280,6 @@ class InputHandling(FrameDrawing):
             vm.orders = []
         vm.message = None
 
-    def _place_key(self, k: int, shift: bool) -> None:
-        step = FINE_TURN_DEG if shift else self.state.rules.turn_step
-        if k in (pygame.K_LEFT, pygame.K_q):
-            self.vm.place_facing = (self.vm.place_facing - step) % 360.0
-        elif k in (pygame.K_RIGHT, pygame.K_e):
-            self.vm.place_facing = (self.vm.place_facing + step) % 360.0
-
-    def _plan_key(self, k: int, shift: bool, ctrl: bool) -> None:
-        plan = self.vm.plan
-        assert plan is not None
-        bot = self.state.bots[plan.bot]
-        cm = FINE_STEP_CM if shift else COARSE_STEP_CM if ctrl else STEP_CM
-        free = bot.stats.locomotion in FREE_TURNERS
-        turn = (FINE_TURN_DEG if shift else FREE_TURN_DEG) if free else self.state.rules.turn_step
-        if k in (pygame.K_UP, pygame.K_w):
-            plan.forward(cm)
-        elif k in (pygame.K_DOWN, pygame.K_s):
-            plan.forward(-cm)
-        elif k in (pygame.K_LEFT, pygame.K_q):
-            plan.free_turn(-turn) if free else plan.turn(-turn)
-        elif k in (pygame.K_RIGHT, pygame.K_e):
-            plan.free_turn(turn) if free else plan.turn(turn)
-        elif k == pygame.K_a:
-            plan.strafe(270.0, cm)
-        elif k == pygame.K_d:
-            plan.strafe(90.0, cm)
-        elif k == pygame.K_k:
-            plan.loop()
-        elif k == pygame.K_u:
-            plan.lift("up")
-        elif k == pygame.K_j:
-            plan.lift("down")
-        elif k == pygame.K_m:
-            mines = [w.name for w in bot.stats.weapons if w.is_mine]
-            if mines:
-                planned = [s for s in plan.steps if type(s).__name__ == "DropMine"]
-                plan.drop_mine(mines[len(planned) % len(mines)])
-            else:
-                self.say(_("{id} carries no mines").format(id=bot.id), "dim")
-        elif k == pygame.K_BACKSPACE:
-            plan.undo_step()
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.commit_move()
-
-    def _shoot_key(self, k: int, shift: bool) -> None:
-        if k in (pygame.K_f, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.fire()
-        elif k == pygame.K_v:
-            self.set_overwatch()
-        elif k == pygame.K_x:
-            self.self_destruct()
-        elif k == pygame.K_r:
-            if shift:
-                self.use_service()
-            else:
-                self.vm.service_choice = (self.vm.service_choice + 1) % len(SERVICE_CHOICES)
-                self.say(_("service: {service} (Shift+R to use)").format(service=self.vm.service))
-        elif k in (pygame.K_p, pygame.K_SPACE):
-            self.pass_turn()
-
     def _mouse_down(self, event: pygame.event.Event) -> None:
         self.mouse = event.pos
         vm = self.vm
@@ -246,7 +291,7 @@ class InputHandling(FrameDrawing):
             if self.prompt is not None or not self.on_table(event.pos):
                 return
             x, y = self.table_point(event.pos)
-            if self.expected() != "place" and self._grab_plan(
+            if self.expected() != "place" and not self.correcting.on and self._grab_plan(
                     x, y, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
                     or bool(getattr(event, "mod", 0) & pygame.KMOD_SHIFT)):
                 return
@@ -264,6 +309,11 @@ class InputHandling(FrameDrawing):
         vm = self.vm
         if self.prompt is not None:
             return
+        if self.correcting.on:
+            self.correcting.click(self.state, x, y, bot_at(self.state, x, y))
+            if self.correcting.draft is not None:
+                vm.selected = self.correcting.draft.bot
+            return
         if self.expected() == "place" and self.human_to_act():
             bot = self.active_bot()
             self.act(Place(bot.id, round(x, 2), round(y, 2), vm.place_facing))
@@ -271,15 +321,41 @@ class InputHandling(FrameDrawing):
         hit = bot_at(self.state, x, y)
         shooter = self.shooting_bot()
         if hit is not None and shooter is not None and vm.weapon is not None \
-                and hit.id != shooter.id and vm.selected == shooter.id:
-            self.toggle_order(hit.id)
+                and hit.id != shooter.id and shooter.stats.weapon(vm.weapon) is not None:
+            vm.selected = shooter.id               # a click with a weapon chosen: a target
             vm.aim = hit.id
+            queued = any(o.weapon == vm.weapon and o.target == hit.id for o in vm.orders)
+            refusal = None if queued else order_refusal(self.game, shooter.id, vm.orders,
+                                                        vm.weapon, hit.id)
+            if refusal is not None:
+                self.say(_("{weapon} cannot fire at {target}: {why}").format(
+                             weapon=vm.weapon, target=hit.id, why=translated(refusal)), "alarm")
+            else:
+                self.toggle_order(hit.id)
         elif hit is not None:
             if hit.id != vm.selected:
                 vm.weapon, vm.aim = None, None
             vm.selected = hit.id
         elif vm.weapon is not None:
             vm.aim = (round(x, 2), round(y, 2))
+
+    def pick_weapon(self, n: int) -> None:
+        """Keys 1-9: the n-th weapon. In a human's shooting phase it is the shooter's
+        (whoever was selected to look at), and a weapon that cannot fire at all now
+        (R7, R56, R21, R49) is not chosen: the message says why."""
+        shooter = self.shooting_bot()
+        if shooter is not None:
+            if self.vm.selected != shooter.id:
+                self.vm.weapon, self.vm.aim = None, None
+            self.vm.selected = shooter.id
+        self.choose_weapon(n)
+        weapon = self.vm.weapon
+        if shooter is not None and weapon is not None:
+            refusal = weapon_refusal(self.game, shooter.id, weapon)
+            if refusal is not None:
+                self.vm.weapon = None
+                self.say(_("{weapon} cannot fire: {why}").format(
+                             weapon=weapon, why=translated(refusal)), "alarm")
 
     def _snap(self, p: tuple[float, float]) -> tuple[float, float]:
         """A ruler end on a bot snaps to its centre."""
@@ -340,8 +416,8 @@ class InputHandling(FrameDrawing):
             ex, ey, facing = self._plan_end()
             dx, dy = x - ex, y - ey
             if self._strafe_drag:
-                bearing = (math.degrees(math.atan2(dx, dy)) - facing) % 360.0
+                bearing = (heading(dx, dy) - facing) % 360.0
                 vm.plan.drag_strafe(bearing, math.hypot(dx, dy))
             else:
-                fx, fy = math.sin(math.radians(facing)), math.cos(math.radians(facing))
+                fx, fy = vector(facing)
                 vm.plan.drag_straight(dx * fx + dy * fy)

@@ -34,7 +34,8 @@ class EditReloader:
                 app.say(line, "alarm")
             return False
         self.error = None
-        app.arena_layer = ArenaLayer(app.game.state.arena, grid=app.vm.show_grid)
+        app.arena_layer = ArenaLayer(app.game.state.arena, grid=app.vm.show_grid,
+                                     rules=app.game.state.rules)
         app.camera = app._fit_camera()
         app.vm.plan = None
         app._changed()

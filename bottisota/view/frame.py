@@ -122,6 +122,8 @@ class FrameDrawing(WindowControl, GameActions):
             return surface
         area = self.table_area
         self.draw_table(surface, self.camera, area, laptop=True)
+        if self.correcting.on:
+            self.correcting.draw(surface, self.camera, area, self.state, self.sizes().panel)
         busy = self._labels_placed or (time.perf_counter() - started) * 1000.0 > TABLE_BUSY_MS
         self._draw_panel(surface, may_wait=panel_may_wait and busy)
         if (self.prompt is not None and self.prompt.current is not None) or self.vm.help_on:
@@ -173,10 +175,11 @@ class FrameDrawing(WindowControl, GameActions):
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
                    laptop: bool = False, layers: WindowLayers | None = None,
-                   settled: bool | None = None) -> None:
+                   settled: bool | None = None, reading: float | None = None) -> None:
         """The table and everything on it, into `area` (both windows use this, each
         with its own cached `layers`; the projector's frame reuses the laptop's input,
-        made once per frame)."""
+        made once per frame; `reading`: the projector's true pixels per cm, see
+        `paint_table`)."""
         if laptop or self._frame_input is None:
             self._frame_input = self.table_input()
         t = self._frame_input
@@ -184,7 +187,8 @@ class FrameDrawing(WindowControl, GameActions):
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
         placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
                              may_place=laptop or not self._labels_placed,
-                             may_keep=not laptop and self.phones is None and self.keep_frames)
+                             may_keep=not laptop and self.phones is None and self.keep_frames,
+                             reading=reading)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
         if self.phones is not None:

@@ -5,6 +5,7 @@ to the anchor when a label had to move away."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pygame
 
@@ -22,13 +23,26 @@ class LabelSink:
         self.wishes: list[LabelWish] = []
         self.discs: list[tuple[float, float, float]] = []
         self.radii: dict[str, float] = {}
+        self._firsts = 0           # wishes placed before the others (result cards)
 
     def want(self, text: str, anchor: tuple[float, float], tone: str = "plain",
-             key: str = "", radius: float = 0.0) -> None:
-        w, h = style.text_size(text, self.size)
+             key: str = "", radius: float = 0.0, first: bool = False) -> None:
+        """A label for `anchor` (a disc of `radius` px kept clear); `first`: placed before
+        every label asked for without it (in the order asked)."""
+        w, h = text_block_size(text, self.size)
         k = key or f"{text}@{round(anchor[0])},{round(anchor[1])}"
-        self.wishes.append(LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k))
+        wish = LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k)
+        if first:
+            self.wishes.insert(self._firsts, wish)
+            self._firsts += 1
+        else:
+            self.wishes.append(wish)
         self.radii[k] = max(self.radii.get(k, 0.0), radius)
+
+    def instead(self, key: str, card: str) -> None:
+        """The label of `key` only if the label of `card` finds no place (a bot's name
+        and its result card, which names it)."""
+        self.wishes = [replace(w, unless=card) if w.key == key else w for w in self.wishes]
 
     def disc(self, cx: float, cy: float, r: float) -> None:
         self.discs.append((cx, cy, r))
@@ -47,6 +61,16 @@ class LabelSink:
 _tags: dict[tuple, pygame.Surface] = {}
 
 
+def text_block_size(text: str, size: int) -> tuple[int, int]:
+    """A label's text size in px: one line, or several (a result card) one under another."""
+    if "\n" not in text:
+        return style.text_size(text, size)
+    lines = text.split("\n")
+    line = style.font(size).get_linesize()
+    return (max(style.text_size(t, size)[0] for t in lines), line * (len(lines) - 1)
+            + style.text_size(lines[-1], size)[1])
+
+
 def _tag(text: str, tone: str, size: int, w: int, h: int) -> pygame.Surface:
     """A label's box with its text (made once per text, tone and size)."""
     key = (text, tone, size, w, h)
@@ -56,7 +80,9 @@ def _tag(text: str, tone: str, size: int, w: int, h: int) -> pygame.Surface:
         tag = pygame.Surface((w, h))
         tag.fill(style.LABEL_BACK)
         pygame.draw.rect(tag, colour, tag.get_rect(), 1)
-        tag.blit(style.label(text, size, colour), (PAD, PAD))
+        for i, line in enumerate(text.split("\n")):
+            tag.blit(style.label(line, size, colour),
+                     (PAD, PAD + i * style.font(size).get_linesize()))
         if len(_tags) > 2000:
             _tags.clear()
         _tags[key] = tag

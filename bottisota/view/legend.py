@@ -31,31 +31,46 @@ def legend_rows(arena: Arena) -> list[tuple[str, style.Colour, str]]:
     return rows
 
 
-def legend_height(arena: Arena) -> int:
-    return 40 + _ROW * (len(legend_rows(arena)) + 1)
+def legend_height(arena: Arena, size: int = 20) -> int:
+    row = _row(size)
+    return round(size * 1.2 * 0.69) + 20 + row * (len(legend_rows(arena)) + 1)
+
+
+def _row(size: int) -> int:
+    return max(_ROW, style.font(size).get_linesize() + 6)
+
+
+def legend_width(arena: Arena, size: int = 20) -> int:
+    """The legend's width: LEGEND_WIDTH at the laptop's sizes, its longest row's at others."""
+    swatch = max(28, size)
+    widest = max(style.text_size(text, size)[0] for _k, _c, text in legend_rows(arena))
+    widest = max(widest, style.text_size(arena.name, round(size * 1.2))[0] - swatch - 8)
+    return max(LEGEND_WIDTH, swatch + 28 + widest)
 
 
 def draw_legend(surface: pygame.Surface, topleft: tuple[int, int], arena: Arena,
-                width: int = LEGEND_WIDTH) -> pygame.Rect:
-    """Draw the legend panel; returns its rectangle."""
+                width: int = LEGEND_WIDTH, size: int = 20) -> pygame.Rect:
+    """Draw the legend panel (rows at font `size`); returns its rectangle."""
     rows = legend_rows(arena)
-    rect = pygame.Rect(topleft[0], topleft[1], width, legend_height(arena))
+    row = _row(size)
+    swatch = max(28, size)
+    rect = pygame.Rect(topleft[0], topleft[1], width, legend_height(arena, size))
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.rect(surface, style.GRID_BOLD, rect, 1)
-    title = style.label(arena.name, 24, style.TEXT)
+    title = style.label(arena.name, round(size * 1.2), style.TEXT)
     surface.blit(title, (rect.x + 10, rect.y + 8))
-    y = rect.y + 38
+    y = rect.y + round(size * 1.2 * 0.69) + 20
     for key, colour, text in rows:
-        sw = pygame.Rect(rect.x + 10, y + 3, 28, 16)
+        sw = pygame.Rect(rect.x + 10, y + 3, swatch, row - 10)
         if key == "cliff":
             pygame.draw.line(surface, colour, (sw.x, sw.centery), (sw.right, sw.centery), 3)
         elif key == "mine":
-            pygame.draw.circle(surface, colour, sw.center, 8, 3)
+            pygame.draw.circle(surface, colour, sw.center, sw.h // 2, 3)
         else:
             pygame.draw.rect(surface, colour, sw)
             pygame.draw.rect(surface, style.TEXT_DIM, sw, 1)
-        surface.blit(style.label(text, 20, style.TEXT), (rect.x + 46, y + 3))
-        y += _ROW
-    grid = style.label(_("grid: 1 cm, bold 10 cm"), 18, style.TEXT_DIM)
+        surface.blit(style.label(text, size, style.TEXT), (sw.right + 18, y + 3))
+        y += row
+    grid = style.label(_("grid: 1 cm, bold 10 cm"), 18 if size <= 20 else size, style.TEXT_DIM)
     surface.blit(grid, (rect.x + 10, y + 4))
     return rect

@@ -13,6 +13,7 @@ from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark
 from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink
+from bottisota.view.margins import MarginLayout
 from bottisota.view.shapes import dashed_line
 from bottisota.view.widgets import wrap
 from bottisota.viewmodel.results import BANNER, MARK, PATH, Effect
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 THREAT_ALPHA = 150
 THREAT_COLOUR = (255, 32, 96)
 PATCH_CELLS = 200     # a new map's first cells are shaded one by one up to this many
+FADE_FROM = 0.6       # a result card turns dim after this share of its life (older first)
 PATCH_PX = 200_000    # pixels of new cells shaded into the layer a frame (about 1.5 ms)
 
 
@@ -148,8 +150,7 @@ def _paint_cell(s: pygame.Surface, c: Any, most: int, scale: float, scale_y: flo
     return rect
 
 
-def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, tm: ThreatMap,
-                       hover: str | None) -> pygame.Rect:
+def threat_legend_lines(tm: ThreatMap, hover: str | None) -> list[str]:
     """What the shading means, and the count under the pointer."""
     lines = [_("threat to {viewer}: darker red = more enemy weapons can fire here "
                "(of {most})").format(viewer=tm.viewer, most=tm.most),
@@ -158,7 +159,13 @@ def draw_threat_legend(surface: pygame.Surface, at: tuple[int, int], size: int, 
         lines.append("computing..." + (" (coarse)" if not tm.coarse_done else " (refining)"))
     if hover:
         lines.append(hover)
-    return text_box(surface, lines, at, size, "plain")
+    return lines
+
+
+def text_box_height(lines: list[str], size: int, width: int) -> int:
+    """How tall `text_box` draws these lines at this width."""
+    font = style.font(size)
+    return len([r for t in lines for r in wrap(t, font, width - 16)]) * font.get_linesize() + 12
 
 
 def text_box(surface: pygame.Surface, lines: list[str], at: tuple[int, int], size: int,
@@ -180,9 +187,20 @@ def text_box(surface: pygame.Surface, lines: list[str], at: tuple[int, int], siz
 
 def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], area: pygame.Rect,
                  sink: LabelSink, banner_size: int) -> list[pygame.Rect]:
-    """Paths drawn along, markers (through the label pass), banners over the table;
-    returns the banners' boxes (the label pass places no label over them)."""
+    """Paths drawn along, result cards (through the label pass, before every other
+    label, the newest first; a bot with a card has no name label besides), banners
+    over the table; returns the banners' boxes (the label pass places no label over them)."""
     banners = []
+    carded: set[str] = set()
+    for e in reversed(effects):       # the newest cards are placed first: the older give way
+        if e.kind == MARK and e.at is not None:
+            tone = "dim" if e.age >= e.duration * FADE_FROM else e.tone
+            radius = sink.radii.get(e.bot or "", cam.length(2.0))
+            sink.want(e.text, cam.to_px(*e.at), tone, key=f"fx:{id(e)}", radius=radius,
+                      first=True)
+            if e.bot and e.bot not in carded:
+                carded.add(e.bot)
+                sink.instead(e.bot, f"fx:{id(e)}")     # the newest card names the bot
     for e in effects:
         if e.kind == PATH and len(e.points) >= 2:
             pts = [cam.to_px(*p) for p in e.points]
@@ -190,8 +208,6 @@ def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], ar
             for a, b in zip(pts[:upto - 1], pts[1:upto], strict=False):
                 dashed_line(surface, style.TEXT, a, b, 12, 3)
             pygame.draw.circle(surface, style.TEXT, pts[upto - 1], 5)
-        elif e.kind == MARK and e.at is not None:
-            sink.want(e.text, cam.to_px(*e.at), e.tone, key=f"fx:{id(e)}", radius=cam.length(2.0))
         elif e.kind == BANNER:
             banners.append(e)
     y = area.y + area.h // 6
@@ -220,21 +236,61 @@ def draw_winner(surface: pygame.Surface, area: pygame.Rect, effect: Effect, size
         y += style.font(big).get_linesize()
 
 
-def turn_strip_rects(area: pygame.Rect, size: int) -> list[pygame.Rect]:
-    """Where the turn strip goes: along the table's top and bottom edges (the bottom
-    copy upside down, for the far side of the table)."""
-    h = style.font(size).get_linesize() + 10
-    return [pygame.Rect(area.x, area.bottom - h, area.w, h), pygame.Rect(area.x, area.y, area.w, h)]
+def column_band(strip: dict, width: int, size: int, colours: dict[str, style.Colour],
+                players: list[str]) -> pygame.Surface:
+    """The turn strip as a column `width` px wide (for a side margin): the turn's line
+    wrapped, then a row per seat (cached)."""
+    key = ("column", repr(strip), width, size, tuple(sorted(colours.items())))
+    hit = _bands.get(key)
+    if hit is not None:
+        return hit[0]
+    font = style.font(size)
+    line = font.get_linesize()
+    rows = wrap(strip["line"], font, width - 16)
+    seats = [(seat, f"{seat['player']} {seat['score']}" + (" (out)" if seat["out"] else ""))
+             for seat in strip["seats"]]
+    band = pygame.Surface((width, (len(rows) + len(seats)) * line + 16))
+    band.fill(style.LABEL_BACK)
+    y = 8
+    for row in rows:
+        band.blit(style.label(row, size, style.TEXT), (8, y))
+        y += line
+    r = line // 2 - 3
+    for seat, text in seats:
+        colour = colours.get(seat["player"], style.TEXT)
+        centre = (8 + r, y + line // 2)
+        pygame.draw.circle(band, colour, centre, r)
+        draw_mark(band, style.seat_mark(players, seat["player"]), centre, r * 0.5,
+                  style.contrast_text(colour))
+        if seat["now"]:
+            pygame.draw.circle(band, style.TEXT, centre, r + 3, 2)
+        band.blit(style.label(text, size, style.TEXT if not seat["played"] else style.TEXT_DIM),
+                  (16 + 2 * r, y))
+        y += line
+    if len(_bands) > 16:
+        _bands.clear()
+    _bands[key] = (band, band)
+    return band
 
 
-def draw_turn_strip(surface: pygame.Surface, area: pygame.Rect, strip: dict, size: int,
-                    colours: dict[str, style.Colour], players: list[str]) -> list[pygame.Rect]:
-    """Round, whose turn and phase, and the seats, on both long edges of the table."""
-    rects = turn_strip_rects(area, size)
-    key = (repr(strip), area.w, size, tuple(sorted(colours.items())))
+def draw_turn_strip(surface: pygame.Surface, lay: MarginLayout, strip: dict, size: int,
+                    colours: dict[str, style.Colour], players: list[str],
+                    column: pygame.Surface | None = None) -> list[pygame.Rect]:
+    """Round, whose turn and phase, and the seats, twice: upright for the near side and
+    upside down for the far side, where the margin layout `lay` puts them (a side
+    margin's strips show `column`, from `column_band`)."""
+    rects = lay.strips
+    if not lay.horizontal and column is not None:
+        surface.blit(column, rects[0].topleft, pygame.Rect((0, 0), rects[0].size))
+        flipped = pygame.transform.rotate(column, 180)
+        surface.blit(flipped, rects[1].topleft,
+                     pygame.Rect((0, flipped.get_height() - rects[1].h), rects[1].size))
+        return rects
+    width = rects[0].w
+    key = (repr(strip), width, size, tuple(sorted(colours.items())))
     hit = _bands.get(key)
     if hit is None:
-        band = _band(strip, area.w, rects[0].h, size, colours, players)
+        band = _band(strip, width, rects[0].h, size, colours, players)
         if len(_bands) > 16:
             _bands.clear()
         hit = _bands[key] = (band, pygame.transform.rotate(band, 180))

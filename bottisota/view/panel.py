@@ -5,6 +5,7 @@ Every size comes from `TextSizes` (the window's height and the UI scale)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -15,6 +16,7 @@ from bottisota.view import style
 from bottisota.view.bots_layer import draw_mark, player_colours
 from bottisota.view.premeasure_overlay import draw_fire_track
 from bottisota.view.widgets import Button, text_block, wrap
+from bottisota.viewmodel.dice_rows import dice_rows
 from bottisota.viewmodel.guidance import Option
 from bottisota.viewmodel.model import ViewModel, turn_line
 from bottisota.viewmodel.sizes import TextSizes
@@ -40,16 +42,43 @@ class PanelInput:
 def draw_panel(
     surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput
 ) -> list[Button]:
-    """Draw the panel into `rect`; returns its buttons (their `action` is a command name)."""
+    """Draw the panel into `rect`; returns its buttons (their `action` is a command name).
+    A tall panel (at the side) is one column; a wide one (at the bottom) three: what
+    can be done, the buttons, and the dice, message, log and journal."""
     pygame.draw.rect(surface, style.PANEL, rect)
     pygame.draw.line(surface, style.GRID_BOLD, rect.topleft, rect.bottomleft, 2)
+    pad = max(8, p.sizes.panel // 2)
+    if rect.w >= 2 * rect.h:
+        cut = (rect.x + rect.w * 2 // 5, rect.x + rect.w * 13 // 20)
+        left = pygame.Rect(rect.x, rect.y, cut[0] - rect.x, rect.h)
+        middle = pygame.Rect(cut[0], rect.y, cut[1] - cut[0], rect.h)
+        right = pygame.Rect(cut[1], rect.y, rect.right - cut[1], rect.h)
+        for x in cut:
+            pygame.draw.line(surface, style.GRID_BOLD, (x, rect.y + pad), (x, rect.bottom - pad))
+        _controls(surface, left, vm, p, pad, seats=False)   # the turn strip shows the seats
+        line = style.font(p.sizes.panel).get_linesize()
+        buttons = _buttons(vm, p, middle.x + pad, middle.y + pad, middle.w - 2 * pad, line)
+        for b in buttons:
+            b.draw(surface)
+        _record(surface, right, vm, p, pad, right.y + pad)
+        return buttons
+    y, buttons = _controls(surface, rect, vm, p, pad)
+    _record(surface, rect, vm, p, pad, y)
+    return buttons
+
+
+def _controls(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput,
+              pad: int, seats: bool = True) -> tuple[int, list[Button]]:
+    """The turn, the seats, what to do, the selected bot, the plan and (with the seats:
+    a side panel) the buttons, from the top of `rect`; returns where they end and the
+    buttons."""
     s = p.sizes
-    pad = max(8, s.panel // 2)
     x, y = rect.x + pad, rect.y + pad
     inner = rect.w - 2 * pad
     line = style.font(s.panel).get_linesize()
     y = text_block(surface, [(turn_line(p.game), style.TEXT)], (x, y), s.title, inner)
-    y = _seats(surface, p, x, y + 2, inner)
+    if seats:
+        y = _seats(surface, p, x, y + 2, inner)
     y = text_block(surface, [(p.headline, style.tone("dice"))], (x, y + 4), s.panel, inner)
     y = _selected_bot(surface, vm, p, x, y + 4, inner)
     lines = [(t, style.tone(tone)) for t, tone in p.plan_lines]
@@ -62,21 +91,33 @@ def draw_panel(
                       style.tone("dice")))
     lines += [(o.line(), style.TEXT_DIM) for o in p.options if not o.enabled]
     y = text_block(surface, lines, (x, y + 4), s.panel, inner, max_lines=10)
+    if not seats:
+        return y, []
     buttons = _buttons(vm, p, x, y + 6, inner, line)
     for b in buttons:
         b.draw(surface)
-    y = (buttons[-1].rect.bottom if buttons else y) + pad
+    return (buttons[-1].rect.bottom if buttons else y) + pad, buttons
+
+
+def _record(surface: pygame.Surface, rect: pygame.Rect, vm: ViewModel, p: PanelInput,
+            pad: int, y: int) -> None:
+    """From `y` down `rect`: the fire track, the dice, the log; from the bottom up: the
+    journal's path, the message and the rules it names. The newest log line is left
+    out of the log while the message above shows it (drawn once)."""
+    s = p.sizes
+    x, inner = rect.x + pad, rect.w - 2 * pad
+    line = style.font(s.panel).get_linesize()
     if p.focus is not None:
         inset = draw_fire_track(surface, (x, y), p.focus, (inner, max(90, line * 5)))
         y = inset.bottom + pad
     y = _dice(surface, p, x, y, inner)
     bottom = rect.bottom - pad
     if p.journal:
-        bottom = text_block(surface, [], (x, bottom), s.panel)
-        bottom -= line
-        text_block(surface, [(_("journal: {journal}").format(
-                                  journal=p.journal), style.TEXT_DIM)], (x, bottom),
-                   max(12, s.panel * 3 // 4), inner, max_lines=1)
+        small = max(12, s.panel * 3 // 4)
+        bottom -= style.font(small).get_linesize()
+        text_block(surface, [(_("journal: {journal}").format(   # the path: printed on exit
+                                  journal=Path(p.journal).name), style.TEXT_DIM)], (x, bottom),
+                   small, inner, max_lines=1)
     if vm.message is not None:
         bottom = _quoted_rules(surface, vm.message[0], x, bottom, inner, s.panel)
         bottom -= line * 2
@@ -87,11 +128,15 @@ def draw_panel(
     title = _("log") + (_(" (scrolled back {back}; wheel to scroll)").format(
                          back=back) if back else "")
     surface.blit(style.label(title, s.panel, style.TEXT_DIM), (x, y))
-    shown = vm.log.visible(room)
+    newest = vm.log.lines[-1] if vm.log.lines else None
+    said = (vm.message is not None and newest is not None and not back
+            and newest.text == vm.message[0])
+    shown = vm.log.visible(room + 1 if said else room)
+    if said and shown and shown[-1] is newest:
+        shown = shown[:-1]
     text_block(surface, [(ln.text, style.tone(ln.tone) if not ln.undone else style.TEXT_DIM)
                          for ln in shown], (x, y + line), s.panel, inner, max_lines=room,
                struck={i for i, ln in enumerate(shown) if ln.undone})
-    return buttons
 
 
 def _quoted_rules(surface: pygame.Surface, message: str, x: int, bottom: int, inner: int,
@@ -214,18 +259,23 @@ def _buttons(vm: ViewModel, p: PanelInput, x: int, y: int, inner: int, line: int
 
 
 def _dice(surface: pygame.Surface, p: PanelInput, x: int, y: int, inner: int) -> int:
-    rolls = p.game.state.dice.rolls[-DICE_SHOWN:]
-    if not rolls:
+    """The last few decisions' dice: a row each, its dice once, what they decided."""
+    rows = dice_rows(p.game.state.dice.rolls[-4 * DICE_SHOWN:])[-DICE_SHOWN:]
+    if not rows:
         return y
     size = p.sizes.panel
     line = style.font(size).get_linesize()
     surface.blit(style.label(_("dice"), size, style.TEXT_DIM), (x, y))
     y += line
-    for roll in reversed(rolls):
-        die = pygame.Rect(x, y, line + 4, line + 4)
-        pygame.draw.rect(surface, (250, 250, 250), die, border_radius=4)
-        lab = style.label(str(roll.value), size, style.OUTLINE)
-        surface.blit(lab, lab.get_rect(center=die.center))
-        y = max(y + line + 8, text_block(surface, [(translated(roll.purpose), style.TEXT)],
-                                         (x + line + 12, y + 2), size, inner - line - 12) + 4)
+    for row in reversed(rows):
+        left = x
+        for value in row.values:
+            die = pygame.Rect(left, y, line + 4, line + 4)
+            pygame.draw.rect(surface, (250, 250, 250), die, border_radius=4)
+            lab = style.label(str(value), size, style.OUTLINE)
+            surface.blit(lab, lab.get_rect(center=die.center))
+            left = die.right + 4
+        text = f"{translated(row.purpose)} {row.decided}".strip()
+        y = max(y + line + 8, text_block(surface, [(text, style.TEXT)], (left + 8, y + 2), size,
+                                         inner - (left + 8 - x)) + 4)
     return y + 4

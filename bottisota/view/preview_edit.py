@@ -23,6 +23,7 @@ from shapely.geometry import LineString, Point, box
 from shapely.ops import unary_union
 
 from bottisota.core.arena import Arena, Feature
+from bottisota.core.compass import heading
 from bottisota.core.i18n import N_, _, number
 from bottisota.formats.arena_edit import PALETTE, ArenaEditor, EditError
 from bottisota.play.reach import Reach
@@ -54,7 +55,7 @@ def snap(value: float, free: bool = False) -> float:
 
 def bearing(cx: float, cy: float, x: float, y: float) -> float:
     """The facing from (cx, cy) to (x, y): 0 = up (+y), clockwise (D2)."""
-    return math.degrees(math.atan2(x - cx, y - cy)) % 360.0
+    return heading(x - cx, y - cy)
 
 
 @dataclass

@@ -11,7 +11,9 @@ import pygame
 from bottisota.core.i18n import _
 from bottisota.view.app_state import ZOOM_SETTLE_S
 from bottisota.view.camera import Camera
+from bottisota.view.margins import strip_height
 from bottisota.viewmodel.calibration_store import Calibration
+from bottisota.viewmodel.sizes import reading_sizes
 
 
 class ProjectorWindow:
@@ -34,8 +36,18 @@ class ProjectorWindow:
     @classmethod
     def open(cls, app: Any, display: int = 1, calibration: Calibration | None = None
              ) -> ProjectorWindow:
-        """A borderless full-screen window on `display` (the last one when fewer)."""
+        """A borderless full-screen window on `display`; with one screen only, an
+        ordinary window beside the laptop's (never over its controls), to be dragged
+        to the projector's screen."""
         sizes = pygame.display.get_desktop_sizes()
+        if len(sizes) < 2:
+            w, h = sizes[0] if sizes else (1280, 720)
+            size = (max(320, w // 2), max(240, h // 2))
+            window = pygame.Window(_("Bottisota table"), size, position=(0, 0),
+                                   resizable=True)   # the laptop's panel (right) stays in view
+            app.say(_("only one screen: the projector's table opens in a window of its own; "
+                      "drag it onto the projector's screen (F5 closes it)"), "dim")
+            return cls(window.size, calibration, window, app.say)
         index = min(display, len(sizes) - 1)
         size = sizes[index]
         left = sum(w for w, _h in sizes[:index])          # displays side by side, left to right
@@ -59,13 +71,20 @@ class ProjectorWindow:
         if event.type == pygame.WINDOWCLOSE:
             app.projector = None
             self.close()
+            app.say(_("projector window closed"))
+            app.camera = app._fit_camera()
+            return True
+        if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            self.surface = self.window.get_surface()
+            self.camera = None
+            self.layers = None
             return True
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_F3, pygame.K_HOME):
             if event.key == pygame.K_F3:
                 self.fit = not self.fit or self.calibration is None
             self.camera = None
             return True
-        cam = self.camera_for(app.state.arena.size)
+        cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         if event.type == pygame.MOUSEWHEEL:
             self.camera = cam.zoomed(1.15 ** event.y, self.pointer)
             self.zoomed_at = app._clock
@@ -90,11 +109,23 @@ class ProjectorWindow:
             return True
         return False
 
-    def camera_for(self, table: tuple[float, float]) -> Camera:
+    def true_px_per_cm(self, cam: Camera) -> float:
+        """Pixels per centimetre of the table itself: the calibration's (up the image,
+        as capitals stand), or, uncalibrated, the camera's (the image is the table)."""
+        return self.calibration.y if self.calibration is not None else cam.scale_y
+
+    def strip_room(self, app: Any) -> int:
+        """The height a turn strip takes at the reading size (a fitted table leaves it
+        free above and below)."""
+        cal = self.calibration
+        scale = cal.y if cal is not None else self.surface.get_height() / app.state.arena.size[1]
+        return strip_height(reading_sizes(scale, app.vm.reading_distance_cm).panel)
+
+    def camera_for(self, table: tuple[float, float], room: int = 0) -> Camera:
         size = self.surface.get_size()
         if self.camera is None:
             if self.fit or self.calibration is None:
-                self.camera = Camera.fit(table, size, margin=0)
+                self.camera = Camera.fit(table, size, margin=0, margin_y=room)
             else:
                 cal = self.calibration
                 self.camera = Camera.centred(table, size, cal.x, cal.y / cal.x)
@@ -104,13 +135,14 @@ class ProjectorWindow:
         return self.camera
 
     def draw(self, app: Any) -> pygame.Surface:
-        cam = self.camera_for(app.state.arena.size)
+        """The table, its texts sized for the reading distance at the true scale."""
+        cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         area = pygame.Rect((0, 0), self.surface.get_size())
         if self.layers is None:
             self.layers = app.new_layers()
         app.draw_table(self.surface, cam, area, layers=self.layers,
                        settled=app._clock - self.zoomed_at >= ZOOM_SETTLE_S
-                       and self.pan_from is None)
+                       and self.pan_from is None, reading=self.true_px_per_cm(cam))
         if self.window is not None:
             self.window.flip()
         return self.surface

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from bottisota.core.printable import printable
+
 DEFAULT_SCALE = 10.0     # px per cm
 MARGIN = 40              # px around the table (grid labels live here)
 
@@ -50,7 +52,8 @@ def render_arena(arena, scale: float = DEFAULT_SCALE, state=None, legend: bool =
     surface.fill(style.BACKGROUND)
     cam = Camera(table=(float(tw), float(th)), scale=float(scale),
                  origin=(float(MARGIN), float(MARGIN + table_h)))
-    draw_arena(surface, cam, arena, grid=True, goals=state is None)
+    draw_arena(surface, cam, arena, grid=True, goals=state is None,
+               rules=state.rules if state is not None else None)
     draw_belt_arrows(surface, cam, arena, 0.0)
     if state is not None:
         draw_state(surface, cam, state)
@@ -137,7 +140,7 @@ def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
                 pygame.draw.circle(surface, item.stroke, (cx, cy), r, lw(item.width))
         elif isinstance(item, Text):
             x, y = to(item.x, item.y)
-            img = font(item.size, item.bold).render(item.text, True, item.colour)
+            img = font(item.size, item.bold).render(printable(item.text), True, item.colour)
             ax = {"start": 0, "middle": img.get_width() / 2, "end": img.get_width()}[item.anchor]
             surface.blit(img, (x - ax, y - img.get_height() * 0.8))
 

@@ -1,9 +1,10 @@
 """Regenerate the README screenshots with the view's own drawing:
 `python -m bottisota.view.screenshots [OUT_DIR]` writes table.png, move-preview.png,
 premeasure.png, results.png and threat.png at 1920x1080, table-4k.png at 3840x2160,
-two-windows.png (the projector's table at true scale beside the laptop window) and the
-Finnish table-fi.png, premeasure-fi.png and results-fi.png into OUT_DIR (default
-assets/screenshots)."""
+two-windows.png (the projector's table at true scale beside the laptop window),
+crowded-fight.png (32 bots, 20 results, the threat view, on the projector at true
+scale), correction.png (the referee's hand) and the Finnish table-fi.png,
+premeasure-fi.png and results-fi.png into OUT_DIR (default assets/screenshots)."""
 from __future__ import annotations
 
 import os
@@ -53,6 +54,72 @@ def screenshot_game(active: str, phase: str, dice: Any = 1) -> Game:
     return Game(state)
 
 
+CROWD_PLAYERS = ("red", "blue", "orange", "sky")
+CROWD_CARDS = ("rammer", "artillery", "hunter", "scout")
+
+
+def crowded_game() -> Game:
+    """32 bots of four players spread over the default arena where each may stand, the
+    first one in its shooting phase (round 2)."""
+    from bottisota.core.errors import InputError
+
+    rules = bundled_rules()
+    arena = load_arena(arenas_dir() / DEFAULT_ARENA, rules)
+    bots: list[dict] = []
+    spots: list[tuple[float, float]] = []
+    for j in range(12):
+        for i in range(16):
+            if len(bots) == 32:
+                break
+            n = len(bots)
+            p = CROWD_PLAYERS[n % 4]
+            x, y = 5.0 + i * 7.3 + (j % 2) * 3.0, 6.0 + j * 7.1
+            if any((x - a) ** 2 + (y - b) ** 2 < 81.0 for a, b in spots):
+                continue
+            bot = {"id": f"{p[0]}{n}", "player": p, "card": CROWD_CARDS[n % 4], "at": [x, y],
+                   "facing": 90.0 * (n % 4)}
+            try:
+                new_state(arena, rules, [*bots, bot], round=2)
+            except InputError:          # a wall, a pit or a feature's edge there: the next spot
+                continue
+            bots.append(bot)
+            spots.append((x, y))
+    state = new_state(arena, rules, bots, round=2)
+    turn_event(state, state.bots[bots[0]["id"]], "shoot")
+    return Game(state)
+
+
+def fight_effects(game: Game) -> list[Any]:
+    """A fight's results on the crowded table: 20 bots hit, each with its armour test
+    and damage (one card each), and two banners."""
+    from bottisota.viewmodel.results import BANNER, Effect, effects_of
+
+    events: list[dict] = []
+    for b in list(game.state.bots)[1:21]:
+        events += [{"type": "to_hit", "target": b, "need": 4, "mod": 0, "roll": 5, "hit": True},
+                   {"type": "armour_test", "bot": b, "need": 5, "roll": 2, "passed": False},
+                   {"type": "damaged", "bot": b, "amount": 2}]
+    return [*effects_of(events, game.state),
+            Effect(BANNER, _("OVERWATCH: {bot} fires at {target} after its move").format(
+                bot="b1", target="r0"), tone="alarm"),
+            Effect(BANNER, _("ROUND {round} begins").format(round=3), tone="good")]
+
+
+def crowded_projector(size: tuple[int, int], px_per_cm: float) -> TableApp:
+    """The crowded fight on a projector window at true scale, with the threat view."""
+    app = TableApp(crowded_game(), LAPTOP)
+    app.projector = ProjectorWindow(size, Calibration(px_per_cm, px_per_cm))
+    app.sprite_budget_ms = None
+    app.vm.effects.add(fight_effects(app.game))
+    app.vm.threat_on = True
+    app.update(0.0)
+    while not app.threat.done:
+        app.threat.fill(1000.0)
+    app.draw()
+    app._labels_placed = False          # the projector places its own labels this frame
+    return app
+
+
 def make_screenshots(out: Path) -> list[Path]:
     """Draw the screenshots into `out`; returns their paths."""
     pygame.font.init()
@@ -84,7 +151,33 @@ def make_screenshots(out: Path) -> list[Path]:
 
     written.append(_save(_shooting(SIZE_4K), out / "table-4k.png"))
     written.append(_two_windows(out / "two-windows.png"))
+    crowded = crowded_projector(SIZE, PROJECTOR_PX_PER_CM)
+    pygame.image.save(crowded.projector.draw(crowded), str(out / "crowded-fight.png"))
+    written.append(out / "crowded-fight.png")
+    written.append(_save(_correcting(), out / "correction.png"))
     return written
+
+
+def _correcting() -> TableApp:
+    """The referee's hand (F7) on r1: moved, turned, two damage points, a reason."""
+    from bottisota.view.keys import CORRECT, lookup
+
+    app = TableApp(screenshot_game("b1", "shoot"), SIZE)
+    app.vm.note(app.correcting.toggle())
+    app.click_table(28.0, 40.0)
+    app.click_table(33.0, 37.0)
+    for key in (pygame.K_e, pygame.K_e, pygame.K_EQUALS, pygame.K_EQUALS):
+        binding = lookup(CORRECT, key)
+        assert binding is not None
+        app.correcting.run(binding.command, app.state, _Press(key))
+    return app
+
+
+class _Press:
+    """A key press with no modifiers (for the referee's hand's commands)."""
+
+    def __init__(self, key: int) -> None:
+        self.key, self.shift, self.ctrl = key, False, False
 
 
 def make_finnish_screenshots(out: Path) -> list[Path]:
@@ -136,6 +229,7 @@ def _two_windows(path: Path) -> Path:
     app.sprite_budget_ms = None
     app.update(0.0)
     laptop = app.draw()
+    app._labels_placed = False          # the projector places its own labels this frame
     projector = app.projector.draw(app)
     gap = 40
     sheet = pygame.Surface((SIZE[0] + gap + LAPTOP[0], SIZE[1] + 60))

@@ -9,6 +9,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from bottisota.core.compass import vector as facing_vector
 from bottisota.view.camera import Camera
 from bottisota.view.style import Colour
 
@@ -70,12 +71,6 @@ def outline_geom(surface: pygame.Surface, cam: Camera, geom: BaseGeometry, colou
         pts = px_points(cam, line.coords)
         if len(pts) >= 2:
             pygame.draw.lines(surface, colour, False, pts, width)
-
-
-def facing_vector(facing: float) -> tuple[float, float]:
-    """Unit vector in table cm for a facing (D2: 0 = +y, 90 = +x)."""
-    a = math.radians(facing)
-    return (math.sin(a), math.cos(a))
 
 
 def arrow(surface: pygame.Surface, cam: Camera, x: float, y: float, facing: float,

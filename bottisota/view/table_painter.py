@@ -10,21 +10,25 @@ from typing import Any
 
 import pygame
 
+from bottisota.core.compass import vector
 from bottisota.core.i18n import _, language
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import draw_state, player_colours
 from bottisota.view.camera import Camera
 from bottisota.view.label_layer import LabelSink, draw_labels
-from bottisota.view.legend import draw_legend
+from bottisota.view.legend import draw_legend, legend_height, legend_width
+from bottisota.view.margins import COLUMN_EMS, MarginLayout, column_width, layout
 from bottisota.view.move_overlay import draw_move_preview
 from bottisota.view.overlays import (
     ThreatLayer,
+    column_band,
     draw_effects,
-    draw_threat_legend,
     draw_turn_strip,
     draw_winner,
     text_box,
+    text_box_height,
+    threat_legend_lines,
 )
 from bottisota.view.premeasure_overlay import (
     draw_arc_fill,
@@ -34,7 +38,7 @@ from bottisota.view.premeasure_overlay import (
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
-from bottisota.viewmodel.sizes import TextSizes, text_sizes
+from bottisota.viewmodel.sizes import TextSizes, reading_sizes, text_sizes
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
@@ -56,6 +60,7 @@ class WindowLayers:
         self.buffers: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
         self.sizes: TextSizes | None = None          # text sizes of the last settled zoom
         self.shown: Shown | None = None              # what the window's pixels show now
+        self.margin: MarginDrawn | None = None       # the strips and legends drawn last
 
     def forget_shown(self) -> None:
         """Something else was drawn over the window: paint it whole next time."""
@@ -121,16 +126,22 @@ class TableInput:
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
                 layers: WindowLayers, laptop: bool, may_place: bool = True,
-                may_keep: bool = False) -> bool:
+                may_keep: bool = False, reading: float | None = None) -> bool:
     """The table and everything on it, into `area`. Labels are placed afresh when what
     they label changed, unless `may_place` is False (the other window placed its labels
     this frame: these ride along with their anchors until the next frame). With
     `may_keep` (a window nothing else draws on), a frame that would show what the
     window shows already is not painted again, and when only the belts' chevrons
     moved, only the belts' regions are painted again (everything over them too, by
-    the same calls, clipped to the regions). Returns whether labels were placed."""
+    the same calls, clipped to the regions). `reading`: the window shows the table
+    itself (the projector), at this many pixels per true cm: every text is sized to be
+    read from the view model's reading distance (`viewmodel.sizes.reading_sizes`).
+    Returns whether labels were placed."""
     vm, state = t.vm, t.game.state
-    if t.settled or layers.sizes is None:  # a zoom under way keeps the text sizes it began with
+    if reading is not None:
+        layers.sizes = reading_sizes(reading, vm.reading_distance_cm)
+        layers.arena.least_text = layers.sizes.least
+    elif t.settled or layers.sizes is None:  # a zoom under way keeps its first text sizes
         layers.sizes = text_sizes(cam.scale, surface.get_size(), vm.ui_scale)
     sizes = layers.sizes
     layer, at = layers.arena.surface(cam, surface.get_size(), settled=t.settled,
@@ -181,7 +192,7 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
     unplaced = state.active if t.game.expected() == "place" else None
     colours = player_colours(state)
     exact = draw_state(surface, cam, state, vm.selected, t.open_doors, unplaced, sink,
-                       exact=t.settled, budget_ms=t.sprite_budget_ms)
+                       exact=t.settled, budget_ms=t.sprite_budget_ms, least_text=sizes.least)
     if t.preview is not None and vm.plan is not None:
         draw_move_preview(surface, cam, state.bots[vm.plan.bot], t.preview, colours, state.bots,
                           sink)
@@ -194,16 +205,17 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
     if vm.ruler is not None:
         draw_ruler(surface, cam, *vm.ruler)
     banners = draw_effects(surface, cam, vm.effects.items, area, sink, sizes.banner)
-    strip = draw_turn_strip(surface, area, turn_strip(t.game, t.robots), sizes.panel, colours,
-                            list(colours))
+    margin = _draw_margin(surface, cam, area, t, sizes, colours)
+    layers.margin = margin
     placed = False
     if may_place is not None:
         for text in _arena_texts(state.arena):             # after the bots': they place first
             sink.want(text.text, cam.to_px(*text.at), text.tone, key=text.key,
                       radius=cam.length(text.radius) + 2 if text.radius else 0.0)
-        bounds = (area.x, strip[1].bottom, area.w, strip[0].top - strip[1].bottom)
-        # no label over a banner
-        taken = [(float(r.x), float(r.y), float(r.w), float(r.h)) for r in banners]
+        bounds = (area.x, area.y, area.w, area.h)
+        # no label over a banner, a strip or a legend
+        taken = [(float(r.x), float(r.y), float(r.w), float(r.h))
+                 for r in (*banners, *margin.boxes)]
         key = (sink.key(), bounds, tuple(taken))
         if t.moving or (key != layers.labels_key and not may_place):   # labels ride along
             layers.labels = follow(layers.labels, sink.wishes)
@@ -215,19 +227,55 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
             if laptop:
                 vm.labels, vm.labels_left_out = layers.labels, left_out
     draw_labels(surface, layers.labels, sink.size)
-    if t.threat is not None:
-        draw_threat_legend(surface, (area.x + 10, strip[1].bottom + 10), sizes.panel, t.threat,
-                           vm.hover)
-    if vm.show_legend:
-        draw_legend(surface, (area.right - 230, strip[1].bottom + 10), state.arena)
     winner = vm.effects.winner
     if winner is not None:
         draw_winner(surface, area, winner, sizes.banner)
     if laptop and t.show_message and vm.message is not None:
-        text_box(surface, [vm.message[0]], (area.x + 10, strip[0].top - 10 - sizes.panel * 2),
+        low = margin.layout.strips[0].top if margin.layout.horizontal else area.bottom
+        text_box(surface, [vm.message[0]], (area.x + 10, low - 10 - sizes.panel * 2),
                  sizes.panel, vm.message[1])
     surface.set_clip(None)
     return placed, exact
+
+
+@dataclass
+class MarginDrawn:
+    """What a frame drew in the margin around the arena: where (`layout`) and the boxes
+    of the strips and legends (the label pass places nothing over them)."""
+
+    layout: MarginLayout
+    boxes: list[pygame.Rect]
+
+
+def _draw_margin(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
+                 sizes: TextSizes, colours: dict[str, style.Colour]) -> MarginDrawn:
+    """The turn strips and the legends, in the margin around the arena when it has room
+    (`view.margins`)."""
+    vm, state = t.vm, t.game.state
+    table = pygame.Rect(cam.table_rect())
+    strip = turn_strip(t.game, t.robots)
+    width = column_width(area, table)
+    column = (column_band(strip, width, sizes.panel, colours, list(colours))
+              if width >= COLUMN_EMS * sizes.panel else None)
+    lay = layout(area, table, sizes.panel, column.get_height() if column is not None else 0)
+    boxes = list(draw_turn_strip(surface, lay, strip, sizes.panel, colours, list(colours),
+                                 column))
+    top = lay.strips[1].bottom if lay.horizontal else area.y
+    if t.threat is not None:
+        lines = threat_legend_lines(t.threat, vm.hover)
+        width = max(lay.widest_free(), 0)
+        if width < COLUMN_EMS * sizes.panel:
+            width = min(area.w - 20, max(style.text_size(x, sizes.panel)[0] for x in lines) + 16)
+        spot = lay.legend_spot(width, text_box_height(lines, sizes.panel, width),
+                               (area.x + 10, top + 10))
+        boxes.append(text_box(surface, lines, spot.topleft, sizes.panel, "plain", width=width))
+    if vm.show_legend:
+        size = max(20, sizes.least)
+        width = legend_width(state.arena, size)
+        spot = lay.legend_spot(width, legend_height(state.arena, size),
+                               (area.right - width - 10, top + 10))
+        boxes.append(draw_legend(surface, spot.topleft, state.arena, width, size))
+    return MarginDrawn(lay, boxes)
 
 
 def _shown_key(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
@@ -385,7 +433,7 @@ def _draw_place_ghost(surface: pygame.Surface, cam: Camera, g: PlaceGhost, sink:
     c = cam.to_px(g.x, g.y)
     r = cam.length(g.radius)
     pygame.draw.circle(surface, colour, c, r, 2)
-    fx, fy = math.sin(math.radians(g.facing)), math.cos(math.radians(g.facing))
+    fx, fy = vector(g.facing)
     pygame.draw.line(surface, colour, c, cam.to_px(g.x + fx * g.radius, g.y + fy * g.radius), 2)
     if g.refusal:
         sink.want(g.refusal, c, "alarm", key="place", radius=r + 4)

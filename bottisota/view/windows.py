@@ -16,6 +16,7 @@ from bottisota.view.app_state import (
     AppState,
 )
 from bottisota.view.camera import Camera
+from bottisota.view.margins import strip_height
 from bottisota.viewmodel.calibration_store import Calibration
 from bottisota.viewmodel.model import PANEL_BOTTOM, PANEL_HIDDEN
 from bottisota.viewmodel.sizes import TextSizes, text_sizes
@@ -63,7 +64,8 @@ class WindowControl(AppState):
                 self.vm.say(_("the table at true scale is bigger than this window: F3 fits "
                               "it (or hide the panel with Tab)"), "alarm")
             return cam
-        return Camera.fit(self.game.state.arena.size, area.size)
+        room = strip_height(text_sizes(1.0, self.size, self.vm.ui_scale).panel)
+        return Camera.fit(self.game.state.arena.size, area.size, margin_y=room)
 
     def resized(self, size: tuple[int, int]) -> None:
         """The window changed size: a new surface (headless) and a fitted camera."""
@@ -111,12 +113,17 @@ class WindowControl(AppState):
     open_projector: Callable[[Any], Any] | None = None
 
     def toggle_fullscreen(self) -> None:
-        """F11: full screen on or off; where the driver cannot, the window stays and says so."""
+        """F11: full screen on or off, the window back where and as big as it was; where
+        the driver cannot, the window stays and says so."""
         if self.screen is None:
-            self.say(_("full screen needs a real window"), "dim")
+            self.vm.note(_("full screen needs a real window"))
             return
         try:
+            if not pygame.display.is_fullscreen():
+                self._windowed = pygame.display.get_window_position()
             pygame.display.toggle_fullscreen()
+            if self._windowed is not None and not pygame.display.is_fullscreen():
+                pygame.display.set_window_position(self._windowed)   # where it was
             self.resized(window_surface().get_size())
         except pygame.error as err:
             self.say(_("full screen is not available here ({err}); the window stays").format(

@@ -2,9 +2,10 @@
 display and per axis (a projector's pixels need not be square on the table).
 
 It lives in the platform's config folder (`config_dir()`), is written atomically
-(a temporary file, then `os.replace`), and is read through limits: a file too
-big, nested too deep, with non-finite or absurd numbers, or not JSON at all is
-ignored with a message, never a crash; a bad entry is dropped alone, and saving
+(a temporary file, then `os.replace`), and is read by the program's one JSON reader
+(`formats.json_text`): a file too big, nested too deep, with non-finite or absurd
+numbers, or not JSON at all is ignored with one message naming the file, line and
+column, never a crash; a bad entry is dropped alone, and saving
 one display keeps every other display's calibration (an unreadable file is kept
 beside the new one as `displays.json.bad`).
 """
@@ -18,7 +19,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bottisota.core.errors import InputError
 from bottisota.core.i18n import _, number
+from bottisota.formats.json_text import read_json_file
 
 FILE_NAME = "displays.json"
 MAX_BYTES = 64 * 1024        # a calibration file is a few hundred bytes
@@ -67,33 +70,6 @@ class Calibration:
         return {"px_per_cm_x": round(self.x, 4), "px_per_cm_y": round(self.y, 4)}
 
 
-def _depth(text: str) -> int:
-    """The deepest [ / { nesting of a JSON text, found on the characters before any parse
-    (so a file of 25,000 brackets costs a scan, not a recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _no_constants(name: str) -> float:
-    raise ValueError(f"{name} is not a number a calibration can hold")
-
-
 def _scale(v: object) -> float | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
@@ -129,27 +105,14 @@ class Loaded:
 def read_calibrations(path: Path | None = None) -> Loaded:
     """Every good calibration in the file (see the module doc for the limits)."""
     path = path or calibration_file()
-    try:
-        size = path.stat().st_size
-    except OSError:
+    if not path.exists():
         return Loaded({}, [])
     where = _("calibration file {name}").format(name=path.name)
-    if size > MAX_BYTES:
-        return Loaded({}, [_("{where} is {size} bytes (at most {most}): ignored").format(
-                where=where, size=size, most=MAX_BYTES)], True)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return Loaded({}, [_("{where} cannot be read ({kind}): ignored").format(
-                where=where, kind=type(err).__name__)], True)
-    if _depth(text) > MAX_DEPTH:
-        return Loaded({}, [_("{where} is nested deeper than {depth}: ignored").format(
-                where=where, depth=MAX_DEPTH)], True)
-    try:
-        data = json.loads(text, parse_constant=_no_constants)
-    except (ValueError, RecursionError) as err:
-        return Loaded({}, [_("{where} is not valid JSON ({err}): ignored").format(
-                where=where, err=str(err)[:80])], True)
+    try:        # the one JSON reader: too large, too deep, NaN or not JSON refused in words
+        data = read_json_file(path, MAX_BYTES, MAX_DEPTH)
+    except InputError as err:
+        return Loaded({}, [_("{problem}: the calibration is ignored").format(problem=err)],
+                      True)
     if not isinstance(data, dict):
         return Loaded({}, [_("{where} holds no table of displays: ignored").format(
                 where=where)], True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import shapely
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.compass import vector
 from bottisota.core.i18n import cm
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
@@ -34,6 +35,7 @@ class LabelWish:
     gap: float = 4.0             # px between the anchor (its disc) and the label
     tone: str = "plain"
     key: str = ""                # what the label belongs to (a bot id, "ruler", ...)
+    unless: str = ""             # not wanted when the label of this key was placed
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,62 @@ class _Grid:
         return True
 
 
-_DIRS = [(math.cos(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2),
-          math.sin(2 * math.pi * k / SPOTS_PER_RING - math.pi / 2)) for k in range(SPOTS_PER_RING)]
+def segment_meets_rect(a: tuple[float, float], b: tuple[float, float], r: Rect) -> bool:
+    """Whether the segment a-b passes through the rectangle's inside (Liang-Barsky)."""
+    x0, y0, w, h = r
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, a[0] - x0), (dx, x0 + w - a[0]), (-dy, a[1] - y0), (dy, y0 + h - a[1])):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo >= hi:
+            return False
+    return True
+
+
+def segment_meets_disc(a: tuple[float, float], b: tuple[float, float],
+                       disc: tuple[float, float, float]) -> bool:
+    """Whether the segment a-b passes closer than the disc's radius to its centre."""
+    cx, cy, rad = disc
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    span = dx * dx + dy * dy
+    t = 0.0 if span == 0 else max(0.0, min(1.0, ((cx - a[0]) * dx + (cy - a[1]) * dy) / span))
+    px, py = a[0] + t * dx, a[1] + t * dy
+    return (px - cx) ** 2 + (py - cy) ** 2 < rad * rad
+
+
+def leader_end(rect: Rect) -> tuple[float, float]:
+    """Where a label's leader line ends: its box's centre."""
+    return (rect[0] + rect[2] / 2, rect[1] + rect[3] / 2)
+
+
+def leader_clear(anchor: tuple[float, float], rect: Rect, rects: Sequence[Rect],
+                 discs: Sequence[tuple[float, float, float]]) -> bool:
+    """A leader from `anchor` to the label at `rect` crosses no other label and no bot
+    but the one it labels (any disc or box holding the anchor: it starts there)."""
+    end = leader_end(rect)
+    for d in discs:
+        if (anchor[0] - d[0]) ** 2 + (anchor[1] - d[1]) ** 2 < d[2] * d[2]:
+            continue
+        if segment_meets_disc(anchor, end, d):
+            return False
+    return not any(segment_meets_rect(anchor, end, r) for r in rects
+                   if not (r[0] <= anchor[0] <= r[0] + r[2] and r[1] <= anchor[1] <= r[1] + r[3]))
+
+
+def _dirs(n: int) -> list[tuple[float, float]]:
+    turns = [2 * math.pi * k / n - math.pi / 2 for k in range(n)]
+    return [(math.cos(t), math.sin(t)) for t in turns]
+
+
+_DIRS = [_dirs(SPOTS_PER_RING * min(ring, 2)) for ring in range(1, RINGS + 1)]   # more, farther
 
 
 def _spots(w: LabelWish, radius: float):
@@ -108,7 +164,7 @@ def _spots(w: LabelWish, radius: float):
     yield (ax - g - lw, ay - lh / 2), False
     for ring in range(1, RINGS + 1):
         dist = g + ring * (lh + 2)
-        for c, s in _DIRS:
+        for c, s in _DIRS[ring - 1]:
             cx, cy = ax + c * (dist + lw / 2 * abs(c)), ay + s * dist
             yield (cx - lw / 2, cy - lh / 2), True
 
@@ -171,24 +227,47 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
 
     for r in taken:
         add_rect(*r)
+    boxes: list[Rect] = list(taken)                  # every box, for the leaders' test
+    leaders: list[tuple[tuple[float, float], tuple[float, float]]] = []
     placed: list[PlacedLabel] = []
     left_out = 0
     bx, by, bw, bh = bounds
     right, bottom = bx + bw, by + bh
+    done: set[str] = set()
     for w in wishes:
+        if w.unless and w.unless in done:
+            continue
         radius = radii.get(w.key, 0.0)
         lw, lh = w.size
         for (x, y), far in _spots(w, radius):
             x1, y1 = x + lw, y + lh
             if x < bx or y < by or x1 > right or y1 > bottom:
                 continue
-            if free(x, y, x1, y1):
+            if free(x, y, x1, y1) and _clear_of_leaders((x, y, lw, lh), far, w.anchor,
+                                                         boxes, discs, leaders):
                 add_rect(x, y, lw, lh)
+                boxes.append((x, y, lw, lh))
+                done.add(w.key)
                 placed.append(PlacedLabel(w.text, (x, y, lw, lh), w.anchor, far, w.tone, w.key))
                 break
         else:
             left_out += 1
     return placed, left_out
+
+
+def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: list[Rect],
+                      discs: Sequence[tuple[float, float, float]],
+                      leaders: list[tuple[tuple[float, float], tuple[float, float]]]) -> bool:
+    """A label at `r` meets no leader line placed before, and its own leader (when it is
+    `far` from its anchor) crosses no box and no other bot; a clear leader is kept."""
+    if any(segment_meets_rect(a, b, r) for a, b in leaders):
+        return False
+    if not far:
+        return True
+    if not leader_clear(anchor, r, boxes, discs):
+        return False
+    leaders.append((anchor, leader_end(r)))
+    return True
 
 
 def place_labels_plainly(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
@@ -202,17 +281,24 @@ def place_labels_plainly(wishes: list[LabelWish], discs: list[tuple[float, float
         grid.add_disc(d)
     for r in taken:
         grid.add_rect(r)
+    boxes: list[Rect] = list(taken)
+    leaders: list[tuple[tuple[float, float], tuple[float, float]]] = []
     placed: list[PlacedLabel] = []
     left_out = 0
     bx, by, bw, bh = bounds
+    done: set[str] = set()
     for w in wishes:
+        if w.unless and w.unless in done:
+            continue
         radius = radii.get(w.key, 0.0)
         for (x, y), far in _spots(w, radius):
             r = (x, y, w.size[0], w.size[1])
             if x < bx or y < by or x + r[2] > bx + bw or y + r[3] > by + bh:
                 continue
-            if grid.free(r):
+            if grid.free(r) and _clear_of_leaders(r, far, w.anchor, boxes, discs, leaders):
                 grid.add_rect(r)
+                boxes.append(r)
+                done.add(w.key)
                 placed.append(PlacedLabel(w.text, r, w.anchor, far, w.tone, w.key))
                 break
         else:
@@ -244,8 +330,7 @@ def arena_texts(arena: Arena) -> list[ArenaText]:
             at = corner if f.shape.contains(shapely.Point(corner)) else (p.x, p.y)
             out.append(ArenaText(key, cm(f.height or 0), at))
         elif f.type in SLOPED_TYPES:
-            rad = math.radians(f.up or 0.0)
-            d = (math.sin(rad), math.cos(rad))
+            d = vector(f.up or 0.0)
             proj = [x * d[0] + y * d[1] for x, y in f.shape.exterior.coords]
             span = max(proj) - min(proj)
             c = f.shape.centroid

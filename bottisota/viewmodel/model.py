@@ -13,6 +13,7 @@ from bottisota.viewmodel.labels import PlacedLabel
 from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import Effects
+from bottisota.viewmodel.sizes import READING_DISTANCE_CM
 
 PANEL_SIDE, PANEL_HIDDEN, PANEL_BOTTOM = "side", "hidden", "bottom"
 PANEL_MODES = (PANEL_SIDE, PANEL_BOTTOM, PANEL_HIDDEN)
@@ -40,6 +41,7 @@ class ViewModel:
     panel: str = PANEL_SIDE
     ui_scale: float = 1.0
     true_scale: bool = False              # the table at its calibrated size
+    reading_distance_cm: float = READING_DISTANCE_CM   # the projector's texts read from here
     log: GameLog = field(default_factory=GameLog)
     message: tuple[str, str] | None = None  # (text, tone)
     effects: Effects = field(default_factory=Effects)
@@ -57,6 +59,11 @@ class ViewModel:
     def say(self, text: str, tone: str = "plain") -> None:
         self.message = (text, tone)
         self.log.say(text, tone)
+
+    def note(self, text: str, tone: str = "dim") -> None:
+        """A word about the view itself (a setting changed): shown, never written into
+        the game's log."""
+        self.message = (text, tone)
 
     def snapshot(self, game: Any, robots: dict | None = None) -> dict:
         """The model as JSON-ready data, with the turn strip of `game`."""

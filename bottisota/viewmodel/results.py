@@ -1,7 +1,8 @@
 """Results on the table: what an action did, shown where it happened for a few
 seconds (the moved path drawn along, hit and miss markers with their dice,
-"-2 structure", a destroyed marker) and banners for what everyone must notice
-(overwatch fire, mines, falls, scores, a new round, the winner).
+"-2 structure", a destroyed marker: one card per bot per action) and banners for
+what everyone must notice (overwatch fire, mines, falls, scores, a new round, the
+winner).
 
 `effects_of(events, state)` turns an action's events into `Effect`s; `Effects`
 ages them frame by frame. Pure data: painters draw them.
@@ -107,6 +108,32 @@ def effects_of(events: list[dict], state: Any) -> list[Effect]:
                               duration=BANNER_SECONDS))
         elif kind == "game_over":
             out.append(Effect(WINNER, describe(e), None, "good", duration=float("inf")))
+    return one_card_per_bot(out)
+
+
+_TONE_WEIGHT = {"alarm": 3, "dice": 2, "good": 1}
+
+
+def one_card_per_bot(effects: list[Effect]) -> list[Effect]:
+    """An action's markers gathered into one card per bot, a line each ("s1: HIT 5 (4+)",
+    "armour fails 2 (5+)", "−2 structure"), where the bot's first marker was; the card keeps
+    the most alarming tone and the longest life of its parts."""
+    out: list[Effect] = []
+    cards: dict[str, Effect] = {}
+    for e in effects:
+        card = cards.get(e.bot or "") if e.kind == MARK else None
+        if card is None:
+            if e.kind == MARK and e.bot:
+                e = Effect(MARK, e.text, e.at, e.tone, bot=e.bot, duration=e.duration)
+                cards[e.bot or ""] = e
+            out.append(e)
+            continue
+        prefix = f"{e.bot}: "
+        part = e.text[len(prefix):] if e.text.startswith(prefix) else e.text
+        card.text = f"{card.text}\n{part}"
+        if _TONE_WEIGHT.get(e.tone, 0) > _TONE_WEIGHT.get(card.tone, 0):
+            card.tone = e.tone
+        card.duration = max(card.duration, e.duration)
     return out
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bottisota.core.dice import Dice
-from bottisota.core.errors import InputError, Problem
+from bottisota.core.errors import InputError, JournalWriteError, Problem
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _
 from bottisota.engine.game import Entry, Game
-from bottisota.formats.content import DEFAULT_ARENA, arenas_dir, cards_dir, rules_file
+from bottisota.formats.content import DEFAULT_ARENA, cards_dir, find, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.formats.robot_tables import Personality
 from bottisota.robot.personalities import personality
@@ -129,13 +130,9 @@ class RobotSeat:
 
 
 def find_arena(name: str) -> Path:
-    """An arena path as given, else the bundled arena of that name (with or without .yaml)."""
-    for c in (Path(name), arenas_dir() / name, arenas_dir() / f"{name}.yaml"):
-        if c.is_file():
-            return c
-    raise InputError(
-        [Problem(name, 0, 0, "", _("no such arena file (nor a bundled arena of that name)"))]
-    )
+    """An arena path as given, else an arena of that name (with or without .yaml): the
+    designer's folders first (--content, BOTTISOTA_PATH), then the bundled ones."""
+    return find("arena", name)
 
 
 def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
@@ -169,11 +166,16 @@ class LazyJournal:
             from bottisota.play.journal import Journal
             from bottisota.play.journal import new_journal_path as unique_journal_path
 
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:   # a folder that cannot be made is a journal that cannot be written
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             try:   # claim the chosen name; another session may have taken it meanwhile
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             except FileExistsError:
                 self.path = unique_journal_path(self.path.parent)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             self._journal = Journal.create(self.path, self._game, seed=self._seed,
                                            rolls=self._rolls)
         return self._journal
@@ -195,11 +197,16 @@ class LazyJournal:
 
 
 def build_game(arena_name: str | None, players: list[str], seed: int | None,
-               dice: Dice | None, journal_path: Path | str | None) -> tuple[Game, Path]:
-    """A new game on an arena (the bundled default when none is named) with the bundled
-    house rules and card deck; its journal file appears with the first action."""
+               dice: Dice | None, journal_path: Path | str | None,
+               rules: HouseRules | None = None, robots_only: bool = False) -> tuple[Game, Path]:
+    """A new game on an arena (the bundled default when none is named) with these house
+    rules (default: the bundled ones) and the card deck; its journal file appears with
+    the first action. `robots_only`: every seat is a robot, so the robots' round limit
+    applies (D48)."""
     path = find_arena(arena_name or DEFAULT_ARENA)
-    rules = bundled_rules()
+    rules = rules or bundled_rules()
+    if robots_only:
+        rules = rules.for_robots_only()
     arena = load_arena(path, rules, cache=True)
     cards, mods = load_catalogue()
     if dice is None and seed is None:

@@ -16,6 +16,8 @@ MIN_TABLE_PX = 20            # ... and never smaller than this on screen (zoomed
 PANEL_LINES = 40             # the panel's base text: the window's height / this
 MIN_PANEL_PX = 16
 UI_SCALES = (0.75, 1.0, 1.25, 1.5, 2.0)
+READING_DISTANCE_CM = 300.0  # the projector's texts are read from chairs this far away
+READING_RATIO = 200.0        # ... with capitals at least distance / 200 tall (1.5 cm at 3 m)
 
 
 @dataclass(frozen=True)
@@ -26,10 +28,11 @@ class TextSizes:
     banner: int       # results over the table
     panel: int        # the panel's text
     title: int        # the panel's headings
+    least: int = 0    # no text in this window smaller (the projector's reading size)
 
     def as_dict(self) -> dict:
         return {"table": self.table, "banner": self.banner, "panel": self.panel,
-                "title": self.title}
+                "title": self.title, "least": self.least}
 
 
 def table_font_size(px_per_cm: float, ui_scale: float = 1.0) -> int:
@@ -44,6 +47,23 @@ def text_sizes(px_per_cm: float, window: tuple[int, int], ui_scale: float = 1.0)
     panel = max(MIN_PANEL_PX, round(window[1] / PANEL_LINES * ui_scale))
     return TextSizes(table=table, banner=max(2 * table, round(panel * 1.8)), panel=panel,
                      title=round(panel * 1.35))
+
+
+def reading_font_size(px_per_cm: float, distance_cm: float = READING_DISTANCE_CM) -> int:
+    """The smallest font size whose capitals stand distance / READING_RATIO tall on the
+    table at `px_per_cm` (the table's true scale): one size up from the measured
+    ratio, as the face rounds its own size down."""
+    cap_px = distance_cm / READING_RATIO * px_per_cm
+    return math.ceil(cap_px / CAP_PER_SIZE) + 1
+
+
+def reading_sizes(px_per_cm: float, distance_cm: float = READING_DISTANCE_CM) -> TextSizes:
+    """Sizes for the projector: every text readable from `distance_cm` at the table's
+    true scale `px_per_cm`, whatever the window's pixels (the laptop keeps `text_sizes`
+    and its UI scale)."""
+    least = reading_font_size(px_per_cm, distance_cm)
+    return TextSizes(table=least, banner=round(least * 1.5), panel=least,
+                     title=round(least * 1.25), least=least)
 
 
 def cap_height_cm(font_size: int, px_per_cm: float) -> float:

@@ -1,10 +1,15 @@
 """A pre-measured target in words: the odds when it can be shot, else why not
-("no sight: wall 'crate'", "out of range 34.2/30", "out of arc 158°")."""
+("no sight: wall 'crate'", "out of range 34.2/30", "out of arc 158°"); and whether
+a weapon may be chosen, and a shot queued, at all (the core's refusal, with its rule)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.core.i18n import _, number, translated
+from bottisota.engine.game import not_yet_allowed
+from bottisota.engine.shooting.targeting import find_weapon
 
 
 def target_words(t: Any, pm: Any) -> str:
@@ -44,3 +49,26 @@ def verdict(t: Any) -> str:
     if t.fails in ("arc", "range"):
         return t.fails
     return "sight"
+
+
+def weapon_refusal(game: Any, bot_id: str, weapon: str) -> Refusal | None:
+    """Why `bot_id` cannot fire `weapon` at anybody this shooting phase (the first
+    round R7, a new bot R56, a mine R21, out of ammo R49), or None: such a weapon is
+    not chosen for a shot."""
+    state = game.state
+    bot = state.bots.get(bot_id)
+    if bot is None:
+        return None
+    not_now = not_yet_allowed(state, bot, "shoot")
+    if not_now is not None:
+        return not_now
+    return find_weapon(state, bot, weapon)[1]
+
+
+def order_refusal(game: Any, bot_id: str, orders: Sequence[ShotOrder], weapon: str,
+                  target: str) -> Refusal | None:
+    """Why a shot of `weapon` at `target`, with the other weapons' shots already
+    queued, would be refused (arc, range, sight, contact, ammo: the core's own check),
+    or None."""
+    others = tuple(o for o in orders if o.weapon != weapon)
+    return game.legal(Shoot(bot_id, (*others, ShotOrder(weapon, target))))

@@ -383,6 +383,8 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "bot_moved": _moved,
     "path": _path,
     "pass": lambda e: _("{bot} passes").format(bot=e["bot"]),
+    "correction": lambda e: _("the referee corrects {bot}: {reason}").format(
+        bot=e["bot"], reason=e["reason"]),
     "to_hit": _to_hit,
     "hits": _hits,
     "armour_test": _armour,

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from bottisota.core.i18n import _
-from bottisota.formats.limits import loads_json
+from bottisota.formats.json_text import loads_json
 from bottisota.vision.camera_model import CameraModel, marker_corners
 from bottisota.vision.detect import find
 from bottisota.vision.synthetic import DICTIONARY

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from bottisota.core.compass import heading
 from bottisota.vision.camera_model import CameraModel
 from bottisota.vision.synthetic import DICTIONARY
 
@@ -87,7 +88,7 @@ def read(model: CameraModel, corners: np.ndarray, height: float, marker_id: int)
     tl, tr, br, bl = table
     across = (tr - tl) + (br - bl)
     up = (tl - bl) + (tr - br) + np.array([-across[1], across[0]])
-    facing = math.degrees(math.atan2(up[0], up[1])) % 360.0
+    facing = heading(float(up[0]), float(up[1]))
     side = float(np.mean(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)))
     return Reading(marker_id, float(cx), float(cy), facing, side)
 

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from bottisota.core.actions import Back, Forward, Move, Refusal, Step, Strafe, Turn
+from bottisota.core.compass import heading
 from bottisota.engine.game import Game
 from bottisota.engine.movement.result import MoveResult
 from bottisota.vision.watch import DRIFT_CM, DRIFT_DEG, Pose, angle_between
@@ -45,7 +46,7 @@ def _snap(turn: float, step: float, free: bool) -> float:
 
 
 def bearing(a: Pose, x: float, y: float) -> float:
-    return math.degrees(math.atan2(x - a.x, y - a.y)) % 360.0
+    return heading(x - a.x, y - a.y)
 
 
 def candidates(start: Pose, end: Pose, locomotion: str, turn_step: float) -> list[tuple[Step, ...]]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import Move, Refusal
+from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
@@ -268,6 +269,12 @@ class Hub:
             handler: Callable[[Seat, Message], Answer] = getattr(self, f"_on_{msg.type}")
             try:
                 answer = handler(seat, msg)
+            except JournalWriteError as err:    # disk full: the game took it back
+                log.warning("seat %s: %s", seat.name, err)
+                answer = Answer([error(_(
+                        "not done: the referee could not write the game's journal ({reason}); "
+                        "the game is as it was. Free some disk space on the referee's "
+                        "computer, then do it again").format(reason=err.reason))])
             except Exception:      # never a traceback to a phone; the table's log has it
                 log.exception("message %s from seat %s failed", msg.type, seat.name)
                 answer = Answer([error(_("the referee could not answer that"))])

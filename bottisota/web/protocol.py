@@ -1,6 +1,7 @@
 """What a phone may send, checked before anything is done with it.
 
-A message is one JSON object of at most `MAX_BYTES` bytes with a `type` and,
+A message is one JSON object of at most `MAX_BYTES` bytes, nested at most `MAX_DEPTH`
+deep (read by the program's one JSON reader, `formats.json_text`), with a `type` and,
 optionally, an `id` the answer echoes as `re`. Actions and movement steps are
 read by the same format layer as scenario files and journals
 (`formats.codec`), so a bad step gets the same words (`steps[2].forward:
@@ -9,17 +10,18 @@ sentence; the connection stays open.
 """
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import Step
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, translated
 from bottisota.formats.codec import ActionFormatError, action_from_dict, steps_from_list
+from bottisota.formats.json_text import JsonLimitError, loads_limited
 
 MAX_BYTES = 8192            # one message, as received
+MAX_DEPTH = 16              # nesting of a message (a commit's move nests 5 deep)
 MAX_STEPS = 64              # steps in a planned move
 MAX_DICE = 64               # typed dice sent with one commit
 MAX_NAME = 64               # characters in a bot or weapon name
@@ -91,11 +93,10 @@ def parse(text: str | bytes) -> Message:
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise ProtocolError(
                 _("message too long: at most {max_bytes} bytes").format(max_bytes=MAX_BYTES))
-    try:
-        d = json.loads(text)
-    except ValueError as err:
-        raise ProtocolError(_("not JSON: {err}").format(
-            err=getattr(err, 'msg', _('cannot be read')))) from None
+    try:        # the one JSON reader: too deep, NaN, a huge number refused in words
+        d = loads_limited(text, MAX_DEPTH, max_bytes=MAX_BYTES)
+    except JsonLimitError as err:
+        raise ProtocolError(_("not JSON: {err}").format(err=translated(str(err)))) from None
     if not isinstance(d, dict):
         raise ProtocolError(_("a message is a JSON object with a 'type'"))
     kind = d.get("type")

@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Feature
+from bottisota.core.limits import LIMIT_TOLERANCE, within
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.sweep import first_touch, polygon_edges
@@ -25,12 +26,6 @@ CONTACT_NOISE = 1e-7            # cm: an overlap of exactly the tolerance is sti
 DOOR_QUAD_SEGS = 64             # smoothness of a door's reach polygon (informational only)
 TOUCHING_KEPT = 4096            # `doors_touching` answers kept per arena
 MANY_DOORS = 12                 # from this many doors on, their boxes are tested as one array
-
-
-def heading_vector(facing: float) -> tuple[float, float]:
-    """Unit vector of a facing (D2: 0 = +y, clockwise)."""
-    rad = math.radians(facing)
-    return (math.sin(rad), math.cos(rad))
 
 
 def norm_facing(f: float) -> float:
@@ -295,9 +290,9 @@ def doors_touching_plain(parts: ArenaParts, x: float, y: float, r: float,
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:
     """A base touches the door (D4)."""
-    if not may_meet(door.shape, (x, y), (x, y), r + tolerance):
+    if not may_meet(door.shape, (x, y), (x, y), r + tolerance + LIMIT_TOLERANCE):
         return False
-    return door.shape.distance(Point(x, y)) <= r + tolerance
+    return within(door.shape.distance(Point(x, y)), r + tolerance)
 
 
 def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:

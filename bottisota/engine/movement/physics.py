@@ -10,14 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from shapely import STRtree
 from shapely.geometry import Point
 
 from bottisota.core.compass import heading as bearing
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import LIMIT_TOLERANCE, beyond, within
 from bottisota.engine.damage import deal_damage, destroy, take_hits
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
@@ -28,7 +30,6 @@ from bottisota.engine.movement.geometry import (
     bounds_of,
     disc_contact,
     doors_reached,
-    heading_vector,
     on_table,
     parts_of,
     point_at,
@@ -76,6 +77,16 @@ class Pose:
         return (self.x, self.y)
 
 
+class Interrupt(Protocol):
+    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
+
+    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
+        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
+
+    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
+        """Fire at the mover standing at `at`; may destroy it."""
+
+
 @dataclass
 class Ctx:
     """A walk in progress: live (dice rolled, events applied) or a preview."""
@@ -85,6 +96,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
     trail_bot: str | None = None
+    watch: Interrupt | None = None          # D40: watchers of a carried bot's carry
 
     def emit(self, event: Event) -> Event:
         """Record an event; a live walk applies it to the state too."""
@@ -579,7 +591,7 @@ def _first_under(state: GameState, bot: Bot, a: tuple[float, float],
 def _rays() -> list[tuple[float, float]]:
     """The UNDER_RAYS directions searched from a base's centre for a cliff edge."""
     if not _RAYS:
-        _RAYS.extend(heading_vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
+        _RAYS.extend(vector(k * 360.0 / UNDER_RAYS) for k in range(UNDER_RAYS))
     return _RAYS
 
 
@@ -623,7 +635,7 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
     if not under_higher_floor(ctx.state, pose.x, pose.y, bot.radius, z):
         return None
     if heading is not None:
-        d = heading_vector(heading)
+        d = vector(heading)
         limit = LANDING_REACH * bot.radius
         under = _under_along(ctx.state, bot.radius, z, pose.xy, d, limit + LANDING_STEP)
         k = 1
@@ -677,7 +689,7 @@ def nearest_rest(ctx: Ctx, bot: Bot, x0: float, y0: float, z: float,
         rad = k * LANDING_RING
         count = 1 if k == 0 else max(8, int(360.0 / LANDING_ANGLE))
         for j in range(count):
-            dx, dy = heading_vector(j * 360.0 / count)
+            dx, dy = vector(j * 360.0 / count)
             x, y = x0 + dx * rad, y0 + dy * rad
             if _rest_ok(ctx, bot, x, y, z) and \
                     not _overlapping(ctx, bot, Pose(x, y, z, 0.0), moved, strict=True):
@@ -723,12 +735,12 @@ def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[fl
     rules = state.rules
     found = []
     for mine in state.mines:
-        if not mine.active or abs(mine.z - z) > rules.level_difference:
+        if not mine.active or beyond(abs(mine.z - z), rules.level_difference):
             continue
         reach = bot.radius + mine.r + rules.contact_tolerance
-        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+        if within(math.hypot(a[0] - mine.x, a[1] - mine.y), reach):
             continue
-        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach + LIMIT_TOLERANCE)
         if s is not None:
             found.append((s, mine))
     found.sort(key=lambda item: (item[0], item[1].id))
@@ -770,7 +782,7 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     index = state.index
     r = bot.radius
     a = pose.xy
-    d = heading_vector(heading)
+    d = vector(heading)
     length = max(0.0, distance)
     b = point_at(a, d, length)
     stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says

@@ -9,13 +9,14 @@ from shapely.geometry import LineString, Point
 from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
     discs_overlap,
     doors_reached,
-    heading_vector,
     norm_facing,
     parts_of,
     point_at,
@@ -24,8 +25,9 @@ from bottisota.engine.movement.geometry import (
     wall_collision,
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
+from bottisota.engine.movement.placing import check_place
+from bottisota.engine.movement.result import PathPoint
 from bottisota.engine.state import Bot, GameState
-from bottisota.engine.turns import check_place
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
 LIFT_RIM_POINTS = 32            # points of the base's rim checked for the landing floor
@@ -79,7 +81,7 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
         heading = up if feature.carries != "down" else up + 180.0
         ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
                   "heading": round(norm_facing(heading), 4), "distance": r2(speed)})
-        return forced_line(ctx, bot, pose, heading, speed, None, None)
+        return carried_line(ctx, bot, pose, heading, speed)
     line = LineString(feature.path)
     s = line.project(Point(pose.x, pose.y))
     legs = _belt_legs(feature)
@@ -108,13 +110,41 @@ def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str |
         if previous_heading is not None:
             pose.facing = norm_facing(pose.facing + _turn_of(previous_heading, heading))
         run = min(left, hi - max(s, lo))
-        stopped = forced_line(ctx, bot, pose, heading, run, None, None)
+        stopped = carried_line(ctx, bot, pose, heading, run)
         if stopped is not None:
             return stopped
         left -= run
         s = max(s, lo) + run
         previous_heading = heading
     return None
+
+
+def carried_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, run: float) -> str | None:
+    """A straight leg of a belt's or an escalator's carry (D40: movement of the
+    carried bot, so watchers may fire at it on the way, R23): carried up to the
+    first point where one may fire, fired at there, then carried on."""
+    watch = ctx.watch
+    if watch is None or not ctx.live or run <= EPS:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    end = point_at(pose.xy, vector(heading), run)
+    a = PathPoint(pose.x, pose.y, pose.z, pose.facing)
+    b = PathPoint(end[0], end[1], ctx.state.index.floor_z(*end), pose.facing, run)
+    t = watch.earliest(ctx.state, bot, a, b)
+    if t is None:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    first = run * t
+    if first > EPS:
+        stopped = forced_line(ctx, bot, pose, heading, first, None, None)
+        if stopped is not None:
+            return stopped
+    placed = (bot.x, bot.y)
+    ctx.events.extend(watch.fire(ctx.state, bot, PathPoint(pose.x, pose.y, pose.z,
+                                                            pose.facing)))
+    if bot.destroyed:
+        return "destroyed"
+    if (bot.x, bot.y) != placed:                # flung by the fire: the carry is over
+        return "flung"
+    return carried_line(ctx, bot, pose, heading, run - first)
 
 
 def _leg_at(legs, s: float):
@@ -192,7 +222,7 @@ def lift_landing(
     facing to the first spot where its whole base is on floor of height `top`,
     no further than one base diameter from the car; None when there is none."""
     r = bot.radius
-    d = heading_vector(pose.facing)
+    d = vector(pose.facing)
     top = car.top if car.top is not None else 0.0
     reach = bot.card.base
     s = 0.0
@@ -219,12 +249,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
     """The lift car whose landing the bot is on and whose car its base touches (R48)."""
     for feature in parts_of(state.index).lifts:
         top = feature.top if feature.top is not None else 0.0
-        if abs(pose.z - top) > state.rules.step_height:
+        if beyond(abs(pose.z - top), state.rules.step_height):
             continue
-        if (
-            feature.shape.distance(Point(pose.x, pose.y))
-            <= bot.radius + state.rules.contact_tolerance
-        ):
+        if within(feature.shape.distance(Point(pose.x, pose.y)),
+                  bot.radius + state.rules.contact_tolerance):
             return feature
     return None
 
@@ -237,7 +265,7 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
     within the strip of its base width; None when the space is free."""
     index = state.index
     a = pose.xy
-    d = heading_vector(pose.facing)
+    d = vector(pose.facing)
     r = bot.radius
     ahead = point_at(a, d, space)
     if table_run(a, d, space, r, state.arena.size) < space - 1e-6:

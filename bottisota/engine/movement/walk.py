@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -32,7 +32,9 @@ from bottisota.core.actions import (
 from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, reaches
 from bottisota.engine.damage import destroy
 from bottisota.engine.events import Event, r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
@@ -41,7 +43,6 @@ from bottisota.engine.movement.geometry import (
     contains_point,
     doors_reached,
     doors_touching,
-    heading_vector,
     norm_facing,
     parts_of,
     point_at,
@@ -52,6 +53,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     collision,
     fall,
@@ -79,16 +81,6 @@ from bottisota.engine.movement.terrain import (
     teleporter_centre,
 )
 from bottisota.engine.state import Bot, GameState, Mine
-
-
-class Interrupt(Protocol):
-    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
-
-    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
-        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
-
-    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
-        """Fire at the mover standing at `at`; may destroy it."""
 
 
 class _Refused(Exception):
@@ -170,7 +162,7 @@ class Walk:
         return False
 
     def _charge(self, cost: float, step: int) -> None:
-        if self.spent + cost > self.allowed + 1e-6:
+        if beyond(self.spent + cost, self.allowed):
             rule = BUDGET_RULE[self.loco]
             self._refuse(rule,
                     N_("{id} would spend {spent:.2f} cm of movement; only {allowed:.2f} cm is "
@@ -260,7 +252,8 @@ class Walk:
             return False
         if self.crash_wall is None:         # set with every crash (D10)
             return False
-        if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
+        away = self.rules.flier_crash_turn_away
+        if not isinstance(step, Turn) or beyond(abs(step.degrees), away):
             return False
         if self.bot.destroyed and self.live:
             return False
@@ -303,7 +296,7 @@ class Walk:
         r = bot.radius
         ground = bot.stats.is_ground
         a = pose.xy
-        d = heading_vector(heading)
+        d = vector(heading)
         b = point_at(a, d, cm)
         stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
         refusals: list[tuple[float, str, str]] = []
@@ -413,7 +406,7 @@ class Walk:
         """Length of the piece with the centre on stairs or an escalator (R42, R46)."""
         if run <= EPS:
             return 0.0
-        b = point_at(self.pose.xy, heading_vector(heading), run)
+        b = point_at(self.pose.xy, vector(heading), run)
         total = sum(
             s1 - s0 for st in self.parts.stairs for s0, s1 in runs_inside(self.pose.xy, b, st.shape)
         )
@@ -424,7 +417,7 @@ class Walk:
         """Move along a planned piece and deal with what stops it. True when the
         step is over (ended or teleported)."""
         a = self.pose.xy
-        d = heading_vector(heading)
+        d = vector(heading)
         end = point_at(a, d, run)
         z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
         start = self._point()
@@ -602,7 +595,7 @@ class Walk:
         turn = self.bot.stats.turn
         space = self.rules.loop_space_turns * turn
         a = self.pose.xy
-        d = heading_vector(self.pose.facing)
+        d = vector(self.pose.facing)
         index = self.state.index
         blocker = loop_blocker(self.state, self.bot, self.pose, space)
         if blocker is not None:
@@ -762,7 +755,9 @@ class Walk:
                 )
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
+            self.ctx.watch = self.interrupt       # D40: the carry is its movement
             carry(self.ctx, bot, self.pose)
+            self.ctx.watch = None
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
@@ -786,10 +781,10 @@ class Walk:
         need = bot.stats.min_move
         if not bot.stats.is_flying or need <= 0 or (self.live and bot.destroyed):
             return
-        if self.ended in ("pit", "destroyed"):
-            return
+        if self.ended in ("pit", "destroyed", "crash"):
+            return                  # D38: a crash ends the movement, the minimum with it
         moved = self.moved_before + self.spent
-        if moved >= need - 1e-6:
+        if reaches(moved, need):
             return
         point = Point(self.pose.x, self.pose.y)
         if any(s.shape.contains(point) for s in self.parts.services):

@@ -16,6 +16,8 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
+from bottisota.core.compass import vector
+from bottisota.core.limits import LIMIT_TOLERANCE
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 
@@ -71,7 +73,7 @@ def open_doors(state: GameState,
         if b.removed:
             continue
         x, y = poses.get(b.id, (b.x, b.y))
-        r = b.radius + tol + 1e-9
+        r = b.radius + tol + LIMIT_TOLERANCE       # touching within D35
         grow = r + 1e-9
         for i, (x0, y0, x1, y1) in enumerate(bar.door_boxes):
             if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:
@@ -193,5 +195,5 @@ def signed_turn(facing: float, direction: float) -> float:
 
 def ahead(x: float, y: float, facing: float, distance: float) -> tuple[float, float]:
     """The point `distance` cm ahead of (x, y) along a facing (D2)."""
-    rad = math.radians(facing)
-    return (x + math.sin(rad) * distance, y + math.cos(rad) * distance)
+    dx, dy = vector(facing)
+    return (x + dx * distance, y + dy * distance)

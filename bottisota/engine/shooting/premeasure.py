@@ -22,7 +22,8 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
-from bottisota.core.compass import bearing
+from bottisota.core.compass import bearing, headings
+from bottisota.core.limits import within
 from bottisota.engine import damage
 from bottisota.engine.movement.moves import preview_fling
 from bottisota.engine.shooting.beams import fling_plan
@@ -41,7 +42,6 @@ from bottisota.engine.shooting.geometry import (
 )
 from bottisota.engine.shooting.spray import spray_members
 from bottisota.engine.shooting.targeting import (
-    ANGLE_EPSILON,
     BEAM_KINDS,
     Pose,
     arc_refusal,
@@ -306,7 +306,7 @@ class _Shared:
         xs = np.array([b.x for b in others], dtype=float)
         ys = np.array([b.y for b in others], dtype=float)
         dist = np.hypot(xs - spose.x, ys - spose.y)
-        bearings = np.degrees(np.arctan2(xs - spose.x, ys - spose.y)) % 360.0
+        bearings = headings(xs - spose.x, ys - spose.y)
         off = np.abs((bearings - spose.facing + 180.0) % 360.0 - 180.0)
         dists = dist.tolist()
         order = sorted(range(len(others)), key=lambda i: (round(dists[i], 6), others[i].id))
@@ -377,14 +377,14 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, shared: _Sh
         return ()
     spose, dist, off = shared.spose, shared.dist, shared.off
     if weapon.mount == "nose":
-        in_arc = (off <= state.rules.nose_arc / 2.0 + ANGLE_EPSILON).tolist()
+        in_arc = within(off, state.rules.nose_arc / 2.0).tolist()
     else:
         in_arc = [True] * len(others)
     if weapon.kind == "melee":
-        in_range = (dist <= shared.radii + shooter.radius + state.rules.contact_tolerance
-                    + 1e-9).tolist()
+        in_range = within(dist, shared.radii + shooter.radius
+                          + state.rules.contact_tolerance).tolist()
     else:
-        in_range = (dist <= reach(state, weapon, overwatch) + 1e-9).tolist()
+        in_range = within(dist, reach(state, weapon, overwatch)).tolist()
     modifier = damage.to_hit_modifier(shooter)
     chance = damage.hit_chance(state, weapon.to_hit, modifier)
     through = weapon.kind == "spray"
@@ -490,7 +490,7 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
     ys = np.array([b.y for b in others])
     gap, along = segment_distances(target.pos, end, xs, ys)
     reach_ = np.array([b.radius for b in others]) + state.rules.contact_tolerance
-    order = sorted((float(along[i]), others[i].id) for i in np.nonzero(gap <= reach_ + 1e-9)[0])
+    order = sorted((float(along[i]), others[i].id) for i in np.nonzero(within(gap, reach_))[0])
     return FlightPreview(end, tuple(bid for _, bid in order),
                          barrier[0] if barrier else None)
 

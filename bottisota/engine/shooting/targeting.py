@@ -22,6 +22,7 @@ from bottisota.core.arena import SLOPED_TYPES
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing, off_angle
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.shooting.geometry import (
     disc_of,
     door_keys,
@@ -101,7 +102,7 @@ def arc_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose) -> R
         return None
     half = state.rules.nose_arc / 2.0
     off = off_angle(spose.facing, bearing((spose.x, spose.y), (tpose.x, tpose.y)))
-    if off > half + ANGLE_EPSILON:
+    if beyond(off, half):
         return Refusal("R19",
                 N_("target is {off:.0f}° off the nose; nose weapons reach {half:g}°").format(
                     off=off, half=half),
@@ -114,7 +115,7 @@ def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
     """R18 D14 (R23 when on overwatch): centre to centre in the plane."""
     distance = math.hypot(tpose.x - spose.x, tpose.y - spose.y)
     limit = reach(state, weapon, overwatch)
-    if distance <= limit + 1e-9:
+    if within(distance, limit):
         return None
     if overwatch and state.rules.overwatch_range < weapon.range:
         return Refusal("R23",
@@ -128,7 +129,7 @@ def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
 
 def in_contact(state: GameState, a: Pose, ra: float, b: Pose, rb: float) -> bool:
     """D4: the bases touch (within the contact tolerance)."""
-    return math.hypot(b.x - a.x, b.y - a.y) <= ra + rb + state.rules.contact_tolerance + 1e-9
+    return within(math.hypot(b.x - a.x, b.y - a.y), ra + rb + state.rules.contact_tolerance)
 
 
 def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
@@ -139,7 +140,7 @@ def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
         return Refusal("R25",
                 N_("{id} is {gap:.1f} cm from base contact; melee needs bases touching").format(
                     id=target.id, gap=gap), at=(tpose.x, tpose.y))
-    if abs(spose.z - tpose.z) <= state.rules.level_difference:
+    if within(abs(spose.z - tpose.z), state.rules.level_difference):
         return None
     index = state.index
     middle = ((spose.x + tpose.x) / 2.0, (spose.y + tpose.y) / 2.0)

@@ -1,6 +1,10 @@
-"""JSON read behind the formats' limits (`bottisota.formats.limits`): nesting depth and
-number length are checked on the text before `json.loads` recurses, and only finite
-numbers are accepted.
+"""The one JSON reader: every JSON the program reads (journal lines, the display and
+camera calibration files, the seat tokens' file, phone messages) goes through
+`loads_limited`, `loads_json` or `read_json_file` (a file's refusal as an InputError
+naming file, line and column). Size, nesting depth and number length are checked on the text before
+`json.loads` recurses (a `[[[[...` 100,000 deep is refused at its column, never a
+RecursionError), and only finite numbers are accepted (NaN, Infinity and `1e400`
+refused). A key given twice keeps its last value, as `json` and orjson both do.
 
 The journal reads and writes each line through here. A line with few brackets and
 no long run of digits (most action lines) passes without the token scan; a line
@@ -25,8 +29,18 @@ try:        # a quicker decoder of the same JSON (see loads_limited); optional
 except ImportError:  # pragma: no cover - the standard decoder alone
     orjson = None  # type: ignore[assignment]
 
+from pathlib import Path
+
+from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import N_
-from bottisota.formats.limits import MAX_DEPTH, MAX_NUMBER_CHARS, LimitError
+from bottisota.formats.limits import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_NUMBER_CHARS,
+    LimitError,
+    decode_text,
+    read_limited,
+)
 from bottisota.formats.limits import check_json_text as _check_tokens
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024     # one journal line (the caller caps it first)
@@ -49,25 +63,40 @@ _DEPTH_TABLE = bytes(1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in ran
 _NOT_MARKS = bytes(b for b in range(256) if b not in b'[]{}"')
 
 
+# the token scan's refusals (formats.limits) less their ": refused", as a JSON
+# reader says them before where they are: catalogued in these words
+_SAID_WITH_WHERE = (N_("nested more than {max_depth} levels deep"),
+                    N_("a number of {group} characters"), N_("over {max_bytes}"))
+
+
 class JsonLimitError(ValueError):
-    """JSON over a limit or not JSON; `column` is 1-based (0: unknown)."""
+    """JSON over a limit or not JSON: one sentence; `line` and `column` are 1-based
+    (0: unknown; the line is named only past the first)."""
 
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(
-                N_("{message} at column {column}").format(
-                    message=message, column=column) if column else message)
-        self.message, self.column = message, column
+    def __init__(self, message: str, column: int = 0, line: int = 0) -> None:
+        if line > 1 and column:
+            said = N_("{message} at line {line}, column {column}").format(
+                    message=message, line=line, column=column)
+        elif column:
+            said = N_("{message} at column {column}").format(message=message, column=column)
+        else:
+            said = message
+        super().__init__(said)
+        self.message, self.column, self.line = message, column, line
 
 
-def check_json_text(text: str, max_depth: int = MAX_DEPTH) -> None:
-    """Refuse nesting deeper than `max_depth` and numbers longer than the formats'
-    limit (JsonLimitError with the column)."""
-    if text.count("[") + text.count("{") <= max_depth and _LONG_RUN.search(text) is None:
-        return                      # cannot be too deep, holds no long number
+def check_json_text(text: str, max_depth: int = MAX_DEPTH,
+                    max_bytes: int = MAX_TEXT_BYTES) -> None:
+    """Refuse text over `max_bytes`, nesting deeper than `max_depth` and numbers longer
+    than the formats' limit (JsonLimitError with the line and column)."""
+    if (len(text) <= max_bytes // 4 and text.count("[") + text.count("{") <= max_depth
+            and _LONG_RUN.search(text) is None):
+        return                      # not too large, cannot be too deep, no long number
     try:
-        _check_tokens(text, max_bytes=MAX_TEXT_BYTES, max_depth=max_depth)
+        _check_tokens(text, max_bytes=max_bytes, max_depth=max_depth)
     except LimitError as err:
-        raise JsonLimitError(err.message.removesuffix(N_(": refused")), err.column) from None
+        raise JsonLimitError(err.message.removesuffix(N_(": refused")), err.column,
+                             err.line) from None
 
 
 def _finite(text: str) -> float:
@@ -101,17 +130,20 @@ def _may_be_deeper(raw: bytes, max_depth: int) -> bool:
     return max(accumulate(array("b", marks.translate(_DEPTH_TABLE))), default=0) > max_depth
 
 
-def loads_limited(text: str, max_depth: int = MAX_DEPTH, raw: bytes | None = None) -> Any:
-    """`json.loads` behind the limits: NaN, Infinity and numbers that overflow to
-    infinity are refused; any refusal is a JsonLimitError (a ValueError). `raw`:
-    the same text as UTF-8 bytes, when the caller has them (quicker checks)."""
+def loads_limited(text: str, max_depth: int = MAX_DEPTH, raw: bytes | None = None,
+                  max_bytes: int = MAX_TEXT_BYTES) -> Any:
+    """`json.loads` behind the limits: text over `max_bytes` or nested deeper than
+    `max_depth`, NaN, Infinity and numbers that overflow to infinity are refused; any
+    refusal is a JsonLimitError (a ValueError). `raw`: the same text as UTF-8 bytes,
+    when the caller has them (quicker checks)."""
     if raw is None:
-        check_json_text(text, max_depth)
+        check_json_text(text, max_depth, max_bytes)
         decoder = _CHECKED
     else:
-        if text.count("[") + text.count("{") > max_depth and _may_be_deeper(raw, max_depth) \
+        if len(raw) > max_bytes or text.count("[") + text.count("{") > max_depth \
+                and _may_be_deeper(raw, max_depth) \
                 or _LONG_RUN_BYTES in raw.translate(_RUN_TABLE):
-            check_json_text(text, max_depth)
+            check_json_text(text, max_depth, max_bytes)
         shape = raw.translate(_EXP_TABLE)
         decoder = _CHECKED if b"0e000" in shape or b"0es000" in shape else _PLAIN
         if orjson is not None and _MANY_DIGITS not in shape and not text.startswith("\ufeff"):
@@ -130,7 +162,35 @@ def loads_limited(text: str, max_depth: int = MAX_DEPTH, raw: bytes | None = Non
     except JsonLimitError:
         raise
     except json.JSONDecodeError as err:
-        raise JsonLimitError(err.msg, err.colno) from None
+        raise JsonLimitError(err.msg, err.colno, err.lineno) from None
     except (ValueError, RecursionError) as err:
         raise JsonLimitError(N_("not readable: {err}").format(err=err)) from None
     return value
+
+
+def loads_json(text: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+    """A JSON text of at most `max_bytes` (a file's limit) behind the limits."""
+    return loads_limited(text, max_depth, max_bytes=max_bytes)
+
+
+def read_json_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,
+                   max_depth: int = MAX_DEPTH) -> Any:
+    """A JSON file's value behind the limits; a file that cannot be read or is not such
+    JSON is an InputError with one problem (file, line, column when known, why)."""
+    name = str(path)
+    try:
+        data = read_limited(path, max_bytes)
+    except LimitError as err:
+        raise InputError([Problem(name, 0, 0, "", err.message)]) from None
+    except OSError as err:
+        raise InputError([Problem(name, 0, 0, "", err.strerror or type(err).__name__)]) \
+            from None
+    text, bad = decode_text(data)
+    if bad is not None:
+        raise InputError([Problem(name, *bad[:2], "", bad[2])])
+    try:
+        return loads_limited(text, max_depth, max_bytes=max_bytes)
+    except JsonLimitError as err:
+        raise InputError([Problem(name, max(err.line, 1 if err.column else 0), err.column,
+                                  "", N_("not JSON this program reads: {why}").format(
+                                      why=err.message))]) from None
