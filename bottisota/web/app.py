@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from bottisota.core.i18n import _, number
 from bottisota.web.hub import Hub, Seat, error
-from bottisota.web.page_words import fill, words
+from bottisota.web.page_words import fill, page_language, words
 from bottisota.web.protocol import Message, ProtocolError, RateLimit, parse
 
 log = logging.getLogger("bottisota.web")
@@ -58,6 +58,11 @@ LATEST_ONLY = ("plan", "premeasure")   # only the newest waiting one of these is
 SEND_SECONDS = 5.0          # a message the phone has not taken in this long: it is dropped
 OUTBOX = 256                # messages waiting to go to one connection, at most
 CLOSE_SECONDS = 1.0         # a dropped connection is told why, if it takes it this soon
+
+
+def _language(request: Request) -> str:
+    return page_language(request.query_params.get("lang"),
+                         request.headers.get("accept-language"))
 
 
 def _static(name: str) -> str:
@@ -143,31 +148,39 @@ class PhoneServer:
         self._shown_task: asyncio.Task[None] | None = None
         self._shown_at = 0.0                # when what is shown was last pushed
         self._workers: set[asyncio.Task[None]] = set()    # each connection's answers (kept alive)
+        self.joined: set[str] = set()       # seats that have opened their page (the QR codes)
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),
             WebSocketRoute("/ws/{token}", self.socket),
         ])
+        self.app.state.joined = self.joined
 
     # --- pages ----------------------------------------------------------------------
 
-    def _join(self, status: int = 200) -> Response:
+    def _join(self, lang: str, status: int = 200) -> Response:
         nonce = secrets.token_urlsafe(12)
-        html = fill(_static("join.html")).replace("{{nonce}}", nonce)
+        html = fill(_static("join.html"), lang).replace("{{nonce}}", nonce)
         return HTMLResponse(html, status_code=status, headers=_headers(nonce))
 
     async def join(self, request: Request) -> Response:
-        return self._join()
+        return self._join(_language(request))
 
     async def seat_page(self, request: Request) -> Response:
+        """A seat's page in its phone's language (the page's toggle, `?lang=`, else the
+        browser's Accept-Language, else the table's)."""
+        lang = _language(request)
         if self.hub.seat_for(request.path_params["token"]) is None:
-            return self._join(404)
+            return self._join(lang, 404)
         nonce = secrets.token_urlsafe(12)
         script = _static("phone.js")
-        html = (fill(_static("phone.html")).replace("{{style}}", _static("phone.css"))
-                .replace("{{words}}", words(script)).replace("{{script}}", script)
+        html = (fill(_static("phone.html"), lang).replace("{{style}}", _static("phone.css"))
+                .replace("{{words}}", words(script, lang)).replace("{{script}}", script)
                 .replace("{{nonce}}", nonce))
-        return HTMLResponse(html, headers=_headers(nonce))
+        headers = _headers(nonce)
+        headers["Content-Language"] = lang
+        headers["Vary"] = "Accept-Language"
+        return HTMLResponse(html, headers=headers)
 
     # --- the seat's connection ------------------------------------------------------------
 
@@ -201,6 +214,7 @@ class PhoneServer:
         conn = Connection(ws, seat)
         conn.reader = asyncio.current_task()
         self.connections.add(conn)
+        self.joined.add(seat.name)
         self._start_watcher()
         limit = RateLimit(self.rate, self.rate)
         told = -1
@@ -337,6 +351,12 @@ class PhoneServer:
                     await self.broadcast(refreshed=True)
             except Exception:      # the watcher must outlive any one bad moment
                 log.exception("watching the game failed")
+
+
+def joined_seats(app: Any) -> frozenset[str]:
+    """The seats whose page has connected to this application (`make_app`'s); none for
+    any other ASGI application."""
+    return frozenset(getattr(getattr(app, "state", None), "joined", ()))
 
 
 def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None) -> Any:
