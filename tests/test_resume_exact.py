@@ -12,7 +12,7 @@ from bottisota.cli import main as cli_main
 from bottisota.core.errors import JournalError
 from bottisota.formats.loading import bundled_rules
 from bottisota.formats.robot_tables import find_personality
-from bottisota.play.journal import resume
+from bottisota.play.journal import journal_to, resume
 from bottisota.robot.match import _loop, _Tracker, play
 from bottisota.robot.player import Robot
 from bottisota.robot.stats import GameRecord
@@ -25,7 +25,7 @@ ACTIONS = 60
 def _whole_game(catalogue, duel, path) -> bytes:
     cards, mods = catalogue
     record = play(duel, bundled_rules(), cards, mods, [find_personality(n) for n in NAMES],
-                  seed=11, round_limit=None, max_actions=ACTIONS, journal_path=str(path))
+                  seed=11, round_limit=None, max_actions=ACTIONS, on_start=journal_to(path))
     assert record.refusals == [] and record.errors == []
     return path.read_bytes()
 
