@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -43,7 +43,9 @@ from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, reading_sizes, text_sizes
-from bottisota.viewmodel.threat import ThreatMap
+
+if TYPE_CHECKING:      # the threat view's module loads when it is first asked for
+    from bottisota.viewmodel.threat import ThreatMap
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
