@@ -256,3 +256,20 @@ def test_a_sight_or_reach_view_is_worked_out_once_per_spot(preview, monkeypatch)
     pv.tool.spot = (30.0, 40.0)
     pv.draw()
     assert calls == [(20.0, 22.0), (30.0, 40.0)]
+
+
+def test_the_arena_is_drawn_again_only_after_a_reload(preview, monkeypatch):
+    from bottisota.view import preview as preview_module
+
+    pv = preview
+    drawn = []
+    real = preview_module.render_arena
+    monkeypatch.setattr(preview_module, "render_arena",
+                        lambda *a, **k: drawn.append(a[0]) or real(*a, **k))
+    pv.drawn = None
+    pv.draw()
+    pv.draw()
+    assert len(drawn) == 1
+    start = pv.camera.to_px(32, 22)
+    drag(pv, start, (start[0] + pv.camera.length(5.0), start[1]), 20.0)    # an edit: reload
+    assert len(drawn) == 2 and drawn[1] is pv.last_good

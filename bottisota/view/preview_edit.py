@@ -54,6 +54,14 @@ def snap(value: float, free: bool = False) -> float:
     return value if free else round(value / GRID) * GRID
 
 
+def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """Two cache keys alike: the objects in them the very same ones (an arena's equality
+    would compare every feature), the plain values equal."""
+    return len(a) == len(b) and all(
+        x is y or (isinstance(x, (str, int, float, tuple)) and x == y)
+        for x, y in zip(a, b, strict=True))
+
+
 def bearing(cx: float, cy: float, x: float, y: float) -> float:
     """The facing from (cx, cy) to (x, y): 0 = up (+y), clockwise (D2)."""
     return heading(x - cx, y - cy)
@@ -345,8 +353,8 @@ class EditTool:
         view = self._view(arena, reach, reach_from)
         if view is None:
             return None
-        key = (id(view), size, cam.scale, cam.origin)
-        if self.overlay_cache is not None and self.overlay_cache[0] == key:
+        key = (view, size, cam.scale, cam.origin)
+        if self.overlay_cache is not None and same(self.overlay_cache[0], key):
             return self.overlay_cache[1]
         overlay = pygame.Surface(size, pygame.SRCALPHA)
         if self.tool == "sight":
@@ -368,8 +376,8 @@ class EditTool:
         tool and loaded arena (the preview draws 30 frames a second)."""
         if self.spot is None or self.tool not in ("sight", "reach"):
             return None
-        key = (self.tool, self.spot, id(arena), id(reach))
-        if self.view_cache is not None and self.view_cache[0] == key:
+        key = (self.tool, self.spot, arena, reach)
+        if self.view_cache is not None and same(self.view_cache[0], key):
             return self.view_cache[1]
         view: object = None
         if self.tool == "sight":
