@@ -19,20 +19,9 @@ from common import bench_main, machine
 
 from bottisota.vision.camera_model import overhead
 from bottisota.vision.detect import readings
-from bottisota.vision.synthetic import Marker, Scene, render
+from bottisota.vision.synthetic import Scene, render, scattered
 
 TABLE = (120.0, 90.0)
-
-
-def placed(seed: int, count: int = 16) -> list[Marker]:
-    rng = np.random.default_rng(seed)
-    spots: list[tuple[float, float]] = []
-    while len(spots) < count:
-        p = (float(rng.uniform(6, 114)), float(rng.uniform(6, 84)))
-        if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 5 for q in spots):
-            spots.append(p)
-    return [Marker(i, x, y, float(rng.choice([2.0, 5.0, 6.0])), float(rng.uniform(0, 360)))
-            for i, (x, y) in enumerate(spots)]
 
 
 def pct(values: list[float], p: float) -> float:
@@ -51,7 +40,7 @@ def collect(quick: bool) -> dict:
         cm: list[float] = []
         deg: list[float] = []
         for seed in seeds:
-            ms = placed(seed)
+            ms = scattered(seed)
             frame = render(model, Scene(TABLE, ms), blur=blur, noise=3.0, jpeg=80, light=0.3,
                            seed=seed)
             heights = {m.id: m.z for m in ms}

@@ -20,7 +20,15 @@ projector's frames while eight phones drag plans.
    every reply's latency against the 100 ms target. The same frames with no
    phone connected are taken first, for 2 s: the machine's own noise;
 3. the server's own cost per message (parse + core call + JSON), CPU time
-   in-process, median and p99.
+   in-process, median and p99;
+4. tap -> painted update on a real page (issue 30): red's seat opened in
+   headless Chromium (Debian's `chromium`, driven over the DevTools protocol
+   as tests/test_web_browser.py does) at 390x844 with touch, in its move
+   phase; a plan step button (+1 / -1 cm in turn) tapped TAPS times, each
+   timed in the page from the touch's own event to the animation frame after
+   the server's answer was drawn, while N phones (a child process) drag plans
+   as in 2. p50 / p95 / max against the 100 ms target. Skipped, with the
+   reason printed, when chromium is not installed.
 
 Figures depend on the machine's load: the CPU times are the steadier ones.
 """
@@ -54,13 +62,14 @@ TOKENS = {"red": "bench-red", "blue": "bench-blue", "table": "bench-table"}
 MEASURE = {"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "target": "blue-2"}
 
 
-def game() -> Game:
-    """The duel table in round 2: red's artillery (Mortar) faces blue's tractor."""
+def game(phase: str = "shoot") -> Game:
+    """The duel table in round 2 (its shooting phase, or red's move): red's artillery
+    (Mortar) faces blue's tractor."""
     rules = bundled_rules()
     arena = load_arena(arenas_dir() / "duel.yaml", rules)
     cards, mods = load_catalogue()
     g = Game.new(arena, rules, cards, mods, ["red", "blue"], seed=2)
-    while g.state.round < 2 or g.expected() != "shoot":
+    while g.state.round < 2 or g.expected() != phase:
         bot, due = g.active_bot(), g.expected()
         if due == "place":
             action = Place(bot.id, *SPOTS[bot.player])
@@ -206,6 +215,67 @@ def projector_under_drag(n: int, seconds: float, rate: float, shown: int
     return alone, dragged, lat, share
 
 
+def taps_painted(n: int, seconds: float, rate: float, taps: int) -> list[float] | str:
+    """Item 4 of the module doc: the page's tap -> painted ms, or why not measured."""
+    import shutil
+    import tempfile
+    import urllib.request
+
+    from bottisota.web.server import start_in_thread
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return "not measured: Debian's chromium is not installed"
+    from tests.test_web_browser import FLAGS, DevTools
+
+    running = start_in_thread(Hub(game("move"), dict(TOKENS)), "127.0.0.1", 0, rate=1000.0)
+    with tempfile.TemporaryDirectory() as profile:
+        browser = subprocess.Popen([chromium, *FLAGS, f"--user-data-dir={profile}",
+                                    "about:blank"], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        child = None
+        try:
+            port_file = Path(profile) / "DevToolsActivePort"
+            deadline = time.monotonic() + 20
+            while not (port_file.is_file() and port_file.read_text().strip()):
+                if time.monotonic() > deadline:
+                    return "not measured: chromium did not start"
+                time.sleep(0.05)
+            devtools = int(port_file.read_text().split()[0])
+            with urllib.request.urlopen(f"http://127.0.0.1:{devtools}/json/list") as r:
+                page = next(t for t in json.load(r) if t.get("type") == "page")
+            tools = DevTools(page["webSocketDebuggerUrl"])
+            tools.call("Emulation.setDeviceMetricsOverride", width=390, height=844,
+                       deviceScaleFactor=2, mobile=True)
+            tools.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+            tools.call("Page.navigate",
+                       url=f"http://127.0.0.1:{running.port}/s/{TOKENS['red']}")
+            tools.wait("window.bottisota && window.bottisota.ready && !window.bottisota.offline"
+                       " && !document.getElementById('planbox').hidden", "red's move")
+            child = subprocess.Popen([sys.executable, __file__, "--phones-child",
+                                      str(running.port), str(n), str(seconds), str(rate),
+                                      "0"], stdout=subprocess.PIPE, text=True)
+            time.sleep(0.5)                 # the phones connect and start dragging
+            for i in range(taps):
+                step = "fwd1" if i % 2 == 0 else "back1"
+                x, y = tools.js(f"(() => {{ const e = document.querySelector(\"[data-plan="
+                                f"'{step}']\"); e.scrollIntoView(); const r = "
+                                f"e.getBoundingClientRect(); return [r.left + r.width / 2, "
+                                f"r.top + r.height / 2]; }})()")
+                tools.tap(x, y)
+                tools.wait(f"window.bottisota.latencies.length > {i}", "the painted answer")
+                time.sleep(max(0.0, seconds / taps - 0.02))
+            out = list(tools.js("window.bottisota.latencies"))
+            tools.close()
+            return out
+        finally:
+            if child is not None:
+                child.wait(timeout=seconds + 30)
+            browser.terminate()
+            browser.wait(timeout=10)
+            running.stop()
+
+
 def spread(values: list[float], digits: int = 1) -> str:
     """p50 / p95 / p99 / max of a list of ms."""
     return " / ".join(f"{v:.{digits}f}" for v in (statistics.median(values), pct(values, 95),
@@ -233,6 +303,10 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=30.0)
     ap.add_argument("--shown", type=int, default=8,
                     help="how many of the phones show their plan on the table (default 8)")
+    ap.add_argument("--taps", type=int, default=60,
+                    help="taps timed on the real page in Chromium (default 60; 0: none)")
+    ap.add_argument("--only-taps", action="store_true",
+                    help="measure only the taps on the real page (item 4)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--phones-child", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -243,6 +317,8 @@ def main() -> int:
         port, n, seconds, rate, shown = args.phones_child
         child_phones(int(port), int(n), float(seconds), float(rate), int(shown))
         return 0
+    if args.only_taps:
+        return report_taps(args)
     proc = subprocess.Popen([sys.executable, __file__, "--child"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     try:
@@ -279,6 +355,17 @@ def main() -> int:
           f"{statistics.median(plan_cpu):.2f} ms (p99 {pct(plan_cpu, 99):.2f}); "
           f"{args.phones} x {args.rate:g}/s of updates cost "
           f"{statistics.median(plan_cpu) * args.phones * args.rate / 10:.1f}% of one core")
+    return report_taps(args) if args.taps else 0
+
+
+def report_taps(args: argparse.Namespace) -> int:
+    got = taps_painted(args.phones, args.seconds, args.rate, args.taps)
+    if isinstance(got, str):
+        print(f"tap -> painted update on the page: {got}")
+        return 0
+    print(f"tap -> painted update on red's page (headless Chromium, 390x844, touch) while "
+          f"{args.phones} phones drag at {args.rate:g}/s: {len(got)} taps, p50 / p95 / p99 / "
+          f"max {spread(got)} ms (target p95 <= 100 ms: {pct(got, 95) / 100:.2f} of it)")
     return 0
 
 

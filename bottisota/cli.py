@@ -31,6 +31,7 @@ from typing import Any
 from bottisota.commands.argparse_words import use_catalogue
 from bottisota.core.errors import InputError, JournalError, JournalWriteError
 from bottisota.core.i18n import LANGUAGES, N_, _, set_language
+from bottisota.core.printable import printable
 from bottisota.formats.content import use_folders
 
 # numpy's OpenBLAS starts a thread per core when it is imported; the referee does no
@@ -137,10 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(argv)
     except (InputError, JournalError) as err:
-        print(err, file=sys.stderr)
+        print(printable(str(err), lines_ok=True), file=sys.stderr)
         return EXIT_BAD_INPUT
     except JournalWriteError as err:
-        print(_("bottisota: {err}").format(err=err), file=sys.stderr)
+        print(printable(_("bottisota: {err}").format(err=err), lines_ok=True), file=sys.stderr)
         return EXIT_WRITE_FAILED
     except KeyboardInterrupt:
         return 130

@@ -236,3 +236,40 @@ def test_a_bundled_arena_is_shown_read_only():
     from bottisota.formats import content
 
     assert not editable(content.find("arena", "warehouse"))
+
+
+def test_a_sight_or_reach_view_is_worked_out_once_per_spot(preview, monkeypatch):
+    # the preview draws 30 frames a second: the view is not worked out again each frame
+    pv = preview
+    calls = []
+    real = pv.tool.sight_area
+
+    def counted(*a):
+        calls.append(a[1:3])
+        return real(*a)
+
+    monkeypatch.setattr(pv.tool, "sight_area", counted)
+    pv.tool.tool, pv.tool.spot = "sight", (20.0, 22.0)
+    pv.draw()
+    pv.draw()
+    assert calls == [(20.0, 22.0)]
+    pv.tool.spot = (30.0, 40.0)
+    pv.draw()
+    assert calls == [(20.0, 22.0), (30.0, 40.0)]
+
+
+def test_the_arena_is_drawn_again_only_after_a_reload(preview, monkeypatch):
+    from bottisota.view import preview as preview_module
+
+    pv = preview
+    drawn = []
+    real = preview_module.render_arena
+    monkeypatch.setattr(preview_module, "render_arena",
+                        lambda *a, **k: drawn.append(a[0]) or real(*a, **k))
+    pv.drawn = None
+    pv.draw()
+    pv.draw()
+    assert len(drawn) == 1
+    start = pv.camera.to_px(32, 22)
+    drag(pv, start, (start[0] + pv.camera.length(5.0), start[1]), 20.0)    # an edit: reload
+    assert len(drawn) == 2 and drawn[1] is pv.last_good

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bottisota.cli import main as cli_main
-from bottisota.play.scenario import load_scenario, run
+from bottisota.play.scenario import load_scenario, parse_scenario, run
 
 FOLDER = Path(__file__).parent / "scenarios"
 VALID = sorted(p for p in FOLDER.glob("*.yaml") if not p.name.startswith("invalid_"))
@@ -55,3 +55,26 @@ def test_forced_dice_running_out_is_a_failure(tmp_path, capsys):
     assert cli_main(["scenario", "run", str(path), "--json"]) == 1
     out = capsys.readouterr().out
     assert "forced dice ran out at roll 2" in out and '"ok": false' in out
+
+
+def test_expect_may_name_the_rule_a_refusal_cites():  # D47 R7 D19
+    text = (FOLDER / "d47_two_shoot_actions.yaml").read_text()
+    named = text.replace("rejected: [3, 4, 5]",
+                         "rejected: [{action: 3, rule: D19}, 4, {action: 5, rule: D19}]")
+    assert run(parse_scenario(named)).ok
+    wrong = text.replace("rejected: [3, 4, 5]", "rejected: [3, {action: 4, rule: R7}, 5]")
+    failures = run(parse_scenario(wrong)).failures
+    assert len(failures) == 1 and failures[0].startswith(
+        "rejected: action 4 expected refused by R7, actual D19")
+    first = (FOLDER / "d47_round_two_begins.yaml").read_text().replace(
+        "rejected: [1]", "rejected: [{action: 1, rule: R7}]")
+    assert run(parse_scenario(first)).ok
+
+
+def test_a_refusal_entry_needs_its_action_and_rule(capsys, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text((FOLDER / "d47_round_two_begins.yaml").read_text().replace(
+        "rejected: [1]", "rejected: [{action: 1}]"))
+    assert cli_main(["scenario", "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "expect.rejected[0]" in err and "Traceback" not in err

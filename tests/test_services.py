@@ -120,9 +120,12 @@ def test_a_destroyed_bots_parts_go_back_to_the_deck():  # R50 R55
     s.mods.update(PARTS)
     s.parts_deck = ["turbo"]
     s.bots["b"].parts = ["plate"]
-    game = Game(s, mode=ScenarioMode())
+    mode = ScenarioMode()
+    game = Game(s, mode=mode)
     game.act(Move("a", ()))
     result = game.act(Shoot("a", (ShotOrder("Pistol", "b"),)))
-    assert result.ok and s.bots["b"].removed
+    assert result.ok and not s.bots["b"].removed        # D47: a may shoot on; the wreck stays
+    events = result.events + mode.finish(game)          # a has finished shooting (R55)
+    assert s.bots["b"].removed
     assert game.state.parts_deck == ["turbo", "plate"] and game.state.bots["b"].parts == []
-    assert {"type": "parts_returned", "bot": "b", "parts": ["plate"]} in result.events
+    assert {"type": "parts_returned", "bot": "b", "parts": ["plate"]} in events

@@ -19,24 +19,20 @@ from bottisota.vision.camera_model import overhead  # noqa: E402
 from bottisota.vision.detect import readings  # noqa: E402
 from bottisota.vision.frames import folder_frames  # noqa: E402
 from bottisota.vision.move_input import plan  # noqa: E402
-from bottisota.vision.synthetic import Marker, Scene, hand, paste, pixel_rays, render  # noqa: E402
+from bottisota.vision.synthetic import (  # noqa: E402
+    Marker,
+    Scene,
+    hand,
+    paste,
+    pixel_rays,
+    render,
+    scattered,
+)
 from bottisota.vision.watch import Pose, TableWatch, median_pose, still_frames  # noqa: E402
 from tests.builders import arena, card, state  # noqa: E402
 
 TABLE = (120.0, 90.0)
 WEBCAM = {"distortion": (-0.12, 0.03, 0.0, 0.0, 0.0), "tilt": (2.0, -1.5)}
-
-
-def placed(seed: int, count: int = 16) -> list[Marker]:
-    """Markers of 2 cm on figure tops of 2, 5 and 6 cm, never closer than 5 cm apart."""
-    rng = np.random.default_rng(seed)
-    spots: list[tuple[float, float]] = []
-    while len(spots) < count:
-        p = (float(rng.uniform(6, 114)), float(rng.uniform(6, 84)))
-        if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 5 for q in spots):
-            spots.append(p)
-    return [Marker(i, x, y, float(rng.choice([2.0, 5.0, 6.0])), float(rng.uniform(0, 360)))
-            for i, (x, y) in enumerate(spots)]
 
 
 def off(reading, marker) -> tuple[float, float]:
@@ -49,7 +45,7 @@ def off(reading, marker) -> tuple[float, float]:
 def test_every_unobstructed_marker_is_read_within_2_mm_and_4_degrees(blur, windows):
     model = overhead(TABLE, **WEBCAM)
     for seed in range(4):
-        ms = placed(seed)
+        ms = scattered(seed)
         frame = render(model, Scene(TABLE, ms), blur=blur, noise=3.0, jpeg=80, light=0.3,
                        seed=seed)
         expected = {m.id: (m.x, m.y, m.z) for m in ms} if windows else None
@@ -74,7 +70,7 @@ def test_the_height_of_each_marker_is_what_keeps_it_exact():
 
 def test_a_covered_marker_gives_no_reading_never_a_wrong_one():
     model = overhead(TABLE, **WEBCAM)
-    ms = placed(7, 5)
+    ms = scattered(7, 5)
     for k, m in enumerate(ms):
         for cover in (0.3, 0.6, 1.2):
             # a hand from the side over part of the marker (it starts `cover` cm past

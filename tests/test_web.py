@@ -473,7 +473,8 @@ def test_serve_prints_every_seats_link_first(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     calls = []
-    monkeypatch.setattr(serve, "serve_forever", lambda hub, host, port: calls.append((host, port)))
+    monkeypatch.setattr(serve, "serve_forever",
+                        lambda hub, host, port, sock=None: calls.append((host, port)))
     args = build_parser("serve").parse_args(["serve", "duel", "--seed", "2", "--port", "9999"])
     assert serve.main(args) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -24,6 +24,7 @@ from bottisota.commands.options import add_content, add_rules, house_rules  # no
 from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
+from bottisota.core.printable import printable  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
@@ -41,6 +42,7 @@ from bottisota.viewmodel.session import (  # noqa: E402
 from bottisota.viewmodel.sizes import READING_DISTANCE_CM, UI_SCALES  # noqa: E402
 
 PHONES_PORT = 8765
+PHONES_HOST = "0.0.0.0"
 
 NO_DISPLAY = N_("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
               "unset).\nRun it on a desktop, or use `bottisota play --headless` for scripted use.")
@@ -91,6 +93,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                        port=PHONES_PORT))
     p.add_argument("--rounds", type=int, default=None, metavar="N",
                    help=_("end the game after round N (the same as --set round_limit=N)"))
+    p.add_argument("--host", default=None, metavar="ADDRESS",
+                   help=_("with --phones: the address to listen on (default {host}, every "
+                          "interface: phones on the local network; 127.0.0.1: this machine "
+                          "only)").format(host=PHONES_HOST))
     add_content(p)
     add_rules(p)
 
@@ -176,7 +182,8 @@ def game_rules(args: argparse.Namespace) -> Any:
 def _check_phone_options(args: argparse.Namespace) -> None:
     """--phones-commit and --phones-port mean something only with --phones."""
     for flag, given in (("--phones-commit", args.phones_commit),
-                        ("--phones-port", args.phones_port != PHONES_PORT)):
+                        ("--phones-port", args.phones_port != PHONES_PORT),
+                        ("--host", args.host is not None)):
         if given and not args.phones:
             raise InputError([Problem(flag, 0, 0, "", _("add --phones (the phone server)"))])
     if not 0 <= args.phones_port <= 65535:
@@ -236,8 +243,9 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         players = list(game.state.players)
     else:
         journal_path = new_journal_path()
+        robots_only = {p for p, _name in parse_robot_specs(args.robot, players)} >= set(players)
         game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
-                                      rules=args.house_rules)
+                                      rules=args.house_rules, robots_only=robots_only)
         journal_name = str(journal_path)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)
@@ -272,10 +280,11 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     if args.phones:
         # the phone server (asyncio, starlette, uvicorn, QR codes) only when asked for
         from bottisota.view.phone_links import PhoneTable
-        from bottisota.web.server import start_phones
+        from bottisota.web.server import listening_on, start_phones
 
-        try:
-            phones = start_phones(game, journal_name, port=args.phones_port,
+        host = args.host or PHONES_HOST
+        try:        # bound first; the links below are printed once it takes connections
+            phones = start_phones(game, journal_name, host=host, port=args.phones_port,
                                   commit=args.phones_commit, physical=args.physical_dice,
                                   robots=robots, session=app.session)
         except OSError as err:
@@ -284,7 +293,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
             return 2
         app.phones = PhoneTable(phones)
         for link in phones.links:
-            print(f"{link.seat}: {link.url}", flush=True)
+            print(printable(f"{link.seat}: {link.url}"), flush=True)
+        print(listening_on(host), flush=True)
         app.say(_("phones: each seat scans its QR code (F6 hides the links)"), "dim")
         try:
             code = _headless(app, args) if args.headless else _run(app)
@@ -349,7 +359,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         # drawn at once: a frame after an action may leave its panel's new words to
         # the next frame, and the picture must show the panel as the table stands
         pygame.image.save(app.draw(), args.screenshot)
-    print(turn_line(app.game))
+    print(printable(turn_line(app.game)))
     for line in app.vm.log.lines[-5:]:
-        print(("(undone) " if line.undone else "") + line.text)
+        print(printable(("(undone) " if line.undone else "") + line.text))
+    failed = getattr(app, "journal_error", None)
+    if failed is not None:      # the game could not go on: its journal's code (74)
+        raise failed
     return 0

@@ -1,7 +1,9 @@
 """`bottisota serve [ARENA] [--host H] [--port P]`: the game served to phones, with no
 pygame window (a browser on the laptop, opened with the table's link, is the table).
 
-Each seat's link is printed first. Plain `serve` listens on this machine only
+The port is bound first; then the game and its journal are made, and each seat's
+link is printed once the server can take its connection (a taken port: one
+message, exit 2, no files). Plain `serve` listens on this machine only
 (127.0.0.1); `--host 0.0.0.0` (or a LAN address) lets phones on the network join.
 `--robot blue` gives a seat to a robot, which the server plays (`--robot-pace`
 seconds after each action) while anyone is connected.
@@ -10,19 +12,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 from bottisota.core.dice import by_hand
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
+from bottisota.core.printable import printable
 from bottisota.engine.game import Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.play.journal import journal_game, new_journal_path, resume
 from bottisota.viewmodel.session import parse_robot_specs, robot_seats
 from bottisota.web.hub import Hub
-from bottisota.web.server import serve_forever
+from bottisota.web.server import BindError, bind, listening_on, serve_forever
 from bottisota.web.table_link import public_host, seat_links
 from bottisota.web.tokens import seat_tokens
 
@@ -77,8 +81,8 @@ def _players(text: str) -> list[str]:
     return players
 
 
-def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
-    """The game (new or resumed), its hub and journal path."""
+def check_options(args: argparse.Namespace) -> None:
+    """Options that do not fit together, refused before anything is made."""
     if args.robot and args.physical_dice:
         raise InputError([Problem("--robot", 0, 0, "", _(
             "robot seats roll their own decisions: a served game with robots cannot use "
@@ -98,6 +102,11 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
     if not 0 <= args.port <= 65535:
         raise InputError([Problem("--port", 0, 0, "", _("expected 0 to 65535, not {port}").format(
                                                           port=args.port))])
+
+
+def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
+    """The game (new or resumed), its hub and journal path."""
+    check_options(args)
     if args.resume:
         journal = str(args.resume)
         # dice rolled by hand come typed with each commit (the game waits for the next)
@@ -106,6 +115,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
         players = _players(args.players)
         parse_robot_specs(args.robot, players)    # a bad seat is refused before anything else
         rules = bundled_rules()
+        if {p for p, _name in parse_robot_specs(args.robot, players)} >= set(players):
+            rules = rules.for_robots_only()         # D48: a robots-only game ends
         arena = load_arena(_arena_file(args.arena), rules)
         cards, mods = load_catalogue()
         folder = _journal_dir()
@@ -113,7 +124,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
         game = Game.new(arena, rules, cards, mods, players, seed=args.seed)
         journal = str(new_journal_path(folder))
         journal_game(game, journal)
-    tokens = seat_tokens(journal, list(game.state.players))
+    tokens = seat_tokens(journal, list(game.state.players), robots=[
+        p for p, _name in parse_robot_specs(args.robot, list(game.state.players))])
     robots = robot_seats(args.robot, list(game.state.players), game)
     hub = Hub(game, tokens, commit=args.phones_commit, physical=args.physical_dice,
               robots=robots, drive_robots=True, robot_pace=args.robot_pace)
@@ -121,19 +133,30 @@ def build(args: argparse.Namespace) -> tuple[Any, Hub, str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    game, hub, journal = build(args)
+    """Bind the port, then make or resume the game, then print the links and serve:
+    a taken port is one message and exit 2, with no journal or seats file made."""
+    check_options(args)
+    try:
+        sock = bind(args.host, args.port)
+    except BindError as err:
+        print(_("bottisota: {err}").format(err=err), file=sys.stderr)
+        return 2
+    try:
+        game, hub, journal = build(args)
+    except BaseException:
+        sock.close()
+        raise
+    port = sock.getsockname()[1]
     humans = {n: t for n, t in hub_tokens(hub).items() if n not in hub.robots}
-    links = seat_links(humans, public_host(args.host), args.port, table=True)
+    links = seat_links(humans, public_host(args.host), port, table=True)
     for link in links:
-        print(f"{link.seat}: {link.url}", flush=True)
+        print(printable(f"{link.seat}: {link.url}"), flush=True)
     for player, robot in hub.robots.items():
-        print(_("{player}: played by a robot ({personality})").format(
-            player=player, personality=robot.personality.name), flush=True)
+        print(printable(_("{player}: played by a robot ({personality})").format(
+            player=player, personality=robot.personality.name)), flush=True)
     print(_("journal: {journal}").format(journal=journal), flush=True)
-    if args.host in ("127.0.0.1", "localhost", "::1"):
-        print(_("listening on this machine only; --host 0.0.0.0 lets phones on the network join"),
-              flush=True)
-    serve_forever(hub, args.host, args.port)
+    print(listening_on(args.host), flush=True)
+    serve_forever(hub, args.host, port, sock=sock)
     return 0
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _, ngettext, number
+from bottisota.core.printable import printable
 from bottisota.robot.rating import DEFAULT_MARGIN, Ratings, decision_text, rate
 from bottisota.robot.rating import summary as rating_summary
 from bottisota.robot.rating import table as rating_table
@@ -262,14 +263,14 @@ def main(args: argparse.Namespace) -> int:
             init = init_args(args.arena, robots, args.locomotion, args.cards,
                              args.round_limit, None, rules, None, (override,))
             results.append((override, play_games(args, init, jobs, not args.quiet)))
-        print(sweep_report(sweep[0].card, results, args.margin))
+        print(printable(sweep_report(sweep[0].card, results, args.margin), lines_ok=True))
         records = [r for _o, rs in results for r in rs]
         return 1 if any(r.refusals or r.errors for r in records) else 0
     init = init_args(args.arena, robots, args.locomotion, args.cards, args.round_limit,
                      None, rules, journals, journal_game=journal_game)
     records = play_games(args, init, jobs, not args.quiet)
     took = time.perf_counter() - started
-    print(report(records, took, args.margin))
+    print(printable(report(records, took, args.margin), lines_ok=True))
     if journals:
         kept = keep_journals(records, journals, keep)
         print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "

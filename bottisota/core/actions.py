@@ -177,6 +177,10 @@ class Pass:
     bot: str
 
 
+Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
+"""Anything a player (or robot) asks the game to do: `Game.act` takes one."""
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an action (or step) is illegal: the rule, the reason and where."""

@@ -8,6 +8,7 @@ a spatial index (`bottisota.geometry.arena_index.ArenaIndex`), reached as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from shapely.geometry.base import BaseGeometry
 
@@ -78,7 +79,7 @@ class Arena:
     size: tuple[float, float]
     features: tuple[Feature, ...] = ()
     source: str = "<inline>"
-    extras: dict = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)   # a file's `x-…` keys, kept as read
 
     def by_type(self, kind: str) -> tuple[Feature, ...]:
         return tuple(f for f in self.features if f.type == kind)

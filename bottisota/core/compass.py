@@ -28,7 +28,8 @@ def heading(dx: float, dy: float) -> float:
 
 def headings(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
     """`heading` over arrays of vectors (numpy's arithmetic, element by element)."""
-    return np.degrees(np.arctan2(dx, dy)) % 360.0
+    out: np.ndarray = np.degrees(np.arctan2(dx, dy)) % 360.0
+    return out
 
 
 def bearing(a: Sequence[float], b: Sequence[float]) -> float:

@@ -63,10 +63,19 @@ class HouseRules:
     kill_points: int                # D22
     goal_points: int                # D23 default points of a goal marker
     round_limit: int | None         # D24 None: play until one player is left
+    robot_round_limit: int | None   # D48 the round limit of a robots-only game without one
+    stalemate_rounds: int | None    # D49 this many rounds with nothing done: a draw
 
     def overridden(self, changes: dict[str, Any]) -> HouseRules:
         """A copy with some values changed (keys checked by the loader)."""
         return replace(self, **changes) if changes else self
+
+    def for_robots_only(self) -> HouseRules:
+        """The rules of a game whose every seat is a robot: with no round limit set,
+        `robot_round_limit` is the limit (D48), so no such game runs forever."""
+        if self.round_limit is not None or self.robot_round_limit is None:
+            return self
+        return replace(self, round_limit=self.robot_round_limit)
 
     @classmethod
     def names(cls) -> list[str]:

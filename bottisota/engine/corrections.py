@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bottisota.core.actions import Correct, Refusal
 from bottisota.core.i18n import N_
+from bottisota.engine.event_types import StatusEvent
 from bottisota.engine.events import Event, apply_event, bot_moved_event
 from bottisota.engine.state import GameState
 
@@ -58,7 +59,7 @@ def correct(state: GameState, c: Correct) -> list[Event]:
         events.append({"type": "overwatch", "bot": bot.id, "on": c.overwatch,
                        "reason": CORRECTION})
     if c.rust is not None or c.leaflet is not None:
-        status: Event = {"type": "status", "bot": bot.id, "cause": CORRECTION}
+        status: StatusEvent = {"type": "status", "bot": bot.id, "cause": CORRECTION}
         if c.rust is not None:
             status["rust"] = c.rust
         if c.leaflet is not None:

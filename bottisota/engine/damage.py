@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
+from bottisota.engine.event_types import ToHitEvent
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
 
@@ -45,8 +46,9 @@ def roll_to_hit(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
                 id=shooter.id, name=weapon.name, id2=target.id, need=need)
                          + (f" ({mod:+d})" if mod else ""))
     hit = passes(state, roll, roll + mod, need)
-    event = {"type": "to_hit", "bot": shooter.id, "weapon": weapon.name, "target": target.id,
-             "roll": roll, "mod": mod, "need": need, "hit": hit}
+    event: ToHitEvent = {"type": "to_hit", "bot": shooter.id, "weapon": weapon.name,
+                         "target": target.id, "roll": roll, "mod": mod, "need": need,
+                         "hit": hit}
     return hit, apply_event(state, event)
 
 

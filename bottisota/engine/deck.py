@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.i18n import N_
+from bottisota.engine.event_types import DrawnEvent, PlacedEvent
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.state import Bot, GameState
 
@@ -30,7 +31,7 @@ def parts_deck(mods: Iterable[Mod]) -> list[str]:
 
 # --- drawing -----------------------------------------------------------------------
 
-def draw_bot(state: GameState, player: str) -> list[Event]:
+def draw_bot(state: GameState, player: str) -> list[DrawnEvent]:
     """Draw a random bot for the player (R6, R55): a `drawn` event, or nothing when
     the deck is empty."""
     if not state.deck:
@@ -43,7 +44,9 @@ def draw_bot(state: GameState, player: str) -> list[Event]:
     while bot_id in state.bots:
         state.next_id += 1
         bot_id = f"{player}-{state.next_id}"
-    return [apply_event(state, {"type": "drawn", "player": player, "card": card, "bot": bot_id})]
+    drawn: DrawnEvent = {"type": "drawn", "player": player, "card": card, "bot": bot_id}
+    apply_event(state, drawn)
+    return [drawn]
 
 
 def draw_part(state: GameState, bot: Bot, service: str) -> list[Event]:
@@ -61,7 +64,7 @@ def place_event(state: GameState, bot: Bot, x: float, y: float, facing: float,
                 new: bool = False) -> Event:
     """Put a drawn bot on the table (applied); `new` marks a bot placed afresh (R56)."""
     z = state.index.floor_z(x, y)
-    event: Event = {"type": "placed", "bot": bot.id, "x": r2(x), "y": r2(y), "z": r2(z),
+    event: PlacedEvent = {"type": "placed", "bot": bot.id, "x": r2(x), "y": r2(y), "z": r2(z),
                     "facing": round(facing % 360.0, 4)}
     if new:
         event["new"] = True

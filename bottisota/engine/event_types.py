@@ -78,17 +78,17 @@ class BotMovedEvent(TypedDict):
 CollisionEvent = TypedDict("CollisionEvent", {
     "type": Literal["collision"],
     "bot": str,
-    "with": str,
+    "with": str | None,
     "at": list[Any],
-    "hits": str,
+    "hits": str | int,
     "armour_mod": int,
 })
 CrashEvent = TypedDict("CrashEvent", {
     "type": Literal["crash"],
     "bot": str,
-    "with": str,
+    "with": str | None,
     "at": list[Any],
-    "hits": str,
+    "hits": str | int,
     "armour_mod": int,
 })
 
@@ -157,6 +157,7 @@ class FallEvent(TypedDict):
     lands_on: NotRequired[list[Any]]
     roll: NotRequired[int]
     damage: NotRequired[int]
+    damage_range: NotRequired[list[int]]        # a preview's fall: least and most
 FlightEvent = TypedDict("FlightEvent", {
     "type": Literal["flight"],
     "bot": str,
@@ -427,7 +428,7 @@ class ServiceEvent(TypedDict):
     type: Literal["service"]
     bot: str
     choice: str
-    at: str
+    at: str | None
 
 
 class ShotEvent(TypedDict):
@@ -457,8 +458,8 @@ TeleportEvent = TypedDict("TeleportEvent", {
     "bot": str,
     "from": str,
     "candidates": list[Any],
-    "to": str,
-    "at": list[Any],
+    "to": NotRequired[str | None],
+    "at": NotRequired[list[Any]],
 })
 
 
@@ -486,6 +487,22 @@ class TurnEndedEvent(TypedDict):
     type: Literal["turn_ended"]
     player: str
     bot: str | None
+
+
+Event = (AmmoEvent | ArmourTestEvent | BeamEvent | BeltEvent | BlastEvent | BotMovedEvent |
+         CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent | DamagedEvent |
+         DestroyedEvent | DockedEvent | DoorOpenedEvent | DrawnEvent | DropMineEvent | FallEvent |
+         FlightEvent | FlightEndEvent | GameOverEvent | GoalTakenEvent | HitsEvent |
+         KnockedBackEvent | LandedBesideEvent | LiftEvent | LoopEvent | LoopCutEvent |
+         MineActiveEvent | MineDroppedEvent | MineMovedEvent | MineRemovedEvent |
+         MineStrikeEvent | MineTouchEvent | MissileTurnEvent | MoveCutEvent |
+         OverwatchEvent | OverwatchFireEvent | OverwatchRefusedEvent | PartInstalledEvent |
+         PartsReturnedEvent | PassEvent | PathEvent | PhaseEvent | PitEvent | PlacedEvent |
+         PlayerOutEvent | RemovedEvent | RobotDecisionEvent | RobotSearchCutEvent |
+         RoundEvent | ScoreEvent | SeatsEvent | SelfDestructEvent | ServiceEvent |
+         ShotEvent | ShotSkippedEvent | StatusEvent | TeleportEvent | ToHitEvent |
+         TurnEvent | TurnEndedEvent)
+"""Any event the engine emits (the `type` key tells which: mypy narrows on it)."""
 
 
 EVENT_TYPES: dict[str, Any] = {

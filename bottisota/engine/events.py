@@ -8,7 +8,9 @@ are informational and change nothing.
 """
 from __future__ import annotations
 
-from bottisota.engine.reducers import REDUCERS, Event
+from bottisota.engine.event_types import BotMovedEvent
+from bottisota.engine.event_types import Event as Event  # re-exported: every event's type
+from bottisota.engine.reducers import REDUCERS
 from bottisota.engine.state import Bot, GameState
 
 
@@ -37,9 +39,14 @@ def r2(v: float) -> float:
 
 
 def bot_moved_event(bot: Bot, x: float, y: float, z: float, facing: float,
-                    spent: float = 0.0, **extra: object) -> Event:
-    """A `bot_moved` event with lengths rounded for the journal."""
-    e: Event = {"type": "bot_moved", "bot": bot.id, "x": r2(x), "y": r2(y), "z": r2(z),
-                "facing": round(facing % 360.0, 4), "spent": r2(spent)}
-    e.update(extra)
+                    spent: float = 0.0, forced: bool = False,
+                    teleported: bool = False) -> BotMovedEvent:
+    """A `bot_moved` event with lengths rounded for the journal (`forced` and
+    `teleported` written only when true)."""
+    e: BotMovedEvent = {"type": "bot_moved", "bot": bot.id, "x": r2(x), "y": r2(y),
+                        "z": r2(z), "facing": round(facing % 360.0, 4), "spent": r2(spent)}
+    if forced:
+        e["forced"] = True
+    if teleported:
+        e["teleported"] = True
     return e

@@ -39,9 +39,10 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from bottisota.core.actions import (
+    Action,
     Correct,
     Move,
     Pass,
@@ -71,6 +72,7 @@ from bottisota.engine.self_destruct import check_self_destruct, self_destruct
 from bottisota.engine.services import check_service, use_service
 from bottisota.engine.setup import goals_of
 from bottisota.engine.shooting import shots as shooting
+from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.engine.state import MOVE, OVER, PLACE, SHOOT, Bot, GameState
 from bottisota.engine.turns import (
     can_set_overwatch_after,
@@ -80,8 +82,6 @@ from bottisota.engine.turns import (
     winners,
 )
 from bottisota.geometry.arena_index import FAST_PATHS
-
-Action = Any   # Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ class Preview:
     refusal: Refusal | None = None
     move: MoveResult | None = None              # a move's path, costs and events
     overwatch: list[Offer] = field(default_factory=list)  # shots it would be offered
-    premeasures: list[Any] = field(default_factory=list)  # a shot's premeasure per order
+    premeasures: list[Premeasure] = field(default_factory=list)  # a shot's, per order
 
 
 @dataclass
@@ -182,7 +182,7 @@ def not_yet_allowed(state: GameState, bot: Bot, doing: str) -> Refusal | None:
     return None
 
 
-def _walk_key(state: GameState) -> tuple:
+def _walk_key(state: GameState) -> tuple[object, ...]:
     """Everything a move's preview reads that changes during a game (the static
     arena, rules and cards are the state's own, named by identity)."""
     return (id(state), id(state.arena), id(state.rules), state.round, state.active,
@@ -214,8 +214,9 @@ class Game:
         # previews of one state: (the state's key, {move: answer}), replaced as one
         # object so that threads previewing at once (the phones' server beside the
         # table view) never pair one state's key with another state's answers
-        self._walks: tuple[tuple, dict[Move, MoveResult | Refusal]] = ((), {})
-        self._shot_checked: tuple | None = None   # a Shoot found legal, and in which state
+        self._walks: tuple[tuple[object, ...], dict[Move, MoveResult | Refusal]] = ((), {})
+        # a Shoot found legal, and in which state
+        self._shot_checked: tuple[Action, tuple[object, ...]] | None = None
         self.waiting: DieWait | None = None       # a die rolled by hand the game waits for
 
     # --- construction -------------------------------------------------------------------
@@ -525,6 +526,8 @@ class Game:
             if isinstance(result, Refusal):
                 return result
             events += result
+            if self.mode.shooting_goes_on(self, action):
+                return events           # D47: the phase goes on, its wrecks with it (R55)
         elif isinstance(action, SetOverwatch):
             events.append(apply_event(state, {"type": "overwatch", "bot": bot.id, "on": True}))
         elif isinstance(action, SelfDestruct):
@@ -624,6 +627,13 @@ class Game:
                 if limit is not None and state.round >= limit:
                     events.append(self._game_over(
                             N_("round limit {limit} reached (D24)").format(limit=limit)))
+                    break
+                quiet = state.rules.stalemate_rounds
+                if quiet is not None and state.round - state.quiet_since >= quiet:
+                    events.append(apply_event(state, {
+                        "type": "game_over", "winners": [], "scores": dict(state.scores),
+                        "reason": N_("a draw: no damage, score, placing or move for "
+                                     "{rounds} rounds (D49)").format(rounds=quiet)}))
                     break
                 events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
                 continue

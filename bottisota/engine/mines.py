@@ -14,6 +14,7 @@ import math
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
@@ -92,10 +93,10 @@ def touches(state: GameState, mine: Mine, bot: Bot) -> bool:
     (floors not clearly different, D13)."""
     if not bot.on_table:
         return False
-    if abs(bot.z - mine.z) > state.rules.level_difference:
+    if beyond(abs(bot.z - mine.z), state.rules.level_difference):
         return False
-    gap = math.hypot(bot.x - mine.x, bot.y - mine.y) - bot.radius - mine.r
-    return gap <= state.rules.contact_tolerance
+    return within(math.hypot(bot.x - mine.x, bot.y - mine.y),
+                  bot.radius + mine.r + state.rules.contact_tolerance)
 
 
 def touching_mines(state: GameState, bot: Bot) -> list[Mine]:
@@ -122,7 +123,7 @@ def choose_victim(state: GameState, mine: Mine, candidates: list[Bot]) -> Bot:
     dist = [math.hypot(b.x - mine.x, b.y - mine.y) for b in candidates]
     nearest = min(dist)
     tied = [b for b, d in zip(candidates, dist, strict=True)
-            if d - nearest <= state.rules.contact_tolerance]
+            if within(d - nearest, state.rules.contact_tolerance)]
     if len(tied) == 1:
         return tied[0]
     names = ", ".join(b.id for b in tied)

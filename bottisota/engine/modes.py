@@ -7,16 +7,19 @@ has no mode flags:
   player is out once the deck is empty (R54); the game ends with one player
   left (D24); a designer may reload the files mid-game;
 - scenario (the scenario runner): any bot may act; a `Move` begins that bot's
-  turn and its other actions are its shooting phase; a `Place` puts a bot down
-  afresh as a newly drawn bot (R6 legal spot, R56 first-move limits); the deck
-  counts only when the scenario sets one up; nobody is put out and the game
-  never ends by itself.
+  turn and its other actions are its shooting phase, which may span several
+  `Shoot` actions, each weapon at most once (D47, D19); a round ends once every
+  player with a standing bot has acted, and the next action begins the next
+  round (D47); a `Place` puts a bot down afresh as a newly drawn bot (R6 legal
+  spot, R56 first-move limits); the deck counts only when the scenario sets one
+  up; nobody is put out and the game never ends by itself.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from bottisota.core.actions import (
+    Action,
     Move,
     Pass,
     Place,
@@ -42,8 +45,6 @@ class Game(Protocol):
     def start_state(self) -> GameState: ...
     def whose_turn(self) -> str | None: ...
     def remove_destroyed(self) -> list[Event]: ...
-
-Action = Any
 SHOOTING_PHASE = (Shoot, SetOverwatch, SelfDestruct, Service, Pass)
 
 
@@ -95,6 +96,11 @@ class StrictMode:
         own turn flow goes on to the next seat (D18)."""
         return None
 
+    def shooting_goes_on(self, game: Game, shoot: Shoot) -> bool:
+        """After a `Shoot`: whether the bot may shoot again in this shooting phase
+        (its wrecks stay until then, R55). A game's Shoot is its whole phase (D19)."""
+        return False
+
 
 class ScenarioMode(StrictMode):
     """A scenario: any bot acts when the file says; the turn an action begins."""
@@ -106,9 +112,11 @@ class ScenarioMode(StrictMode):
 
     def __init__(self) -> None:
         self.fresh: set[str] = set()          # bots that have not acted yet
+        self.fired: set[str] = set()          # weapons the active bot fired this phase (D47)
 
     def restart(self, state: GameState) -> None:
         self.fresh = set(state.bots)
+        self.fired = set()
 
     def turn_refusal(self, game: Game, action: Action) -> Refusal | None:
         return None
@@ -130,9 +138,43 @@ class ScenarioMode(StrictMode):
             return Refusal("D19",
                     N_("{id} has already used its shooting phase this turn").format(id=bot.id),
                            at=bot.pos)
+        if state.active == bot.id and state.phase == SHOOT and self.fired \
+                and isinstance(action, SHOOTING_PHASE):
+            return self._more_shooting(bot, action) or state
         if self._needs_turn(state, action):
             return self._begun(game, state, bot, action)
         return state
+
+    def _more_shooting(self, bot: Bot, action: Action) -> Refusal | None:
+        """D47 D19: once it has shot, the bot may only shoot on, each weapon once."""
+        if not isinstance(action, Shoot):
+            return Refusal("D19",
+                    N_("{id} has shot this shooting phase: it may only shoot on").format(
+                        id=bot.id), at=bot.pos)
+        for order in action.shots:
+            if order.weapon in self.fired:
+                return Refusal("D19",
+                        N_("{weapon} may fire only once in a shooting phase").format(
+                            weapon=order.weapon), at=bot.pos)
+        return None
+
+    def shooting_goes_on(self, game: Game, shoot: Shoot) -> bool:
+        """D47: the shooting phase goes on while the shooter stands; the wrecks stay
+        until it has finished shooting (R55), when the next action begins a turn."""
+        if not game.state.bots[shoot.bot].on_table:
+            self.fired = set()
+            return False
+        self.fired |= {order.weapon for order in shoot.shots}
+        return True
+
+    def finish(self, game: Game) -> list[Event]:
+        """The scenario's actions are over: a shooter that was still shooting has
+        finished (R55: its wrecks leave the table)."""
+        if not self.fired:
+            return []
+        self.fired = set()
+        return wreck_removals(game.state) + [apply_event(game.state,
+                                                         {"type": "phase", "phase": DONE})]
 
     def _begun(self, game: Game, state: GameState, bot: Bot, action: Action) -> GameState:
         twin = state.copy()
@@ -159,11 +201,14 @@ class ScenarioMode(StrictMode):
         A bot's first action continues the turn its scenario set up (its `moved`); a
         shooting-phase action without a move begins the shooting phase at once, its
         mines becoming active (R31)."""
-        events: list[Event] = []
+        events: list[Event] = wreck_removals(state) if self.fired else []
         prev = state.bots.get(state.active or "")
         if prev is not None:
             events.append(apply_event(state, {"type": "turn_ended", "player": prev.player,
                                               "bot": prev.id}))
+        standing = {b.player for b in state.live_bots()}
+        if prev is not None and standing and standing <= set(state.played):
+            events.append(apply_event(state, {"type": "round", "round": state.round + 1}))
         moved = bot.moved if bot.id in self.fresh else 0.0
         if isinstance(action, Place):
             events.append(turn_event(state, bot, PLACE, 0.0))
@@ -176,6 +221,7 @@ class ScenarioMode(StrictMode):
                                               "reason": N_("its own turn began (D20)")}))
         if not preview:
             self.fresh.discard(bot.id)
+            self.fired = set()
             if isinstance(action, SHOOTING_PHASE):
                 events += activate_mines(state, bot.id)
                 events += game.remove_destroyed()
@@ -190,6 +236,19 @@ class ScenarioMode(StrictMode):
         if state.bots.get(state.active or "") is not None:
             return [apply_event(state, {"type": "phase", "phase": DONE})]
         return []
+
+
+def wreck_removals(state: GameState) -> list[Event]:
+    """R55: the destroyed bots leave the table now their shooter has finished
+    shooting; their extra parts go back to the deck (R50)."""
+    events: list[Event] = []
+    for bot in list(state.bots.values()):
+        if bot.destroyed and not bot.removed:
+            events.append(apply_event(state, {"type": "removed", "bot": bot.id}))
+            if bot.parts:
+                events.append(apply_event(state, {"type": "parts_returned", "bot": bot.id,
+                                                  "parts": list(bot.parts)}))
+    return events
 
 
 Mode = StrictMode

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bottisota.core.actions import Shoot, ShotOrder
+from bottisota.core.arena import Arena
 from bottisota.core.compass import vector
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.movement.result import PathPoint
@@ -155,7 +156,7 @@ def _closest(watcher: Bot, a: PathPoint, b: PathPoint, t0: float, t1: float) -> 
 _CORNERS: weakref.WeakKeyDictionary[object, np.ndarray] = weakref.WeakKeyDictionary()
 
 
-def _corners(arena) -> np.ndarray:
+def _corners(arena: Arena) -> np.ndarray:
     """Every corner of every feature shape of the arena, as rows (x, y); once per arena."""
     found = _CORNERS.get(arena)
     if found is None:
@@ -169,7 +170,7 @@ def _corners(arena) -> np.ndarray:
     return found
 
 
-def prepare_corners(arena) -> None:
+def prepare_corners(arena: Arena) -> None:
     """Build the arena's corner rows now (else the first overwatch check does)."""
     _corners(arena)
 
@@ -209,7 +210,8 @@ def _critical(state: GameState, watcher: Bot, mover: Bot, a: PathPoint, b: PathP
     edges = np.concatenate([[t0], found, [t1]])
     gaps = np.diff(edges)
     narrow = (gaps < step) & (gaps > 0.0)
-    return ((edges[:-1] + edges[1:]) / 2.0)[narrow].tolist()   # narrow gaps only
+    middles: list[float] = ((edges[:-1] + edges[1:]) / 2.0)[narrow].tolist()
+    return middles                                              # narrow gaps only
 
 
 def fire_overwatch(state: GameState, watcher_id: str, mover_id: str, after_move: bool = False

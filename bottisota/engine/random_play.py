@@ -7,8 +7,10 @@ knows nothing about tactics.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bottisota.core.actions import (
+    Action,
     Back,
     DropMine,
     Forward,
@@ -20,10 +22,11 @@ from bottisota.core.actions import (
     SetOverwatch,
     Shoot,
     ShotOrder,
+    Step,
     Strafe,
     Turn,
 )
-from bottisota.engine.game import Action, Game
+from bottisota.engine.game import ActResult, Game
 from bottisota.engine.overwatch import watchers
 from bottisota.engine.services import CHOICES
 from bottisota.engine.shooting.shots import weapons_that_bear
@@ -76,11 +79,11 @@ def _place(game: Game, rng: random.Random) -> Place:
     raise RuntimeError(f"no legal place for {bot.id} on the table")
 
 
-def _steps(game: Game, rng: random.Random) -> tuple:
+def _steps(game: Game, rng: random.Random) -> tuple[Step, ...]:
     bot = _active(game)
     card = bot.stats
     budget = max(0.0, card.move - bot.moved)
-    steps: list = []
+    steps: list[Step] = []
     loco = card.locomotion
     if loco in ("walker", "hover"):
         if rng.random() < 0.7:
@@ -137,7 +140,7 @@ def _shooting_phase(game: Game, rng: random.Random) -> Action:
 
 
 def play_random_game(game: Game, rng: random.Random, max_actions: int = 10_000,
-                     after=None) -> int:
+                     after: Callable[[Game, Action, ActResult], object] | None = None) -> int:
     """Play random legal actions until the game is over; `after(game, action, result)`
     is called after each one. Returns the number of actions."""
     n = 0

@@ -105,7 +105,7 @@ def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
     return problems
 
 
-def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping] = (),
+def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping[str, Any]] = (),
               cards: Mapping[str, BotCard] | None = None, mods: Mapping[str, Mod] | None = None,
               dice: DiceSource = None, round: int = 2, marks: Marks | None = None,
               path: str = "bots", placement: bool = True) -> GameState:

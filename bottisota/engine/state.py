@@ -120,6 +120,7 @@ class GameState:
     played: list[str] = field(default_factory=list)           # players who played this round
     next_id: int = 1                # for new bot and mine ids
     over: bool = False
+    quiet_since: int = 1            # D49 the last round with damage, score, placing or a move
 
     @property
     def index(self) -> ArenaIndex:

@@ -14,6 +14,7 @@ is) and `phase`:
 """
 from __future__ import annotations
 
+from bottisota.core.limits import within
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
 
@@ -50,7 +51,7 @@ def winners(state: GameState) -> list[str]:
 
 def can_set_overwatch_after(state: GameState, bot: Bot) -> bool:
     """R23: it moved at most `overwatch_move_fraction` of its movement."""
-    return bot.moved <= state.rules.overwatch_move_fraction * bot.stats.move + 1e-9
+    return within(bot.moved, state.rules.overwatch_move_fraction * bot.stats.move)
 
 
 def turn_event(state: GameState, bot: Bot, phase: str, moved: float = 0.0) -> Event:

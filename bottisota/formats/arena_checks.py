@@ -21,7 +21,7 @@ from bottisota.core.compass import vector
 from bottisota.core.errors import Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
-from bottisota.formats.yaml_source import Marks
+from bottisota.formats.yaml_source import Marks, Raw
 
 AREA_EPSILON = 1e-6      # cm²: overlaps smaller than this are touching, not overlapping
 BEYOND = 0.1             # cm: how far past a slope's end its neighbouring floor is sampled
@@ -58,7 +58,7 @@ def cut_doors(features: Sequence[Feature]) -> tuple[Feature, ...]:
 METRES_BELOW = 10.0            # cm: a table smaller than this both ways was written in metres
 
 
-def arena_problems(arena: Arena, raw: Sequence[dict], marks: Marks,
+def arena_problems(arena: Arena, raw: Sequence[Raw], marks: Marks,
                    rules: HouseRules, joins: bool = True) -> list[Problem]:
     """Every geometry problem of the arena, in feature order. `joins=False` leaves out
     whether slopes and lifts meet their floors: with a feature of the file left out (its
@@ -142,7 +142,7 @@ def _lift_landings(features: list[Feature], marks: Marks, rules: HouseRules) -> 
     return problems
 
 
-def _shape_problem(feature: Feature, data: dict, key: str) -> str | None:
+def _shape_problem(feature: Feature, data: Raw, key: str) -> str | None:
     """Why the feature's shape is unusable, or None."""
     if key == "rect" and (data["rect"][2] <= 0 or data["rect"][3] <= 0):
         return N_("a rect needs a width and a height above 0: [x, y, w, h]")

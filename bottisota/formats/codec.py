@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bottisota.core.actions import (
+    Action,
     Back,
     Correct,
     DropMine,
@@ -32,12 +33,10 @@ from bottisota.core.actions import (
 from bottisota.core.i18n import N_
 from bottisota.formats import spec
 from bottisota.formats.spec_types import INVALID, Context, SpecType
-from bottisota.formats.yaml_source import Marks
+from bottisota.formats.yaml_source import Marks, Raw
 
 ACTION_KEYS: tuple[str, ...] = spec.ACTION_KEYS
 STEP_KEYS: tuple[str, ...] = spec.STEP_KEYS
-
-Action = Place | Move | Shoot | SetOverwatch | SelfDestruct | Service | Pass | Correct
 
 
 class ActionFormatError(ValueError):
@@ -59,7 +58,7 @@ def _checked(kind: SpecType, value: Any, path: str = "") -> Any:
     return clean
 
 
-def step_from_clean(d: dict) -> Step:
+def step_from_clean(d: Raw) -> Step:
     """A checked step mapping (spec.STEP) -> a step value."""
     (key, value), = d.items()
     if key == "forward":
@@ -77,7 +76,7 @@ def step_from_clean(d: dict) -> Step:
     return DropMine(value)
 
 
-def action_from_clean(d: dict) -> Action:
+def action_from_clean(d: Raw) -> Action:
     """A checked action mapping (spec.ACTION) -> an action value."""
     bot = d["bot"]
     kind = next(k for k in spec.ACTION_KEYS if k in d)
@@ -103,7 +102,7 @@ def action_from_clean(d: dict) -> Action:
     return Place(bot, x, y, rest[0] if rest else 0.0)
 
 
-def correction_from_clean(bot: str, v: dict) -> Correct:
+def correction_from_clean(bot: str, v: Raw) -> Correct:
     """A checked `correct:` mapping -> a Correct action."""
     def whole(key: str) -> int | None:
         return int(v[key]) if v.get(key) is not None else None
@@ -114,9 +113,9 @@ def correction_from_clean(bot: str, v: dict) -> Correct:
                    v.get("overwatch"), whole("rust"), whole("leaflet"), whole("score"))
 
 
-def correction_to_dict(c: Correct) -> dict:
+def correction_to_dict(c: Correct) -> dict[str, object]:
     """A Correct action -> its `correct:` mapping (only what it sets)."""
-    out: dict = {"reason": c.reason}
+    out: dict[str, object] = {"reason": c.reason}
     if c.at is not None:
         out["at"] = [_num(c.at[0]), _num(c.at[1])]
     if c.facing is not None:
@@ -150,7 +149,7 @@ def _num(v: float) -> float | int:
     return int(v) if float(v).is_integer() else v
 
 
-def step_to_dict(step: Step) -> dict:
+def step_to_dict(step: Step) -> dict[str, object]:
     """A step value -> its formats.md mapping."""
     if isinstance(step, Forward):
         return {"forward": _num(step.cm)}
@@ -169,17 +168,18 @@ def step_to_dict(step: Step) -> dict:
     raise TypeError(f"not a step: {step!r}")
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, object]:
     """An action value -> its formats.md mapping (JSON- and YAML-ready)."""
     if isinstance(action, Move):
-        out: dict = {"bot": action.bot, "move": [step_to_dict(s) for s in action.steps]}
+        out: dict[str, object] = {"bot": action.bot,
+                                  "move": [step_to_dict(s) for s in action.steps]}
         if action.hold_fire:
             out["hold_fire"] = list(action.hold_fire)
         return out
     if isinstance(action, Shoot):
         shots = []
         for s in action.shots:
-            shot: dict = {"weapon": s.weapon}
+            shot: dict[str, object] = {"weapon": s.weapon}
             if s.target is not None:
                 shot["target"] = s.target
             if s.at is not None:

@@ -73,13 +73,25 @@ def given_folders() -> list[str]:
 
 
 def user_folders() -> list[Path]:
-    """The designer's folders: `--content` ones, then those of BOTTISOTA_PATH."""
+    """The designer's folders: `--content` ones, then those of BOTTISOTA_PATH, each
+    once however it is spelled (relative or absolute, a link, given both ways; the
+    bundled content given as a folder is the bundled content)."""
     env = [Path(p) for p in os.environ.get(ENV, "").split(os.pathsep) if p.strip()]
     out: list[Path] = []
+    seen = {_resolved(content_root())}
     for folder in [*_folders, *env]:
-        if folder.is_dir() and folder not in out:
+        real = _resolved(folder)
+        if folder.is_dir() and real not in seen:
+            seen.add(real)
             out.append(folder)
     return out
+
+
+def _resolved(folder: Path) -> Path:
+    try:
+        return folder.resolve()
+    except OSError:         # a loop of links: the spelling is all there is
+        return folder.absolute()
 
 
 def user_dirs(kind: str) -> list[Path]:

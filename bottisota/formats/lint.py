@@ -15,7 +15,7 @@ from typing import Any
 
 from bottisota.core.errors import Problem
 from bottisota.core.i18n import N_, translated
-from bottisota.formats.yaml_source import Marks
+from bottisota.formats.yaml_source import Marks, Raw
 
 ERROR = "error"
 WARNING = "warning"
@@ -243,7 +243,7 @@ def _token_width(src: str, start: int) -> int:
 PUSHERS = ("push", "pull")
 
 
-def _items(data: Any) -> list[tuple[str, dict]]:
+def _items(data: Any) -> list[tuple[str, Raw]]:
     if isinstance(data, list):
         return [(f"[{i}]", d) for i, d in enumerate(data) if isinstance(d, dict)]
     return [("", data)] if isinstance(data, dict) else []

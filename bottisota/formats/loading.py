@@ -6,9 +6,10 @@ what was expected); nothing half-built escapes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon
@@ -21,7 +22,7 @@ from bottisota.formats.arena_checks import arena_problems, cut_doors
 from bottisota.formats.content import cards_dir, rules_file, user_files
 from bottisota.formats.parsed_cache import cached
 from bottisota.formats.spec_types import INVALID, Context, SpecType
-from bottisota.formats.yaml_source import Marks, join, load_yaml
+from bottisota.formats.yaml_source import Marks, Raw, join, load_yaml
 
 WALL_DEFAULT_HEIGHT = spec.WALL_DEFAULT_HEIGHT
 
@@ -127,7 +128,7 @@ def _by_line(problems: list[Problem]) -> list[Problem]:
         p.line for p in problems) else problems
 
 
-def _feature(index: int, data: dict, marks: Marks) -> Feature:
+def _feature(index: int, data: Raw, marks: Marks) -> Feature:
     respawn = tuple((p[0], p[1]) for p in data.get("respawn") or ())
     path = tuple((p[0], p[1]) for p in data.get("path") or ())
     return Feature(
@@ -183,14 +184,14 @@ def rules_with_overrides(base: HouseRules, overrides: Any, source: str = "<inlin
 
 # --- cards and mods ------------------------------------------------------------------------
 
-def _weapon(d: dict) -> Weapon:
+def _weapon(d: Raw) -> Weapon:
     return Weapon(name=d["name"], kind=d["kind"], mount=d["mount"], range=d["range"],
                   to_hit=d["to_hit"], hits=d["hits"], armour_mod=d["armour_mod"],
                   explosive=d["explosive"], strength=d["strength"], ammo=d.get("ammo"),
                   effect=d.get("effect"))
 
 
-def _card(d: dict, rules: HouseRules | None, default_id: str | None = None) -> BotCard:
+def _card(d: Raw, rules: HouseRules | None, default_id: str | None = None) -> BotCard:
     rules = rules or _bundled()
     card_id = d.get("id") or default_id or "card"
     return BotCard(
@@ -233,6 +234,14 @@ def mods_from_data(data: Any, source: str, marks: Marks | None = None) -> list[M
             for m in (clean if isinstance(clean, list) else [clean])]
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Id = TypeVar("Id", bound=_Identified)
+
+
 def _yaml_files(path: Path | list[Path]) -> list[Path]:
     if isinstance(path, list):
         return path
@@ -241,9 +250,10 @@ def _yaml_files(path: Path | list[Path]) -> list[Path]:
     return [path]
 
 
-def _collect(path: str | Path | list[Path], build, what: str = "YAML") -> dict:
+def _collect(path: str | Path | list[Path], build: Callable[[Any, str, Marks], Sequence[Id]],
+             what: str = "YAML") -> dict[str, Id]:
     """Load every file of a folder (or one file, or a list); all files' problems together."""
-    out: dict = {}
+    out: dict[str, Id] = {}
     where: dict[str, str] = {}
     problems: list[Problem] = []
     for file in _yaml_files(path if isinstance(path, list) else Path(path)):
@@ -278,7 +288,7 @@ def load_mods(path: str | Path) -> dict[str, Mod]:
     return _collect(path, mods_from_data, "mod")
 
 
-_catalogue: dict[tuple, tuple[dict[str, BotCard], dict[str, Mod]]] = {}
+_catalogue: dict[tuple[object, ...], tuple[dict[str, BotCard], dict[str, Mod]]] = {}
 
 
 def load_catalogue() -> tuple[dict[str, BotCard], dict[str, Mod]]:

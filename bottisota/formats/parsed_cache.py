@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from bottisota import __version__
 from bottisota.core.i18n import cache_folder
@@ -56,7 +56,7 @@ def cached(kind: str, files: Sequence[str | Path], depends: str, build: Callable
         return build()
     found = _read(path, key)
     if found is not None:
-        return found[0]
+        return cast(T, found[0])            # unpickled: what `build` made for this key
     value = build()
     if _unchanged(inputs):                        # not edited while it was being read
         _write(path, key, value)
@@ -78,13 +78,13 @@ def cached_data(kind: str, data: bytes, code: Sequence[str | Path],
     key = (CACHE_FORMAT, kind, stamp, data)
     found = _read(path, key)
     if found is not None:
-        return found[0]
+        return cast(T, found[0])            # unpickled: what `build` made for this key
     value = build()
     _write(path, key, value)
     return value
 
 
-def _modules(files: Sequence[str | Path]) -> tuple:
+def _modules(files: Sequence[str | Path]) -> tuple[tuple[str, int, int], ...]:
     """Each module file by name, size and modification time."""
     stamps = []
     for f in files:
@@ -94,7 +94,7 @@ def _modules(files: Sequence[str | Path]) -> tuple:
 
 
 @cache
-def program_stamp() -> tuple:
+def program_stamp() -> tuple[object, ...]:
     """What the program is: its version, Python's, and each module of `_CODE` by name,
     size and modification time (an edited checkout is a new program)."""
     modules = []
@@ -118,7 +118,7 @@ class _PlainUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(module, name)          # (never shown: entry ignored)
 
 
-def _read(path: Path, key: tuple) -> tuple[Any] | None:
+def _read(path: Path, key: tuple[object, ...]) -> tuple[Any] | None:
     """(the value,) when the entry at `path` was built from exactly `key`; else None."""
     try:
         data = path.read_bytes()
@@ -142,7 +142,7 @@ def _unchanged(inputs: tuple[tuple[str, bytes], ...]) -> bool:
         return False
 
 
-def _write(path: Path, key: tuple, value: Any) -> None:
+def _write(path: Path, key: tuple[object, ...], value: Any) -> None:
     """The entry written whole, then renamed into place (replacing the one it updates);
     then the entries of its kind beyond the KEEP last written or used removed."""
     try:

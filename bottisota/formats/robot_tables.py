@@ -11,6 +11,7 @@ Schema as every other format); files are read by the one limited YAML reader.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from bottisota.formats.spec_types import (
     Context,
     Enum,
     F,
+    JsonSchema,
     MapOf,
     Null,
     Num,
@@ -38,7 +40,7 @@ from bottisota.formats.spec_types import (
     did_you_mean,
     shown,
 )
-from bottisota.formats.yaml_source import Marks, join, load_yaml
+from bottisota.formats.yaml_source import Marks, Raw, join, load_yaml
 
 # --- the vocabulary -----------------------------------------------------------------
 
@@ -136,7 +138,7 @@ class Personality:
     turn: tuple[Rule, ...]
     overwatch: tuple[Rule, ...]
     source: str = "<inline>"
-    extras: dict = field(default_factory=dict)
+    extras: Raw = field(default_factory=dict)
 
 
 # --- parsing with problems -------------------------------------------------------------
@@ -189,7 +191,7 @@ class DiceResults(SpecType):
             return INVALID
         return (span[0], span[1], str(value))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         # a key may be a plain number (`6: near_goal`), which YAML reads as an integer:
         # editors check the key as written, so both forms are accepted
         return {"anyOf": [
@@ -197,7 +199,7 @@ class DiceResults(SpecType):
             {"type": "integer", "minimum": 1, "maximum": 12}], "description": self.doc}
 
 
-def _span(data: dict, path: str, ctx: Context) -> None:
+def _span(data: Raw, path: str, ctx: Context) -> None:
     for key, kind in CONDITIONS.items():
         if kind == "span" and key in data:
             lo, hi = data[key]
@@ -265,7 +267,7 @@ def _rule(row: SpecType, what: str) -> Record:
             N_("a rule: when, dice and a table of {what}").format(what=what))
 
 
-def _table_covers(data: dict, path: str, ctx: Context) -> None:
+def _table_covers(data: Raw, path: str, ctx: Context) -> None:
     """Every result of the die has one row, and no row is outside the die."""
     lo, hi = DICE[data["dice"]]
     table = join(path, "table")
@@ -304,7 +306,7 @@ SECTIONS: dict[str, Choice] = {
 }
 
 
-def _fallbacks(data: dict, path: str, ctx: Context) -> None:
+def _fallbacks(data: Raw, path: str, ctx: Context) -> None:
     for key in SECTIONS:
         rules = data[key] if isinstance(data[key], list) else [data[key]]
         if rules and rules[-1].get("when"):
@@ -316,7 +318,7 @@ def _fallbacks(data: dict, path: str, ctx: Context) -> None:
 
 ROBOT_TABLE = Record("robot personality", {
     "name": F(Text(), required=True, doc="the personality's name"),
-    "about": F(Text(max_length=10_000), doc="what it does, in a sentence or two"),
+    "about": F(Text(max_length=10_000, lines_ok=True), doc="what it does, in a sentence or two"),
     "place": F(SECTIONS["place"], required=True, doc="where to place a drawn bot"),
     "turn": F(SECTIONS["turn"], required=True, doc="what to do on its turn"),
     "overwatch": F(SECTIONS["overwatch"], required=True,
@@ -335,7 +337,8 @@ def _results(key: Any) -> tuple[int, int] | None:
     m = _RANGE_KEY.match(key)
     return (int(m.group(1)), int(m.group(2))) if m else None
 
-def _rows(clean: Any, path: str, marks: Marks, row) -> tuple[Rule, ...]:
+def _rows(clean: Any, path: str, marks: Marks,
+          row: Callable[[Any], Any]) -> tuple[Rule, ...]:
     rules = clean if isinstance(clean, list) else [clean]
     out = []
     for i, rule in enumerate(rules):

@@ -27,7 +27,7 @@ from bottisota.formats.loading import (
     validate,
 )
 from bottisota.formats.spec_types import did_you_mean
-from bottisota.formats.yaml_source import Marks, join, load_yaml, parse_text
+from bottisota.formats.yaml_source import Marks, Raw, join, load_yaml, parse_text
 
 
 @dataclass
@@ -40,16 +40,16 @@ class ScenarioSpec:
     dice: list[int] | None = None       # forced d6 results, or None for a seeded stream
     seed: int | None = None
     round: int = 2
-    bots: list[dict] = field(default_factory=list)     # formats.md bot mappings, checked
+    bots: list[Raw] = field(default_factory=list)     # formats.md bot mappings, checked
     actions: list[Any] = field(default_factory=list)   # action values (core.actions)
     action_lines: list[int] = field(default_factory=list)  # each action's line in the file
-    expect: dict = field(default_factory=dict)
+    expect: Raw = field(default_factory=dict)
     source: str = "<inline>"
 
 
 # Checks a scenario's position (its bots on its arena) and raises InputError with every
 # problem; the engine's state builder, handed in by the play layer that runs scenarios.
-PositionCheck = Callable[[Arena, HouseRules, list, int, Marks], None]
+PositionCheck = Callable[[Arena, HouseRules, list[Raw], int, Marks], None]
 
 
 def scenario_from_dict(data: Any, source: str = "<inline>", marks: Marks | None = None,

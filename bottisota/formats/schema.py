@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from bottisota.formats.spec import FORMATS
+from bottisota.formats.spec_types import JsonSchema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 FILE_NAMES: dict[str, str] = {
@@ -37,7 +38,7 @@ TITLES: dict[str, str] = {
 }
 
 
-def schema_of(kind: str) -> dict:
+def schema_of(kind: str) -> JsonSchema:
     """The JSON Schema of one format ('arena', 'card', 'mod', 'rules', 'scenario', 'robot')."""
     body = FORMATS[kind].schema()
     return {"$schema": DRAFT, "title": TITLES[kind], **body}

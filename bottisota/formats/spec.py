@@ -40,6 +40,7 @@ from bottisota.formats.spec_types import (
     Word,
     did_you_mean,
 )
+from bottisota.formats.yaml_source import Raw
 
 WALL_DEFAULT_HEIGHT = 10.0      # formats.md: a wall's top (and a door's) unless it says otherwise
 MAX_FEATURES = 20_000           # arenas with more features are refused
@@ -97,7 +98,7 @@ SHAPE_FIELDS: dict[str, F] = {
 }
 
 
-def _one_shape(data: dict, path: str, ctx: Context) -> None:
+def _one_shape(data: Raw, path: str, ctx: Context) -> None:
     """A feature has exactly one shape; width goes with path; rotate with rect/polygon."""
     kinds = [k for k in SHAPE_KEYS if k in data]
     if not kinds:
@@ -207,7 +208,7 @@ WEAPON = Record("weapon", {
 }, doc="a weapon system")
 
 
-def _unique_weapon_names(data: dict, path: str, ctx: Context) -> None:
+def _unique_weapon_names(data: Raw, path: str, ctx: Context) -> None:
     seen: set[str] = set()
     for i, w in enumerate(data.get("weapons") or []):
         if w["name"] in seen:
@@ -338,6 +339,14 @@ RULE_FIELDS: dict[str, F] = {
     "round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
                             what="a whole number from 1 to 1000, or null"),
                      doc="D24 the last round; null: play until one player is left"),
+    "robot_round_limit": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                  what="a whole number from 1 to 1000, or null"),
+                           doc="D48 the last round of a game of robots only when round_limit "
+                               "is null; null: none"),
+    "stalemate_rounds": F(Choice((Int(minimum=1, maximum=1000), Null()),
+                                 what="a whole number from 1 to 1000, or null"),
+                          doc="D49 this many whole rounds with no damage, score, placing or "
+                              "move end the game as a draw; null: never"),
 }
 assert list(RULE_FIELDS) == HouseRules.names(), "RULE_FIELDS must follow HouseRules"
 
@@ -468,11 +477,19 @@ EXPECTED_GOAL = Record("expected goal", {
 }, defaults=False, meta=False, doc="some keys of a goal marker on the table")
 
 COUNT = Int(minimum=0, maximum=100_000)
+ACTION_INDEX = Int(minimum=0, maximum=100_000)
+EXPECTED_REFUSAL = Record("expected refusal", {
+    "action": F(ACTION_INDEX, required=True, doc="the index of an action that must be refused"),
+    "rule": F(Text(max_length=20, numbers_ok=True), required=True,
+              doc="the rule its refusal must cite (R7, D19, ...)"),
+}, defaults=False, meta=False, doc="an action that must be refused, and the rule it breaks")
 EXPECT = Record("expect", {
     "bots": F(MapOf(EXPECTED_BOT), doc="bot id: {key: expected value}"),
     "scores": F(MapOf(Int(minimum=0, maximum=1_000_000)), doc="player: points"),
-    "rejected": F(Seq(Int(minimum=0, maximum=100_000), max_items=10_000),
-                  doc="indices of actions that must be refused"),
+    "rejected": F(Seq(Choice((ACTION_INDEX, EXPECTED_REFUSAL),
+                             what="an action index or {action, rule}"), max_items=10_000),
+                  doc="actions that must be refused: an index, or {action: index, rule: R7} "
+                      "to name the rule the refusal cites"),
     "kills": F(MapOf(Int(minimum=0, maximum=10_000)), doc="player: kills"),
     "round": F(Int(minimum=1, maximum=100_000), doc="the round after the actions"),
     "dice_used": F(COUNT, doc="d6 results used"),
@@ -490,7 +507,7 @@ EXPECT = Record("expect", {
 }, defaults=False, doc="expectations; every key optional")
 
 
-def _dice_or_seed(data: dict, path: str, ctx: Context) -> None:
+def _dice_or_seed(data: Raw, path: str, ctx: Context) -> None:
     if "dice" in data and "seed" in data:
         ctx.error("seed", N_("give either 'dice' (forced rolls) or 'seed', not both"), key=True)
     ids = [b["id"] for b in data.get("bots") or []]

@@ -17,13 +17,17 @@ from typing import Any
 
 from bottisota.core.errors import Problem
 from bottisota.core.i18n import N_
-from bottisota.formats.yaml_source import Marks, join
+from bottisota.core.printable import unsafe_character
+from bottisota.formats.yaml_source import Marks, Raw, join
 
 
 class _Invalid:
     def __repr__(self) -> str:
         return "INVALID"
 
+
+JsonSchema = dict[str, Any]
+"""A JSON Schema document (nested JSON of any shape)."""
 
 INVALID: Any = _Invalid()
 """Returned by a check when the value was wrong (its problems are reported)."""
@@ -82,10 +86,10 @@ class SpecType:
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         raise NotImplementedError
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         raise NotImplementedError
 
-    def _with_doc(self, out: dict) -> dict:
+    def _with_doc(self, out: JsonSchema) -> JsonSchema:
         if self.doc:
             out["description"] = self.doc
         return out
@@ -173,8 +177,8 @@ class Num(SpecType):
             return INVALID
         return int(value) if self.integer else float(value)
 
-    def schema(self) -> dict:
-        out: dict = {"type": "integer" if self.integer else "number"}
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "integer" if self.integer else "number"}
         if self.positive:
             out["exclusiveMinimum"] = 0
         elif self.minimum is not None:
@@ -197,6 +201,7 @@ class Text(SpecType):
     numbers_ok: bool = False
     doc: str = ""
     max_length: int = 200
+    lines_ok: bool = False          # line breaks and tabs allowed (a description)
 
     def expected(self) -> str:
         return N_("a text")
@@ -218,10 +223,17 @@ class Text(SpecType):
                     N_("a text of at most {max_length} characters is expected, got {value}").format(
                         max_length=self.max_length, value=len(value)))
             return INVALID
+        bad = unsafe_character(value, self.lines_ok)
+        if bad is not None:
+            ctx.error(path,
+                    N_("character {k} of this text is U+{code:04X}, a control or format "
+                       "character (an escape, a NUL); ids and names are printable text").format(
+                        k=bad + 1, code=ord(value[bad])))
+            return INVALID
         return value
 
-    def schema(self) -> dict:
-        out: dict = ({"type": ["string", "number"]} if self.numbers_ok
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = ({"type": ["string", "number"]} if self.numbers_ok
                      else {"type": "string", "minLength": 1})
         out["maxLength"] = self.max_length
         return self._with_doc(out)
@@ -247,7 +259,7 @@ class Bool(SpecType):
             return INVALID
         return value
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc({"type": "boolean"})
 
 
@@ -283,7 +295,7 @@ class Enum(SpecType):
                       + did_you_mean(value, self.values))
         return INVALID
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc({"enum": list(self.values)})
 
 
@@ -308,7 +320,7 @@ class Const(SpecType):
                     expected=self.expected(), value=shown(value)))
         return INVALID
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc({"const": self.value})
 
 
@@ -328,7 +340,7 @@ class Null(SpecType):
             return INVALID
         return None
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return {"type": "null"}
 
 
@@ -378,8 +390,8 @@ class Seq(SpecType):
         out = [self.item.check(v, join(path, i), ctx) for i, v in enumerate(value)]
         return INVALID if any(v is INVALID for v in out) else out
 
-    def schema(self) -> dict:
-        out: dict = {"type": "array", "items": self.item.schema()}
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "array", "items": self.item.schema()}
         if self.length is not None:
             out["minItems"] = out["maxItems"] = self.length
         else:
@@ -429,8 +441,8 @@ class MapOf(SpecType):
                 out[key] = checked
         return INVALID if bad else out
 
-    def schema(self) -> dict:
-        out: dict = {"type": "object", "additionalProperties": self.value.schema(),
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "object", "additionalProperties": self.value.schema(),
                      "maxProperties": self.max_items}
         if self.keys is not None:
             out["propertyNames"] = self.keys.schema()
@@ -449,7 +461,7 @@ class AnyValue(SpecType):
     def check(self, value: Any, path: str, ctx: Context) -> Any:
         return value
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc({})
 
 
@@ -484,7 +496,7 @@ class Choice(SpecType):
                     expected=self.expected(), value=shown(value)))
         return INVALID
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc({"anyOf": [o.schema() for o in self.options]})
 
 
@@ -507,7 +519,7 @@ class Word(SpecType):
                 N_("expected {word}, got {value}").format(word=self.word, value=shown(value)))
         return INVALID
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in self.word)
         return {"type": "string", "pattern": f"^{pattern}$"}
 
@@ -525,14 +537,15 @@ class F:
     doc: str = ""
 
 
-RecordRule = Callable[[dict, str, Context], None]
+RecordRule = Callable[[Raw, str, Context], None]
 
 META_FIELDS: dict[str, F] = {
     "name": F(Text(), doc="a name for people; the rules ignore it"),
-    "description": F(Text(max_length=10_000), doc="what this is, for people; the rules ignore it"),
-    "author": F(Text(max_length=1000), doc="who made it; the rules ignore it"),
+    "description": F(Text(max_length=10_000, lines_ok=True),
+                     doc="what this is, for people; the rules ignore it"),
+    "author": F(Text(max_length=1000, lines_ok=True), doc="who made it; the rules ignore it"),
     "version": F(Text(numbers_ok=True, max_length=100), doc="its version; the rules ignore it"),
-    "license": F(Text(max_length=1000), doc="its licence; the rules ignore it"),
+    "license": F(Text(max_length=1000, lines_ok=True), doc="its licence; the rules ignore it"),
 }
 """Metadata accepted in every record (top level, features, weapons, cards, mods) and
 ignored by the rules; any key starting `x-` is accepted too, with any value."""
@@ -570,18 +583,19 @@ class Record(SpecType):
         return check_fields(value, self.fields, path, ctx, self.name, self.rules, self.defaults,
                             self.meta)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         return self._with_doc(fields_schema(self.fields, meta=self.meta))
 
 
-def check_fields(value: Mapping, fields: Mapping[str, F], path: str, ctx: Context, name: str,
+def check_fields(value: Mapping[Any, Any], fields: Mapping[str, F], path: str, ctx: Context,
+                 name: str,
                  rules: Sequence[RecordRule] = (), defaults: bool = True,
                  meta: bool = True) -> Any:
     """Check a mapping against named fields; every problem is reported.
 
     Metadata keys (META_FIELDS, `x-…`) are checked and left out of the result."""
     before = len(ctx.problems)
-    out: dict = {}
+    out: Raw = {}
     for key, item in value.items():
         sub = join(path, str(key))
         spec = fields.get(key) if isinstance(key, str) else None
@@ -618,7 +632,7 @@ def shown_key(key: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _property(spec: F) -> dict:
+def _property(spec: F) -> JsonSchema:
     sub = dict(spec.type.schema())
     if spec.doc:
         sub["description"] = spec.doc
@@ -629,13 +643,13 @@ def _property(spec: F) -> dict:
     return sub
 
 
-def fields_schema(fields: Mapping[str, F], closed: bool = True, meta: bool = True) -> dict:
+def fields_schema(fields: Mapping[str, F], closed: bool = True, meta: bool = True) -> JsonSchema:
     """JSON Schema of a mapping with these fields (a description on every property)."""
     props = {key: _property(spec) for key, spec in fields.items()}
     if meta:
         for key, spec in META_FIELDS.items():
             props.setdefault(key, _property(spec))
-    out: dict = {"type": "object", "properties": props}
+    out: JsonSchema = {"type": "object", "properties": props}
     if meta:
         out["patternProperties"] = {f"^{EXTENSION_PREFIX}": {
             "description": N_("an extension key for tools and notes; the rules ignore it")}}
@@ -688,7 +702,7 @@ class Tagged(SpecType):
         return check_fields(value, self.fields_of(variant), path, ctx,
                             f"a {variant} {self.name}", self.rules)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         """Discriminated on the tag by if/then: each variant's keys closed in its `then`."""
         branches = []
         for variant in self.variants:
@@ -758,7 +772,7 @@ class Keyed(SpecType):
         return check_fields(value, self.fields_of(kinds[0]), path, ctx,
                             f"{_a(kinds[0].replace('_', ' '))} {self.name}", meta=self.meta)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonSchema:
         """Every key described once; if a variant's key is present, the keys of the
         other variants are not allowed (if/then), and one variant key is required."""
         fields: dict[str, F] = {**self.common, **self.variants}

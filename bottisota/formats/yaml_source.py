@@ -37,6 +37,10 @@ from bottisota.formats.limits import (
     read_limited,
 )
 
+Raw = dict[str, Any]
+"""A mapping as read from a file, before or after its spec checked it: outside data, so
+its values are `Any` (the spec, not Python, says what each key holds)."""
+
 MAX_NODES = 1_000_000                # values built, aliases counted each time they repeat
 MAX_ALIAS_NODES = 100_000            # values repeated by aliases (an alias bomb goes over)
 MAX_SCALAR_CHARS = 20_000            # characters in one text value or key
@@ -142,8 +146,8 @@ class _Frame:
     height: int = 1                     # levels inside, this one included
     key: str | None = None              # a mapping's key waiting for its value
     key_is_merge: bool = False
-    merges: list = field(default_factory=list)
-    explicit: set = field(default_factory=set)
+    merges: list[Any] = field(default_factory=list)     # parsed YAML values
+    explicit: set[str] = field(default_factory=set)
 
 
 class _Builder:
@@ -411,7 +415,7 @@ def _flow_limited_loader() -> type:
     the scanner's look-ahead over the whole run)."""
     pyyaml = _pyyaml()
 
-    class FlowLimitedLoader(pyyaml.SafeLoader):  # type: ignore[name-defined]
+    class FlowLimitedLoader(pyyaml.SafeLoader):  # type: ignore[name-defined,misc]  # PyYAML: untyped
         def fetch_flow_collection_start(self, TokenClass: Any) -> None:
             if self.flow_level + len(self.indents) >= MAX_DEPTH:     # + block levels
                 raise _Refused(self.get_mark(),

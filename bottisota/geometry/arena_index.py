@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from bottisota.core.house_rules import HouseRules
 
 T = TypeVar("T")
+Key = tuple[Hashable, ...]
 
 # Obstacles are inflated by buffering with this many segments per quarter circle;
 # the radius is enlarged so that every chord lies outside the true offset curve,
@@ -63,7 +64,7 @@ MEMO_SIZE = 20000          # answers kept per kind of question before they are f
 GRID_FEATURES_PER_CELL = 1.0   # the point grid's cells: about this many features each
 
 
-def _remember(memo: dict, key: tuple, value: T) -> T:
+def _remember(memo: dict[Key, T], key: Key, value: T) -> T:
     """Keep an answer (the memo is emptied when it holds MEMO_SIZE of them; nothing
     is kept while the fast paths are off, so nothing is found either)."""
     if not FAST_PATHS.on:
@@ -181,7 +182,7 @@ class Sight:
         self._worked_out()
         return self._track
 
-    def _key(self) -> tuple:
+    def _key(self) -> Key:
         return (self.clear, self.blocker, self.point, self.track)
 
     def __eq__(self, other: object) -> bool:
@@ -293,10 +294,10 @@ class ArenaIndex:
         # answers to questions about points and segments, by their arguments (pure
         # functions of them): a committed move asks what its preview asked, the
         # robot's candidates share their first pieces, bots stand still
-        self._memo_at: dict[tuple, tuple[int, ...]] = {}
-        self._memo_contact: dict[tuple, Contact | None] = {}
-        self._memo_edges: dict[tuple, tuple[EdgeCrossing, ...]] = {}
-        self._memo_entry: dict[tuple, object] = {}
+        self._memo_at: dict[Key, tuple[int, ...]] = {}
+        self._memo_contact: dict[Key, Contact | None] = {}
+        self._memo_edges: dict[Key, tuple[EdgeCrossing, ...]] = {}
+        self._memo_entry: dict[Key, object] = {}
 
     # -- per-arena caches ---------------------------------------------------------
     def cached(self, key: Hashable, build: Callable[[], T]) -> T:
@@ -485,7 +486,7 @@ class ArenaIndex:
             self._cache[key] = out
         return out
 
-    def _sweep_may_touch(self, points, reach: float, doors: bool,
+    def _sweep_may_touch(self, points: Sequence[Sequence[float]], reach: float, doors: bool,
                          open_doors: tuple[str | int, ...]) -> bool:
         """One prepared test of the whole path against the grown obstacles."""
         filters = self._sweep_filters(reach, doors, open_doors)
@@ -797,10 +798,8 @@ class ArenaIndex:
 
     def _door_levels(self, closed: tuple[int, ...]) -> SightLevels:
         """Closed doors, level by level; cached per set of closed doors."""
-        key = ("sight-doors", closed)
-        if key not in self._cache:
-            self._cache[key] = SightLevels([self._barrier[i] for i in closed])
-        return self._cache[key]
+        return self.cached(("sight-doors", closed),
+                           lambda: SightLevels([self._barrier[i] for i in closed]))
 
     def _sight_surface(self, i: int, closed: set[int]) -> Surface | None:
         kind = self.features[i].type
@@ -931,7 +930,8 @@ class ArenaIndex:
             return []
         if not FAST_PATHS.on:
             return [self._plain_clear(row, discs, open_doors) for row in arr.tolist()]
-        return (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
+        clear: list[bool] = (~self._blocked_lines(LineBatch(*arr.T), discs, open_doors)).tolist()
+        return clear
 
     def _plain_clear(self, row: Sequence[float], discs: Sequence[Disc],
                      open_doors: Iterable[str | int]) -> bool:

@@ -66,7 +66,8 @@ class CliffLines:
                 shape = shapely.points(a[0], a[1]) if (a[0], a[1]) == (b[0], b[1]) else \
                     segment(float(a[0]), float(a[1]), float(b[0]), float(b[1]))
                 hit = shapely.dwithin(self._lines[near], shape, reach + MARGIN)
-                return np.asarray(near, dtype=np.intp)[hit]
+                found: np.ndarray = np.asarray(near, dtype=np.intp)[hit]
+                return found
         if FAST_PATHS.on and not self._boxes_near(a, b, reach + MARGIN):
             return np.zeros(0, dtype=np.intp)
         if (a[0], a[1]) == (b[0], b[1]):
@@ -140,7 +141,8 @@ class CliffLines:
         side = (xs - p0[:, 0]) * n[:, 0] + (ys - p0[:, 1]) * n[:, 1]
         lower = ((self.up_plus[pieces] & (side <= MARGIN))
                  | (self.up_minus[pieces] & (side >= -MARGIN)))
-        return lower & (distance_to_pieces(xs, ys, p0, p1) < reach + MARGIN)
+        below: np.ndarray = lower & (distance_to_pieces(xs, ys, p0, p1) < reach + MARGIN)
+        return below
 
     def facing_point(self, x: float, y: float, reach: float,
                      pieces: np.ndarray) -> tuple[np.ndarray, float]:
@@ -205,7 +207,8 @@ def distance_to_pieces(xs: np.ndarray, ys: np.ndarray, p0: np.ndarray,
     safe = np.where(ll > 0.0, ll, 1.0)
     f = np.clip(((xs - p0[:, 0]) * ex + (ys - p0[:, 1]) * ey) / safe, 0.0, 1.0)
     f = np.where(ll > 0.0, f, 0.0)
-    return np.hypot(xs - (p0[:, 0] + f * ex), ys - (p0[:, 1] + f * ey))
+    far: np.ndarray = np.hypot(xs - (p0[:, 0] + f * ex), ys - (p0[:, 1] + f * ey))
+    return far
 
 
 def cliff_lines(index: ArenaIndex, step: float) -> CliffLines:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from bottisota.geometry.surfaces import Surface
 
@@ -40,11 +41,11 @@ MIN_LINES = 128          # fewer lines than this, or fewer per end point than
 LINES_PER_POINT = 4      # this on average: no proofs (the exact tests cost less)
 
 
-def _convex(g) -> bool:
-    return g.area >= g.convex_hull.area * (1.0 - 1e-9)
+def _convex(g: BaseGeometry) -> bool:
+    return bool(g.area >= g.convex_hull.area * (1.0 - 1e-9))
 
 
-def convex_pieces(region) -> list[tuple[object, np.ndarray]]:
+def convex_pieces(region: BaseGeometry) -> list[tuple[object, np.ndarray]]:
     """Convex polygons inside the region (with their corners) for shadow proofs: the
     region's convex parts as they are, the others cut into vertical slabs at their
     corners (each slab of a polygon is convex), slivers and many-cornered parts
@@ -158,7 +159,7 @@ class Shadows:
         """Lines from point ia (height az) to point ib (height bz), over the points
         (px, py): True where a shadow proves the line blocked."""
         n, m = len(ia), len(px)
-        proven = np.zeros(n, dtype=bool)
+        proven: np.ndarray = np.zeros(n, dtype=bool)
         if self.count == 0 or n == 0 or n < LINES_PER_POINT * m:
             return proven                                # few lines per end: exact tests cost less
         lowest = np.full(m, np.inf)                      # each point's lowest line end

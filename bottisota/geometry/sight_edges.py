@@ -27,6 +27,10 @@ UNSURE = 1e-12
 SHALLOW = 1e-4     # a crossing at a smaller sine than about this is cut by Shapely
 SLACK = 1e-9       # the circle round a region's box is widened by this share and cm
 
+_Part = tuple[float, float, float, float, float, float, float,
+              list[tuple[float, float, float, float, float, float]], Surface]
+"""A region's circle (centre x, y, radius), box (x, y low and high), edges and surface."""
+
 
 def ring_edges(region: object) -> np.ndarray | None:
     """Every edge of the region's rings (outer rings and holes) as rows x0, y0,
@@ -52,7 +56,7 @@ class SightEdges:
     def __init__(self, surfaces: Sequence[Surface | None]) -> None:
         self.surfaces = list(surfaces)
         self.exact = [True] * len(self.surfaces)     # False: the region is cut by Shapely
-        self.parts: list[tuple | None] = [None] * len(self.surfaces)
+        self.parts: list[_Part | None] = [None] * len(self.surfaces)
         for i, sf in enumerate(self.surfaces):
             if sf is None:
                 continue

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from bottisota.geometry.sightline import HEIGHT_EPS
 from bottisota.geometry.surfaces import Surface
@@ -108,7 +109,8 @@ class LineBatch:
             coords[:, 0, 0], coords[:, 0, 1] = self.ax[missing], self.ay[missing]
             coords[:, 1, 0], coords[:, 1, 1] = self.bx[missing], self.by[missing]
             self._lines[missing] = shapely.linestrings(coords)
-        return self._lines[idx]
+        lines: np.ndarray = self._lines[idx]
+        return lines
 
     def low_parts(self, idx: np.ndarray, top: np.ndarray | float) -> np.ndarray:
         """The part of each line whose height is at most `top` (one per line, or one
@@ -126,7 +128,8 @@ class LineBatch:
         coords = np.empty((len(idx), 2, 2))
         coords[:, 0, 0], coords[:, 0, 1] = ax + dx * start, ay + dy * start
         coords[:, 1, 0], coords[:, 1, 1] = ax + dx * end, ay + dy * end
-        return shapely.linestrings(coords)
+        parts: np.ndarray = shapely.linestrings(coords)         # shapely: untyped
+        return parts
 
 
 def low_part(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
@@ -147,8 +150,8 @@ class SightLevels:
     def __init__(self, flat: Sequence[Surface]) -> None:
         tops = sorted({s.top for s in flat})
         self.tops = np.array(tops, dtype=float)
-        self.levels: list = [None] * len(tops)
-        exact: list = [None] * len(tops)
+        self.levels: list[BaseGeometry] = [None] * len(tops)     # each filled below
+        exact: list[BaseGeometry] = [None] * len(tops)
         covered = None
         for k in range(len(tops) - 1, -1, -1):
             group = shapely.union_all([s.region for s in flat if s.top == tops[k]])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import shapely
@@ -116,7 +117,8 @@ def surface_crossings(line: Line, geom_line: LineString, surfaces: Sequence[Surf
 
     def top_at(k: np.ndarray) -> np.ndarray:
         f = np.clip((x[k] * ux + y[k] * uy - s0) / safe, 0.0, 1.0)
-        return np.where(sloped > 0.0, z_low + (z_high - z_low) * f, z_low)
+        top: np.ndarray = np.where(sloped > 0.0, z_low + (z_high - z_low) * f, z_low)
+        return top
 
     z0, z1 = top_at(near), top_at(far)
     s_near = np.maximum(0.0, s[near])
@@ -162,13 +164,31 @@ def disc_crossing(line: Line, x: float, y: float, r: float, top: float,
     return Crossing(s0, s1, top, top, what)
 
 
+
+class Round(Protocol):
+    """A disc that can block a line (geometry's `Disc`): id, centre, radius, floor, height."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def r(self) -> float: ...
+    @property
+    def z(self) -> float: ...
+    @property
+    def height(self) -> float: ...
+
+
 def skips_disc(line: Line, x: float, y: float, r: float) -> bool:
     """A disc holding either end of the line is the shooter or the target."""
     return math.hypot(line.ax - x, line.ay - y) < r or math.hypot(line.bx - x, line.by - y) < r
 
 
 def discs_block_one(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
-                    discs: Sequence) -> bool:
+                    discs: Sequence[Round]) -> bool:
     """`discs_block` for one line, the same arithmetic in plain floats (no numpy
     per-call cost): does some disc (bot) block it?"""
     dx, dy = bx - ax, by - ay
@@ -196,7 +216,7 @@ def discs_block_one(ax: float, ay: float, az: float, bx: float, by: float, bz: f
 
 
 def discs_block(ax: np.ndarray, ay: np.ndarray, az: np.ndarray, bx: np.ndarray,
-                by: np.ndarray, bz: np.ndarray, discs: Sequence, ignore: Iterable[str] = (),
+                by: np.ndarray, bz: np.ndarray, discs: Sequence[Round], ignore: Iterable[str] = (),
                 arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> np.ndarray:
     """Vectorised: which lines some disc (bot) blocks, the same test as

@@ -23,9 +23,9 @@ Replaying rebuilds the game from the header (the recorded arena, cards, mods
 and rules validated as files are; the start of the game run again) and then
 takes every line in one of two ways (docs/decisions.md, "Replaying a journal"):
 
-- verified (`load`, `read`, `bottisota replay`): every action is re-run through
+- verified (`load`, `read`, `resume`, `bottisota replay`): every action is re-run through
   the rules with its dice and must give the same events, dice and state;
-- from its events (`resume`, `read(verify=False)`): the action must be the
+- from its events (`read(verify=False)`): the action must be the
   active bot's and fit its phase, its rolls are drawn again (a seeded game's
   own dice must give them; a physical-dice game uses the typed rolls), its
   events must be of their declared form and are applied by their reducers, and
@@ -49,6 +49,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Mod
 from bottisota.core.dice import Dice, Roll
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.house_rules import HouseRules
@@ -58,6 +60,7 @@ from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
 from bottisota.formats.json_text import check_json_text
 from bottisota.formats.parsed_cache import cached_data
+from bottisota.formats.yaml_source import Raw
 from bottisota.play import journal_data
 from bottisota.play import journal_file as jf
 from bottisota.play.journal_data import (
@@ -88,7 +91,7 @@ def dice_mode(dice: Dice) -> str:
     return "physical" if dice.ask is not None else "seeded"
 
 
-def _rolls(rolls: list[Roll]) -> list[list]:
+def _rolls(rolls: list[Roll]) -> list[list[object]]:
     return [[r.purpose, r.value] for r in rolls]
 
 
@@ -104,7 +107,7 @@ def _rolls_from(data: Any) -> list[Roll]:
     return out
 
 
-def _static(state: GameState) -> dict:
+def _static(state: GameState) -> Raw:
     return {"rules": rules_to_data(state.rules), "arena": arena_to_data(state.arena),
             "arena_source": state.arena.source,
             "cards": [card_to_data(c) for c in state.cards.values()],
@@ -134,7 +137,7 @@ class Journal:
     def fh(self, value: Any) -> None:
         self.writer.fh = value
 
-    def _write(self, line: dict) -> None:
+    def _write(self, line: Raw) -> None:
         try:     # what the reader would refuse is never written
             text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
             check_json_text(text)
@@ -246,7 +249,7 @@ class Loaded:
                     what=what, v=t.backup.name if t.backup else '?', actions=self.actions))
 
 
-def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> Game:
+def _header_game(path: str, header: Raw, ask: Callable[[str], int] | None) -> Game:
     if header.get("format") != FORMAT:
         raise JournalError(path, 1,
                 N_("not a Bottisota journal (its first line has no \"format\": "
@@ -298,7 +301,7 @@ def _header_game(path: str, header: dict, ask: Callable[[str], int] | None) -> G
     return game
 
 
-def _static_from(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
+def _static_from(d: Raw, version: int) -> tuple[HouseRules, Arena, list[BotCard], list[Mod]]:
     """The header's rules, arena, cards and mods, each validated as a file is. Kept in
     the user's cache by the exact text of what they were built from (`cached_data`), so
     resuming again a game on the same content skips the validation it passed before."""
@@ -314,7 +317,7 @@ def _static_from(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
 _STATIC_CODE = (__file__, journal_data.__file__)
 
 
-def _static_built(d: dict, version: int) -> tuple[HouseRules, Any, list, list]:
+def _static_built(d: Raw, version: int) -> tuple[HouseRules, Arena, list[BotCard], list[Mod]]:
     rules = rules_from(d["rules"])
     arena_data = arena_from_v1(d["arena"]) if version == 1 else d["arena"]
     source = d.get("arena_source") if version >= 2 else (d["arena"] or {}).get("source")
@@ -333,7 +336,7 @@ def _no_ask(purpose: str) -> int:
             N_("the journal has no roll for {purpose}").format(purpose=purpose))
 
 
-def _differs(path: str, line: int, want: list, got: list) -> JournalError:
+def _differs(path: str, line: int, want: list[Any], got: list[Any]) -> JournalError:
     want, got = plain(want), plain(got)
     for k in range(max(len(want), len(got))):
         a = want[k] if k < len(want) else None
@@ -460,7 +463,7 @@ class _Memo:
         self.parts: dict[bytes, str] = {}
 
 
-def _replay_line(p: str, number: int, game: Game, data: dict, verify: bool,
+def _replay_line(p: str, number: int, game: Game, data: Raw, verify: bool,
                  memo: _Memo) -> bool:
     """Replay one line on the game (True for an action line)."""
     if data.get("undo") is True and len(data) == 1:
@@ -516,7 +519,7 @@ def _recorded(step: Callable[..., bool], recorded: bool) -> bool:
         raise _Mismatch from None
 
 
-def _vouched(game: Game, data: dict, entry: Entry) -> bool:
+def _vouched(game: Game, data: Raw, entry: Entry) -> bool:
     """Whether the line can be replayed from its events (checked before anything
     changes; a line that cannot is re-run through the rules): it records the state
     after it, the action is the active bot's and fits its phase, every event is of
@@ -531,7 +534,7 @@ def _vouched(game: Game, data: dict, entry: Entry) -> bool:
     return True
 
 
-def _from_events(game: Game, data: dict, entry: Entry, memo: _Memo) -> None:
+def _from_events(game: Game, data: Raw, entry: Entry, memo: _Memo) -> None:
     """The line as recorded (`_vouched`): its dice drawn again, its events applied,
     the recorded state reached. _Mismatch when anything does not hold (the game is
     then part-way through the line)."""
@@ -543,7 +546,7 @@ def _from_events(game: Game, data: dict, entry: Entry, memo: _Memo) -> None:
         raise _Mismatch
 
 
-def _rerun(p: str, number: int, game: Game, data: dict, action: Any, rolls: list[Roll],
+def _rerun(p: str, number: int, game: Game, data: Raw, action: Any, rolls: list[Roll],
            notes: int, pre: int, memo: _Memo) -> None:
     """The action re-run through the rules with its recorded dice: the same events,
     dice and state as recorded, or JournalError."""
@@ -567,7 +570,7 @@ def _rerun(p: str, number: int, game: Game, data: dict, action: Any, rolls: list
                 N_("replay differs: the state after this action is not the one recorded"))
 
 
-def _reload(path: str, number: int, game: Game, data: dict, memo: _Memo) -> None:
+def _reload(path: str, number: int, game: Game, data: Raw, memo: _Memo) -> None:
     """A designer's reload line: the game goes on on the new data, as it did when played."""
     version = 2 if "arena_source" in (data.get("reload") or {}) else 1
     try:
@@ -594,14 +597,15 @@ def load(path: str | Path, ask: Callable[[str], int] | None = None,
 
 def resume(path: str | Path, ask: Callable[[str], int] | None = None) -> Game:
     """Go on with a game from its journal: locked (a second resume is refused),
-    rebuilt from its recorded events (`read` with verify=False: the journal's
-    chain, dice, events and state digests checked, the rules not re-run), a torn
-    last line backed up and cut, then writing to the same file.
+    rebuilt by the verified replay (`read`: every action re-run through the rules
+    on the header's arena, cards, mods and rules, so an edited and re-sealed header
+    or action is refused at its line), a torn last line backed up and cut, then
+    writing to the same file.
     What was found is in `game.journal.notice`."""
     p = str(path)
     fh = jf.open_locked(p)
     try:
-        loaded = read(p, ask, fh=fh, verify=False)
+        loaded = read(p, ask, fh=fh, verify=True)
         size = loaded.size
     except BaseException:
         fh.close()

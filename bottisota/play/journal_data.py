@@ -30,6 +30,7 @@ from bottisota.formats.loading import (
     mods_from_data,
     rules_from_dict,
 )
+from bottisota.formats.yaml_source import Raw
 
 
 class DataError(ValueError):
@@ -68,7 +69,7 @@ _FEATURE_KEYS = (("height", "height"), ("from", "from_z"), ("to", "to_z"), ("up"
                  ("points", "points"))
 
 
-def _coords(shape: Polygon) -> list:
+def _coords(shape: Polygon) -> list[list[float]]:
     return [list(p) for p in shape.exterior.coords]
 
 
@@ -84,7 +85,7 @@ def _candidates(values: tuple[float, ...]) -> list[tuple[float, ...]]:
     return out
 
 
-def shape_data(feature: Feature) -> dict:
+def shape_data(feature: Feature) -> Raw:
     """The feature's shape as formats.md keys that rebuild exactly the compiled polygon
     (a wall cut by doors as drawn: loading cuts it again)."""
     shape = feature.drawn if feature.drawn is not None else feature.shape
@@ -105,7 +106,7 @@ def shape_data(feature: Feature) -> dict:
     return {"polygon": _coords(shape)}
 
 
-def arena_to_data(arena: Arena) -> dict:
+def arena_to_data(arena: Arena) -> Raw:
     """The arena as a formats.md mapping (shapes exact, see shape_data)."""
     features = []
     for f in arena.features:
@@ -121,7 +122,8 @@ def arena_to_data(arena: Arena) -> dict:
         if "respawn" in allowed and f.respawn:
             d["respawn"] = [list(p) for p in f.respawn]
         features.append(d)
-    return plain({"name": arena.name, "size": list(arena.size), "features": features})
+    data: Raw = plain({"name": arena.name, "size": list(arena.size), "features": features})
+    return data
 
 
 def arena_from_data(data: Any, source: str, rules: HouseRules) -> Arena:
@@ -137,8 +139,8 @@ def arena_from_data(data: Any, source: str, rules: HouseRules) -> Arena:
 _PART_BONUS = ("armour_mod", "hit_mod")      # BotCard fields a card file does not have
 
 
-def card_to_data(card: BotCard) -> dict:
-    d = plain(asdict(card))
+def card_to_data(card: BotCard) -> Raw:
+    d: Raw = plain(asdict(card))
     for key in _PART_BONUS:
         if not d.get(key):
             d.pop(key, None)
@@ -160,8 +162,9 @@ def card_from_data(data: Any, rules: HouseRules) -> BotCard:
     return replace(card, **bonus) if bonus else card
 
 
-def mod_to_data(mod: Mod) -> dict:
-    return plain(asdict(mod))
+def mod_to_data(mod: Mod) -> Raw:
+    data: Raw = plain(asdict(mod))
+    return data
 
 
 def mods_from(data: Any) -> list[Mod]:
@@ -181,11 +184,19 @@ def cards_from(data: Any, rules: HouseRules) -> list[BotCard]:
     return [card_from_data(c, rules) for c in data]
 
 
-def rules_to_data(rules: HouseRules) -> dict:
-    return plain(asdict(rules))
+def rules_to_data(rules: HouseRules) -> Raw:
+    data: Raw = plain(asdict(rules))
+    return data
+
+
+# house rules added since journals were first written, with the value that plays an
+# older journal's game as it was played (D48, D49: no robots' limit, no stalemate)
+_RULES_SINCE = {"robot_round_limit": None, "stalemate_rounds": None}
 
 
 def rules_from(data: Any) -> HouseRules:
+    if isinstance(data, dict):
+        data = {**_RULES_SINCE, **data}
     try:
         return rules_from_dict(data, "<journal>")
     except InputError as err:
@@ -194,7 +205,7 @@ def rules_from(data: Any) -> HouseRules:
 
 # --- version 1 (compiled shapes as GeoJSON) ------------------------------------------
 
-def arena_from_v1(data: Any) -> dict:
+def arena_from_v1(data: Any) -> Raw:
     """A version 1 arena (features with a GeoJSON `shape` and the Feature's own field
     names) -> the formats.md mapping, for the same validation."""
     if not isinstance(data, dict) or not isinstance(data.get("features"), list):

@@ -39,11 +39,11 @@ _MINE = attrgetter("id", "owner", "weapon", "x", "y", "z", "r", "magnetic", "act
 _GOAL = attrgetter("feature", "x", "y", "points", "spots_left", "taken")
 
 
-def _lists_row(v: tuple) -> list:
+def _lists_row(v: tuple[Any, ...]) -> list[object]:
     return [v[0], sorted(v[1].items()), sorted(v[2].items()), *v[3:]]
 
 
-def _bot_row(v: tuple) -> list:
+def _bot_row(v: tuple[Any, ...]) -> list[object]:
     return [*v[:15], sorted(v[15].items()), *v[16:]]
 
 
@@ -84,7 +84,8 @@ def _scalar(value: Any) -> str:
     return _ENCODE(value)
 
 
-def _part(parts: dict[bytes, str], values: tuple, row: Callable[[tuple], list]) -> str:
+def _part(parts: dict[bytes, str], values: tuple[Any, ...],
+          row: Callable[[tuple[Any, ...]], list[object]]) -> str:
     """The JSON text of `row(values)`, from `parts` when exactly these values were
     written before. The key is the values marshalled: it tells apart what `==` does
     not (1, 1.0 and true; 0.0 and -0.0; a list and a tuple), and the same key is the

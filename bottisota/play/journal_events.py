@@ -103,7 +103,7 @@ _DECLARED = _declared()
 # Verdicts by the event's shape: its type, its keys in order and the type of each
 # value. Where every check of a declaration is by the value's type alone (all of
 # them but literal values), the shape decides, so one check per shape does.
-_SHAPES: dict[tuple, bool] = {}
+_SHAPES: dict[tuple[object, ...], bool] = {}
 _SHAPES_KEPT = 4096
 
 
@@ -131,7 +131,7 @@ def well_formed(event: Any) -> bool:
     return verdict
 
 
-def _checked(required: frozenset[str], checks: dict[str, Compiled], event: dict) -> bool:
+def _checked(required: frozenset[str], checks: dict[str, Compiled], event: dict[str, Any]) -> bool:
     if not required <= event.keys():
         return False
     for key, value in event.items():

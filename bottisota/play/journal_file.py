@@ -34,6 +34,9 @@ except ImportError:          # not on POSIX: no lock (the referee runs on Linux 
     fcntl = None  # type: ignore[assignment]
 
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024      # a long robot game with reloads is a few MB
+# the referee stops writing a journal well before a reader would refuse it: the game
+# cannot go on, but its journal can still be resumed (to look) and replayed
+FULL_JOURNAL_BYTES = 48 * 1024 * 1024
 MAX_LINE_BYTES = 16 * 1024 * 1024         # the header of the largest arena a file may hold
 DIGEST_CHARS = 32
 _SUFFIX = re.compile(rb',"digest":"([0-9a-f]{%d})"\}$' % DIGEST_CHARS)
@@ -135,6 +138,11 @@ class LineWriter:
         data = (line + "\n").encode("utf-8")
         if self.fh is None or self.fh.closed:
             raise JournalWriteError(self.path, N_("the journal is closed"))
+        if self.size + len(data) > FULL_JOURNAL_BYTES:
+            raise JournalWriteError(self.path, N_(
+                    "it has reached {mb} MB, the most one game writes, so that it can "
+                    "still be read back; this game cannot go on, start a new one").format(
+                        mb=FULL_JOURNAL_BYTES // 1048576))
         try:
             if self.dirty:
                 self.fh.truncate(self.size)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import SLOPED_TYPES, Arena
 from bottisota.core.compass import vector
@@ -82,7 +83,7 @@ class Reach:
             return N_("no bot (a base does not fit here)")
         return N_("every bot") if self.ground[k] else N_("only fliers and hovers")
 
-    def any_ground_in(self, shape) -> bool | None:
+    def any_ground_in(self, shape: BaseGeometry) -> bool | None:
         """Whether ground bots reach some open spot in the shape (None: no open spot in it)."""
         xs, ys = self._centres()
         inside = shapely.contains_xy(shape, xs, ys) & self.open
@@ -121,7 +122,7 @@ def ground_reach(arena: Arena, rules: HouseRules) -> Reach:
     return Reach(cell, nx, ny, z, ok, seen, links, rules.step_height)
 
 
-def _fill(seen: np.ndarray, queue: deque, nx: int, ny: int, ok: np.ndarray, z: np.ndarray,
+def _fill(seen: np.ndarray, queue: deque[int], nx: int, ny: int, ok: np.ndarray, z: np.ndarray,
           links: dict[int, list[int]], step_height: float) -> None:
     """Flood `seen` from the spots in `queue`: to open neighbours at most a step higher
     (any drop down), and along the links."""
@@ -142,7 +143,8 @@ def _fill(seen: np.ndarray, queue: deque, nx: int, ny: int, ok: np.ndarray, z: n
                 queue.append(n)
 
 
-def _links(arena: Arena, rules: HouseRules, xs, ys, z, ok) -> dict[int, list[int]]:
+def _links(arena: Arena, rules: HouseRules, xs: np.ndarray, ys: np.ndarray, z: np.ndarray,
+           ok: np.ndarray) -> dict[int, list[int]]:
     """Lift cars to their landings (both ways) and teleporters to each other."""
     links: dict[int, list[int]] = {}
 

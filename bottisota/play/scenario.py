@@ -10,6 +10,7 @@ the file is invalid (one message naming the file and line, no traceback).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from bottisota.engine.state import Bot, GameState
 from bottisota.formats import scenario_spec
 from bottisota.formats.loading import load_catalogue
 from bottisota.formats.scenario_spec import ScenarioSpec
-from bottisota.formats.yaml_source import Marks
+from bottisota.formats.yaml_source import Marks, Raw
 
 POSITION_TOLERANCE = 0.01   # cm: expected x, y, z hold to within this
 FACING_TOLERANCE = 0.1      # degrees
@@ -39,7 +40,7 @@ class Outcome:
 
     spec: ScenarioSpec
     state: GameState
-    rejected: list[dict] = field(default_factory=list)   # {action, line, reason}
+    rejected: list[Raw] = field(default_factory=list)   # {action, line, reason}
     events: list[Event] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     ran_out: str = ""           # why the forced dice ran out, if they did (`check` reports it)
@@ -49,13 +50,13 @@ class Outcome:
         return not self.failures
 
 
-def check_position(arena: Arena, rules: HouseRules, bots: list, round_: int,
+def check_position(arena: Arena, rules: HouseRules, bots: list[Raw], round_: int,
                    marks: Marks) -> None:
     """A scenario's bots on its arena, checked as the game would set them up."""
     new_state(arena, rules, bots, round=round_, marks=marks)
 
 
-def check_setup(arena: Arena, rules: HouseRules, bots: list, round_: int,
+def check_setup(arena: Arena, rules: HouseRules, bots: list[Raw], round_: int,
                 marks: Marks) -> None:
     """A scenario's bots checked as the game would set them up, except where they stand."""
     new_state(arena, rules, bots, round=round_, marks=marks, placement=False)
@@ -86,7 +87,8 @@ def start_state(spec: ScenarioSpec, placement: bool = True) -> GameState:
 
 def run(spec: ScenarioSpec) -> Outcome:
     """Play the scenario's actions from its position and check its expectations."""
-    game = Game(with_parts_deck(start_state(spec)), mode=ScenarioMode())
+    mode = ScenarioMode()
+    game = Game(with_parts_deck(start_state(spec)), mode=mode)
     outcome = Outcome(spec, game.state)
     for i, action in enumerate(spec.actions):
         line = spec.action_lines[i] if i < len(spec.action_lines) else 0
@@ -104,8 +106,10 @@ def run(spec: ScenarioSpec) -> Outcome:
                         i=i, line=line, name=type(err).__name__, err=err))
             break
         if result.refusal is not None:
-            outcome.rejected.append({"action": i, "line": line, "reason": str(result.refusal)})
+            outcome.rejected.append({"action": i, "line": line, "rule": result.refusal.rule,
+                                     "reason": str(result.refusal)})
         outcome.events += result.events
+    outcome.events += mode.finish(game)
     outcome.state = game.state
     outcome.failures += compare(spec.expect or {}, outcome)
     return outcome
@@ -126,7 +130,7 @@ def with_parts_deck(state: GameState) -> GameState:
 
 # --- expectations ----------------------------------------------------------------------
 
-def bot_report(bot: Bot) -> dict:
+def bot_report(bot: Bot) -> Raw:
     """A bot as the JSON output shows it (formats.md keys, and a few more)."""
     return {"player": bot.player, "card": bot.card.id, "x": round(bot.x, 4), "y": round(bot.y, 4),
             "facing": round(bot.facing % 360.0, 4), "z": round(bot.z, 4), "damage": bot.damage,
@@ -149,10 +153,10 @@ def _same(key: str, want: Any, got: Any) -> bool:
         return all(k in got and _same(k, v, got[k]) for k, v in want.items())
     if isinstance(want, float) or isinstance(got, float):
         return _number(got) and _number(want) and math.isclose(got, want, abs_tol=1e-9)
-    return want == got
+    return bool(want == got)
 
 
-def compare(expect: dict, outcome: Outcome) -> list[str]:
+def compare(expect: Raw, outcome: Outcome) -> list[str]:
     """Every expectation that does not hold, as 'what: expected X, actual Y'."""
     fails: list[str] = []
     state = outcome.state
@@ -199,28 +203,37 @@ def compare(expect: dict, outcome: Outcome) -> list[str]:
     if "events" in expect:
         fails += _in_order(expect["events"] or [], outcome.events)
     if "rejected" in expect:
-        want_rejected = sorted(expect.get("rejected") or [])
-        rejected = sorted(r["action"] for r in outcome.rejected)
-        if want_rejected != rejected:
-            why = "; ".join(f"{r['action']}: {r['reason']}" for r in outcome.rejected)
-            fails.append(
-                    _("rejected: expected {want_rejected}, actual {rejected}").format(
-                        want_rejected=want_rejected, rejected=rejected)
-                         + (f" ({why})" if why else ""))
+        fails += _refusals(expect.get("rejected") or [], outcome.rejected)
     return fails
 
 
-def mine_report(mine: Any) -> dict:
+def _refusals(want: list[Any], rejected: list[Raw]) -> list[str]:
+    """The refused actions are exactly the ones listed; an entry {action, rule} must
+    also have been refused citing that rule."""
+    want_rejected = sorted(w["action"] if isinstance(w, dict) else w for w in want)
+    actual = sorted(r["action"] for r in rejected)
+    why = "; ".join(f"{r['action']}: {r['reason']}" for r in rejected)
+    if want_rejected != actual:
+        return [_("rejected: expected {want_rejected}, actual {rejected}").format(
+                    want_rejected=want_rejected, rejected=actual) + (f" ({why})" if why else "")]
+    rules = {r["action"]: r.get("rule") for r in rejected}
+    return [_("rejected: action {action} expected refused by {rule}, actual {actual}").format(
+                action=w["action"], rule=w["rule"], actual=rules[w["action"]])
+            + f" ({why})"
+            for w in want if isinstance(w, dict) and rules[w["action"]] != w["rule"]]
+
+
+def mine_report(mine: Any) -> Raw:
     return {"id": mine.id, "owner": mine.owner, "weapon": mine.weapon, "x": round(mine.x, 4),
             "y": round(mine.y, 4), "r": round(mine.r, 4), "active": mine.active,
             "magnetic": mine.magnetic}
 
 
-def goal_report(goal: Any) -> dict:
+def goal_report(goal: Any) -> Raw:
     return {"x": round(goal.x, 4), "y": round(goal.y, 4), "points": goal.points}
 
 
-def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
+def _listed(key: str, want: Any, got: list[Raw]) -> list[str]:
     """`mines: 2` counts what is on the table; a list matches each item's given keys."""
     if isinstance(want, int) and not isinstance(want, bool):
         return [] if want == len(got) else [
@@ -241,7 +254,7 @@ def _listed(key: str, want: Any, got: list[dict]) -> list[str]:
     return fails
 
 
-def _in_order(want: list, events: list[Event]) -> list[str]:
+def _in_order(want: list[Any], events: Sequence[Mapping[str, Any]]) -> list[str]:
     """Each expected event (a type, or a mapping of some of its keys) appears, in order."""
     at = 0
     for item in want:
@@ -257,7 +270,7 @@ def _in_order(want: list, events: list[Event]) -> list[str]:
     return []
 
 
-def report(outcome: Outcome) -> dict:
+def report(outcome: Outcome) -> Raw:
     """The `--json` output (formats.md)."""
     s = outcome.state
     return {"name": outcome.spec.name, "ok": outcome.ok, "round": s.round,

@@ -10,6 +10,7 @@ from typing import Any
 
 from bottisota.core.dice import Dice
 from bottisota.core.i18n import N_
+from bottisota.engine.event_types import RobotDecisionEvent
 from bottisota.formats.robot_tables import Rule
 from bottisota.robot.situation import Situation
 
@@ -31,7 +32,7 @@ class Decision:
         return N_("{player} rolled {roll} on '{label}': {choice}").format(
                    player=self.player, roll=self.roll, label=self.rule.label, choice=choice)
 
-    def event(self, personality: str) -> dict:
+    def event(self, personality: str) -> RobotDecisionEvent:
         """The informational `robot_decision` event for the journal (no reducer)."""
         return {"type": "robot_decision", "player": self.player, "bot": self.bot,
                 "personality": personality, "section": self.section,

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.engine.events import Event
 from bottisota.formats.robot_tables import Personality
 from bottisota.robot.player import DEFAULT_TIME_LIMIT, Robot
 from bottisota.robot.stats import GameRecord, Tally
@@ -51,7 +52,7 @@ class _Tracker:
             self.bots[bot_id] = Tally(bots=1)
         return self.bots[bot_id]
 
-    def fold(self, actor: str | None, events: list[dict]) -> None:
+    def fold(self, actor: str | None, events: Sequence[Mapping[str, Any]]) -> None:
         state = self.game.state
         attacker = actor
         for e in events:
@@ -184,12 +185,12 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
         tracker.fold(getattr(action, "bot", None), result.events)
 
 
-def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list[dict]:
+def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list[Event]:
     """Every robot's `robot_decision` events since the last action (`first`'s, the
     deciding robot, then its robot watchers' overwatch answers), to journal with the
     next action."""
     seen: set[int] = set()
-    out: list[dict] = []
+    out: list[Event] = []
     for robot in ([first] if first is not None else []) + list(robots.values()):
         if id(robot) not in seen:
             seen.add(id(robot))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from bottisota.core.actions import Move, Pass, Refusal, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import N_
+from bottisota.engine.events import Event
 from bottisota.engine.services import service_point_under
 from bottisota.engine.state import Bot
 from bottisota.formats.robot_tables import Intention, Personality
@@ -48,7 +49,7 @@ class Robot:
     peers: dict[str, Robot] = field(default_factory=dict)
     decisions: list[Decision] = field(default_factory=list)
     last_plan: Plan | None = None
-    _events: list[dict] = field(default_factory=list)
+    _events: list[Event] = field(default_factory=list)
     _intent: dict[tuple[str, int], Intention] = field(default_factory=dict)
 
     # --- the journal ---------------------------------------------------------------------
@@ -58,7 +59,7 @@ class Robot:
         self._events.append(d.event(self.personality.name))
         return d
 
-    def take_events(self) -> list[dict]:
+    def take_events(self) -> list[Event]:
         """The `robot_decision` events since the last call (informational, no reducer)."""
         out, self._events = self._events, []
         return out
@@ -140,6 +141,9 @@ class Robot:
     def _shoot(self, game, bot: Bot):
         state = game.state
         intent = self._intent.pop((bot.id, state.round), None)
+        recorded = self._recorded_intent(game, bot)
+        if recorded is not None:
+            intent = recorded
         if intent is None:
             intent = self._note(roll_on(self.personality.turn, Situation(state, bot),
                                         state.dice, "turn")).choice
@@ -159,6 +163,27 @@ class Robot:
             if action is not None and legal(action) is None:
                 return action
         return Pass(bot.id)
+
+    def _recorded_intent(self, game, bot: Bot) -> Intention | None:
+        """The turn decision journaled with this bot's move of this turn, rebuilt from
+        its rule line and roll: a game resumed between the move and the shot goes on
+        with the decision the move was planned by (no new roll). None when the move
+        carried none (a person moved the bot, or another personality decided)."""
+        for entry in reversed(getattr(game, "history", ())):
+            if not isinstance(entry.action, Move) or entry.action.bot != bot.id:
+                if any(e.get("type") == "turn" and e.get("phase") == "move"
+                       for e in entry.events[entry.notes:]):
+                    return None      # this turn began with that entry, no move since
+                continue
+            for event in entry.events[:entry.notes]:
+                if event.get("type") == "robot_decision" and event.get("bot") == bot.id \
+                        and event.get("section") == "turn" \
+                        and event.get("personality") == self.personality.name:
+                    for rule in self.personality.turn:
+                        if rule.line == event.get("line") and rule.label == event.get("rule"):
+                            return rule.choice(event["roll"])
+            return None
+        return None
 
     def _fire(self, game, bot: Bot, intent: Intention, legal: Callable):
         shoot = aim.shots(game.state, bot, intent.weapons, intent.target)

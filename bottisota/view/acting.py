@@ -21,6 +21,8 @@ from bottisota.core.actions import (
 from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _, translated
 from bottisota.engine.game import ActResult
+from bottisota.engine.shooting.premeasure import Premeasure
+from bottisota.engine.state import Bot
 from bottisota.view.app_state import (
     AppState,
 )
@@ -67,6 +69,7 @@ class GameActions(AppState):
             return self.apply(call, *args)
         except JournalWriteError as err:   # disk full: the game took the action back
             self.say(str(err), "alarm")
+            self.journal_error: JournalWriteError | None = err    # `play --headless`: exit 74
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(_("could not act: {name}: {err}").format(
                          name=type(err).__name__, err=err), "alarm")
@@ -178,7 +181,7 @@ class GameActions(AppState):
         self._move_made(self._acting(self.session.answer, fire))
 
     # --- pre-measure ---------------------------------------------------------------------
-    def premeasure(self) -> Any:
+    def premeasure(self) -> Premeasure | None:
         """The core's pre-measure for the selected bot's chosen weapon (cached)."""
         vm = self.vm
         if vm.selected is None or vm.weapon is None:
@@ -218,7 +221,7 @@ class GameActions(AppState):
             self.vm.aim = None
 
     # --- shooting phase ------------------------------------------------------------------
-    def shooting_bot(self) -> Any:
+    def shooting_bot(self) -> Bot | None:
         bot = self.active_bot()
         if bot is not None and self.expected() == "shoot" and self.human_to_act():
             return bot

@@ -14,6 +14,7 @@ from typing import Protocol
 import pygame
 
 from bottisota.core.i18n import _, number
+from bottisota.core.printable import printable
 from bottisota.view import style
 
 WIDTH = 1440
@@ -58,7 +59,7 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
     font = pygame.font.Font(None, 24)
     surface = pygame.Surface((WIDTH, chart_height(sections)))
     surface.fill(style.BACKGROUND)
-    surface.blit(big.render(title, True, style.TEXT), (MARGIN, MARGIN))
+    surface.blit(big.render(printable(title), True, style.TEXT), (MARGIN, MARGIN))
     y = MARGIN + HEADER
     x0 = MARGIN + LABEL_W
     for name, rows in sections:
@@ -73,7 +74,8 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
         for row in rows:
             flag = getattr(row, "flag", "")
             name = f"{row.label} ({row.n})" + (f" {flag.upper()}" if flag else "")
-            surface.blit(font.render(name, True, FLAGGED.get(flag, style.TEXT)), (MARGIN, y + 8))
+            surface.blit(font.render(printable(name), True, FLAGGED.get(flag, style.TEXT)),
+                         (MARGIN, y + 8))
             if flag:
                 pygame.draw.rect(surface, FLAGGED[flag], (x0 - 4, y + 4, BAR_W + 8, BAR_H + 8), 3)
             pygame.draw.rect(surface, style.PANEL, (x0, y + 8, BAR_W, BAR_H))
@@ -93,7 +95,7 @@ def render_chart(sections: Sequence[tuple[str, Sequence[ChartRow]]], title: str)
                         kills=number(row.kills), dealt=number(row.dealt, 1),
                         taken=number(row.taken, 1), rounds=number(row.rounds, 1),
                         goals=number(row.goals, 1)))
-            surface.blit(font.render(text, True, style.TEXT), (x0 + BAR_W + 16, y + 8))
+            surface.blit(font.render(printable(text), True, style.TEXT), (x0 + BAR_W + 16, y + 8))
             y += ROW
         for pct in (25, 50, 75):
             gx = x0 + BAR_W * pct // 100

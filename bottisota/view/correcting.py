@@ -7,13 +7,13 @@ player's score. The draft is shown as a ghost and a box of what will change; not
 changes the game until Enter."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
 
 from bottisota.core.actions import Correct
+from bottisota.core.compass import vector
 from bottisota.core.i18n import N_, _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -163,8 +163,8 @@ class CorrectionMode:
             c = cam.to_px(*at)
             r = cam.length(bot.radius)
             pygame.draw.circle(surface, style.tone("dice"), c, r + 3, 3)
-            nose = (at[0] + math.sin(math.radians(facing)) * bot.radius,
-                    at[1] + math.cos(math.radians(facing)) * bot.radius)
+            ahead = vector(facing)
+            nose = (at[0] + ahead[0] * bot.radius, at[1] + ahead[1] * bot.radius)
             pygame.draw.line(surface, style.tone("dice"), c, cam.to_px(*nose), 3)
             if d.at is not None:
                 pygame.draw.line(surface, style.tone("dice"), cam.to_px(bot.x, bot.y), c, 1)

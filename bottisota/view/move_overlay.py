@@ -3,6 +3,7 @@ and — for an illegal step — the step in red with the refusal's reason."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
@@ -32,7 +33,7 @@ def _ghost(surface: pygame.Surface, cam: Camera, p: PathPoint, r: float,
     pygame.draw.line(surface, colour, centre, tip, width)
 
 
-def _event_xy(e: dict) -> tuple[float, float] | None:
+def _event_xy(e: Mapping[str, Any]) -> tuple[float, float] | None:
     for kx, ky in (("x", "y"), ("at_x", "at_y")):
         if kx in e and ky in e:
             return (float(e[kx]), float(e[ky]))

@@ -4,6 +4,8 @@
   under it, drawn in a row across a rectangle (dark modules on a white card
   with the quiet zone QR readers need, sized so a phone can scan it across the
   table). The links and QR matrices come from `bottisota.web.table_link`.
+  `corner` is the rectangle they take in the table's bottom-right corner, off
+  the middle of the table.
 - `PhoneTable`: what the table view does for the phones. Each frame holds the
   hub's `table_lock` (`frame`), so a phone's commit never lands in the middle
   of the view's frame; the view's own changes to the game take the hub's
@@ -14,8 +16,9 @@
   the view's log, results and caches (`sync`); the work seats pushed with
   "Show on table" is drawn as the server measured it (`Hub.on_table`, read
   without a lock; measured again here only after the game changed, a few
-  seats a frame), with the table's own painters, and the links are shown until
-  a key (F6) hides them (`draw`).
+  seats a frame), with the table's own painters, and the links of the seats not
+  yet joined are shown in a corner until every seat has opened its page (or a
+  key, F6, hides or shows them: `draw`).
 """
 from __future__ import annotations
 
@@ -92,10 +95,24 @@ def draw_phone_links(surface: pygame.Surface, links: Sequence[Any], area: pygame
     return rects
 
 
+def corner(links: Sequence[Any], area: pygame.Rect, text_px: int,
+           module: int = 5) -> pygame.Rect:
+    """Where the links go: a rectangle in the bottom-right corner of `area` just large
+    enough for their cards in a row at `module` px (smaller when the area is)."""
+    while True:
+        sizes = [card_size(link, module, text_px) for link in links]
+        w = sum(cw for cw, _h in sizes) + GAP_PX * max(0, len(links) - 1) + 2 * GAP_PX
+        h = max((ch for _w, ch in sizes), default=0) + 2 * GAP_PX
+        if module <= MIN_MODULE_PX or (w <= area.width * 0.6 and h <= area.height * 0.6):
+            break
+        module -= 1
+    w, h = min(w, area.width), min(h, area.height)
+    return pygame.Rect(area.right - w, area.bottom - h, w, h)
+
+
 # --- the table's side of the phones ------------------------------------------------------
 
 LINKS_KEY = pygame.K_F6       # shows / hides the seats' links
-LINKS_SHARE = 0.45            # the links' strip: this share of the table area's height, at most
 MEASURED_PER_FRAME = 2        # seats' work the frame measures itself at most (after a change)
 
 
@@ -120,6 +137,20 @@ class PhoneTable:
     @property
     def links(self) -> list[Any]:
         return list(self.phones.links)
+
+    def joined(self) -> frozenset[str]:
+        """The seats whose page has connected to the server (none known without one)."""
+        running = self.phones.running
+        if running is None:
+            return frozenset()
+        from bottisota.web.app import joined_seats
+        return joined_seats(running.server.config.app)
+
+    def waiting_links(self) -> list[Any]:
+        """The links still to scan: every seat's until each has joined, then none."""
+        links = self.links
+        joined = self.joined()
+        return [] if links and all(link.seat in joined for link in links) else links
 
     # --- the frame ----------------------------------------------------------------------
 
@@ -250,10 +281,10 @@ class PhoneTable:
                     x, y = cam.to_px(bot.x, bot.y)
                     r = max(4, round(bot.radius * cam.scale))
                     surface.blit(tag, tag.get_rect(midbottom=(x, y - r - 4)))
-            if self.show_links and self.links:
-                h = min(area.height, round(area.height * LINKS_SHARE))
-                strip = pygame.Rect(area.x, area.bottom - h, area.width, h)
-                draw_phone_links(surface, self.links, strip.inflate(-16, -16),
-                                 text_px=app.sizes().panel)
+            links = self.waiting_links() if self.show_links else []
+            if links:
+                text_px = app.sizes().panel
+                draw_phone_links(surface, links, corner(links, area, text_px).inflate(-16, -16),
+                                 text_px=text_px)
         finally:
             surface.set_clip(clip)

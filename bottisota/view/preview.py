@@ -61,6 +61,8 @@ class Preview:
     next_poll: float = 0.0
     quit: bool = False
     tool: EditTool | None = None              # None: a bundled arena, shown read-only
+    # the arena drawn for (arena, scale): drawn again only after a reload or a new scale
+    drawn: tuple[Arena, float, pygame.Surface, Camera] | None = None
 
     def _stamp(self) -> dict:
         out: dict[Path, tuple[int, int] | None] = {}
@@ -155,7 +157,9 @@ class Preview:
         arena = self.last_good
         findings = self.state.findings if self.state else []
         if arena is not None:
-            table, cam = render_arena(arena, self.scale, legend=False)
+            if self.drawn is None or self.drawn[0] is not arena or self.drawn[1] != self.scale:
+                self.drawn = (arena, self.scale, *render_arena(arena, self.scale, legend=False))
+            table, cam = self.drawn[2], self.drawn[3]
             self.camera = cam
         else:
             table = pygame.Surface((600, 400))

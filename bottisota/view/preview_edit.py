@@ -19,7 +19,8 @@ import math
 from dataclasses import dataclass, field
 
 import pygame
-from shapely.geometry import LineString, Point, box
+from shapely.affinity import translate
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from bottisota.core.arena import Arena, Feature
@@ -53,6 +54,14 @@ def snap(value: float, free: bool = False) -> float:
     return value if free else round(value / GRID) * GRID
 
 
+def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """Two cache keys alike: the objects in them the very same ones (an arena's equality
+    would compare every feature), the plain values equal."""
+    return len(a) == len(b) and all(
+        x is y or (isinstance(x, (str, int, float, tuple)) and x == y)
+        for x, y in zip(a, b, strict=True))
+
+
 def bearing(cx: float, cy: float, x: float, y: float) -> float:
     """The facing from (cx, cy) to (x, y): 0 = up (+y), clockwise (D2)."""
     return heading(x - cx, y - cy)
@@ -81,6 +90,9 @@ class EditTool:
     message: str = ""
     buttons: list[tuple[pygame.Rect, str]] = field(default_factory=list)
     changed: bool = False                   # an edit was made: write and check again
+    # the sight or reach view worked out for (tool, spot, arena, reach): not again each frame
+    view_cache: tuple[tuple[object, ...], object] | None = None
+    overlay_cache: tuple[tuple[object, ...], pygame.Surface] | None = None
 
     # --- what is where ------------------------------------------------------------------
 
@@ -294,8 +306,6 @@ class EditTool:
                 hit = ray.intersection(wall)
                 reach = Point(x, y).distance(hit)
             points.append((x + reach * math.sin(a), y + reach * math.cos(a)))
-        from shapely.geometry import Polygon
-
         return Polygon(points).intersection(box(0, 0, *arena.size))
 
     # --- drawing ------------------------------------------------------------------------
@@ -303,26 +313,9 @@ class EditTool:
     def draw(self, surface: pygame.Surface, arena: Arena, cam: Camera, reach: Reach | None,
              reach_from) -> None:
         """The selection, its handles, a drag's ghost, the measure and the views."""
-        overlay = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        if self.tool == "sight" and self.spot is not None:
-            floor = 0.0
-            if reach is not None:
-                k = reach.index(*self.spot)
-                floor = float(reach.z[k]) if k is not None else 0.0
-            area = self.sight_area(arena, *self.spot, floor)
-            for poly in getattr(area, "geoms", [area]):
-                pts = [cam.to_px(px, py) for px, py in poly.exterior.coords]
-                if len(pts) >= 3:
-                    pygame.draw.polygon(overlay, SIGHT_FILL, pts)
-        if self.tool == "reach" and self.spot is not None and reach is not None:
-            cells = reach_from(*self.spot)
-            if cells is not None:
-                size = max(1, round(cam.length(reach.cell)))
-                for k in cells.nonzero()[0]:
-                    i, j = int(k) % reach.nx, int(k) // reach.nx
-                    px, py = cam.to_px(i * reach.cell, (j + 1) * reach.cell)
-                    overlay.fill(REACH_FILL, pygame.Rect(round(px), round(py), size, size))
-        surface.blit(overlay, (0, 0))
+        overlay = self._overlay(surface.get_size(), arena, cam, reach, reach_from)
+        if overlay is not None:
+            surface.blit(overlay, (0, 0))
         if self.spot is not None and self.tool in ("sight", "reach"):
             pygame.draw.circle(surface, HANDLE, cam.to_ipx(*self.spot), 6, 2)
         f = self.feature(arena, self.selected)
@@ -331,8 +324,6 @@ class EditTool:
             if self.drag is not None and self.drag.kind == "move":
                 dx = self.drag.now[0] - self.drag.start[0]
                 dy = self.drag.now[1] - self.drag.start[1]
-                from shapely.affinity import translate
-
                 self._outline(surface, cam, translate(f.shape, dx, dy), HANDLE, 2)
             for name, (hx, hy) in self.handles(arena).items():
                 px, py = cam.to_ipx(hx, hy)
@@ -354,6 +345,51 @@ class EditTool:
             text = _("{d} cm, facing {a}°").format(d=number(math.hypot(bx - ax, by - ay), 1),
                                                   a=number(bearing(ax, ay, bx, by), 0))
             surface.blit(style.label(text, 22, MEASURE), cam.to_ipx(bx, by))
+
+    def _overlay(self, size: tuple[int, int], arena: Arena, cam: Camera, reach: Reach | None,
+                 reach_from) -> pygame.Surface | None:
+        """The sight or reach view shaded on a see-through layer, drawn again only when the
+        spot, the tool, the arena or the camera changes."""
+        view = self._view(arena, reach, reach_from)
+        if view is None:
+            return None
+        key = (view, size, cam.scale, cam.origin)
+        if self.overlay_cache is not None and same(self.overlay_cache[0], key):
+            return self.overlay_cache[1]
+        overlay = pygame.Surface(size, pygame.SRCALPHA)
+        if self.tool == "sight":
+            for poly in getattr(view, "geoms", [view]):
+                pts = [cam.to_px(px, py) for px, py in poly.exterior.coords]
+                if len(pts) >= 3:
+                    pygame.draw.polygon(overlay, SIGHT_FILL, pts)
+        elif reach is not None:
+            cell = max(1, round(cam.length(reach.cell)))
+            for k in view.nonzero()[0]:             # type: ignore[attr-defined]
+                i, j = int(k) % reach.nx, int(k) // reach.nx
+                px, py = cam.to_px(i * reach.cell, (j + 1) * reach.cell)
+                overlay.fill(REACH_FILL, pygame.Rect(round(px), round(py), cell, cell))
+        self.overlay_cache = (key, overlay)
+        return overlay
+
+    def _view(self, arena: Arena, reach: Reach | None, reach_from) -> object:
+        """The sight area or the reached cells from the spot, worked out once per spot,
+        tool and loaded arena (the preview draws 30 frames a second)."""
+        if self.spot is None or self.tool not in ("sight", "reach"):
+            return None
+        key = (self.tool, self.spot, arena, reach)
+        if self.view_cache is not None and same(self.view_cache[0], key):
+            return self.view_cache[1]
+        view: object = None
+        if self.tool == "sight":
+            floor = 0.0
+            if reach is not None:
+                k = reach.index(*self.spot)
+                floor = float(reach.z[k]) if k is not None else 0.0
+            view = self.sight_area(arena, *self.spot, floor)
+        elif reach is not None:
+            view = reach_from(*self.spot)
+        self.view_cache = (key, view)
+        return view
 
     @staticmethod
     def _outline(surface: pygame.Surface, cam: Camera, shape, colour, width: int) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from bottisota.core.printable import printable
+
 DEFAULT_SCALE = 10.0     # px per cm
 MARGIN = 40              # px around the table (grid labels live here)
 
@@ -138,7 +140,7 @@ def raster_plan(bp, px_per_cm: float, ratio: float = 1.0, key: bool = True):
                 pygame.draw.circle(surface, item.stroke, (cx, cy), r, lw(item.width))
         elif isinstance(item, Text):
             x, y = to(item.x, item.y)
-            img = font(item.size, item.bold).render(item.text, True, item.colour)
+            img = font(item.size, item.bold).render(printable(item.text), True, item.colour)
             ax = {"start": 0, "middle": img.get_width() / 2, "end": img.get_width()}[item.anchor]
             surface.blit(img, (x - ax, y - img.get_height() * 0.8))
 

@@ -10,6 +10,8 @@ import os
 
 import pygame
 
+from bottisota.core.printable import printable
+
 Colour = tuple[int, int, int]
 
 # Okabe–Ito, brightest first after the named matches
@@ -174,7 +176,7 @@ def text_size(text: str, size: int) -> tuple[int, int]:
     if got is None:
         if len(_sizes) > 4000:
             _sizes.clear()
-        got = _sizes[key] = font(size).size(text)
+        got = _sizes[key] = font(size).size(printable(text))
     return got
 
 
@@ -185,5 +187,5 @@ def label(text: str, size: int, colour: Colour = TEXT) -> pygame.Surface:
     if s is None:
         if len(_labels) > 4000:
             _labels.clear()
-        s = _labels[key] = font(size).render(text, True, colour)
+        s = _labels[key] = font(size).render(printable(text), True, colour)
     return s

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from bottisota.core.compass import vector
 from bottisota.core.i18n import _, language
+from bottisota.engine.game import Game
+from bottisota.engine.shooting.premeasure import Premeasure
+from bottisota.engine.state import Bot
 from bottisota.view import style
 from bottisota.view.arena_layer import ArenaLayer, draw_belt_arrows
 from bottisota.view.bots_layer import draw_state, player_colours
@@ -36,9 +39,13 @@ from bottisota.view.premeasure_overlay import (
     draw_target_rings,
 )
 from bottisota.view.widgets import draw_ruler
+from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, reading_sizes, text_sizes
+
+if TYPE_CHECKING:      # the threat view's module loads when it is first asked for
+    from bottisota.viewmodel.threat import ThreatMap
 
 LAYER_BUDGET_MS = 3.0    # a new arena drawing is made this long per frame
 SPRITE_BUDGET_MS = 3.0   # new bot sprites are made this long per frame (others scaled)
@@ -107,19 +114,19 @@ class PlaceGhost:
 class TableInput:
     """Everything the table painter reads for one frame."""
 
-    game: Any
+    game: Game
     vm: ViewModel
-    robots: dict
-    premeasure: Any
-    preview: Any
-    threat: Any
+    robots: dict[str, Any]          # seat -> its robot, as AppState.robots
+    premeasure: Premeasure | None
+    preview: MovePreview | None
+    threat: ThreatMap | None
     focus: str | None
-    shooter: Any
+    shooter: Bot | None
     ghost: PlaceGhost | None
     belt_phase: float
     moving: bool
     settled: bool
-    open_doors: tuple
+    open_doors: tuple[str | int, ...]
     show_message: bool
     sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: every bot exact (stills)
 

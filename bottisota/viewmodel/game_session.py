@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bottisota.core.actions import Move, Refusal
+from bottisota.core.actions import Action, Move, Refusal
 from bottisota.core.i18n import _, translated
 from bottisota.engine.events import Event
-from bottisota.engine.game import Action, ActResult, Game
+from bottisota.engine.game import ActResult, Game
 from bottisota.engine.overwatch import Offer
 from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.engine.state import Bot

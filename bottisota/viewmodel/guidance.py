@@ -34,7 +34,7 @@ class Option:
         return _("{key}: no {name} - {why}").format(
                    key=self.key, name=self.name.lower(), why=self.why_not)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "key": self.key, "why_not": self.why_not}
 
 
@@ -63,7 +63,7 @@ def shooting_options(game: Any, bot_id: str, service_choice: str) -> list[Option
     ]
 
 
-def headline(game: Any, robots: dict, options: list[Option] | None = None) -> str:
+def headline(game: Any, robots: dict[str, Any], options: list[Option] | None = None) -> str:
     """One sentence: who must do what now."""
     due = game.expected()
     if due == "over":

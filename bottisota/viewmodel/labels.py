@@ -10,8 +10,9 @@ Pure geometry in pixels; the painter only draws the answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import shapely
 
@@ -49,7 +50,7 @@ class PlacedLabel:
     tone: str
     key: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "rect": list(self.rect), "anchor": list(self.anchor),
                 "leader": self.leader, "tone": self.tone, "key": self.key}
 
@@ -70,9 +71,10 @@ class _Grid:
     """Placed rectangles and discs bucketed by GRID_PX cells (fast overlap queries)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], list[tuple[str, tuple]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[str, Any]]] = {}   # a rect (r) or disc (d)
 
-    def _span(self, x0: float, y0: float, x1: float, y1: float):
+    def _span(self, x0: float, y0: float, x1: float, y1: float
+              ) -> Iterator[tuple[int, int]]:
         for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
             for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
                 yield (i, j)
@@ -153,7 +155,7 @@ def _dirs(n: int) -> list[tuple[float, float]]:
 _DIRS = [_dirs(SPOTS_PER_RING * min(ring, 2)) for ring in range(1, RINGS + 1)]   # more, farther
 
 
-def _spots(w: LabelWish, radius: float):
+def _spots(w: LabelWish, radius: float) -> Iterator[tuple[tuple[float, float], bool]]:
     """Candidate rectangles: above, below, right, left first, then rings around."""
     ax, ay = w.anchor
     lw, lh = w.size

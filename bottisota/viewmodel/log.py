@@ -3,7 +3,7 @@
 brings them back; after a resume the log holds the whole game, newest last."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,13 +29,13 @@ class LogLine:
     tone: str = PLAIN
     entry: int | None = None       # the history entry (action number, from 1) it belongs to
     undone: bool = False           # struck through: the action was undone
-    event: dict | None = None      # the event it tells, so it can be told again in another language
+    event: Mapping[str, Any] | None = None   # the event it tells (told again in another language)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "tone": self.tone, "entry": self.entry, "undone": self.undone}
 
 
-def event_tone(e: dict) -> str:
+def event_tone(e: Mapping[str, Any]) -> str:
     return _TONES.get(e.get("type", ""), PLAIN)
 
 
@@ -53,7 +53,7 @@ class GameLog:
         self.scroll = 0
         return line
 
-    def events(self, events: Iterable[dict], entry: int | None) -> None:
+    def events(self, events: Iterable[Mapping[str, Any]], entry: int | None) -> None:
         for e in events:
             if e.get("type") in QUIET:
                 continue

@@ -65,7 +65,7 @@ class ViewModel:
         the game's log."""
         self.message = (text, tone)
 
-    def snapshot(self, game: Any, robots: dict | None = None) -> dict:
+    def snapshot(self, game: Any, robots: dict[str, Any] | None = None) -> dict[str, Any]:
         """The model as JSON-ready data, with the turn strip of `game`."""
         return {
             "turn": turn_strip(game, robots or {}),
@@ -101,7 +101,7 @@ _TURN_LINES = {"place": N_("Round {round} - {who} to place"),
                "shoot": N_("Round {round} - {who} to shoot")}
 
 
-def turn_strip(game: Any, robots: dict) -> dict:
+def turn_strip(game: Any, robots: dict[str, Any]) -> dict[str, Any]:
     """Seats in order with score, kills and whether they have played, plus the line."""
     state = game.state
     active = game.active_bot()

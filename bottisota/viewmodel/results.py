@@ -9,6 +9,7 @@ ages them frame by frame. Pure data: painters draw them.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +48,7 @@ class Effect:
     def done(self) -> bool:
         return self.kind != WINNER and self.age >= self.duration
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "at": list(self.at) if self.at else None,
                 "tone": self.tone, "points": [list(p) for p in self.points], "bot": self.bot,
                 "progress": round(self.progress, 3)}
@@ -64,7 +65,7 @@ def _xy(v: Any) -> tuple[float, float] | None:
     return None
 
 
-def effects_of(events: list[dict], state: Any) -> list[Effect]:
+def effects_of(events: Sequence[Mapping[str, Any]], state: Any) -> list[Effect]:
     """The effects of one action's events (`state`: the state after them)."""
     out: list[Effect] = []
     for e in events:

@@ -9,6 +9,8 @@ or `say:` text is not one of the format's words and stays as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bottisota.core.i18n import N_, _, translated
 
@@ -46,7 +48,7 @@ LOCOMOTIONS = {"wheeled": N_("wheeled"), "tracked": N_("tracked"), "walker": N_(
 
 # the label generator's parts (formats.robot_tables.describe; "\s": a space)
 _SPAN = r"(\d+(?:\.\d+)?(?:\+|-\d+(?:\.\d+)?))"
-_PARTS = [
+_PARTS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"not\s(.+)"), lambda m: _("not {condition}").format(condition=_part(m[1], ""))),
     (re.compile(rf"enemy\s{_SPAN}\scm"), lambda m: _("an enemy at {span} cm").format(span=m[1])),
     (re.compile(rf"structure\sleft\s{_SPAN}"),
@@ -98,7 +100,7 @@ def phrase(text: str, section: str = "turn") -> str:
     return ", ".join(said)
 
 
-def decision_words(e: dict) -> str:
+def decision_words(e: Mapping[str, Any]) -> str:
     """The log's line for a `robot_decision` event."""
     section = str(e.get("section") or "turn")
     if "rule" not in e or "choice" not in e:

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bottisota.core.dice import Dice
-from bottisota.core.errors import InputError, Problem
+from bottisota.core.errors import InputError, JournalWriteError, Problem
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _
+from bottisota.engine.events import Event
 from bottisota.engine.game import Entry, Game
 from bottisota.formats.content import DEFAULT_ARENA, cards_dir, find, rules_file
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -119,7 +120,7 @@ class RobotSeat:
             self._robot = Robot(self.player, self.personality, peers=self._peers)
         return self._robot
 
-    def take_events(self) -> list[dict]:
+    def take_events(self) -> list[Event]:
         """The robot's `robot_decision` events since the last call (none before it exists)."""
         return self._robot.take_events() if self._robot is not None else []
 
@@ -166,11 +167,16 @@ class LazyJournal:
             from bottisota.play.journal import Journal
             from bottisota.play.journal import new_journal_path as unique_journal_path
 
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:   # a folder that cannot be made is a journal that cannot be written
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             try:   # claim the chosen name; another session may have taken it meanwhile
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             except FileExistsError:
                 self.path = unique_journal_path(self.path.parent)
+            except OSError as err:
+                raise JournalWriteError(str(self.path), err.strerror or str(err)) from None
             self._journal = Journal.create(self.path, self._game, seed=self._seed,
                                            rolls=self._rolls)
         return self._journal
@@ -193,12 +199,15 @@ class LazyJournal:
 
 def build_game(arena_name: str | None, players: list[str], seed: int | None,
                dice: Dice | None, journal_path: Path | str | None,
-               rules: HouseRules | None = None) -> tuple[Game, Path]:
+               rules: HouseRules | None = None, robots_only: bool = False) -> tuple[Game, Path]:
     """A new game on an arena (the bundled default when none is named) with these house
     rules (default: the bundled ones) and the card deck; its journal file appears with
-    the first action."""
+    the first action. `robots_only`: every seat is a robot, so the robots' round limit
+    applies (D48)."""
     path = find_arena(arena_name or DEFAULT_ARENA)
     rules = rules or bundled_rules()
+    if robots_only:
+        rules = rules.for_robots_only()
     arena = load_arena(path, rules, cache=True)
     cards, mods = load_catalogue()
     if dice is None and seed is None:

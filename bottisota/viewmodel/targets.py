@@ -8,7 +8,7 @@ from typing import Any
 
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.core.i18n import _, number, translated
-from bottisota.engine.game import not_yet_allowed
+from bottisota.engine.game import Game, not_yet_allowed
 from bottisota.engine.shooting.targeting import find_weapon
 
 
@@ -47,7 +47,7 @@ def verdict(t: Any) -> str:
     if t.can_fire:
         return "clear"
     if t.fails in ("arc", "range"):
-        return t.fails
+        return str(t.fails)
     return "sight"
 
 
@@ -65,7 +65,7 @@ def weapon_refusal(game: Any, bot_id: str, weapon: str) -> Refusal | None:
     return find_weapon(state, bot, weapon)[1]
 
 
-def order_refusal(game: Any, bot_id: str, orders: Sequence[ShotOrder], weapon: str,
+def order_refusal(game: Game, bot_id: str, orders: Sequence[ShotOrder], weapon: str,
                   target: str) -> Refusal | None:
     """Why a shot of `weapon` at `target`, with the other weapons' shots already
     queued, would be refused (arc, range, sight, contact, ammo: the core's own check),

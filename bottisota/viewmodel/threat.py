@@ -59,11 +59,14 @@ class ThreatCell:
     shooters: tuple[str, ...] = ()    # the enemy bots that could fire here
 
 
+_SightKey = tuple[bool, frozenset[str | int], int, int]   # (through, doors, enemy, cell)
+
+
 @dataclass
 class ThreatMap:
     """Threat cells for one viewing bot in one state (`key` says which)."""
 
-    key: tuple
+    key: tuple[object, ...]
     viewer: str
     most: int = 1                     # every enemy weapon: the scale of the shading
     cells: list[ThreatCell] = field(default_factory=list)
@@ -72,7 +75,7 @@ class ThreatMap:
     _work: _Work | None = None
     _cell_s: float = 0.0              # CPU seconds the last batch took
     _batch: int = 0                   # cells in the last batch
-    _index: dict = field(default_factory=dict)   # (size, i, j) -> cell
+    _index: dict[tuple[float, int, int], ThreatCell] = field(default_factory=dict)
 
     def fill(self, budget_ms: float = BUDGET_MS) -> int:
         """Compute cells in batches until the budget is spent (each batch sized from
@@ -129,7 +132,7 @@ def _keys_near(size: float, x: float, y: float) -> Iterator[tuple[float, int, in
                 yield (size, i + di, j + dj)
 
 
-def state_key(state: GameState) -> tuple:
+def state_key(state: GameState) -> tuple[object, ...]:
     """What the threat depends on: every bot's pose and status, the round and phase."""
     return (state.round, state.phase, state.active,
             tuple((b.id, round(b.x, 4), round(b.y, 4), round(b.facing, 2), b.z, b.overwatch,
@@ -137,7 +140,7 @@ def state_key(state: GameState) -> tuple:
                   for b in state.bots.values()))
 
 
-def cell_threat(state: GameState, viewer_id: str, enemies: list, x: float, y: float
+def cell_threat(state: GameState, viewer_id: str, enemies: list[Bot], x: float, y: float
                 ) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
     """(weapons, watchers, shooters) for the viewer standing at (x, y)."""
     viewer = state.bots[viewer_id]
@@ -244,7 +247,7 @@ class ThreatAsker:
         bz = [z + viewer.card.height / 2.0 for z in zs]
         xs = np.array([p[0] for p in points], dtype=float)
         ys = np.array([p[1] for p in points], dtype=float)
-        lines: dict[frozenset, set[tuple[int, int]]] = {}   # per door set: (enemy, cell)
+        lines: dict[frozenset[str | int], set[tuple[int, int]]] = {}   # per door set: (enemy, cell)
         checks: list[tuple[Bot, list[tuple[int, bool, bool, bool, bool]]]] = []
         for en in self.armed:
             e = en.bot
@@ -284,7 +287,7 @@ class ThreatAsker:
                 watchers[ci].append(e.id)
         return [(count[i], tuple(watchers[i]), tuple(shooters[i])) for i in range(n)]
 
-    def _door_sets(self, points: Sequence[tuple[float, float]]) -> list[frozenset]:
+    def _door_sets(self, points: Sequence[tuple[float, float]]) -> list[frozenset[str | int]]:
         """Per cell, the doors open with the viewer standing there (R47): those another
         standing bot touches and those the viewer's base would touch."""
         bar = self.barriers
@@ -300,12 +303,12 @@ class ThreatAsker:
                        else self.base_doors)
         return out
 
-    def _sights(self, lines: dict[frozenset, set[tuple[int, int]]],
-                points: Sequence[tuple[float, float]], bz: list[float]) -> dict[tuple, bool]:
+    def _sights(self, lines: dict[frozenset[str | int], set[tuple[int, int]]],
+                points: Sequence[tuple[float, float]], bz: list[float]) -> dict[_SightKey, bool]:
         """Every sight line asked, batched: {(through, doors, enemy, cell): clear}, one
         `sight_many_both` call per set of open doors (the terrain tested once, then the
         bots: through them for sprays, past them for the rest)."""
-        out: dict[tuple, bool] = {}
+        out: dict[_SightKey, bool] = {}
         enemies = self.enemies
         for doors, wanted in lines.items():
             pairs = sorted(wanted)

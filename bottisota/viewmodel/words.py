@@ -13,7 +13,7 @@ template; names (bots, players, cards, weapons, features' ids) stay as written.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
@@ -21,7 +21,9 @@ from bottisota.core.i18n import N_, _, core_word, ngettext, number, signed, tran
 from bottisota.engine.self_destruct import exploding_bot
 from bottisota.viewmodel.robot_words import decision_words
 
-Event = dict
+# An event as this module reads it: the engine's (`bottisota.engine.events.Event`) or one
+# read back from a journal file (outside data), described key by key.
+Event = Mapping[str, Any]
 
 
 def _n(v: object) -> str:

@@ -151,6 +151,20 @@ def render(model: CameraModel, scene: Scene, blur: float = 0.0, noise: float = 0
     return out
 
 
+def scattered(seed: int, count: int = 16, table: tuple[float, float] = (120.0, 90.0)
+              ) -> list[Marker]:
+    """Markers of 2 cm on figure tops of 2, 5 and 6 cm at random spots (seeded), never
+    closer than 5 cm apart, as bots stand: the tests' and the bench's tables."""
+    rng = np.random.default_rng(seed)
+    spots: list[tuple[float, float]] = []
+    while len(spots) < count:
+        p = (float(rng.uniform(6, table[0] - 6)), float(rng.uniform(6, table[1] - 6)))
+        if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 5 for q in spots):
+            spots.append(p)
+    return [Marker(i, x, y, float(rng.choice([2.0, 5.0, 6.0])), float(rng.uniform(0, 360)))
+            for i, (x, y) in enumerate(spots)]
+
+
 def hand(x: float, y: float, length: float = 14.0, width: float = 8.0,
          facing: float = 200.0, z: float = 12.0) -> tuple[list[tuple[float, float]], float]:
     """A hand and forearm reaching over the table toward (x, y), at height z."""

@@ -35,6 +35,7 @@ import time
 from collections import deque
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -44,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from bottisota.core.i18n import _, number
 from bottisota.web.hub import Hub, Seat, error
-from bottisota.web.page_words import fill, words
+from bottisota.web.page_words import fill, page_language, words
 from bottisota.web.protocol import Message, ProtocolError, RateLimit, parse
 
 log = logging.getLogger("bottisota.web")
@@ -55,6 +56,14 @@ RATE = 60.0                 # messages per second a connection may send (burst a
 WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
 QUEUE_MIN = 64              # messages waiting for their answer, per connection, at least
 LATEST_ONLY = ("plan", "premeasure")   # only the newest waiting one of these is answered
+SEND_SECONDS = 5.0          # a message the phone has not taken in this long: it is dropped
+OUTBOX = 256                # messages waiting to go to one connection, at most
+CLOSE_SECONDS = 1.0         # a dropped connection is told why, if it takes it this soon
+
+
+def _language(request: Request) -> str:
+    return page_language(request.query_params.get("lang"),
+                         request.headers.get("accept-language"))
 
 
 def _static(name: str) -> str:
@@ -71,72 +80,144 @@ def _headers(nonce: str | None = None) -> dict[str, str]:
 
 
 class Connection:
-    """One open websocket of a seat."""
+    """One open websocket of a seat. What it is sent waits in its own bounded outbox
+    and goes out on its own writer task, each message within SEND_SECONDS: a phone
+    that stops reading never holds up another seat; it is dropped, with the reason
+    in the server's log (and in the close frame, when it still takes one)."""
 
     def __init__(self, ws: WebSocket, seat: Seat) -> None:
         self.ws, self.seat = ws, seat
-        self.send_lock = asyncio.Lock()
         self.told = 0                     # the feed's lines told up to (Hub.pushes)
         self.asked: str | None = None     # the watcher's question last put to it
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
+        self.dropped: str | None = None        # why the server dropped it
+        self.reader: asyncio.Task[None] | None = None    # the task reading it, ended on a drop
+        self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def send(self, data: dict) -> bool:
-        if self.ws.application_state != WebSocketState.CONNECTED:
+    async def send(self, data: dict[str, Any]) -> bool:
+        """Queue a message (never waits); False when the connection is gone or dropped."""
+        if self.dropped is not None or self.ws.application_state != WebSocketState.CONNECTED:
             return False
         try:
-            async with self.send_lock:
-                await self.ws.send_text(json.dumps(data, separators=(",", ":")))
-            return True
-        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.outbox.put_nowait(json.dumps(data, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.drop(_("the phone has not taken its last {count} messages").format(
+                    count=OUTBOX))
             return False
+        return True
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            try:
+                await asyncio.wait_for(self.ws.send_text(text), SEND_SECONDS)
+            except TimeoutError:
+                self.drop(_("the phone took no message for {seconds} s").format(
+                        seconds=number(SEND_SECONDS)))
+                return
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+
+    def drop(self, reason: str) -> None:
+        """Stop serving this connection (a slow or stuck phone): its reading ends."""
+        if self.dropped is not None:
+            return
+        self.dropped = reason
+        log.warning("seat %s's connection dropped: %s", self.seat.name, reason)
+        if self.reader is not None:
+            self.reader.cancel()
+
+    async def close(self) -> None:
+        """The writer stopped; a dropped connection is told why if it still listens."""
+        self.writer.cancel()
+        if self.dropped is None or self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            await asyncio.wait_for(self.ws.close(code=1008, reason=self.dropped[:120]),
+                                   CLOSE_SECONDS)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+            pass
 
 
 class PhoneServer:
     """The hub served over HTTP and websockets (`app` is the ASGI application)."""
 
-    def __init__(self, hub: Hub, rate: float = RATE) -> None:
+    def __init__(self, hub: Hub, rate: float = RATE, hosts: set[str] | None = None) -> None:
         self.hub = hub
         self.rate = rate
+        self.hosts = hosts          # the names the server answers to (None: any)
         self.connections: set[Connection] = set()
-        self._watcher: asyncio.Task | None = None
-        self._shown_task: asyncio.Task | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._shown_task: asyncio.Task[None] | None = None
         self._shown_at = 0.0                # when what is shown was last pushed
-        self._workers: set[asyncio.Task] = set()    # each connection's answers (kept alive)
+        self._workers: set[asyncio.Task[None]] = set()    # each connection's answers (kept alive)
+        self.joined: set[str] = set()       # seats that have opened their page (the QR codes)
         self.app = Starlette(routes=[
             Route("/", self.join),
             Route("/s/{token}", self.seat_page),
             WebSocketRoute("/ws/{token}", self.socket),
         ])
+        self.app.state.joined = self.joined
 
     # --- pages ----------------------------------------------------------------------
 
-    def _join(self, status: int = 200) -> Response:
+    def _join(self, lang: str, status: int = 200) -> Response:
         nonce = secrets.token_urlsafe(12)
-        html = fill(_static("join.html")).replace("{{nonce}}", nonce)
+        html = fill(_static("join.html"), lang).replace("{{nonce}}", nonce)
         return HTMLResponse(html, status_code=status, headers=_headers(nonce))
 
     async def join(self, request: Request) -> Response:
-        return self._join()
+        return self._join(_language(request))
 
     async def seat_page(self, request: Request) -> Response:
+        """A seat's page in its phone's language (the page's toggle, `?lang=`, else the
+        browser's Accept-Language, else the table's)."""
+        lang = _language(request)
         if self.hub.seat_for(request.path_params["token"]) is None:
-            return self._join(404)
+            return self._join(lang, 404)
         nonce = secrets.token_urlsafe(12)
         script = _static("phone.js")
-        html = (fill(_static("phone.html")).replace("{{style}}", _static("phone.css"))
-                .replace("{{words}}", words(script)).replace("{{script}}", script)
+        html = (fill(_static("phone.html"), lang).replace("{{style}}", _static("phone.css"))
+                .replace("{{words}}", words(script, lang)).replace("{{script}}", script)
                 .replace("{{nonce}}", nonce))
-        return HTMLResponse(html, headers=_headers(nonce))
+        headers = _headers(nonce)
+        headers["Content-Language"] = lang
+        headers["Vary"] = "Accept-Language"
+        return HTMLResponse(html, headers=headers)
 
     # --- the seat's connection ------------------------------------------------------------
 
+    def _foreign(self, ws: WebSocket) -> tuple[str, str] | None:
+        """Why an upgrade does not come from this server's own pages, or None: its Host
+        must be a name the server gave out, and a browser's Origin that same host."""
+        if self.hosts is None:
+            return None
+        host = ws.headers.get("host", "")
+        name = host.rpartition("]")[0][1:] if host.startswith("[") else host.partition(":")[0]
+        if name.lower() not in self.hosts:
+            return "Host", host[:80]
+        origin = ws.headers.get("origin")
+        if origin is not None:
+            parts = urlsplit(origin)
+            if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
+                return "Origin", origin[:80]
+        return None
+
     async def socket(self, ws: WebSocket) -> None:
+        foreign = self._foreign(ws)
+        if foreign is not None:
+            log.warning("websocket refused: %s %r is not this server's", *foreign)
+            await ws.close(code=4403)       # refused before the handshake completes
+            return
         seat = self.hub.seat_for(ws.path_params["token"])
         if seat is None:
             await ws.close(code=4403)       # refused before the handshake completes
             return
         await ws.accept()
         conn = Connection(ws, seat)
+        conn.reader = asyncio.current_task()
         self.connections.add(conn)
+        self.joined.add(seat.name)
         self._start_watcher()
         limit = RateLimit(self.rate, self.rate)
         told = -1
@@ -184,7 +265,14 @@ class PhoneServer:
                 wake.set()
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if conn.dropped is None:        # the server stops: not a drop
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         finally:
+            conn.reader = None              # a drop from now on has no reading to end
             # the answer under way ends (with what it tells the other seats); the
             # messages still waiting are dropped, as if never read
             waiting.clear()
@@ -193,6 +281,7 @@ class PhoneServer:
             self.connections.discard(conn)
             self.hub.leave(seat)
             await worker
+            await conn.close()
 
     async def _answer(self, conn: Connection, waiting: deque[Message | None],
                       wake: asyncio.Event) -> None:
@@ -281,6 +370,13 @@ class PhoneServer:
                 log.exception("watching the game failed")
 
 
-def make_app(hub: Hub, rate: float = RATE) -> Any:
-    """The ASGI application for a hub (tests use it with Starlette's TestClient)."""
-    return PhoneServer(hub, rate).app
+def joined_seats(app: Any) -> frozenset[str]:
+    """The seats whose page has connected to this application (`make_app`'s); none for
+    any other ASGI application."""
+    return frozenset(getattr(getattr(app, "state", None), "joined", ()))
+
+
+def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None) -> Any:
+    """The ASGI application for a hub (tests use it with Starlette's TestClient);
+    `hosts`: the names its websockets answer to (None: any)."""
+    return PhoneServer(hub, rate, hosts).app

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bottisota.core.actions import Move
+from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _
 from bottisota.engine.game import ActResult, Game
 from bottisota.formats.codec import steps_from_list
@@ -47,6 +48,7 @@ from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.game_session import Session
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
+from bottisota.web.snapshot import Json
 
 log = logging.getLogger("bottisota.web")
 
@@ -70,11 +72,11 @@ class Desk:
     the planned move, and whether it is shown on the table."""
 
     selected: str | None = None
-    measure: dict | None = None       # {bot, weapon, target, at, overwatch}
-    plan: dict | None = None          # {bot, steps (format dicts), hold_fire}
+    measure: Json | None = None       # {bot, weapon, target, at, overwatch}
+    plan: Json | None = None          # {bot, steps (format dicts), hold_fire}
     shown: bool = False
-    last_measure: dict | None = None  # the JSON answers, for the table and reconnects
-    last_plan: dict | None = None
+    last_measure: Json | None = None  # the JSON answers, for the table and reconnects
+    last_plan: Json | None = None
     measured: Any = None              # the core's answers themselves, for the table view
     focus: str | None = None
     previewed: MovePreview | None = None
@@ -87,7 +89,7 @@ class OnTable:
     painters, or measures again when the game has changed since)."""
 
     seat: str
-    measure: dict | None              # {bot, weapon, target, at, overwatch}
+    measure: Json | None              # {bot, weapon, target, at, overwatch}
     move: Move | None                 # the planned move
     premeasure: Any                   # the core's Premeasure, or None
     focus: str | None
@@ -99,7 +101,7 @@ class Answer:
     """What the hub answers a message: replies for the sender and whether the game
     (or what is shown on the table) changed, so every seat must be told."""
 
-    replies: list[dict] = field(default_factory=list)
+    replies: list[Json] = field(default_factory=list)
     changed: bool = False
     moved: bool = False       # the game itself changed: every desk was measured again
 
@@ -130,7 +132,7 @@ class Hub:
         self.version = 0
         self._mark = self._game_mark()
         # what seats show on the table: (the game's mark, tuple of OnTable), replaced whole
-        self.on_table: tuple[tuple, tuple[OnTable, ...]] = (self._mark, ())
+        self.on_table: tuple[tuple[object, ...], tuple[OnTable, ...]] = (self._mark, ())
 
     @property
     def game(self) -> Game:
@@ -166,12 +168,12 @@ class Hub:
 
     # --- what changed -------------------------------------------------------------------
 
-    def game_mark(self) -> tuple:
+    def game_mark(self) -> tuple[object, ...]:
         """What tells whether the game changed (read under a lock, or by the table
         view in its frame, when no seat can change it)."""
         return self._game_mark()
 
-    def _game_mark(self) -> tuple:
+    def _game_mark(self) -> tuple[object, ...]:
         return self.session.mark() + (self.session.feed.rev,)
 
     def poll(self) -> bool:
@@ -217,11 +219,11 @@ class Hub:
                                desk.measured, desk.focus, desk.previewed))
         self.on_table = (self._mark, tuple(out))
 
-    def state(self) -> dict:
+    def state(self) -> Json:
         with self.lock:
             return {"type": "state", "state": self._state_json(), "shown": self.shown()}
 
-    def _state_json(self) -> dict:
+    def _state_json(self) -> Json:
         """The game's state with its scores, winner and what it waits for."""
         out = snapshot.game_state(self.game, self.version)
         waiting = self.session.waiting()
@@ -231,12 +233,12 @@ class Hub:
         return out
 
     def pushes(self, seat: Seat, told: int, asked: str | None
-               ) -> tuple[list[dict], int, str | None]:
+               ) -> tuple[list[Json], int, str | None]:
         """What the seat is pushed beyond the state: the feed's lines it was not told
         since `told` (one `events` message), and the watcher's question put to it now
         when not yet `asked`. Returns the messages, the feed's mark and the ask told."""
         with self.lock:
-            out: list[dict] = []
+            out: list[Json] = []
             feed = self.session.feed
             lines = feed.since(told)
             if lines:
@@ -247,7 +249,7 @@ class Hub:
                 asked = ask["ask"]
             return out, feed.rev, asked
 
-    def overwatch_ask(self, seat: Seat) -> dict | None:
+    def overwatch_ask(self, seat: Seat) -> Json | None:
         """The watcher's question when it is put to this seat's phone (R23), else None."""
         q = self.session.question
         waiting = self.session.waiting()
@@ -260,7 +262,7 @@ class Hub:
                 "mover": q.move.bot, "weapons": list(offer.weapons),
                 "seconds": round(q.left(self.session.clock()), 1), "text": waiting.text}
 
-    def desk_answers(self, seat: Seat) -> list[dict]:
+    def desk_answers(self, seat: Seat) -> list[Json]:
         """The seat's pre-measure and plan as measured again after the game changed."""
         with self.lock:
             desk = self.desks[seat.name]
@@ -271,7 +273,7 @@ class Hub:
                 out.append({"type": "plan", "plan": desk.last_plan})
             return out
 
-    def shown(self) -> list[dict]:
+    def shown(self) -> list[Json]:
         """What seats pushed to the table ("Show on table"): the table view reads this."""
         out = []
         for name, desk in self.desks.items():
@@ -280,13 +282,13 @@ class Hub:
                             "plan": desk.last_plan})
         return out
 
-    def shown_work(self) -> list[tuple[str, dict | None, Move | None]]:
+    def shown_work(self) -> list[tuple[str, Json | None, Move | None]]:
         """What seats pushed to the table, as requests the table view can measure and
         draw with its own painters: (seat, {bot, weapon, target, at, overwatch} or
         None, the planned Move or None)."""
         return [(w.seat, w.measure, w.move) for w in self.on_table[1]]
 
-    def hello(self, seat: Seat) -> dict:
+    def hello(self, seat: Seat) -> Json:
         """The first message on a connection: the seat, the table, the state and the
         seat's desk as it was left."""
         with self.lock:
@@ -314,6 +316,12 @@ class Hub:
             handler: Callable[[Seat, Message], Answer] = getattr(self, f"_on_{msg.type}")
             try:
                 answer = handler(seat, msg)
+            except JournalWriteError as err:    # disk full: the game took it back
+                log.warning("seat %s: %s", seat.name, err)
+                answer = Answer([error(_(
+                        "not done: the referee could not write the game's journal ({reason}); "
+                        "the game is as it was. Free some disk space on the referee's "
+                        "computer, then do it again").format(reason=err.reason))])
             except Exception:      # never a traceback to a phone; the table's log has it
                 log.exception("message %s from seat %s failed", msg.type, seat.name)
                 answer = Answer([error(_("the referee could not answer that"))])
@@ -358,7 +366,7 @@ class Hub:
         return Answer([{"type": "premeasure", "premeasure": desk.last_measure}],
                       changed=desk.shown)
 
-    def _measure_refusal(self, req: dict) -> str | None:
+    def _measure_refusal(self, req: Json) -> str | None:
         return self.session.premeasure_refusal(req["bot"], req["weapon"], req.get("target"))
 
     def _measure(self, desk: Desk) -> None:
@@ -416,6 +424,7 @@ class Hub:
                     _("phones may pre-measure and plan here; actions are made at the table "
                       "(start the referee with --phones-commit to act from phones)"))])
         action = msg.action
+        assert action is not None                # parse_message sets it for every commit
         bot = game.state.bots.get(action.bot)
         if bot is None:
             return Answer([error(_("there is no bot {bot!r}").format(bot=action.bot))])
@@ -537,5 +546,5 @@ CHANGES = frozenset({"commit", "undo", "redo", "overwatch_answer"})
 _NO_LOCK = contextlib.nullcontext()
 
 
-def error(message: str) -> dict:
+def error(message: str) -> Json:
     return {"type": "error", "message": message}

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bottisota.core.actions import Step
+from bottisota.core.actions import Action, Step
 from bottisota.core.i18n import _, translated
 from bottisota.formats.codec import ActionFormatError, action_from_dict, steps_from_list
 from bottisota.formats.json_text import JsonLimitError, loads_limited
@@ -36,6 +36,9 @@ class ProtocolError(ValueError):
     """A message that cannot be used; the text is what the phone is told."""
 
 
+Json = dict[str, Any]     # a phone message as parsed: outside data, checked key by key
+
+
 @dataclass(frozen=True)
 class Message:
     """A checked message: its type, the id to answer to and its fields."""
@@ -48,16 +51,16 @@ class Message:
     at: tuple[float, float] | None = None
     overwatch: bool = False
     steps: tuple[Step, ...] = ()
-    step_data: list = field(default_factory=list)
+    step_data: list[Any] = field(default_factory=list)
     hold_fire: tuple[str, ...] = ()
-    action: Any = None
+    action: Action | None = None
     dice: tuple[int, ...] = ()
     on: bool = True
     ask: str | None = None    # overwatch_answer: the question answered
     fire: bool = False        # overwatch_answer: fire (true) or hold (false)
 
 
-def _name(d: dict, key: str, required: bool = True) -> str | None:
+def _name(d: Json, key: str, required: bool = True) -> str | None:
     value = d.get(key)
     if value is None and not required:
         return None
@@ -76,7 +79,7 @@ def _point(value: Any, key: str) -> tuple[float, float]:
     return (float(value[0]), float(value[1]))
 
 
-def _only(d: dict, allowed: tuple[str, ...]) -> None:
+def _only(d: Json, allowed: tuple[str, ...]) -> None:
     extra = [k for k in d if k not in allowed]
     if extra:
         raise ProtocolError(

@@ -13,12 +13,12 @@ labels, numbers and those words.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
 
-from bottisota.core.actions import Refusal
+from bottisota.core.actions import SERVICE_CHOICES, Refusal, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import translated
 from bottisota.core.rule_texts import rule_text, rules_named
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
@@ -105,12 +105,25 @@ def game_state(game: Any, version: int) -> Json:
                    "active": m.active} for m in s.mines],
         "goals": [{"x": r2(g.x), "y": r2(g.y), "r": r2(g.r), "points": g.points}
                   for g in s.goals if not g.taken],
+        "may": choices(game),
     }
+
+
+def choices(game: Any) -> Json:
+    """What the active bot may do now besides shooting and passing, as the core rules
+    it (the phone offers only these): set overwatch (not in round 1, R7), each
+    service choice (on a service station, R49), self-destruct."""
+    bot = game.active_bot()
+    if bot is None or game.expected() != "shoot":
+        return {"overwatch": False, "services": [], "self_destruct": False}
+    return {"overwatch": game.legal(SetOverwatch(bot.id)) is None,
+            "services": [c for c in SERVICE_CHOICES if game.legal(Service(bot.id, c)) is None],
+            "self_destruct": game.legal(SelfDestruct(bot.id)) is None}
 
 
 # --- events in words ------------------------------------------------------------------------
 
-def events_json(events: Iterable[dict]) -> list[str]:
+def events_json(events: Iterable[Mapping[str, Any]]) -> list[str]:
     """An action's events as the table's log lists them (the same lines left out)."""
     return [describe(e) for e in events if e.get("type") not in QUIET]
 
@@ -230,7 +243,7 @@ def offers_json(offers: Iterable[Any]) -> list[Json]:
              "after_move": bool(o.after_move)} for o in offers]
 
 
-def plan_json(bot: str, steps: list[dict], result: MoveResult | None, refusal: Refusal | None,
+def plan_json(bot: str, steps: list[Json], result: MoveResult | None, refusal: Refusal | None,
               prefix: MoveResult | None, offers: list[Any]) -> Json:
     """A planned move: its path and costs (or the legal part before a refused step,
     with the refusal), and the overwatch shots the path would draw."""

@@ -31,7 +31,7 @@ def lan_address() -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
+            return str(s.getsockname()[0])
     except OSError:
         return LOOPBACK
 

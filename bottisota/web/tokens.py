@@ -52,14 +52,18 @@ def load_tokens(path: Path, players: list[str]) -> dict[str, str] | None:
     return {n: seats[n] for n in want}
 
 
-def seat_tokens(journal: str | Path | None, players: list[str]) -> dict[str, str]:
+def seat_tokens(journal: str | Path | None, players: list[str],
+                robots: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
     """The seats' tokens for a game: those saved beside its journal (a resumed game),
-    else new ones, saved there when there is a journal."""
-    if journal is not None:
-        found = load_tokens(tokens_path(journal), players)
-        if found is not None:
-            return found
-    tokens = new_tokens(players)
-    if journal is not None:
+    else new ones, saved there when there is a journal. A seat a robot now plays
+    (`robots`) gets a new token every time, never printed: a link given out for it
+    before (a game served without robots, resumed with `--robot blue`) no longer
+    opens it, and its next player gets a new link too."""
+    found = load_tokens(tokens_path(journal), players) if journal is not None else None
+    tokens = found if found is not None else new_tokens(players)
+    fresh = new_tokens([p for p in robots if p in tokens])
+    fresh.pop(TABLE, None)
+    tokens.update(fresh)
+    if journal is not None and (found is None or fresh):
         save_tokens(tokens_path(journal), tokens)
     return tokens

@@ -54,8 +54,8 @@ def _clip(lo: float, hi: float, c0: float, c1: float, low: float, high: float) -
     return max(lo, a), min(hi, b)
 
 
-def _clip_many(lo, hi, c0: np.ndarray, c1: np.ndarray, low: float,
-               high: float) -> tuple[np.ndarray, np.ndarray]:
+def _clip_many(lo: float | np.ndarray, hi: float | np.ndarray, c0: np.ndarray,
+               c1: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """`_clip` for many linear functions at once (lo, hi scalars or arrays)."""
     flat = c1 == 0.0
     safe = np.where(flat, 1.0, c1)

@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Feature
+from bottisota.core.limits import LIMIT_TOLERANCE, within
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.box_grid import BoxGrid
 from bottisota.geometry.sweep import first_touch, polygon_edges
@@ -89,10 +90,10 @@ def wall_collision(index: ArenaIndex, a: Sequence[float], b: Sequence[float], r:
     return dataclasses.replace(deep, t=t, distance=t * length, point=point)
 
 
-_EDGES: dict[int, tuple[BaseGeometry, object]] = {}
+_EDGES: dict[int, tuple[BaseGeometry, np.ndarray]] = {}
 
 
-def edges_of(shape: BaseGeometry):
+def edges_of(shape: BaseGeometry) -> np.ndarray:
     """The polygon edges of a feature's shape, computed once."""
     entry = _EDGES.get(id(shape))
     if entry is None or entry[0] is not shape:
@@ -289,9 +290,9 @@ def doors_touching_plain(parts: ArenaParts, x: float, y: float, r: float,
 
 def touching_door(door: Feature, x: float, y: float, r: float, tolerance: float) -> bool:
     """A base touches the door (D4)."""
-    if not may_meet(door.shape, (x, y), (x, y), r + tolerance):
+    if not may_meet(door.shape, (x, y), (x, y), r + tolerance + LIMIT_TOLERANCE):
         return False
-    return door.shape.distance(Point(x, y)) <= r + tolerance
+    return within(float(door.shape.distance(Point(x, y))), r + tolerance)
 
 
 def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
@@ -299,4 +300,4 @@ def contains_point(shape: BaseGeometry, x: float, y: float) -> bool:
     minx, miny, maxx, maxy = bounds_of(shape)
     if x < minx or x > maxx or y < miny or y > maxy:
         return False
-    return shape.contains(Point(x, y))
+    return bool(shape.contains(Point(x, y)))

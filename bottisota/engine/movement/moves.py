@@ -23,13 +23,14 @@ from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.mines import mine_strike, touching_mines
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     finish_fling_result,
     forced_line,
     new_fling_result,
 )
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint, Piece
-from bottisota.engine.movement.walk import Interrupt, Walk
+from bottisota.engine.movement.walk import Walk
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import FAST_PATHS
 
@@ -105,7 +106,7 @@ def _quiet(state: GameState, bot: Bot, checked: MoveResult,
 def _walked_as_previewed(state: GameState, checked: MoveResult) -> MoveResult:
     """The live walk of a quiet move: its preview's events applied in order (what
     the live walk would emit and apply), the result marked committed."""
-    events = [dict(e) for e in checked.events]
+    events = [e.copy() for e in checked.events]
     for event in events:
         apply_event(state, event)
     return dataclasses.replace(checked, path=list(checked.path), pieces=list(checked.pieces),

@@ -10,16 +10,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from shapely import STRtree
 from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import LIMIT_TOLERANCE, beyond, within
 from bottisota.engine.damage import deal_damage, destroy, take_hits
+from bottisota.engine.event_types import FallEvent
 from bottisota.engine.events import Event, apply_event, bot_moved_event, r2
 from bottisota.engine.mines import mine_strike
 from bottisota.engine.movement.cliff_contact import LineUnder
@@ -76,6 +79,16 @@ class Pose:
         return (self.x, self.y)
 
 
+class Interrupt(Protocol):
+    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
+
+    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
+        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
+
+    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
+        """Fire at the mover standing at `at`; may destroy it."""
+
+
 @dataclass
 class Ctx:
     """A walk in progress: live (dice rolled, events applied) or a preview."""
@@ -85,6 +98,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     trail: list[PathPoint] | None = None    # poses of `trail_bot` as it is placed
     trail_bot: str | None = None
+    watch: Interrupt | None = None          # D40: watchers of a carried bot's carry
 
     def emit(self, event: Event) -> Event:
         """Record an event; a live walk applies it to the state too."""
@@ -93,9 +107,11 @@ class Ctx:
         self.events.append(event)
         return event
 
-    def place(self, bot: Bot, pose: Pose, spent: float = 0.0, **extra: object) -> None:
+    def place(self, bot: Bot, pose: Pose, spent: float = 0.0, forced: bool = False,
+              teleported: bool = False) -> None:
         """Put the bot at the pose (a `bot_moved` event)."""
-        self.emit(bot_moved_event(bot, pose.x, pose.y, pose.z, pose.facing, spent, **extra))
+        self.emit(bot_moved_event(bot, pose.x, pose.y, pose.z, pose.facing, spent,
+                                  forced, teleported))
         if self.trail is not None and bot.id == self.trail_bot:
             self.trail.append(PathPoint(pose.x, pose.y, pose.z, pose.facing))
 
@@ -182,8 +198,12 @@ def collision(ctx: Ctx, mover: Bot, pose: Pose, other: Bot | None, wall: str | N
     hits = rules.flier_crash_hits if crash else rules.collision_hits
     mod = rules.flier_crash_armour_mod if crash else rules.collision_armour_mod
     what = other.id if other is not None else wall
-    ctx.emit({"type": "crash" if crash else "collision", "bot": mover.id, "with": what,
-              "at": xy2(pose.x, pose.y), "hits": hits, "armour_mod": mod})
+    if crash:
+        ctx.emit({"type": "crash", "bot": mover.id, "with": what,
+                  "at": xy2(pose.x, pose.y), "hits": hits, "armour_mod": mod})
+    else:
+        ctx.emit({"type": "collision", "bot": mover.id, "with": what,
+                  "at": xy2(pose.x, pose.y), "hits": hits, "armour_mod": mod})
     if not ctx.live:
         return
     parties: list[tuple[Bot, Bot | None, str | None]] = [(mover, other, mover_by)]
@@ -237,7 +257,7 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
     below = [o for o in ctx.blockers(bot, pose.z)
              if math.hypot(o.x - pose.x, o.y - pose.y) < o.radius + bot.radius - tol - 1e-9]
     below.sort(key=lambda o: (math.hypot(o.x - pose.x, o.y - pose.y), o.id))
-    event: Event = {"type": "fall", "bot": bot.id, "at": xy2(pose.x, pose.y), "drop": r2(drop),
+    event: FallEvent = {"type": "fall", "bot": bot.id, "at": xy2(pose.x, pose.y), "drop": r2(drop),
                     "lands_on": [o.id for o in below]}
     damage = 0
     if ctx.live:
@@ -245,7 +265,8 @@ def fall(ctx: Ctx, bot: Bot, pose: Pose, drop: float, by: str | None,
                 N_("fall: {id} drops {drop:g} cm, takes drop - d6 (R39)").format(
                     id=bot.id, drop=drop))
         damage = max(0, math.floor(drop - roll + EPS))
-        event.update(roll=roll, damage=damage)
+        event["roll"] = roll
+        event["damage"] = damage
     else:
         event["damage_range"] = fall_damage_range(drop)
     ctx.emit(event)
@@ -586,7 +607,7 @@ def _rays() -> list[tuple[float, float]]:
 _RAYS: list[tuple[float, float]] = []
 
 
-def _floor_boxes(index) -> tuple[np.ndarray, np.ndarray]:
+def _floor_boxes(index: ArenaIndex) -> tuple[np.ndarray, np.ndarray]:
     """Every floor's top and the bounding box of its region (later floors cut out),
     as arrays in floor order: the floors that may lie under a base are found by one
     array test (the `may_meet` test of each)."""
@@ -648,7 +669,7 @@ def landing_spot(ctx: Ctx, bot: Bot, pose: Pose,
 
 
 def _under_along(state: GameState, r: float, z: float, a: tuple[float, float],
-                 d: tuple[float, float], s_max: float):
+                 d: tuple[float, float], s_max: float) -> Callable[[float], bool]:
     """`under_higher_floor(..., strict=True)` of a base on floor z at a + s d, for
     0 <= s <= s_max: the closed form along the line where it is sure (`LineUnder`), the
     full search where it is not (the same answers)."""
@@ -723,12 +744,12 @@ def mine_touches(state: GameState, bot: Bot, a: tuple[float, float], d: tuple[fl
     rules = state.rules
     found = []
     for mine in state.mines:
-        if not mine.active or abs(mine.z - z) > rules.level_difference:
+        if not mine.active or beyond(abs(mine.z - z), rules.level_difference):
             continue
         reach = bot.radius + mine.r + rules.contact_tolerance
-        if math.hypot(a[0] - mine.x, a[1] - mine.y) <= reach:
+        if within(math.hypot(a[0] - mine.x, a[1] - mine.y), reach):
             continue
-        s = disc_contact(a, d, run, (mine.x, mine.y), reach)
+        s = disc_contact(a, d, run, (mine.x, mine.y), reach + LIMIT_TOLERANCE)
         if s is not None:
             found.append((s, mine))
     found.sort(key=lambda item: (item[0], item[1].id))
@@ -858,5 +879,5 @@ def finish_fling_result(result: FlingResult, pose: Pose, events: list[Event]) ->
     return result
 
 
-def point_in(shape, x: float, y: float) -> bool:
-    return shape.contains(Point(x, y))
+def point_in(shape: BaseGeometry, x: float, y: float) -> bool:
+    return bool(shape.contains(Point(x, y)))

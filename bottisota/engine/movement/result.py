@@ -9,8 +9,17 @@ beam or a knock-back (R29, R40).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from bottisota.engine.events import Event
+
+
+class FallPreview(TypedDict):
+    """A previewed fall (R39): the drop, the least and most damage, the bots below."""
+
+    drop: float
+    damage_range: list[int]
+    lands_on: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,6 @@ class FlingResult:
     stopped_by: str | None = None       # wall | bot | cliff | edge | pit | fall | None
     collisions: list[str] = field(default_factory=list)   # labels of walls and bot ids hit
     pit: str | None = None
-    fall: dict | None = None            # {drop, damage_range, lands_on}
+    fall: FallPreview | None = None
     doors: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)

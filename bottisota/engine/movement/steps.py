@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Refusal, Step, Strafe, Turn
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
+from bottisota.core.limits import reaches
 from bottisota.engine.mines import check_drop_mine
 from bottisota.engine.movement.geometry import EPS
 from bottisota.engine.state import Bot, GameState
@@ -138,7 +139,7 @@ class TurnRhythm:
                 self.free_left -= 1
             elif self.locomotion == "tracked":
                 cost += self.turn_cm
-            elif self.since_turn >= self.turn_cm - 1e-6:
+            elif reaches(self.since_turn, self.turn_cm):
                 self.since_turn = 0.0
             else:
                 done = N_(" (after {n} of {units})").format(n=n, units=units) if n else ""

@@ -11,6 +11,7 @@ from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import r2
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -25,6 +26,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import Ctx, Pose, forced_line, xy2
 from bottisota.engine.movement.placing import check_place
+from bottisota.engine.movement.result import PathPoint
 from bottisota.engine.state import Bot, GameState
 
 LIFT_SEARCH_STEP = 0.05         # cm between trial landings when driving off a lift
@@ -44,9 +46,13 @@ def belt_under(state: GameState, pose: Pose) -> Feature | None:
     return found
 
 
-def _belt_legs(feature: Feature) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
-    """The straight legs of a conveyor: (start, unit direction, length)."""
-    legs = []
+Leg = tuple[tuple[float, float], tuple[float, float], float]
+"""A straight leg of a conveyor: (start, unit direction, length)."""
+
+
+def _belt_legs(feature: Feature) -> list[Leg]:
+    """The straight legs of a conveyor."""
+    legs: list[Leg] = []
     for p, q in zip(feature.path, feature.path[1:], strict=False):
         dx, dy = q[0] - p[0], q[1] - p[1]
         n = math.hypot(dx, dy)
@@ -79,7 +85,7 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
         heading = up if feature.carries != "down" else up + 180.0
         ctx.emit({"type": "belt", "bot": bot.id, "feature": feature.label, "from": xy2(*start),
                   "heading": round(norm_facing(heading), 4), "distance": r2(speed)})
-        return forced_line(ctx, bot, pose, heading, speed, None, None)
+        return carried_line(ctx, bot, pose, heading, speed)
     line = LineString(feature.path)
     s = line.project(Point(pose.x, pose.y))
     legs = _belt_legs(feature)
@@ -93,7 +99,7 @@ def carry(ctx: Ctx, bot: Bot, pose: Pose) -> str | None:
     return _ride(ctx, bot, pose, legs, s, speed)
 
 
-def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str | None:
+def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs: list[Leg], s: float, speed: float) -> str | None:
     """Carry the bot `speed` cm along the legs from path position s; past the end of
     the path it goes on straight off the belt's end."""
     left = speed
@@ -108,7 +114,7 @@ def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str |
         if previous_heading is not None:
             pose.facing = norm_facing(pose.facing + _turn_of(previous_heading, heading))
         run = min(left, hi - max(s, lo))
-        stopped = forced_line(ctx, bot, pose, heading, run, None, None)
+        stopped = carried_line(ctx, bot, pose, heading, run)
         if stopped is not None:
             return stopped
         left -= run
@@ -117,7 +123,35 @@ def _ride(ctx: Ctx, bot: Bot, pose: Pose, legs, s: float, speed: float) -> str |
     return None
 
 
-def _leg_at(legs, s: float):
+def carried_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, run: float) -> str | None:
+    """A straight leg of a belt's or an escalator's carry (D40: movement of the
+    carried bot, so watchers may fire at it on the way, R23): carried up to the
+    first point where one may fire, fired at there, then carried on."""
+    watch = ctx.watch
+    if watch is None or not ctx.live or run <= EPS:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    end = point_at(pose.xy, vector(heading), run)
+    a = PathPoint(pose.x, pose.y, pose.z, pose.facing)
+    b = PathPoint(end[0], end[1], ctx.state.index.floor_z(*end), pose.facing, run)
+    t = watch.earliest(ctx.state, bot, a, b)
+    if t is None:
+        return forced_line(ctx, bot, pose, heading, run, None, None)
+    first = run * t
+    if first > EPS:
+        stopped = forced_line(ctx, bot, pose, heading, first, None, None)
+        if stopped is not None:
+            return stopped
+    placed = (bot.x, bot.y)
+    ctx.events.extend(watch.fire(ctx.state, bot, PathPoint(pose.x, pose.y, pose.z,
+                                                            pose.facing)))
+    if bot.destroyed:
+        return "destroyed"
+    if (bot.x, bot.y) != placed:                # flung by the fire: the carry is over
+        return "flung"
+    return carried_line(ctx, bot, pose, heading, run - first)
+
+
+def _leg_at(legs: list[Leg], s: float) -> tuple[Leg, float]:
     at = 0.0
     for leg in legs:
         if s <= at + leg[2] + EPS:
@@ -126,7 +160,7 @@ def _leg_at(legs, s: float):
     return legs[-1], legs[-1][2]
 
 
-def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs, s: float,
+def _slide_onto_belt(ctx: Ctx, bot: Bot, pose: Pose, feature: Feature, legs: list[Leg], s: float,
                      speed: float) -> str | None:
     """R45: a bot partly off the belt whose carry would hit an obstacle slides
     sideways onto the belt and faces along (or against) the travel. The slide is
@@ -219,12 +253,10 @@ def lift_car_touched(state: GameState, bot: Bot, pose: Pose) -> Feature | None:
     """The lift car whose landing the bot is on and whose car its base touches (R48)."""
     for feature in parts_of(state.index).lifts:
         top = feature.top if feature.top is not None else 0.0
-        if abs(pose.z - top) > state.rules.step_height:
+        if beyond(abs(pose.z - top), state.rules.step_height):
             continue
-        if (
-            feature.shape.distance(Point(pose.x, pose.y))
-            <= bot.radius + state.rules.contact_tolerance
-        ):
+        if within(feature.shape.distance(Point(pose.x, pose.y)),
+                  bot.radius + state.rules.contact_tolerance):
             return feature
     return None
 

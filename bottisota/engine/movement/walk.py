@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, NoReturn, Protocol
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -34,8 +35,10 @@ from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import off_angle as angle_between
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, reaches
 from bottisota.engine.damage import destroy
-from bottisota.engine.events import Event, r2
+from bottisota.engine.event_types import TeleportEvent
+from bottisota.engine.events import r2
 from bottisota.engine.mines import drop_mine, mine_strike, touching_mines
 from bottisota.engine.movement.geometry import (
     EPS,
@@ -52,6 +55,7 @@ from bottisota.engine.movement.geometry import (
 )
 from bottisota.engine.movement.physics import (
     Ctx,
+    Interrupt,
     Pose,
     collision,
     fall,
@@ -81,16 +85,6 @@ from bottisota.engine.movement.terrain import (
 from bottisota.engine.state import Bot, GameState, Mine
 
 
-class Interrupt(Protocol):
-    """Fire during a move (overwatch, R23); engine/overwatch.py implements it."""
-
-    def earliest(self, state: GameState, mover: Bot, a: PathPoint, b: PathPoint) -> float | None:
-        """t in [0, 1] on the straight piece a->b where a watcher may fire, or None."""
-
-    def fire(self, state: GameState, mover: Bot, at: PathPoint) -> list[Event]:
-        """Fire at the mover standing at `at`; may destroy it."""
-
-
 class _Refused(Exception):
     def __init__(self, refusal: Refusal):
         super().__init__(str(refusal))
@@ -101,7 +95,8 @@ def _at(x: float, y: float) -> str:
     return f"{x:.1f}, {y:.1f}"
 
 
-def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None):
+def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None
+                  ) -> Callable[[float], bool]:
     """Whether a cliff's face at distance s along a straight piece refuses it (R37,
     D29), given the first stop on the piece: `_plan_straight`'s test of its refusals."""
     run = max(0.0, min(first[0], cm)) if first is not None else cm
@@ -160,7 +155,7 @@ class Walk:
     ) -> NoReturn:
         raise _Refused(Refusal(rule, message, at or self.pose.xy, step))
 
-    def _door_touched_by_anyone(self, door, include_mover: bool) -> bool:
+    def _door_touched_by_anyone(self, door: Feature, include_mover: bool) -> bool:
         tol = self.rules.contact_tolerance
         for other in self.state.bots.values():
             if not other.on_table or (other.id == self.bot.id and not include_mover):
@@ -170,7 +165,7 @@ class Walk:
         return False
 
     def _charge(self, cost: float, step: int) -> None:
-        if self.spent + cost > self.allowed + 1e-6:
+        if beyond(self.spent + cost, self.allowed):
             rule = BUDGET_RULE[self.loco]
             self._refuse(rule,
                     N_("{id} would spend {spent:.2f} cm of movement; only {allowed:.2f} cm is "
@@ -179,12 +174,12 @@ class Walk:
                         move=self.bot.stats.move), step)
 
     def _record(
-        self, piece: Piece, cost: float, spent_placed: float = 0.0, **extra: object
+        self, piece: Piece, cost: float, spent_placed: float = 0.0, teleported: bool = False
     ) -> None:
         self.spent += cost
         self.path.append(self._point())
         self.pieces.append(piece)
-        self.ctx.place(self.bot, self.pose, cost - spent_placed, **extra)
+        self.ctx.place(self.bot, self.pose, cost - spent_placed, teleported=teleported)
 
     # --- the walk -------------------------------------------------------------
 
@@ -260,7 +255,8 @@ class Walk:
             return False
         if self.crash_wall is None:         # set with every crash (D10)
             return False
-        if not isinstance(step, Turn) or abs(step.degrees) > self.rules.flier_crash_turn_away + EPS:
+        away = self.rules.flier_crash_turn_away
+        if not isinstance(step, Turn) or beyond(abs(step.degrees), away):
             return False
         if self.bot.destroyed and self.live:
             return False
@@ -296,7 +292,8 @@ class Walk:
             if stop != "teleport" or left <= EPS:      # a teleporter with no free exit
                 return
 
-    def _plan_straight(self, i: int, heading: float, cm: float):
+    def _plan_straight(self, i: int, heading: float, cm: float
+                       ) -> tuple[float, str | None, Any, float]:
         """Where a straight piece stops and why; raises a refusal when it may not be made."""
         state, bot, pose = self.state, self.bot, self.pose
         index = state.index
@@ -566,11 +563,11 @@ class Walk:
 
     # --- features that move the bot --------------------------------------------
 
-    def _teleport(self, i: int, source) -> bool:
+    def _teleport(self, i: int, source: Feature) -> bool:
         """The centre entered a teleporter (R53, D28)."""
         candidates = free_teleporters(self.state, self.bot, source)
         labels = [c.label for c in candidates]
-        event: Event = {"type": "teleport", "bot": self.bot.id, "from": source.label,
+        event: TeleportEvent = {"type": "teleport", "bot": self.bot.id, "from": source.label,
                         "candidates": labels}
         if not candidates:
             event["to"] = None
@@ -762,7 +759,9 @@ class Walk:
                 )
         elif not (self.live and bot.destroyed):
             self.ctx.trail, self.ctx.trail_bot = [], bot.id
+            self.ctx.watch = self.interrupt       # D40: the carry is its movement
             carry(self.ctx, bot, self.pose)
+            self.ctx.watch = None
             trail, self.ctx.trail = self.ctx.trail, None
             if trail:
                 start = self.path[-1]
@@ -786,10 +785,10 @@ class Walk:
         need = bot.stats.min_move
         if not bot.stats.is_flying or need <= 0 or (self.live and bot.destroyed):
             return
-        if self.ended in ("pit", "destroyed"):
-            return
+        if self.ended in ("pit", "destroyed", "crash"):
+            return                  # D38: a crash ends the movement, the minimum with it
         moved = self.moved_before + self.spent
-        if moved >= need - 1e-6:
+        if reaches(moved, need):
             return
         point = Point(self.pose.x, self.pose.y)
         if any(s.shape.contains(point) for s in self.parts.services):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
 from bottisota.engine import damage
+from bottisota.engine.event_types import StatusEvent, ToHitEvent
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.state import Bot, GameState
 
@@ -60,8 +61,10 @@ def special_damage(state: GameState, target: Bot, weapon: Weapon, count: int) ->
         value = min(state.rules.rust_max, target.rust + count)
     else:
         value = min(state.rules.leaflet_max, target.leaflet + count)
-    event = {"type": "status", "bot": target.id, weapon.effect: value,
-             "cause": weapon.name}
+    event: StatusEvent = ({"type": "status", "bot": target.id, "rust": value, "cause": weapon.name}
+                          if weapon.effect == "rust" else
+                          {"type": "status", "bot": target.id, "leaflet": value,
+                           "cause": weapon.name})
     return [apply_event(state, event)]
 
 
@@ -80,6 +83,6 @@ def _roll_to_hit_without_shooter(state: GameState, weapon: Weapon, target: Bot,
                 name=weapon.name, id=target.id, need=need)
                          + (f" ({modifier:+d})" if modifier else ""))
     hit = damage.passes(state, roll, roll + modifier, need)
-    event = {"type": "to_hit", "bot": None, "weapon": weapon.name, "target": target.id,
+    event: ToHitEvent = {"type": "to_hit", "bot": None, "weapon": weapon.name, "target": target.id,
              "roll": roll, "mod": modifier, "need": need, "hit": hit}
     return hit, apply_event(state, event)

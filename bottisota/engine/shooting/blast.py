@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bottisota.core.arena import Feature
 from bottisota.core.cards import Weapon
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.geometry import first_barrier, open_doors
@@ -65,8 +67,8 @@ def blast_area(state: GameState, centre_xy: Sequence[float], centre_z: float,
     radii = np.array([b.radius for b in bots])
     dist = np.hypot(xs - cx, ys - cy)
     tol = rules.contact_tolerance
-    touching = dist <= radii + rules.blast_diameter / 2.0 + tol
-    on_centre = dist <= radii + tol
+    touching = within(dist, radii + rules.blast_diameter / 2.0 + tol)
+    on_centre = within(dist, radii + tol)
     centre_id = _centre_bot(bots, dist, on_centre)
     opened = open_doors(state) if touching.any() else set()
     members: list[BlastMember] = []
@@ -93,10 +95,10 @@ def _centre_bot(bots: list[Bot], dist: np.ndarray, on_centre: np.ndarray) -> str
 
 
 def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z: float,
-              opened: set) -> str | None:
+              opened: set[Feature]) -> str | None:
     """R35, D13: a different level, or a wall or closed door between."""
     rules = state.rules
-    if abs(bot.z - centre_z) > rules.level_difference:
+    if beyond(abs(bot.z - centre_z), rules.level_difference):
         return (N_("R35: {id}'s floor is {z:.1f} cm from the blast's; levels differ by more "
                    "than {level_difference:g} cm").format(
                     id=bot.id, z=abs(bot.z - centre_z), level_difference=rules.level_difference))
@@ -111,13 +113,16 @@ def _why_safe(state: GameState, bot: Bot, centre: tuple[float, float], centre_z:
 def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
                   centre_xy: Sequence[float], centre_z: float, centre_bot_id: str | None = None,
                   to_hit: int | None = None, hits: int | str | None = None,
-                  by: str | None = None, exclude: Iterable[str] = ()) -> list[Event]:
+                  by: str | None = None, exclude: Iterable[str] = (),
+                  rolled: Iterable[str] = ()) -> list[Event]:
     """Explode `weapon` at a point (R34, R35, D32): every member rolls its own
     attack (to-hit, hits, special damage, armour), nearest first. A
     `centre_bot_id` that is in the area is the centre bot (no -1/+1) whatever
     the geometry says. `to_hit`/`hits` override the weapon's (D21); kill
-    credit goes to `by`, by default the source (D22). Applies and returns
-    the events, starting with a `blast` event that lists the members."""
+    credit goes to `by`, by default the source (D22). A member in `rolled` is
+    listed but does not roll again (the bot a shot hit: its attack was its roll,
+    D32). Applies and returns the events, starting with a `blast` event that
+    lists the members."""
     members, safe = blast_area(state, centre_xy, centre_z, exclude)
     if centre_bot_id is not None:
         members = recentred(state, members, centre_bot_id)
@@ -130,7 +135,10 @@ def resolve_blast(state: GameState, source: Bot | None, weapon: Weapon,
     cause = N_("{id}'s {name} blast").format(
                 id=source.id, name=weapon.name) if source else N_("{name} blast").format(
                                                                     name=weapon.name)
+    done = set(rolled)
     for member in members:
+        if member.bot in done:
+            continue
         target = state.bots[member.bot]
         _, more = attack(state, source, weapon, target, hit_mod=member.hit_mod,
                          armour_mod=member.armour_mod, cause=cause, to_hit=to_hit,

@@ -28,6 +28,7 @@ import numpy as np
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing
 from bottisota.core.i18n import N_
+from bottisota.core.limits import within
 from bottisota.engine.events import Event, apply_event, r2
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.blast import resolve_blast
@@ -134,7 +135,7 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
             gap, along = segment_distances((x, y), end, xs, ys)
             reach = np.array([b.radius for b in candidates]) + tol
             touched = sorted((float(along[i]), candidates[i].id)
-                             for i in np.nonzero(gap <= reach + 1e-9)[0])
+                             for i in np.nonzero(within(gap, reach))[0])
         stop = touched[0][0] if touched else leg
         if chase is not None and chase.id not in {bid for _, bid in touched}:
             _, along = segment_distances((x, y), end, np.array([chase.x]), np.array([chase.y]))
@@ -169,12 +170,12 @@ def fly_on(state: GameState, shooter: Bot, weapon: Weapon, target: Bot,
 
 def explode_at(state: GameState, shooter: Bot, weapon: Weapon, struck: Bot,
                by: str | None = None) -> list[Event]:
-    """An explosive rocket or missile that hit `struck` explodes there (R26, R27,
-    R34, D32): the blast marker's centre on that bot's centre; the bot itself
-    already rolled (the attack that hit it), every other bot in the area rolls
-    at the blast's modifiers."""
+    """An explosive weapon that hit `struck` explodes there (R26, R27, R34, D32,
+    D43): the blast marker's centre on that bot's centre; the bot itself already
+    rolled (the attack that hit it), every other bot in the area rolls at the
+    blast's modifiers."""
     return resolve_blast(state, shooter, weapon, struck.pos, struck.z, struck.id, by=by,
-                         exclude=(struck.id,))
+                         rolled=(struck.id,))
 
 
 def _leg(state: GameState, shooter: Bot, weapon: Weapon, a: tuple[float, float],
@@ -184,7 +185,7 @@ def _leg(state: GameState, shooter: Bot, weapon: Weapon, a: tuple[float, float],
 
 
 def _end(state: GameState, shooter: Bot, weapon: Weapon, at: tuple[float, float],
-         barrier: tuple | None, homing: bool) -> Event:
+         barrier: tuple[str, tuple[float, float], float] | None, homing: bool) -> Event:
     """R26: a rocket that hits nothing is removed; R27: a missile deactivates."""
     if barrier is not None:
         how = N_("stopped by {v}").format(v=barrier[0])

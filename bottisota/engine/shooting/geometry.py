@@ -17,6 +17,7 @@ from shapely.geometry import LineString, Point
 
 from bottisota.core.arena import Feature
 from bottisota.core.compass import vector
+from bottisota.core.limits import LIMIT_TOLERANCE
 from bottisota.engine.state import Bot, GameState
 from bottisota.geometry.arena_index import ArenaIndex, Disc
 
@@ -72,7 +73,7 @@ def open_doors(state: GameState,
         if b.removed:
             continue
         x, y = poses.get(b.id, (b.x, b.y))
-        r = b.radius + tol + 1e-9
+        r = b.radius + tol + LIMIT_TOLERANCE       # touching within D35
         grow = r + 1e-9
         for i, (x0, y0, x1, y1) in enumerate(bar.door_boxes):
             if x0 - grow <= x <= x1 + grow and y0 - grow <= y <= y1 + grow:

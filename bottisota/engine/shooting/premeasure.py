@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypedDict, TypeVar, cast
 
 import numpy as np
 from shapely.geometry import LineString, Point
@@ -23,8 +23,10 @@ from shapely.geometry.base import BaseGeometry
 from bottisota.core.actions import Refusal
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing, headings
+from bottisota.core.limits import within
 from bottisota.engine import damage
 from bottisota.engine.movement.moves import preview_fling
+from bottisota.engine.movement.result import FlingResult
 from bottisota.engine.shooting.beams import fling_plan
 from bottisota.engine.shooting.blast import BlastMember, SafeBot, blast_area, recentred
 from bottisota.engine.shooting.flight import MissileTurn, missile_turn_options
@@ -41,7 +43,6 @@ from bottisota.engine.shooting.geometry import (
 )
 from bottisota.engine.shooting.spray import spray_members
 from bottisota.engine.shooting.targeting import (
-    ANGLE_EPSILON,
     BEAM_KINDS,
     Pose,
     arc_refusal,
@@ -53,30 +54,38 @@ from bottisota.engine.shooting.targeting import (
     sight_blocked,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import FAST_PATHS, Sight, TrackPoint
+from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex, Disc, Sight, TrackPoint
+
+T = TypeVar("T")
 
 MEMO_SIZE = 4096   # sight answers kept per compiled arena before they are forgotten
 
 
-def sight_memo(index: Any) -> dict:
+SightMemo = dict[tuple[object, ...], object]
+"""Kept sight answers by key: a ("track", ...) key holds a Sight, a ("lines", ...) key
+the clear flags through and past the bots."""
+
+
+def sight_memo(index: ArenaIndex) -> SightMemo:
     """Sight answers of the pre-measure kept on the compiled arena, by every input
     they depend on (line ends and heights, the bots as discs, the open doors): the
     view asks the same lines frame after frame while nothing moves, and a cursor
     resting on a bot asks the same fire track. Emptied by `forget_sight`."""
-    return cast(dict, index.cached(("shooting", "premeasure-sight"), dict))
+    memo: SightMemo = index.cached(("shooting", "premeasure-sight"), dict)
+    return memo
 
 
-def forget_sight(index: Any) -> None:
+def forget_sight(index: ArenaIndex) -> None:
     """Drop the kept answers (benches time a question as asked the first time)."""
     sight_memo(index).clear()
 
 
-def _disc_key(discs: tuple) -> tuple:
+def _disc_key(discs: tuple[Disc, ...]) -> tuple[tuple[str, float, float, float, float, float], ...]:
     """The bots as sight sees them, in plain values (hashed without Python calls)."""
     return tuple((d.id, d.x, d.y, d.r, d.z, d.height) for d in discs)
 
 
-def _keep(memo: dict, key: tuple, value: Any) -> Any:
+def _keep(memo: SightMemo, key: tuple[object, ...], value: T) -> T:
     """Keep an answer (nothing while the fast paths are off, so nothing is found)."""
     if FAST_PATHS.on:
         if len(memo) >= MEMO_SIZE:
@@ -94,7 +103,7 @@ class LazySight:
 
     __slots__ = ("_index", "_bot_ids", "_args", "_clear", "_value")
 
-    def __init__(self, index: Any, bot_ids: frozenset[str], clear: bool, *args: Any) -> None:
+    def __init__(self, index: ArenaIndex, bot_ids: frozenset[str], clear: bool, *args: Any) -> None:
         self._index, self._bot_ids, self._clear, self._args = index, bot_ids, clear, args
         self._value: Sight | None = None
 
@@ -106,7 +115,7 @@ class LazySight:
                 return self._value
             key = ("track", a, az, b, bz, _disc_key(discs), ignore, doors)
             memo = sight_memo(self._index)
-            found = memo.get(key)
+            found = cast(Sight | None, memo.get(key))       # a "track" key: a Sight
             if found is None:
                 index = self._index
                 kept = tuple(d for d in discs if d.id not in ignore)
@@ -236,7 +245,7 @@ class Premeasure:
     blast: BlastPreview | None = None
     missile: MissileTurn | None = None
     flight: FlightPreview | None = None
-    fling: Any = None                     # movement.FlingResult for push / pull (R29)
+    fling: FlingResult | None = None      # push / pull (R29)
 
     @property
     def corridor(self) -> BaseGeometry | None:
@@ -258,6 +267,20 @@ class Premeasure:
         return [t.bot for t in self.targets if t.can_fire]
 
 
+
+class _Aimed(TypedDict, total=False):
+    """What `Premeasure` adds for an aimed target (its fields of the same names)."""
+
+    aim: tuple[float, float]
+    corridor_line: tuple[tuple[float, float], tuple[float, float]]
+    corridor_width: float
+    corridor_members: tuple[str, ...]
+    blast: BlastPreview
+    missile: MissileTurn
+    flight: FlightPreview
+    fling: FlingResult
+
+
 def premeasure_weapons(state: GameState, bot_id: str, weapon_names: list[str] | None = None,
                        target: str | tuple[float, float] | None = None,
                        overwatch: bool = False) -> dict[str, Premeasure]:
@@ -266,14 +289,14 @@ def premeasure_weapons(state: GameState, bot_id: str, weapon_names: list[str] | 
     shooter = state.bots[bot_id]
     names = weapon_names if weapon_names is not None else [
         w.name for w in shooter.stats.weapons if w.kind not in ("mine", "magnetic_mine")]
-    cache: dict = {}
+    cache: dict[str, _Shared] = {}
     return {name: premeasure(state, bot_id, name, target, overwatch, _cache=cache)
             for name in names}
 
 
 def premeasure(state: GameState, bot_id: str, weapon_name: str,
                target: str | tuple[float, float] | None = None,
-               overwatch: bool = False, _cache: dict | None = None) -> Premeasure:
+               overwatch: bool = False, _cache: dict[str, _Shared] | None = None) -> Premeasure:
     """Measure `weapon_name` of `bot_id` against every other bot, and, given a
     target bot or point, what the weapon would reach there. No dice, no change."""
     shooter = state.bots[bot_id]
@@ -286,13 +309,11 @@ def premeasure(state: GameState, bot_id: str, weapon_name: str,
         shared = cache["shared"] = _Shared(state, shooter)
     targets = _measure_targets(state, shooter, weapon, shared, overwatch, whole)
     limit = reach(state, weapon, overwatch)
-    result: dict[str, Any] = dict(
+    aimed = _aimed(state, shooter, weapon, target, limit) if target is not None else _Aimed()
+    return Premeasure(
         bot=shooter.id, weapon=weapon.name, kind=weapon.kind, mount=weapon.mount,
         reach=limit, arc_half=state.rules.nose_arc / 2.0 if weapon.mount == "nose" else None,
-        overwatch=overwatch, refusal=str(whole) if whole else None, targets=targets)
-    if target is not None:
-        result.update(_aimed(state, shooter, weapon, target, limit))
-    return Premeasure(**result)
+        overwatch=overwatch, refusal=str(whole) if whole else None, targets=targets, **aimed)
 
 
 class _Shared:
@@ -318,14 +339,14 @@ class _Shared:
         self._state, self._shooter = state, shooter
         self._clear: tuple[list[bool], list[bool]] | None = None
         self._lazy: dict[bool, list[LazySight]] = {}
-        self._disc_list: tuple | None = None
+        self._disc_list: tuple[Disc, ...] | None = None
 
     def _ends(self) -> tuple[tuple[float, float], float, list[tuple[tuple[float, float], float]]]:
         spose, shooter = self.spose, self._shooter
         a, top = (spose.x, spose.y), spose.z + shooter.card.height
         return a, top, [((o.x, o.y), o.z + o.card.height / 2.0) for o in self.others]
 
-    def _discs(self) -> tuple:
+    def _discs(self) -> tuple[Disc, ...]:
         """The other standing bots as sight obstacles (built once, for both kinds of line)."""
         if self._disc_list is None:
             self._disc_list = tuple(disc_of(b) for b in standing_bots(self._state)
@@ -343,7 +364,8 @@ class _Shared:
                             dtype=float).reshape(-1, 6)
             key = ("lines", a, top, tuple(ends), _disc_key(self._discs()), tuple(doors))
             memo = sight_memo(state.index)
-            found = memo.get(key) if FAST_PATHS.on else None
+            found = cast(tuple[list[bool], list[bool]] | None,   # a "lines" key: the flags
+                         memo.get(key) if FAST_PATHS.on else None)
             if found is None:
                 through, past = state.index.sight_many_both(rows, discs=self._discs(),
                                                             open_doors=doors)
@@ -377,14 +399,14 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, shared: _Sh
         return ()
     spose, dist, off = shared.spose, shared.dist, shared.off
     if weapon.mount == "nose":
-        in_arc = (off <= state.rules.nose_arc / 2.0 + ANGLE_EPSILON).tolist()
+        in_arc = within(off, state.rules.nose_arc / 2.0).tolist()
     else:
         in_arc = [True] * len(others)
     if weapon.kind == "melee":
-        in_range = (dist <= shared.radii + shooter.radius + state.rules.contact_tolerance
-                    + 1e-9).tolist()
+        in_range = within(dist, shared.radii + shooter.radius
+                          + state.rules.contact_tolerance).tolist()
     else:
-        in_range = (dist <= reach(state, weapon, overwatch) + 1e-9).tolist()
+        in_range = within(dist, reach(state, weapon, overwatch)).tolist()
     modifier = damage.to_hit_modifier(shooter)
     chance = damage.hit_chance(state, weapon.to_hit, modifier)
     through = weapon.kind == "spray"
@@ -413,7 +435,7 @@ def _measure_targets(state: GameState, shooter: Bot, weapon: Weapon, shared: _Sh
 
 
 def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
-           target: str | tuple[float, float], limit: float) -> dict:
+           target: str | tuple[float, float], limit: float) -> _Aimed:
     """What the weapon reaches at the aimed target (a bot id or a point)."""
     if isinstance(target, str):
         aimed = state.bots[target]
@@ -421,7 +443,7 @@ def _aimed(state: GameState, shooter: Bot, weapon: Weapon,
     else:
         aim = (float(target[0]), float(target[1]))
         aim_z, centre_id, aimed = state.index.floor_z(*aim), None, None
-    out: dict = {"aim": aim}
+    out: _Aimed = {"aim": aim}
     if weapon.kind == "spray":
         end = _clipped(shooter.pos, aim, limit)
         top = aimed.z + aimed.card.height / 2.0 if aimed is not None \
@@ -448,7 +470,7 @@ def _clipped(a: tuple[float, float], b: tuple[float, float], limit: float) -> tu
 
 
 def _corridor(state: GameState, shooter: Bot, end: tuple[float, float],
-              heights: tuple[float, float] | None = None) -> dict:
+              heights: tuple[float, float] | None = None) -> _Aimed:
     """R28: the spray's line, its half width for a standard base (+ D4), and the
     exact members (each bot by its own radius, the line's height, D15)."""
 
@@ -490,12 +512,12 @@ def _rocket_line(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) ->
     ys = np.array([b.y for b in others])
     gap, along = segment_distances(target.pos, end, xs, ys)
     reach_ = np.array([b.radius for b in others]) + state.rules.contact_tolerance
-    order = sorted((float(along[i]), others[i].id) for i in np.nonzero(gap <= reach_ + 1e-9)[0])
+    order = sorted((float(along[i]), others[i].id) for i in np.nonzero(within(gap, reach_))[0])
     return FlightPreview(end, tuple(bid for _, bid in order),
                          barrier[0] if barrier else None)
 
 
-def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> Any:
+def _fling(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> FlingResult:
     """R29: the landing spot of a push or pull (movement's preview, no dice)."""
 
     heading, distance = fling_plan(shooter, target, weapon.kind, weapon.strength)

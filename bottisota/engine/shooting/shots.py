@@ -14,7 +14,6 @@ from bottisota.core.i18n import N_
 from bottisota.engine.events import Event, apply_event
 from bottisota.engine.shooting.attack import attack
 from bottisota.engine.shooting.beams import resolve_beams
-from bottisota.engine.shooting.blast import resolve_blast
 from bottisota.engine.shooting.flight import FLYING_KINDS, explode_at, fly_on
 from bottisota.engine.shooting.premeasure import Premeasure, premeasure, premeasure_weapons
 from bottisota.engine.shooting.spray import SprayMember, spray_heights, spray_members
@@ -109,9 +108,10 @@ def _weapon(shooter: Bot, name: str) -> Weapon:
 def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> list[Event]:
     """One legal shot of one weapon (ammo, then the dice): guns and melee one
     attack; rockets and missiles fly on after a miss (R26, R27); sprays roll
-    for every bot on the line (R28); other explosives blast at the target (R34,
-    D32). An explosive rocket or missile explodes only at the bot it hits, the
-    target or one on its flight; that bot's roll was the attack itself (D32)."""
+    for every bot on the line (R28). An explosive weapon explodes only at the bot
+    it hits (R34, D32): the target's roll is the attack itself, a miss has no
+    blast (D43); a rocket or missile that misses flies on and may explode at a
+    bot on its flight (D32)."""
     events: list[Event] = [apply_event(state, {
         "type": "shot", "bot": shooter.id, "weapon": weapon.name, "target": target.id,
         "kind": weapon.kind})]
@@ -128,8 +128,6 @@ def fire_one(state: GameState, shooter: Bot, weapon: Weapon, target: Bot) -> lis
             state, shooter, target.pos, heights=spray_heights(shooter, target)
         ):
             events += attack(state, shooter, weapon, state.bots[member.bot])[1]
-    elif weapon.explosive and weapon.kind not in FLYING_KINDS:
-        events += resolve_blast(state, shooter, weapon, target.pos, target.z, target.id)
     else:
         hit, more = attack(state, shooter, weapon, target)
         events += more

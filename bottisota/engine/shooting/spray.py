@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bottisota.core.limits import within
 from bottisota.engine.shooting.geometry import segment_distances
 from bottisota.engine.state import Bot, GameState
 
@@ -40,14 +41,14 @@ def spray_members(state: GameState, shooter: Bot, end: tuple[float, float],
     reach = np.array([b.radius for b in bots]) + state.rules.contact_tolerance
     gap, along = segment_distances(start, end, xs, ys)
     dist = np.hypot(xs - start[0], ys - start[1])
-    inside = gap <= reach + 1e-9
+    inside = within(gap, reach)
     if heights is not None:
         length = float(np.hypot(end[0] - start[0], end[1] - start[1]))
         t = along / length if length > 0 else np.zeros_like(along)
         z = heights[0] + (heights[1] - heights[0]) * np.clip(t, 0.0, 1.0)
         floors = np.array([b.z for b in bots])
         tops = floors + np.array([b.card.height for b in bots])
-        inside &= (floors <= z + 1e-9) & (z <= tops + 1e-9)
+        inside &= within(floors, z) & within(z, tops)
     found = [SprayMember(bots[i].id, float(dist[i]), float(gap[i]))
              for i in np.nonzero(inside)[0]]
     return sorted(found, key=lambda m: (round(m.distance, 6), m.bot))

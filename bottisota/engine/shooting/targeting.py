@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bottisota.core.actions import Refusal
-from bottisota.core.arena import SLOPED_TYPES
+from bottisota.core.arena import SLOPED_TYPES, Feature
 from bottisota.core.cards import Weapon
 from bottisota.core.compass import bearing, off_angle
 from bottisota.core.i18n import N_
+from bottisota.core.limits import beyond, within
 from bottisota.engine.shooting.geometry import (
     disc_of,
     door_keys,
@@ -29,7 +30,7 @@ from bottisota.engine.shooting.geometry import (
     standing_bots,
 )
 from bottisota.engine.state import Bot, GameState
-from bottisota.geometry.arena_index import FAST_PATHS, Sight
+from bottisota.geometry.arena_index import FAST_PATHS, Disc, Sight
 
 FIRST_ROUND = 1                 # R7: the round in which nobody may shoot
 BEAM_KINDS = ("push", "pull")   # R29: resolved by rules.beams
@@ -101,7 +102,7 @@ def arc_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose) -> R
         return None
     half = state.rules.nose_arc / 2.0
     off = off_angle(spose.facing, bearing((spose.x, spose.y), (tpose.x, tpose.y)))
-    if off > half + ANGLE_EPSILON:
+    if beyond(off, half):
         return Refusal("R19",
                 N_("target is {off:.0f}° off the nose; nose weapons reach {half:g}°").format(
                     off=off, half=half),
@@ -114,7 +115,7 @@ def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
     """R18 D14 (R23 when on overwatch): centre to centre in the plane."""
     distance = math.hypot(tpose.x - spose.x, tpose.y - spose.y)
     limit = reach(state, weapon, overwatch)
-    if distance <= limit + 1e-9:
+    if within(distance, limit):
         return None
     if overwatch and state.rules.overwatch_range < weapon.range:
         return Refusal("R23",
@@ -128,7 +129,7 @@ def range_refusal(state: GameState, weapon: Weapon, spose: Pose, tpose: Pose,
 
 def in_contact(state: GameState, a: Pose, ra: float, b: Pose, rb: float) -> bool:
     """D4: the bases touch (within the contact tolerance)."""
-    return math.hypot(b.x - a.x, b.y - a.y) <= ra + rb + state.rules.contact_tolerance + 1e-9
+    return within(math.hypot(b.x - a.x, b.y - a.y), ra + rb + state.rules.contact_tolerance)
 
 
 def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
@@ -139,7 +140,7 @@ def melee_refusal(state: GameState, shooter: Bot, target: Bot, spose: Pose,
         return Refusal("R25",
                 N_("{id} is {gap:.1f} cm from base contact; melee needs bases touching").format(
                     id=target.id, gap=gap), at=(tpose.x, tpose.y))
-    if abs(spose.z - tpose.z) <= state.rules.level_difference:
+    if within(abs(spose.z - tpose.z), state.rules.level_difference):
         return None
     index = state.index
     middle = ((spose.x + tpose.x) / 2.0, (spose.y + tpose.y) / 2.0)
@@ -174,7 +175,7 @@ def line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose | Non
                  for b in state.bots.values()),
            shooter.id, target.id, spose, tpose, through_bots,
            tuple(sorted(poses.items())) if poses else ())
-    memo: dict[tuple, Sight] = state.index.cached(("shooting", "sight_lines"), dict)
+    memo: dict[tuple[object, ...], Sight] = state.index.cached(("shooting", "sight_lines"), dict)
     sight = memo.get(key)
     if sight is None:
         sight = _shared_line_of_sight(state, shooter, target, spose, tpose, through_bots,
@@ -190,8 +191,8 @@ class _Standing:
     """Every standing bot where it stands: its obstacle disc, and the doors open
     (R47) with every bot where it stands."""
 
-    discs: tuple
-    doors: frozenset
+    discs: tuple[Disc, ...]
+    doors: frozenset[Feature]
 
 
 def _standing(state: GameState) -> _Standing:
@@ -200,7 +201,7 @@ def _standing(state: GameState) -> _Standing:
     height and whether it stands: all that either reads)."""
     key = tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
                 for b in state.bots.values())
-    memo: dict[tuple, _Standing] = state.index.cached(("shooting", "standing"), dict)
+    memo: dict[tuple[object, ...], _Standing] = state.index.cached(("shooting", "standing"), dict)
     found = memo.get(key)
     if found is None:
         if len(memo) >= STANDING_MEMO_SIZE:
@@ -244,7 +245,7 @@ def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose
 
 
 def _top_to_middle(state: GameState, shooter: Bot, target: Bot, spose: Pose, tpose: Pose,
-                   discs: tuple, doors: Iterable[Any]) -> Sight:
+                   discs: tuple[Disc, ...], doors: Iterable[Any]) -> Sight:
     """The sight line from the shooter's top to the target's middle (D15), past the
     other bots' discs, with these doors open."""
     return state.index.sight(
