@@ -190,8 +190,10 @@ def rules_to_data(rules: HouseRules) -> Raw:
 
 
 # house rules added since journals were first written, with the value that plays an
-# older journal's game as it was played (D48, D49: no robots' limit, no stalemate)
-_RULES_SINCE = {"robot_round_limit": None, "stalemate_rounds": None}
+# older journal's game as it was played (D48, D49: no robots' limit, no stalemate; R23:
+# a watcher's time to answer, the bundled 30 s, changes no recorded event)
+_RULES_SINCE: dict[str, object] = {"robot_round_limit": None, "stalemate_rounds": None,
+                                   "overwatch_answer_seconds": 30}
 
 
 def rules_from(data: Any) -> HouseRules:
