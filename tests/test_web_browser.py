@@ -130,6 +130,22 @@ class Chromium:
         tools.target = target["id"]
         return tools
 
+    def device(self) -> DevTools:
+        """A page in a browser context of its own: another phone (no storage, no
+        BroadcastChannel shared with the other pages)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/version",
+                                    timeout=WAIT) as r:
+            browser = DevTools(json.load(r)["webSocketDebuggerUrl"])
+        try:
+            context = browser.call("Target.createBrowserContext")["browserContextId"]
+            target = browser.call("Target.createTarget", url="about:blank",
+                                  browserContextId=context)["targetId"]
+        finally:
+            browser.close()
+        tools = DevTools(f"ws://127.0.0.1:{self.port}/devtools/page/{target}")
+        tools.target = target
+        return tools
+
     def close(self, tools: DevTools) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/close/{tools.target}",
                                     timeout=WAIT):
@@ -563,7 +579,7 @@ def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
         phone(other, url)
         for tab in (browser, other):
             tab.wait("!document.getElementById('tabs').hidden", "the other tab's notice")
-            assert "1 other tab" in tab.js("document.getElementById('tabs').textContent")
+            assert "1 other screen" in tab.js("document.getElementById('tabs').textContent")
         browser.call("Page.bringToFront")
         tap_bot(browser, "red-1")
         browser.tap_selector("[data-weapon='Mortar']")
@@ -574,6 +590,30 @@ def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
         other.close()
         browser.chromium.close(other)
     browser.wait("document.getElementById('tabs').hidden", "the notice gone with the tab")
+
+
+def test_a_second_phone_on_a_seat_is_told_and_kept_in_step(served, browser):
+    """Two phones (browser contexts that share nothing) on red's seat: each says the
+    other is there, and a pre-measure made on one shows on the other, through the
+    server; when one goes, the other's notice goes too."""
+    hub, port = served
+    url = f"http://127.0.0.1:{port}/s/{TOKENS['red']}"
+    phone(browser, url)
+    other = browser.chromium.device()
+    try:
+        phone(other, url)
+        for screen in (browser, other):
+            screen.wait("!document.getElementById('tabs').hidden", "the other phone's notice")
+            assert "1 other screen" in screen.js("document.getElementById('tabs').textContent")
+        tap_bot(browser, "red-1")
+        browser.tap_selector("[data-weapon='Mortar']")
+        other.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === "
+                   "'Mortar' && window.bottisota.selected === 'red-1'", "the same pre-measure")
+        assert "Mortar" in other.js("document.getElementById('measure').textContent")
+    finally:
+        other.close()
+        browser.chromium.close(other)
+    browser.wait("document.getElementById('tabs').hidden", "the notice gone with the phone")
 
 
 def test_the_page_speaks_the_phones_language(served, browser):

@@ -56,6 +56,8 @@ RATE = 60.0                 # messages per second a connection may send (burst a
 WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
 QUEUE_MIN = 64              # messages waiting for their answer, per connection, at least
 LATEST_ONLY = ("plan", "premeasure")   # only the newest waiting one of these is answered
+# messages that change a seat's desk (kept once per seat): its other screens are sent it
+DESK_CHANGES = frozenset({"select", "premeasure", "plan", "clear", "show", "commit"})
 SEND_SECONDS = 5.0          # a message the phone has not taken in this long: it is dropped
 OUTBOX = 256                # messages waiting to go to one connection, at most
 CLOSE_SECONDS = 1.0         # a dropped connection is told why, if it takes it this soon
@@ -232,6 +234,7 @@ class PhoneServer:
             conn.told = hello["log_rev"]
             await conn.send(hello)
             await self._push(conn)
+            await self._tell_screens(seat.name)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -282,6 +285,7 @@ class PhoneServer:
             self.hub.leave(seat)
             await worker
             await conn.close()
+            await self._tell_screens(seat.name)
 
     async def _answer(self, conn: Connection, waiting: deque[Message | None],
                       wake: asyncio.Event) -> None:
@@ -298,6 +302,8 @@ class PhoneServer:
                 answer = await asyncio.to_thread(self.hub.handle, conn.seat, msg)
                 for reply in answer.replies:
                     await conn.send(reply)
+                if msg.type in DESK_CHANGES:
+                    await self._share_desk(conn)
                 if answer.moved:
                     await self.broadcast(refreshed=True)
                 elif answer.changed:            # only what is shown on the table changed
@@ -322,6 +328,26 @@ class PhoneServer:
                     await conn.send(answer)
 
         await asyncio.gather(*(tell(c) for c in list(self.connections)))
+
+    def _screens(self, seat: str) -> list[Connection]:
+        """The open connections of one seat (its phones and tabs)."""
+        return [c for c in list(self.connections) if c.seat.name == seat]
+
+    async def _tell_screens(self, seat: str) -> None:
+        """Each screen of the seat is told how many others hold the seat too (a second
+        phone, not only a second tab of one browser)."""
+        screens = self._screens(seat)
+        for conn in screens:
+            await conn.send({"type": "screens", "others": len(screens) - 1})
+
+    async def _share_desk(self, conn: Connection) -> None:
+        """One screen of a seat changed the seat's desk (the server keeps one per
+        seat): its other screens are sent the desk, so they show the same."""
+        others = [c for c in self._screens(conn.seat.name) if c is not conn]
+        if others:
+            desk = await asyncio.to_thread(self.hub.desk, conn.seat)
+            for other in others:
+                await other.send(desk)
 
     async def _push(self, conn: Connection) -> None:
         """The feed's lines the connection was not told, and the watcher's question

@@ -301,10 +301,20 @@ class Hub:
                 "state": self._state_json(),
                 "shown": self.shown(),
                 "log": self.session.feed.lines_json(), "log_rev": self.session.feed.rev,
-                "desk": {"selected": desk.selected, "measure": desk.measure,
-                         "plan": desk.plan, "shown": desk.shown,
-                         "premeasure": desk.last_measure, "planned": desk.last_plan},
+                "desk": self._desk_json(desk),
             }
+
+    def desk(self, seat: Seat) -> Json:
+        """The seat's desk as its other screens show it (a `desk` message): sent to
+        every other phone or tab of the seat after one of them changed it."""
+        with self.lock:
+            return {"type": "desk", "desk": self._desk_json(self.desks[seat.name])}
+
+    @staticmethod
+    def _desk_json(desk: Desk) -> Json:
+        return {"selected": desk.selected, "measure": desk.measure, "plan": desk.plan,
+                "shown": desk.shown, "premeasure": desk.last_measure,
+                "planned": desk.last_plan}
 
     # --- messages -------------------------------------------------------------------------
 

@@ -88,6 +88,8 @@
         if (S.hello && !("log" in S.hello)) feed((m.events || []).map((text) => ({ text })));
         break;
       case "events": feed(m.lines || []); break;
+      case "desk": if (!planInFlight) takeDesk(m.desk || {}, true); break;   // another screen of this seat changed it
+      case "screens": S.others = m.others || 0; renderTabs(); break;
       case "asking": S.pendingCommit = null; S.plan = null; S.planned = null; S.tail = null;   // the watchers answer first
         note([m.text], false); break;
       case "answered": S.ask = null; break;
@@ -114,15 +116,23 @@
     // asks again for what it was showing
     const d = m.desk || {};
     planInFlight = false; planDirty = false;
-    S.selected = d.selected || S.selected; S.showOn = !!d.shown;
-    if (d.measure) { S.measureReq = d.measure; S.premeasure = d.premeasure; } else S.premeasure = null;
-    if (d.plan) { S.plan = { bot: d.plan.bot, steps: d.plan.steps.slice() }; S.planned = d.planned; } else S.planned = null;
+    takeDesk(d, false);
     if (m.log) { S.feed = []; feed(m.log); }
     S.ready = true; S.offline = false;
     if (!S.view) fit();
     if (S.measureReq && !d.measure) resendMeasure();
     if (S.plan && !d.planned) sendPlan();
     onState();
+  }
+
+  // The server's desk of this seat. On hello a desk the server lacks (it restarted) keeps
+  // this page's own request, asked again; from another screen of the seat it replaces it.
+  function takeDesk(d, replace) {
+    S.selected = d.selected || (replace ? null : S.selected); S.showOn = !!d.shown;
+    if (d.measure) { S.measureReq = d.measure; S.premeasure = d.premeasure; }
+    else { S.premeasure = null; if (replace) S.measureReq = null; }
+    if (d.plan) { S.plan = { bot: d.plan.bot, steps: d.plan.steps.slice() }; S.planned = d.planned; }
+    else { S.planned = null; if (replace) S.plan = null; }
   }
 
   function onState() {
@@ -190,8 +200,9 @@
     }
   };
   function renderTabs() {
-    const n = S.tabs.size, box = $("tabs"); box.hidden = !n;
-    box.textContent = n ? tx("this seat is open in {count} other tab(s) too: they show the same", { count: n }) : "";
+    // the server counts every screen of the seat; the browser's channel only its own tabs
+    const n = Math.max(S.tabs.size, S.others || 0), box = $("tabs"); box.hidden = !n;
+    box.textContent = n ? tx("this seat is open on {count} other screen(s) too: phones or tabs, they show the same", { count: n }) : "";
   }
 
   // ---------------------------------------------------------------- helpers
