@@ -412,6 +412,16 @@ def test_the_map_is_drawn_again_on_every_size_change(served, browser):
         box = browser.js("(() => { const r = document.getElementById('table')"
                          ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
                          " })()")
+        # the map at Fit is never under the zoom buttons (a bot there could not be read)
+        w, h = browser.js("window.bottisota.table.size")
+        corners = [browser.js(f"window.bottisota.screenOfPoint({x}, {y})")
+                   for x, y in ((0, 0), (w, h))]
+        zoom = browser.js("(() => { const r = document.getElementById('zoom')"
+                          ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+                          " })()")
+        left, right = corners[0][0], corners[1][0]
+        top, bottom = corners[1][1], corners[0][1]
+        assert right <= zoom[0] or bottom <= zoom[1], (corners, zoom, width)
         for bot in ("red-1", "blue-2"):                      # a tap where it is drawn hits it
             x, y = browser.js(f"window.bottisota.screenOf('{bot}')")
             assert box[0] < x < box[2] and box[1] < y < box[3]   # drawn inside the map

@@ -246,9 +246,16 @@
   }
   function fit() {
     if (!S.table) return;
+    // the map fits beside the zoom buttons, never under them: above their strip or to
+    // their left, whichever draws it larger
     const r = canvas.getBoundingClientRect(), [w, h] = S.table.size, pad = 12;
-    const scale = Math.max(0.5, Math.min((r.width - 2 * pad) / w, (r.height - 2 * pad) / h));
-    S.view = { scale, ox: r.width / 2 - (w / 2) * scale, oy: r.height / 2 + (h / 2) * scale };
+    const z = $("zoom").getBoundingClientRect(), gap = 4;
+    const below = Math.max(0, r.bottom - z.top + gap), beside = Math.max(0, r.right - z.left + gap);
+    const fits = (width, height) => Math.max(0.5, Math.min((width - 2 * pad) / w, (height - 2 * pad) / h));
+    const [areaW, areaH] = fits(r.width, r.height - below) >= fits(r.width - beside, r.height)
+      ? [r.width, r.height - below] : [r.width - beside, r.height];
+    const scale = fits(areaW, areaH);
+    S.view = { scale, ox: areaW / 2 - (w / 2) * scale, oy: areaH / 2 + (h / 2) * scale };
     S.size = [r.width, r.height];
   }
   function zoomTo(b) {        // close on a bot: about 30 cm across the map
