@@ -419,8 +419,7 @@ def test_the_map_is_drawn_again_on_every_size_change(served, browser):
         zoom = browser.js("(() => { const r = document.getElementById('zoom')"
                           ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
                           " })()")
-        left, right = corners[0][0], corners[1][0]
-        top, bottom = corners[1][1], corners[0][1]
+        right, bottom = corners[1][0], corners[0][1]
         assert right <= zoom[0] or bottom <= zoom[1], (corners, zoom, width)
         for bot in ("red-1", "blue-2"):                      # a tap where it is drawn hits it
             x, y = browser.js(f"window.bottisota.screenOf('{bot}')")

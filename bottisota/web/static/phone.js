@@ -41,7 +41,7 @@
   // ---------------------------------------------------------------- connection
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${token}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/${token}?lang=${encodeURIComponent(LANG)}`);
     ws.onopen = () => { retry = 500; S.heard = performance.now(); };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
       S.heard = performance.now(); receive(m); };
