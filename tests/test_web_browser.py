@@ -647,6 +647,9 @@ def test_the_page_speaks_the_phones_language(served, browser):
     browser.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
     time.sleep(0.2)
     assert "räjähdys" in {b["text"] for b in browser.js("window.bottisota.labels")}
+    # the page's own numbers as the server's: "50 %" in Finnish (a no-break space)
+    measure = browser.js("document.getElementById('measure').textContent")
+    assert "50\u00a0%" in measure and "50%" not in measure, measure
     _keep("phone-fi.png", screenshot(browser))
     browser.tap_selector("#lang")
     browser.wait("window.bottisota && window.bottisota.ready && document.documentElement.lang"

@@ -229,7 +229,8 @@
   function note(lines, bad) { S.notes = lines.map((text, i) => ({ text, bad: bad ? (i ? "rule" : true) : false })); }
   function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
   function button(text, fn, cls, id) { const b = el("button", text, cls); b.type = "button"; b.onclick = fn; if (id) b.id = id; return b; }
-  function pct(c) { return Math.round(c * 100) + "%"; }
+  const PERCENT = new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 });
+  function pct(c) { return PERCENT.format(c); }   // "50%", Finnish "50 %" as the server writes it
   function fmt(v) { return (Math.round(v * 10) / 10).toString().replace(".", WORDS["."] || "."); }
   function deg(v) { return Math.round(((v % 360) + 360) % 360); }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
