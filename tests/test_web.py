@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from bottisota.core.actions import Forward, Move, Pass, Place, Refusal, SetOverwatch, Turn
+from bottisota.core.i18n import speaking, translated
 from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
@@ -286,7 +287,7 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     c = TestClient(make_app(hub))
     shot = {"bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-2"}]}
     before = state_digest(game.state)
-    with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
+    with c.websocket_connect("/ws/" + TOKENS["red"] + "?lang=fi") as ws:
         ws.receive_json()
         typed: list[int] = []
         for i in range(1, 20):
@@ -295,7 +296,9 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
             if reply["type"] != "dice":
                 break
             assert state_digest(game.state) == before        # asked, nothing changed yet
-            assert "to-hit" in reply["need"] or "d6" in reply["need"] or reply["need"]
+            purpose = game.waiting.purpose                    # the core's English words
+            with speaking("fi"):                              # told in the phone's language
+                assert reply["need"] == translated(purpose) != purpose
             typed.append(6)
         assert reply["type"] == "done"
     rolls = game.history[-1].rolls

@@ -378,13 +378,19 @@ def _translated(lang: str, text: str, depth: int = 0) -> str:
         head = _translated(lang, text[:modifier.start()], depth + 1)
         if head != text[:modifier.start()]:
             return head + modifier.group()
-    for rx, plain in _patterns(lang):
-        m = rx.fullmatch(text)
-        if m:
-            try:
-                return plain.format(**{k: _value(v, depth, k) for k, v in m.groupdict().items()})
-            except (KeyError, IndexError, ValueError):
+    # a die's purpose wraps the text it is rolled for ("<purpose> (1 of 16)"): those
+    # templates first, or "...the deck of {deck}" would take "16 (1 of 16)" as the deck
+    for wrappers in (True, False):
+        for rx, plain in _patterns(lang):
+            if ("purpose" in rx.groupindex) != wrappers:
                 continue
+            m = rx.fullmatch(text)
+            if m:
+                try:
+                    return plain.format(**{k: _value(v, depth, k)
+                                           for k, v in m.groupdict().items()})
+                except (KeyError, IndexError, ValueError):
+                    continue
     for sep in _SEPARATORS:             # "<text> — did you mean 'x'?": each part alone
         head, found, tail = text.partition(sep)
         if found and head:

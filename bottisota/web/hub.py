@@ -41,7 +41,7 @@ from typing import Any
 
 from bottisota.core.actions import Move
 from bottisota.core.errors import JournalWriteError
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, translated
 from bottisota.engine.game import ActResult, Game
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
@@ -477,7 +477,9 @@ class Hub:
         """The answer to an action the session carried out (or refused, or waits for a die)."""
         if result.waiting is not None:
             self.poll()
-            return Answer([{"type": "dice", "need": result.waiting.purpose, "given": given}],
+            # the die's purpose in the phone's words (the core writes it in English)
+            return Answer([{"type": "dice", "need": translated(result.waiting.purpose),
+                            "given": given}],
                           changed=True, moved=True)
         if result.refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])
