@@ -6,8 +6,9 @@ Game i is seeded with `seed * SEED_STRIDE + i`, so the figures do not depend on
 draws (a shared first place) and losses with 95% Wilson intervals, kills, damage
 dealt and taken per game, rounds survived per bot, goal points per game and the
 median range of the shots each personality fired. It says when the intervals are
-too wide to rank and how many games would do, and flags a card whose interval lies
-clear of all the others pooled (OVER- or UNDER-powered), in the table and the chart.
+too wide to rank and how many games would do, and gives each card a rating and a
+verdict (OVER- or UNDER-powered, even, at the margin: robot.rating), in the table and
+the chart.
 `--journals DIR --keep worst|all|N` keeps the journals of chosen games to replay.
 """
 from __future__ import annotations
