@@ -350,3 +350,19 @@ def test_a_card_row_gives_the_median_range_its_bots_fired_at():
     rows = {row.label: row for row in card_rows(games)}
     assert rows["ace"].median_range == 14.0
     assert rows["bolt"].median_range is None          # never fired: "-" in the table
+
+
+def test_a_zone_as_wide_as_the_margin_is_one_message(capsys):
+    assert cli_main(["simulate", "duel", "--games", "1", "--zone", "10", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "the zone is at least 0 and less than the margin (10)" in err
+    assert "Traceback" not in err
+
+
+def test_the_summary_names_the_cards_at_the_margin_with_their_intervals(monkeypatch):
+    _decided, _games, ratings = verdicts(monkeypatch, DECK, 1)
+    text = "\n".join(rating.summary(ratings))
+    assert re.search(r"at the margin: edge wins \d+\.\d% \[\d+\.\d-\d+\.\d\]", text)
+    assert "OVER/UNDER when clear beyond ±13 points" in text
+    assert "even when clear within ±7, at the margin between" in text
+    assert "every card is decided" in text

@@ -96,9 +96,9 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                           "the luck of the draw and of the first seat cancel out (default: "
                           "on; --no-mirror plays each seed once)"))
     p.add_argument("--until-decided", action="store_true",
-                   help=_("after --games, keep playing as many again until every card is "
-                          "decided (OVER, UNDER, even or at the margin) or --max-games are "
-                          "played"))
+                   help=_("after --games, keep doubling the games played until every card "
+                          "is decided (OVER, UNDER, even or at the margin) or --max-games "
+                          "are played"))
     p.add_argument("--max-games", type=int, default=20000,
                    help=_("the most games --until-decided plays (default 20000)"))
     p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
@@ -201,11 +201,12 @@ class Played(NamedTuple):
 
 def play_games(args: argparse.Namespace, init: tuple, jobs: int,
                progress: bool) -> Played:
-    """The games of one set-up: `--games` of them, and with `--until-decided` more of
-    the same size until every card is decided or `--max-games` are played. Each look at
-    the games spends its share of the error rate (robot.rating.spent), so stopping
-    early does not make false verdicts likelier; at the last look a card still
-    straddling an edge of the zone is at the margin."""
+    """The games of one set-up: `--games` of them, and with `--until-decided` twice as
+    many at each look until every card is decided or `--max-games` are played. Each
+    look spends its share of the error rate (robot.rating.spent), so stopping early does
+    not make false verdicts likelier; doubling keeps the looks few, so the last look
+    keeps most of it. At the last look a card still straddling an edge of the zone is
+    at the margin."""
     bar = None
     if progress:
         from tqdm import tqdm
@@ -227,7 +228,8 @@ def play_games(args: argparse.Namespace, init: tuple, jobs: int,
                     break
                 before = now
                 seeds = len({r.seed for r in records})
-                more = min(args.games, args.max_games - len(records))
+                # the games double from look to look: few looks, each spending little
+                more = min(len(records), args.max_games - len(records))
                 records += runner.play(units(more, args.seed, args.mirror, first=seeds), bar)
         return Played(order(records), ratings)
     finally:
