@@ -28,13 +28,14 @@ step-down method) a card is
   any seed, where a rule without the zone flags it with one seed and not another);
 - undecided otherwise: more games would tell.
 
-`--until-decided` looks at the games after every batch, and each look may only
-spend a share of the error rate α = 0.05 (an O'Brien–Fleming-type spending
-function of the share of the most games played: early looks need much clearer
-evidence), so stopping at the first look where every card is decided does not
-make false verdicts likelier. A card can still get different verdicts from two
-seeds when its strength lies near an edge of one of these bands (about ±2
-standard errors of its rating at the last look); only more games narrow that.
+`--until-decided` looks at the games each time their number has doubled, and each
+look may only spend a share of the error rate α = 0.05 (an O'Brien–Fleming-type
+spending function of the share of the most games played: early looks need much
+clearer evidence; the shares add up to α), so stopping at the first look where every
+card is decided does not make false verdicts likelier. A card can still get
+different verdicts from two seeds when its strength lies near an edge of one of
+these bands (about ±2 standard errors of its rating at the last look); only more
+games narrow that.
 """
 from __future__ import annotations
 
