@@ -319,7 +319,9 @@ def test_until_decided_runs_with_two_seeds_flag_the_same_cards():
     # (warehouse, 10 rounds) flag the same cards, each the same way (OVER or UNDER).
     # The other verdicts never contradict each other: a card even in one run is at the
     # margin or even in the other. (Whether a card near the edge of "even" is even or
-    # at the margin can still depend on the seed: docs/designing.md, section 6.)
+    # at the margin can still depend on the seed: docs/designing.md, section 6. Measured:
+    # seeds 1 and 2 flag nothing and agree on 13 of 14 cards; skyhawk is even with seed 1
+    # and at the margin with seed 2.)
     verdicts = []
     for seed in (1, 2):
         a = args(arena="warehouse", games=1000, jobs=2, seed=seed, until_decided=True,
