@@ -118,13 +118,14 @@ def args(**kw) -> argparse.Namespace:
 
 def test_until_decided_plays_batches_until_every_card_is_decided(monkeypatch):
     calls = []
+    enough = [8]                # games at which every card counts as decided
 
     class Decided:
         def __init__(self, n: int) -> None:
             self.n = n
 
         def decided(self) -> bool:
-            return self.n >= 8
+            return self.n >= enough[0]
 
     def fake_rate(records, margin, zone, alpha=rating.ALPHA, final=False):
         calls.append((len(records), final))
@@ -143,6 +144,12 @@ def test_until_decided_plays_batches_until_every_card_is_decided(monkeypatch):
     assert calls[-1] == (6, True)                     # the last look
     a = args(games=4, jobs=1, round_limit=1)
     assert len(simulate_command.play_games(a, init, 1, False).records) == 4  # no --until-decided
+    # the games double from look to look
+    enough[0] = 16
+    calls.clear()
+    a = args(games=4, jobs=1, round_limit=1, until_decided=True, max_games=100)
+    simulate_command.play_games(a, init, 1, False)
+    assert [n for n, _final in calls] == [4, 8, 16]
 
 
 # Verdicts that do not depend on the seed. A deck drawn from the model, no games
@@ -196,9 +203,8 @@ def test_until_decided_gives_every_seed_the_same_verdicts(monkeypatch):
 def test_a_card_at_the_margin_is_flagged_by_some_seeds_without_the_zone(monkeypatch):
     # the rule without the indifference zone (--zone 0, as before): the card exactly at
     # the margin is called even by one seed and at the margin by another
-    seen = {verdicts(monkeypatch, DECK, seed, zone=0)[0]["edge"] for seed in SEEDS}
-    seen |= {verdicts(monkeypatch, DECK, seed, zone=0)[0]["edge_under"] for seed in SEEDS}
-    assert len(seen) > 1
+    runs = [verdicts(monkeypatch, DECK, seed, zone=0)[0] for seed in SEEDS]
+    assert len({run["edge"] for run in runs} | {run["edge_under"] for run in runs}) > 1
 
 
 def test_a_deck_without_a_card_at_the_margin_stops_before_the_cap(monkeypatch):
