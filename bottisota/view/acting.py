@@ -9,7 +9,7 @@ robot seats, the view model and the phones' lock of its host (`ActingHost`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -56,7 +56,7 @@ class ActingHost(Protocol):
     @property
     def game(self) -> Game: ...
     @property
-    def robots(self) -> dict[str, RobotPlayer]: ...
+    def robots(self) -> Mapping[str, RobotPlayer]: ...
     @property
     def vm(self) -> ViewModel: ...
     @property

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import pygame
@@ -57,14 +58,14 @@ class TableApp:
 
     def __init__(self, game: Game, size: tuple[int, int] = (1280, 800), *,
                  screen: pygame.Surface | None = None,
-                 robots: dict[str, RobotPlayer] | None = None,
+                 robots: Mapping[str, RobotPlayer] | None = None,
                  journal_name: str | None = None, physical_dice: bool = False,
                  calibration: Calibration | None = None, reloader: EditReloader | None = None,
                  ui_scale: float = 1.0, robot_pace: float | None = None) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.game = game
-        self.robots: dict[str, RobotPlayer] = robots or {}
+        self.robots: Mapping[str, RobotPlayer] = robots or {}
         self.journal_name = journal_name
         self.physical_dice = physical_dice
         self.reloader = reloader

@@ -9,7 +9,7 @@ the pre-measure, the prompt) and where the pointer is."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -82,7 +82,7 @@ class FrameHost(Protocol):
     @property
     def vm(self) -> ViewModel: ...
     @property
-    def robots(self) -> dict[str, RobotPlayer]: ...
+    def robots(self) -> Mapping[str, RobotPlayer]: ...
     @property
     def journal_name(self) -> str | None: ...
     @property

@@ -9,13 +9,16 @@ same words (`viewmodel.words.describe`, the lines the table leaves out left out)
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bottisota.engine.events import Event
 from bottisota.viewmodel.log import QUIET, event_tone
 from bottisota.viewmodel.words import describe
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 FEED_LINES = 5000        # lines kept (a long game's whole log)
 
@@ -40,7 +43,7 @@ class FeedLine:
     undone: bool = False
     rev: int = 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         return {"seq": self.seq, "text": self.text, "undone": self.undone}
 
 
@@ -54,7 +57,7 @@ class Feed:
     _seq: int = 0
 
     @classmethod
-    def of_game(cls, game: Any) -> Feed:
+    def of_game(cls, game: Game) -> Feed:
         """The feed of a game so far (a resumed one too): start events, then every entry."""
         feed = cls()
         feed.events(getattr(game, "start_events", None) or [], None)
@@ -96,7 +99,7 @@ class Feed:
         for listener in self.listeners:
             listener.forget_undone()
 
-    def _mark(self, which: Any, undone: bool) -> None:
+    def _mark(self, which: Callable[[FeedLine], bool], undone: bool) -> None:
         changed = [ln for ln in self.lines if which(ln) and ln.undone != undone]
         if not changed:
             return

@@ -50,7 +50,7 @@ class PlacedLabel:
     tone: str
     key: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"text": self.text, "rect": list(self.rect), "anchor": list(self.anchor),
                 "leader": self.leader, "tone": self.tone, "key": self.key}
 

@@ -35,7 +35,7 @@ import hmac
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +45,7 @@ from bottisota.core.i18n import _
 from bottisota.engine.game import ActResult, Game
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
-from bottisota.viewmodel.game_session import Session
+from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
 from bottisota.web.snapshot import Json
@@ -110,12 +110,12 @@ class Hub:
     """The game served to the seats (see the module doc)."""
 
     def __init__(self, game: Game, tokens: dict[str, str], commit: bool = False,
-                 physical: bool = False, robots: dict[str, Any] | None = None,
+                 physical: bool = False, robots: Mapping[str, RobotPlayer] | None = None,
                  drive_robots: bool = False, robot_pace: float = 1.5,
                  session: Session | None = None) -> None:
         self.session = session if session is not None else Session(game, robots)
         self.session.phone_holds = self.phone_holds
-        self.robots: dict[str, Any] = self.session.robots   # seats played by robots (`--robot`)
+        self.robots: Mapping[str, RobotPlayer] = self.session.robots   # seats played by robots
         self.joined: dict[str, int] = {}      # open connections per seat
         self.drive_robots = drive_robots      # True: the hub plays them (serve); else the view
         self.robot_pace = robot_pace

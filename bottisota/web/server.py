@@ -14,13 +14,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 
 from bottisota.core.i18n import _
-from bottisota.viewmodel.game_session import Session
+from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
 from bottisota.web.table_link import public_host, seat_links
@@ -149,7 +150,7 @@ class Phones:
 
 def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
                  commit: bool = False, physical: bool = False,
-                 robots: dict[str, Any] | None = None, session: Session | None = None
+                 robots: Mapping[str, RobotPlayer] | None = None, session: Session | None = None
                  ) -> Phones:
     """Serve a running game to the phones on a background thread: the seats' tokens
     are those beside the journal (a resumed game keeps its links), else new ones.
