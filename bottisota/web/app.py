@@ -370,13 +370,14 @@ class PhoneServer:
                 log.exception("watching the game failed")
 
 
-def joined_seats(app: Any) -> frozenset[str]:
+def joined_seats(app: Any) -> frozenset[str]:   # Any: whatever ASGI app uvicorn runs
     """The seats whose page has connected to this application (`make_app`'s); none for
     any other ASGI application."""
     return frozenset(getattr(getattr(app, "state", None), "joined", ()))
 
 
-def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None) -> Any:
+def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None
+             ) -> Any:   # Any: Starlette's application (its types are not checked here)
     """The ASGI application for a hub (tests use it with Starlette's TestClient);
     `hosts`: the names its websockets answer to (None: any)."""
     return PhoneServer(hub, rate, hosts).app

@@ -43,6 +43,7 @@ from bottisota.core.actions import Move
 from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _
 from bottisota.engine.game import ActResult, Game
+from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.game_session import RobotPlayer, Session
@@ -77,7 +78,7 @@ class Desk:
     shown: bool = False
     last_measure: Json | None = None  # the JSON answers, for the table and reconnects
     last_plan: Json | None = None
-    measured: Any = None              # the core's answers themselves, for the table view
+    measured: Premeasure | None = None   # the core's answer itself, for the table view
     focus: str | None = None
     previewed: MovePreview | None = None
 
@@ -91,7 +92,7 @@ class OnTable:
     seat: str
     measure: Json | None              # {bot, weapon, target, at, overwatch}
     move: Move | None                 # the planned move
-    premeasure: Any                   # the core's Premeasure, or None
+    premeasure: Premeasure | None
     focus: str | None
     preview: MovePreview | None
 

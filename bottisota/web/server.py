@@ -24,7 +24,7 @@ from bottisota.core.i18n import _
 from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
-from bottisota.web.table_link import public_host, seat_links
+from bottisota.web.table_link import SeatLink, public_host, seat_links
 from bottisota.web.tokens import seat_tokens
 
 STARTUP_SECONDS = 10.0
@@ -130,7 +130,7 @@ def start_in_thread(hub: Hub, host: str = "127.0.0.1", port: int = 0,
                     _("the phone server could not listen on {host}:{port}").format(
                         host=host, port=port))
         time.sleep(0.02)
-    sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]
+    sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]  # Any: uvicorn's
     return Running(server, thread, sockets[0].getsockname()[1] if sockets else port)
 
 
@@ -142,7 +142,7 @@ class Phones:
 
     hub: Hub
     running: Running
-    links: list[Any]
+    links: list[SeatLink]
 
     def stop(self) -> None:
         self.running.stop()
