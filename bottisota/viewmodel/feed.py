@@ -107,7 +107,7 @@ class Feed:
         for line in changed:
             line.undone, line.rev = undone, self.rev
 
-    def since(self, rev: int) -> list[dict[str, Any]]:
+    def since(self, rev: int) -> list[dict[str, Any]]:   # Any: JSON for the phones
         """The lines told or changed after `rev`, oldest first."""
         return [ln.as_json() for ln in self.lines if ln.rev > rev]
 

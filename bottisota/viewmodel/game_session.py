@@ -111,7 +111,7 @@ class Session:
                         purpose=translated(wait.purpose)), "phone")
         return None
 
-    def winner(self) -> dict[str, Any] | None:
+    def winner(self) -> dict[str, Any] | None:   # Any: JSON for the faces
         """The end of the game in words and its winners, or None while it goes on."""
         if not self.game.state.over:
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any  # Any: events from memory or from a journal file
 
 from bottisota.core.i18n import _
 from bottisota.viewmodel.words import describe

@@ -34,7 +34,7 @@ import secrets
 import time
 from collections import deque
 from importlib import resources
-from typing import Any
+from typing import Any  # Any: JSON for a phone; Starlette's and uvicorn's untyped objects
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -94,7 +94,7 @@ class Connection:
         self.reader: asyncio.Task[None] | None = None    # the task reading it, ended on a drop
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def send(self, data: dict[str, Any]) -> bool:
+    async def send(self, data: dict[str, object]) -> bool:
         """Queue a message (never waits); False when the connection is gone or dropped."""
         if self.dropped is not None or self.ws.application_state != WebSocketState.CONNECTED:
             return False

@@ -37,7 +37,6 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bottisota.core.actions import Move
 from bottisota.core.errors import JournalWriteError
@@ -477,7 +476,7 @@ class Hub:
         self.last_actor = actor or seat.name
         self._robot_due = time.monotonic() + self.robot_pace
         self.poll()
-        done: dict[str, Any] = {"type": "done", "events": snapshot.events_json(result.events)}
+        done: Json = {"type": "done", "events": snapshot.events_json(result.events)}
         if result.unused:
             done["unused_dice"] = result.unused
         return Answer([done], changed=True, moved=True)

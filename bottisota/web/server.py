@@ -21,6 +21,7 @@ from typing import Any
 import uvicorn
 
 from bottisota.core.i18n import _
+from bottisota.engine.game import Game
 from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
@@ -148,7 +149,7 @@ class Phones:
         self.running.stop()
 
 
-def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
+def start_phones(game: Game, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
                  commit: bool = False, physical: bool = False,
                  robots: Mapping[str, RobotPlayer] | None = None, session: Session | None = None
                  ) -> Phones:

@@ -51,6 +51,8 @@ class Pose:
     facing: float
 
 
+# `given` (and the poses below): a Pose, a movement PathPoint or an (x, y, z, facing)
+# tuple, told apart at run time (not outside data: a loose union of the engine's own)
 def pose_of(bot: Bot, given: Any = None) -> Pose:
     """The bot's own pose, or `given`: an object with x, y, z, facing (such as a
     movement `PathPoint`) or a tuple (x, y, z, facing)."""
