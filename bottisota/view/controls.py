@@ -104,8 +104,9 @@ class Controls:
 
     def handle(self, event: pygame.event.Event) -> None:
         """One pygame event."""
-        if self.windows.projector is not None and self.windows.projector.owns(event):
-            if self.windows.projector.handle(event, self.app):
+        projector = self.windows.projector
+        if projector is not None and projector.owns(event):
+            if projector.handle(event, self.app):
                 return
         if event.type == pygame.QUIT:
             self.app.running = False
@@ -115,8 +116,8 @@ class Controls:
             self.windows.resized(window_surface().get_size())
             return
         if self.app.calibration is not None:
-            self.app.calibration.handle(event, self.windows.projector.surface.get_size()
-                                    if self.windows.projector is not None else self.windows.size)
+            self.app.calibration.handle(event, projector.surface.get_size()
+                                        if projector is not None else self.windows.size)
             if self.app.calibration.done:
                 self.windows.calibrated(self.app.calibration.result)
                 self.app.calibration = None

@@ -162,7 +162,7 @@ class FrameDrawing:
             self.dice_question = None
             self._panel_shown = None
         self.actions.say(_("die typed in: {value} ({purpose})").format(
-                     value=value, purpose=translated(purpose)), "dice")
+                             value=value, purpose=translated(purpose)), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
