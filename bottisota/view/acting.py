@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
 from bottisota.core.actions import (
     Action,
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from bottisota.viewmodel.model import ViewModel
 
 T = TypeVar("T")
+P = ParamSpec("P")   # a call's own arguments, checked against it
 # a pre-measure asked: (view version, bot, weapon, aim, as overwatch)
 PmKey = tuple[int, str, str, str | tuple[float, float] | None, bool]
 
@@ -129,15 +130,15 @@ class GameActions:
         self._preview_key = None
 
     # --- acting through the game -------------------------------------------------------
-    def apply(self, change: Callable[..., T], *args: object) -> T:
+    def apply(self, change: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Every call that changes the game passes through here (`Game.act`, `undo`,
         `redo`, the designer's reload): the one place to hold a lock around them
         while another thread (the phones' server) also acts on the game."""
         phones = self.host.phones
         if phones is not None:                 # play --phones: see PhoneTable.changing
             with phones.changing():
-                return change(*args)
-        return change(*args)
+                return change(*args, **kwargs)
+        return change(*args, **kwargs)
 
     @property
     def session(self) -> Session:
@@ -155,11 +156,12 @@ class GameActions:
         since the last one go with it as its notes); show its results, or its refusal."""
         return self._acted(self._acting(self.session.act, action))
 
-    def _acting(self, call: Callable[..., ActResult | None], *args: object) -> ActResult | None:
+    def _acting(self, call: Callable[P, ActResult | None], *args: P.args,
+                **kwargs: P.kwargs) -> ActResult | None:
         """A session call that may change the game, through `apply`; a journal that
         cannot be written or a rule error is said, never a crash of the table."""
         try:
-            return self.apply(call, *args)
+            return self.apply(call, *args, **kwargs)
         except JournalWriteError as err:   # disk full: the game took the action back
             self.say(str(err), "alarm")
             self.journal_error = err               # `play --headless`: exit 74
