@@ -179,7 +179,7 @@ def projector_under_drag(n: int, seconds: float, rate: float, shown: int
     running = start_in_thread(hub, "127.0.0.1", 0, rate=1000.0)
     app = TableApp(g, (1920, 1080), robot_pace=0.0)
     app.vm.panel = "hidden"                 # the table alone, as the projector shows it
-    app.camera = app._fit_camera()
+    app.windows.camera = app.windows.fit_camera()
     table = PhoneTable(Phones(hub, running, []), show_links=False)
     for _ in range(30):                     # warm: the arena layer drawn, caches filled
         table.frame(app, 1 / 60)

@@ -109,13 +109,13 @@ def post(kind: int, **kw) -> None:
 def scene_drag(frames: int) -> list[float]:
     app = build_app("move")
     bot = app.state.bots[app.vm.plan.bot]
-    start = app.camera.to_px(bot.x, bot.y)
+    start = app.windows.camera.to_px(bot.x, bot.y)
     post(pygame.MOUSEBUTTONDOWN, pos=(round(start[0]), round(start[1])), button=1)
     frame(app)
     out = []
     for i in range(frames):
         d = (i % 40) * 0.25                        # drag forward and back along the facing
-        p = app.camera.to_px(bot.x + d * 0.7, bot.y + d * 0.7)
+        p = app.windows.camera.to_px(bot.x + d * 0.7, bot.y + d * 0.7)
         post(pygame.MOUSEMOTION, pos=(round(p[0]), round(p[1])), rel=(1, 1), buttons=(1, 0, 0))
         out.append(frame(app))
     return out
@@ -132,7 +132,7 @@ def scene_pan_zoom(frames: int) -> list[float]:
             x = mid[0] + (i % 20) * 6
             post(pygame.MOUSEMOTION, pos=(x, mid[1]), rel=(6, 0), buttons=(0, 1, 0))
         else:
-            app.mouse = mid
+            app.controls.mouse = mid
             post(pygame.MOUSEWHEEL, x=0, y=1 if (i // 40) % 2 == 0 else -1, flipped=False)
         out.append(frame(app, 1.0 / 60.0))
     for _ in range(20):                           # the zoom settles: one re-draw
@@ -143,24 +143,24 @@ def scene_pan_zoom(frames: int) -> list[float]:
 def scene_threat(frames: int) -> tuple[list[float], int, bool]:
     app = build_app("move")
     app.vm.threat_on = True
-    app.mouse = (600, 400)
+    app.controls.mouse = (600, 400)
     out = [frame(app) for _ in range(frames)]
-    return out, len(app.threat.cells), app.threat.done
+    return out, len(app.frame.threat.cells), app.frame.threat.done
 
 
 def scene_result(frames: int) -> list[float]:
     app = build_app("shoot")
     shooter = app.active_bot()
-    app.choose_weapon(1)
+    app.actions.choose_weapon(1)
     target = min((b for b in app.state.bots.values() if b.player != shooter.player),
                  key=lambda b: shooter.distance_to(b))
-    app.toggle_order(target.id)
-    app.fire()
+    app.actions.toggle_order(target.id)
+    app.actions.fire()
     if not app.game.history:
         app.act(Pass(shooter.id))
     out = [frame(app) for _ in range(frames // 2)]
     bot = app.active_bot()
-    if bot is not None and app.expected() == "move":
+    if bot is not None and app.actions.expected() == "move":
         app.act(Move(bot.id, (Forward(4.0),)))
     out += [frame(app) for _ in range(frames - len(out))]
     return out
@@ -168,12 +168,12 @@ def scene_result(frames: int) -> list[float]:
 
 def scene_two_windows(frames: int) -> list[float]:
     app = build_app("shoot")
-    app.projector = ProjectorWindow(SIZE, Calibration(13.0, 13.0))
-    app._panel = None
-    app.camera = app._fit_camera()
+    app.windows.projector = ProjectorWindow(SIZE, Calibration(13.0, 13.0))
+    app.frame._panel = None
+    app.windows.camera = app.windows.fit_camera()
     FIRST[-1] = frame(app)            # the projector window's first frame draws its table
-    app.choose_weapon(1)
-    app.mouse = (500, 400)
+    app.actions.choose_weapon(1)
+    app.controls.mouse = (500, 400)
     return [frame(app) for _ in range(frames)]
 
 
@@ -183,12 +183,12 @@ def scene_weapon_choice(rounds: int) -> list[float]:
     shooter in turn."""
     app = build_app("shoot")
     shooter = app.active_bot()
-    app.mouse = (500, 400)
+    app.controls.mouse = (500, 400)
     frame(app)
     out = []
     weapons = len(shooter.stats.weapons)
     for i in range(rounds):
-        app._changed()                    # as after an action: nothing measured yet
+        app.actions.changed()                    # as after an action: nothing measured yet
         post(pygame.KEYDOWN, key=pygame.K_1 + i % weapons, mod=0, unicode=str(1 + i % weapons))
         out += [frame(app) for _ in range(3)]   # the choice's frame and the two after it
         post(pygame.KEYDOWN, key=pygame.K_1 + i % weapons, mod=0, unicode=str(1 + i % weapons))
@@ -200,11 +200,11 @@ def scene_threat_toggle(rounds: int) -> list[float]:
     """The frames after the threat view is switched on (key T; the map is new: the
     state changed since it was last shown) and off again."""
     app = build_app("move")
-    app.mouse = (600, 400)
+    app.controls.mouse = (600, 400)
     frame(app)
     out = []
     for _i in range(rounds):
-        app.threat = None                 # as after a change of state: a new map
+        app.frame.threat = None                 # as after a change of state: a new map
         post(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t")
         out += [frame(app) for _ in range(6)]
         post(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t")
@@ -227,14 +227,14 @@ def scene_after_actions(rounds: int) -> tuple[list[float], list[float]]:
 
     for i in range(rounds):
         before = len(app.game.history)
-        app.run_robot(force=True)
+        app.actions.run_robot(force=True)
         if len(app.game.history) == before:
             break
         two()
         if i % 3 == 2:
-            app.undo()
+            app.actions.undo()
             two()
-            app.redo()
+            app.actions.redo()
             two()
     return first, second
 

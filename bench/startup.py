@@ -73,8 +73,10 @@ def timed_robot(run_robot):
 
 def imported():
     marks["imports"] = time.process_time()      # the command's modules loaded
-    from bottisota.view.app import TableApp     # (loaded by now: timed from here on)
-    TableApp.step, TableApp.run_robot = timed_step(TableApp.step), timed_robot(TableApp.run_robot)
+    from bottisota.view.acting import GameActions   # (loaded by now: timed from here on)
+    from bottisota.view.app import TableApp
+    TableApp.step = timed_step(TableApp.step)
+    GameActions.run_robot = timed_robot(GameActions.run_robot)
 
 _run = cli._run
 

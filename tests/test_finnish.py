@@ -483,10 +483,10 @@ def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         helped.vm.help_on = True
         threat = TableApp(screenshot_game("r1", "move"), SIZE)
         threat.vm.threat_on = True
-        threat.mouse = tuple(round(v) for v in threat.camera.to_px(60.0, 40.0))
+        threat.controls.mouse = tuple(round(v) for v in threat.windows.camera.to_px(60.0, 40.0))
         threat.update(0.0)
-        while not threat.threat.done:
-            threat.threat.fill(1000.0)
+        while not threat.frame.threat.done:
+            threat.frame.threat.fill(1000.0)
         placing = TableApp(screenshot_game("r1", "place"), SIZE)
         over = TableApp(screenshot_game("r1", "move"), SIZE)
         ending = [{"type": "game_over", "winners": ["red", "blue"], "scores": {"red": 2,
@@ -495,7 +495,7 @@ def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         over.vm.effects.add(effects_of(ending, over.game.state))
         scenes += [helped, threat, placing, over]
         for app in scenes:
-            app.sprite_budget_ms = None
+            app.frame.sprite_budget_ms = None
             app.update(0.0)
             app.draw()
     finally:

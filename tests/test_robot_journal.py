@@ -197,7 +197,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
     assert robot_seats(["blue"], ["red", "blue"])["blue"].personality.name == DEFAULT_PERSONALITY
 
     app = TableApp(game, (1000, 700), robots=robots)
-    assert app.run_robot() is True
+    assert app.actions.run_robot() is True
     # red rolls 6 (keep range 28 cm) and walks into blue's reach; blue's robot is asked
     # as a peer and rolls 5 on 'otherwise': hold
     entry = game.history[-1]
@@ -210,7 +210,7 @@ def test_the_view_builds_robot_seats_with_peers_and_journals_their_decisions(
         f"red rolled 6 on 'enemy 10-40 cm, in arc': {robots['red'].decisions[0].choice}",
         "blue rolled 5 on 'otherwise': hold"]
     assert entry.events[2]["type"] != "robot_decision"
-    assert app.notes == []
+    assert app.session.notes == []
     log = [text for text in (ln.text for ln in app.vm.log.lines)]
     assert "blue rolled 5 on 'otherwise': hold fire" in log          # the log's words
 

@@ -110,23 +110,24 @@ def test_the_robot_seat_acts_after_the_first_frame_and_spares_come_one_a_frame()
     app.spare_budget_ms = float("inf")      # every frame counts as light here (see below)
     app.step()
     assert game.history == [] and app.frames_drawn == 1
-    assert app.layers.buffers == {} and app.layers.arena.make_spare() is True
-    app.layers.arena._spare = None                       # (as the first frame left it)
+    assert app.windows.layers.buffers == {} and app.windows.layers.arena.make_spare() is True
+    app.windows.layers.arena._spare = None                       # (as the first frame left it)
     app.step()
     assert len(game.history) == 1                          # the robot's first action
-    size = app.layers.arena.drawn_size
-    assert app.layers.arena._spare is not None and app.layers.buffers == {}
-    assert app.layers.arena._zoomed is None
+    size = app.windows.layers.arena.drawn_size
+    assert app.windows.layers.arena._spare is not None and app.windows.layers.buffers == {}
+    assert app.windows.layers.arena._zoomed is None
     app.step()
-    assert app.layers.arena._zoomed is not None and app.layers.buffers == {}   # a zoom's
+    # a zoom's
+    assert app.windows.layers.arena._zoomed is not None and app.windows.layers.buffers == {}
     app.step()
-    assert list(app.layers.buffers) == [("clean", size)]
+    assert list(app.windows.layers.buffers) == [("clean", size)]
     app.step()
-    assert list(app.layers.buffers) == [("clean", size), ("base", size)]
-    assert app.layers.threat._spare is None
+    assert list(app.windows.layers.buffers) == [("clean", size), ("base", size)]
+    assert app.windows.layers.threat._spare is None
     app.step()
-    assert app.layers.threat._spare is not None          # the threat shading's, ahead
-    assert app.layers.make_spares() is False             # all made: nothing more
+    assert app.windows.layers.threat._spare is not None          # the threat shading's, ahead
+    assert app.windows.layers.make_spares() is False             # all made: nothing more
 
 
 def test_no_spare_surface_is_made_after_a_heavy_frame():
@@ -144,10 +145,10 @@ def test_no_spare_surface_is_made_after_a_heavy_frame():
     app.spare_budget_ms = 0.0                # every frame heavier than that
     for _ in range(4):
         app.step()
-    assert app.layers.arena._spare is None and app.layers.buffers == {}
+    assert app.windows.layers.arena._spare is None and app.windows.layers.buffers == {}
     app.spare_budget_ms = float("inf")
     app.step()
-    assert app.layers.arena._spare is not None
+    assert app.windows.layers.arena._spare is not None
 
 
 def test_the_default_font_is_pygames_font_none_pixel_for_pixel():

@@ -49,7 +49,7 @@ def click(pos: tuple[float, float], button: int = 1) -> None:
 
 
 def pixel(app: TableApp, x: float, y: float) -> tuple[int, int, int]:
-    return tuple(app.surface.get_at(app.camera.to_ipx(x, y)))[:3]
+    return tuple(app.windows.surface.get_at(app.windows.camera.to_ipx(x, y)))[:3]
 
 
 def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
@@ -65,7 +65,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     key(pygame.K_UP, pygame.KMOD_CTRL)
     key(pygame.K_UP, pygame.KMOD_CTRL)
     app.step()
-    pv = app.move_preview()
+    pv = app.actions.move_preview()
     assert [str(s) for s in app.plan.steps] == ["forward 13"]
     assert pv.refusal is not None and pv.refusal.rule == "R8" and pv.refusal.step == 0
     assert pixel(app, 22.5, 30.0) == style.REFUSAL          # the illegal step drawn in red
@@ -76,7 +76,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     # back to 8 cm: legal, and the watcher b would be offered a shot (R23)
     key(pygame.K_DOWN, pygame.KMOD_CTRL)
     app.step()
-    pv = app.move_preview()
+    pv = app.actions.move_preview()
     assert pv.refusal is None and pv.result.left == pytest.approx(4.0)
     assert [o.watcher for o in pv.offers] == ["b"]
     assert pixel(app, 18.0 + 1.0 - 0.05, 30.0) == style.GHOST or pv.result.path[-1].x == 18.0
@@ -84,7 +84,7 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     # commit: the overwatch prompt asks blue; H holds, the move is made with hold_fire
     key(pygame.K_RETURN)
     app.step()
-    assert app.prompt is not None and app.prompt.current.watcher == "b"
+    assert app.actions.prompt is not None and app.actions.prompt.current.watcher == "b"
     key(pygame.K_h)
     app.step()
     a = game.state.bots["a"]
@@ -95,11 +95,11 @@ def test_a_whole_turn_driven_by_events():  # R8 R23 D5 D6 D18 D20
     # pre-measure weapon 1 and shoot b with it: forced dice 6 (hit), 1 (armour fails)
     key(pygame.K_1)
     app.step()
-    pm = app.premeasure()
+    pm = app.actions.premeasure()
     assert (
         pm is not None and pm.target("b").can_fire and pm.target("b").chance == pytest.approx(0.5)
     )
-    click(app.camera.to_px(30.0, 30.0))
+    click(app.windows.camera.to_px(30.0, 30.0))
     app.step()
     assert [(o.weapon, o.target) for o in app.orders] == [("Gun", "b")]
     key(pygame.K_f)
@@ -137,24 +137,24 @@ def test_blast_marker_is_drawn_at_its_true_radius():  # R34 D12 D32
     app.step()
     key(pygame.K_2)                                          # Grenade: explosive
     app.step()
-    click(app.camera.to_px(30.0, 30.0))
+    click(app.windows.camera.to_px(30.0, 30.0))
     app.step()
-    pm = app.premeasure()
+    pm = app.actions.premeasure()
     assert pm.blast is not None and pm.blast.centre == "b"
-    r_px = app.camera.length(game.state.rules.blast_diameter / 2.0)
-    cx, cy = app.camera.to_px(30.0, 30.0)
+    r_px = app.windows.camera.length(game.state.rules.blast_diameter / 2.0)
+    cx, cy = app.windows.camera.to_px(30.0, 30.0)
     y = round(cy)
     edge = round(cx - r_px)                                  # the circle's left edge, px
-    assert tuple(app.surface.get_at((edge + 1, y)))[:3] == style.BLAST
-    assert tuple(app.surface.get_at((edge + BLAST_WIDTH + 2, y)))[:3] != style.BLAST
-    assert tuple(app.surface.get_at((edge - 2, y)))[:3] != style.BLAST
+    assert tuple(app.windows.surface.get_at((edge + 1, y)))[:3] == style.BLAST
+    assert tuple(app.windows.surface.get_at((edge + BLAST_WIDTH + 2, y)))[:3] != style.BLAST
+    assert tuple(app.windows.surface.get_at((edge - 2, y)))[:3] != style.BLAST
 
 
 def test_the_ruler_measures_between_two_bots():
     game = duel_game()
     app = TableApp(game, SIZE)
-    a = app.camera.to_px(10.0, 30.0)
-    b = app.camera.to_px(30.3, 30.2)
+    a = app.windows.camera.to_px(10.0, 30.0)
+    b = app.windows.camera.to_px(30.3, 30.2)
     pygame.event.post(
         pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(a[0]), round(a[1])), button=3)
     )
@@ -184,11 +184,11 @@ def test_help_lists_every_key_and_closes_with_escape():
 def test_window_resize_refits_the_table():
     game = duel_game()
     app = TableApp(game, SIZE)
-    before = app.camera.scale
-    app.resized((1920, 1080))
+    before = app.windows.camera.scale
+    app.windows.resized((1920, 1080))
     app.step()
-    assert app.surface.get_size() == (1920, 1080)
-    assert app.camera.scale > before
+    assert app.windows.surface.get_size() == (1920, 1080)
+    assert app.windows.camera.scale > before
 
 
 def test_the_view_never_imports_rules_deciding_modules_of_its_own():

@@ -32,7 +32,7 @@ def crowded_projector(size: tuple[int, int], px_per_cm: float, monkeypatch):
         cache.clear()
     style.forget_fonts()
     monkeypatch.setattr(style, "label", recorded)
-    surface = app.projector.draw(app)
+    surface = app.windows.projector.draw(app)
     monkeypatch.setattr(style, "label", real)
     if os.environ.get("BOTTISOTA_SAVE_PICTURES"):
         pygame.image.save(surface, f"crowded-{size[0]}.png")
@@ -46,7 +46,7 @@ def cap_px(size: int) -> int:
 @pytest.mark.parametrize("size, px_per_cm", [((1920, 1080), 12.0), ((3840, 2160), 24.0)])
 def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
     app, written = crowded_projector(size, px_per_cm, monkeypatch)
-    proj = app.projector
+    proj = app.windows.projector
     cam = proj.camera
     assert cam.scale == pytest.approx(px_per_cm)                       # true scale
     least_cm = app.vm.reading_distance_cm / 200.0                      # 1.5 cm at 3 m
@@ -86,14 +86,14 @@ def test_the_reading_distance_sets_the_projector_s_text_size(monkeypatch):
     app, written = crowded_projector((1920, 1080), 12.0, monkeypatch)
     near = min(s for _t, s in written)
     app.vm.reading_distance_cm = 600.0                                 # play --distance 6
-    app.projector.layers = None
+    app.windows.projector.layers = None
     for cache in (overlays._bands, label_layer._tags):
         cache.clear()
     style.forget_fonts()
     again: list[int] = []
     real = style.label
     monkeypatch.setattr(style, "label", lambda t, s, c=style.TEXT: again.append(s) or real(t, s, c))
-    app._labels_placed = False
-    app.projector.draw(app)
+    app.frame._labels_placed = False
+    app.windows.projector.draw(app)
     assert min(again) >= 2 * near - 2
     assert cap_px(min(again)) / 12.0 >= 3.0                             # 6 m / 200

@@ -25,9 +25,9 @@ pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 def two_windows() -> TableApp:
     pygame.font.init()
     app = TableApp(screenshot_game("b1", "shoot"), (1280, 800), robot_pace=0.0)
-    app.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
+    app.windows.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
     app.step(0.0)
-    app.choose_weapon(1)
+    app.actions.choose_weapon(1)
     return app
 
 
@@ -38,10 +38,10 @@ def frames(app: TableApp, count: int, empty_caches: bool) -> list[tuple[bytes, b
         if empty_caches:
             premeasure_overlay._words.clear()
         if i == 1:
-            app.mouse = app.camera.to_px(62.0, 22.0)        # s1: its sight line shown
+            app.controls.mouse = app.windows.camera.to_px(62.0, 22.0)   # s1: its sight line shown
         app.step(1.0 / 60.0)
-        out.append((pygame.image.tobytes(app.surface, "RGB"),
-                    pygame.image.tobytes(app.projector.surface, "RGB")))
+        out.append((pygame.image.tobytes(app.windows.surface, "RGB"),
+                    pygame.image.tobytes(app.windows.projector.surface, "RGB")))
     return out
 
 
@@ -56,7 +56,7 @@ def test_both_windows_show_the_same_pixels_with_and_without_the_word_cache():
 
 def test_target_words_are_the_cores_answer_and_follow_the_language():  # R19 R22 D14
     app = two_windows()
-    pm = app.premeasure()
+    pm = app.actions.premeasure()
     assert pm is not None and pm.targets
     try:
         for lang in ("en", "fi", "en"):
@@ -81,7 +81,7 @@ def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
     game = advance(new_game())
     app, hub, _client = table_and_phones(game)
     app.vm.panel = "hidden"
-    app.camera = app._fit_camera()
+    app.windows.camera = app.windows.fit_camera()
     app.phones.show_links = False
     seats = {"red": "red-1", "table": "blue-2"}
     for seat, bot in seats.items():
@@ -110,20 +110,20 @@ def test_threat_shading_baked_cell_by_cell_equals_the_whole_shading_blitted():
     app = TableApp(screenshot_game("b1", "move"), (1280, 800), robot_pace=0.0)
     app.step(0.0)
     for _round in range(2):
-        app.threat = None                     # as after a change of the state: a new map
+        app.frame.threat = None                     # as after a change of the state: a new map
         app.vm.threat_on = True
         for _frame in range(4):
             app.step(1.0 / 60.0)
-            key, base, clean = app.layers.base
-            shading = app.layers.threat._surface
+            key, base, clean = app.windows.layers.base
+            shading = app.windows.layers.threat._surface
             assert shading is not None
             expected = clean.copy()
             tw, th = app.state.arena.size
-            local = app.camera.moved(key[3])
+            local = app.windows.camera.moved(key[3])
             left, bottom = local.to_px(0, 0)
             expected.blit(shading, (round(left), round(bottom - shading.get_height())))
             assert pygame.image.tobytes(base, "RGB") == pygame.image.tobytes(expected, "RGB")
-        assert app.threat.cells
+        assert app.frame.threat.cells
         app.vm.threat_on = False
         app.step(1.0 / 60.0)
 
@@ -151,30 +151,34 @@ def projector_frames(keep: bool) -> list[bytes]:
     """The projector's frames through hovering, a weapon, the threat view and a pan."""
     pygame.font.init()
     app = TableApp(belt_game(), (1280, 800), robot_pace=0.0)
-    app.sprite_budget_ms = None
-    app.keep_frames = keep
-    app.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
+    app.frame.sprite_budget_ms = None
+    app.frame.keep_frames = keep
+    app.windows.projector = ProjectorWindow((1600, 900), Calibration(12.8, 12.8))
     out = []
 
     def frames(n: int) -> None:
         for _i in range(n):
             app.step(1.0 / 60.0)
-            out.append(pygame.image.tobytes(app.projector.surface, "RGB"))
+            out.append(pygame.image.tobytes(app.windows.projector.surface, "RGB"))
 
     frames(6)
-    app.choose_weapon(1)
+    app.actions.choose_weapon(1)
     frames(5)
-    app.mouse = tuple(round(v) for v in app.camera.to_px(18.0, 20.0))   # over b1, on the belt
+    # over b1, on the belt
+    app.controls.mouse = tuple(round(v) for v in app.windows.camera.to_px(18.0, 20.0))
     frames(5)
     app.vm.threat_on = True
-    while (app.threat is None or not app.threat.done    # as many frames as the clock gives,
-           or app.projector.layers.threat.painted < len(app.threat.cells)):   # all shaded
+    # as many frames as the clock gives,
+    while (app.frame.threat is None or not app.frame.threat.done
+           # all shaded
+           or app.windows.projector.layers.threat.painted < len(app.frame.threat.cells)):
         app.step(1.0 / 60.0)
-    app._belt_phase = 0.25                     # both runs on: the belts where they were
+    app.frame._belt_phase = 0.25                     # both runs on: the belts where they were
     frames(5)
     app.vm.threat_on = False
-    app.choose_weapon(1)
-    app.projector.camera = app.projector.camera_for(app.state.arena.size).panned(40, -25)
+    app.actions.choose_weapon(1)
+    projector = app.windows.projector
+    projector.camera = projector.camera_for(app.state.arena.size).panned(40, -25)
     frames(6)
     return out
 
@@ -204,15 +208,15 @@ def test_a_new_premeasure_is_baked_over_the_old_ones_pixels_taken_back():
     checked = 0
     for weapon, selected in ((1, shooter.id), (2, shooter.id), (1, "b2"), (1, shooter.id)):
         app.vm.selected, app.vm.weapon = selected, None
-        app.choose_weapon(weapon)
+        app.actions.choose_weapon(weapon)
         app.step(1.0 / 60.0)
-        pm = app.premeasure()
+        pm = app.actions.premeasure()
         if pm is None:
             continue
-        key, _base, clean = app.layers.base
-        layer = app.layers.clean_of[1]
+        key, _base, clean = app.windows.layers.base
+        layer = app.windows.layers.clean_of[1]
         expected = layer.copy()
-        local = app.camera.moved(key[3])
+        local = app.windows.camera.moved(key[3])
         draw_arc_fill(expected, local, app.state.bots[pm.bot], pm)
         draw_target_rings(expected, local, app.state, pm)
         assert pygame.image.tobytes(clean, "RGB") == pygame.image.tobytes(expected, "RGB")
@@ -254,23 +258,24 @@ def threat_switched_on(spare: bool) -> tuple[TableApp, bytes]:
     app.spare_budget_ms = 1e9                # every frame counts as light (a loaded machine)
     for _frame in range(10):
         app.step(0.0)
-    made = app.layers.threat._spare
+    made = app.windows.layers.threat._spare
     assert made is not None                  # made ahead by a light frame, transparent
     if not spare:
-        app.layers.threat._spare = None
+        app.windows.layers.threat._spare = None
     app.vm.threat_on = True
-    app.threat = None
+    app.frame.threat = None
     app.step(0.0)
     if spare:
-        assert app.layers.threat._surface is made and app.layers.threat._spare is None
+        shading = app.windows.layers.threat
+        assert shading._surface is made and shading._spare is None
     else:
-        assert app.layers.threat._surface is not made
+        assert app.windows.layers.threat._surface is not made
     for _frame in range(2000):                # the map filled (a budget of time a frame)
-        if app.threat.done and app.layers.threat.painted == len(app.threat.cells):
+        if threat_shown(app):
             break
         app.step(0.0)
     app.step(0.0)
-    return app, pygame.image.tobytes(app.surface, "RGB")
+    return app, pygame.image.tobytes(app.windows.surface, "RGB")
 
 
 def test_the_threat_shading_made_ahead_shows_the_same_pixels_as_one_made_on_switching():
@@ -290,22 +295,22 @@ def threat_filled(patch_px: int, monkeypatch) -> tuple[bytes, int]:
     app.vm.threat_on = True
     most = 0
     for _frame in range(2000):
-        painted = app.layers.threat.painted
+        painted = app.windows.layers.threat.painted
         app.step(0.0)
-        key, base, clean = app.layers.base
-        shading = app.layers.threat._surface
+        key, base, clean = app.windows.layers.base
+        shading = app.windows.layers.threat._surface
         assert shading is not None
-        if app.layers.threat.painted > painted and painted:
-            most = max(most, app.layers.threat.painted - painted)
+        if app.windows.layers.threat.painted > painted and painted:
+            most = max(most, app.windows.layers.threat.painted - painted)
         expected = clean.copy()                     # what is shaded so far, exactly
-        left, bottom = app.camera.moved(key[3]).to_px(0, 0)
+        left, bottom = app.windows.camera.moved(key[3]).to_px(0, 0)
         expected.blit(shading, (round(left), round(bottom - shading.get_height())))
         assert pygame.image.tobytes(base, "RGB") == pygame.image.tobytes(expected, "RGB")
-        if app.threat.done and app.layers.threat.painted == len(app.threat.cells):
+        if threat_shown(app):
             break
-    assert app.threat.done and app.layers.threat.painted == len(app.threat.cells)
+    assert threat_shown(app)
     app.step(0.0)
-    return pygame.image.tobytes(app.surface, "RGB"), most
+    return pygame.image.tobytes(app.windows.surface, "RGB"), most
 
 
 def test_threat_cells_shaded_a_few_a_frame_end_as_all_at_once(monkeypatch):
@@ -313,3 +318,9 @@ def test_threat_cells_shaded_a_few_a_frame_end_as_all_at_once(monkeypatch):
     assert most == 1
     whole, _ = threat_filled(10**9, monkeypatch)
     assert spread == whole
+
+
+def threat_shown(app):
+    """The threat map is complete and the window's threat layer painted all of it."""
+    threat = app.frame.threat
+    return threat.done and app.windows.layers.threat.painted == len(threat.cells)

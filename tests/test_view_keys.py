@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
 def test_every_command_of_the_table_is_run_by_the_controller():
     pygame.font.init()
     app = TableApp(screenshot_game("b1", "shoot"), (1280, 800))
-    handled = set(app._handlers())
+    handled = set(app.controls._handlers())
     named = {b.command for b in keys.BINDINGS if b.command and not b.command.startswith("fix_")}
     assert named <= handled, named - handled
 

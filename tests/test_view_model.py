@@ -130,7 +130,7 @@ def test_the_table_view_places_its_labels_without_overlaps():
 
     pygame.font.init()
     app = TableApp(screenshot_game("b1", "shoot"), (1920, 1080))
-    app.choose_weapon(1)
+    app.actions.choose_weapon(1)
     app.vm.aim = "s1"
     app.update(0.0)
     app.draw()
@@ -214,9 +214,9 @@ def test_round_one_says_no_shooting_with_the_rule_and_that_p_passes():  # R7
     app = TableApp(game, (1280, 800))
     app.update(0.0)
     app.draw()
-    head = app.panel_input().headline
+    head = app.frame.panel_input().headline
     assert "R7" in head and "P passes" in head
-    app.fire()
+    app.actions.fire()
     assert "R7" in app.vm.message[0]
 
 
@@ -224,12 +224,12 @@ def test_a_move_into_a_pit_needs_a_second_enter():  # R42
     game = duel(phase="move")
     app = TableApp(game, (1280, 800))
     app.vm.plan.forward(12.0)
-    pv = app.move_preview()
+    pv = app.actions.move_preview()
     assert danger(pv, game.state.bots["a"]) is not None
-    app.commit_move()
+    app.actions.commit_move()
     assert game.history == [] and app.vm.confirm is not None
     assert "Enter again" in app.vm.message[0]
-    app.commit_move()
+    app.actions.commit_move()
     assert len(game.history) == 1 and game.state.bots["a"].destroyed
 
 
@@ -250,9 +250,9 @@ def test_undo_strikes_the_undone_lines_and_redo_restores_them():
     app.act(Move("a", (Forward(2.0),)))
     moved = [ln for ln in app.vm.log.lines if ln.entry == 1]
     assert moved and not any(ln.undone for ln in moved)
-    app.undo()
+    app.actions.undo()
     assert all(ln.undone for ln in app.vm.log.lines if ln.entry == 1)
-    app.redo()
+    app.actions.redo()
     assert not any(ln.undone for ln in app.vm.log.lines if ln.entry == 1)
 
 
@@ -266,9 +266,9 @@ def test_a_resumed_log_holds_the_game_and_shows_the_latest_turn():
 def test_a_shot_shows_its_dice_and_damage_on_the_table():
     game = duel()
     app = TableApp(game, (1280, 800))
-    app.choose_weapon(1)
-    app.toggle_order("b")
-    app.fire()
+    app.actions.choose_weapon(1)
+    app.actions.toggle_order("b")
+    app.actions.fire()
     texts = [e.text for e in app.vm.effects.items]
     assert any(t.startswith("b: HIT 6") for t in texts)
     assert any("structure" in t for t in texts) or any("armour holds" in t for t in texts)
@@ -290,14 +290,14 @@ def test_no_label_is_placed_over_a_banner(monkeypatch):
     pygame.display.init()
     game = duel()
     app = TableApp(game, (1280, 800))
-    app.choose_weapon(1)
-    app.toggle_order("b")
-    app.fire()
+    app.actions.choose_weapon(1)
+    app.actions.toggle_order("b")
+    app.actions.fire()
     app.vm.effects.add([Effect(BANNER, "a banner as wide as the table " * 3)])
     app.step()
     (box,) = boxes
     for k in range(5):                            # markers right under the banner
-        at = app.camera.to_cm(box.x + box.w * (k + 1) / 6, box.centery)
+        at = app.windows.camera.to_cm(box.x + box.w * (k + 1) / 6, box.centery)
         app.vm.effects.add([Effect(MARK, f"marker {k}", at=at, tone="bad")])
     app.step()
     assert [b.topleft for b in boxes] == [box.topleft]
@@ -358,7 +358,7 @@ def test_a_calibration_that_does_not_fit_offers_fit_to_window():
     game = duel()
     app = TableApp(game, (800, 600), calibration=cs.Calibration(40.0, 40.0))
     app.vm.true_scale = True
-    app.camera = app._fit_camera()
+    app.windows.camera = app.windows.fit_camera()
     assert "F3 fits it" in app.vm.message[0]
 
 
@@ -419,7 +419,7 @@ def test_f11_where_full_screen_fails_keeps_the_window_and_says_so(monkeypatch):
         raise pygame.error("no full screen on this driver")
 
     monkeypatch.setattr(pygame.display, "toggle_fullscreen", fail)
-    app.toggle_fullscreen()
+    app.windows.toggle_fullscreen()
     assert "full screen is not available" in app.vm.message[0]
 
 
@@ -433,8 +433,8 @@ def test_true_scale_uses_both_axes_of_the_calibration():
     game = duel()
     app = TableApp(game, (1600, 900), calibration=cs.Calibration(10.0, 11.0))
     app.vm.true_scale = True
-    app.camera = app._fit_camera()
-    assert app.camera.scale == 10.0 and app.camera.scale_y == pytest.approx(11.0)
+    app.windows.camera = app.windows.fit_camera()
+    assert app.windows.camera.scale == 10.0 and app.windows.camera.scale_y == pytest.approx(11.0)
 
 
 def _key(k: int) -> None:
@@ -444,22 +444,23 @@ def _key(k: int) -> None:
 def test_tab_docks_then_hides_the_panel_and_the_table_takes_the_window():
     pygame.display.init()
     app = TableApp(duel(), (1600, 900))
-    assert app.panel_rect is not None and app.table_area.w < 1600
+    assert app.windows.panel_rect is not None and app.windows.table_area.w < 1600
     _key(pygame.K_TAB)
     app.step()
-    assert app.vm.panel == "bottom" and app.table_area.h < 900 and app.table_area.w == 1600
+    area = app.windows.table_area
+    assert app.vm.panel == "bottom" and area.h < 900 and area.w == 1600
     _key(pygame.K_TAB)
     app.step()
-    assert app.vm.panel == "hidden" and app.table_area == pygame.Rect(0, 0, 1600, 900)
+    assert app.vm.panel == "hidden" and app.windows.table_area == pygame.Rect(0, 0, 1600, 900)
 
 
 def test_f4_steps_the_ui_scale_and_the_panel_text_grows():
     pygame.display.init()
     app = TableApp(duel(), (1600, 900))
-    before = app.sizes().panel
+    before = app.windows.sizes().panel
     _key(pygame.K_F4)
     app.step()
-    assert app.vm.ui_scale > 1.0 and app.sizes().panel > before
+    assert app.vm.ui_scale > 1.0 and app.windows.sizes().panel > before
 
 
 def test_robot_seats_wait_their_pace_and_n_skips_it():
@@ -484,14 +485,14 @@ def test_the_projector_shows_the_table_alone_and_the_laptop_keeps_the_panel():
 
     pygame.display.init()
     app = TableApp(duel(), (1280, 800))
-    app.projector = ProjectorWindow((1920, 1080), cs.Calibration(12.8, 12.8))
+    app.windows.projector = ProjectorWindow((1920, 1080), cs.Calibration(12.8, 12.8))
     app.vm.panel = "hidden"                   # hidden on one screen; with two, the laptop keeps it
-    app.camera = app._fit_camera()
-    assert app.panel_rect is not None
+    app.windows.camera = app.windows.fit_camera()
+    assert app.windows.panel_rect is not None
     app.step()
-    cam = app.projector.camera
+    cam = app.windows.projector.camera
     assert cam.scale == 12.8                  # true scale on the projector
-    right = app.projector.surface.get_at((1919, 540))[:3]
+    right = app.windows.projector.surface.get_at((1919, 540))[:3]
     assert tuple(right) != style.PANEL
 
 
@@ -517,26 +518,26 @@ def test_with_a_projector_open_f2_calibrates_the_projector_display():
     pygame.display.init()
     saved = {}
     app = TableApp(duel(), (1280, 800))
-    app.projector = ProjectorWindow((1920, 1080), None)
-    app.calibration_key = lambda: "display1-1920x1080"
-    app.calibration_saver = lambda key, cal: saved.setdefault(key, cal)
+    app.windows.projector = ProjectorWindow((1920, 1080), None)
+    app.windows.calibration_key = lambda: "display1-1920x1080"
+    app.windows.calibration_saver = lambda key, cal: saved.setdefault(key, cal)
     _key(pygame.K_F2)
     app.step()
     assert app.calibration is not None
     for k in (pygame.K_RETURN, pygame.K_RETURN):
         _key(k)
     app.step()
-    assert "display1-1920x1080" in saved and app.projector.calibration is not None
-    assert app.calibration_value is None           # the laptop's own scale is untouched
+    assert "display1-1920x1080" in saved and app.windows.projector.calibration is not None
+    assert app.windows.calibration_value is None           # the laptop's own scale is untouched
     app.step()
-    assert app.projector.camera.scale == pytest.approx(saved["display1-1920x1080"].x)
+    assert app.windows.projector.camera.scale == pytest.approx(saved["display1-1920x1080"].x)
 
 
 def test_a_game_without_a_journal_shows_no_journal_line():
     app = TableApp(duel(), (1280, 800))      # no journal: nothing to name
     app.update(0.0)
     app.draw()
-    assert app.panel_input().journal == ""
+    assert app.frame.panel_input().journal == ""
 
 
 @settings(max_examples=60, deadline=None)

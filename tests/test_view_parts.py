@@ -139,12 +139,12 @@ def test_a_click_places_the_drawn_bot_where_the_core_allows():  # R6
     assert game.expected() == "place"
     app = TableApp(game, (1200, 800))
     bot_id = game.state.active
-    wall = app.camera.to_px(30.0, 12.0)                     # on the south wall: refused
+    wall = app.windows.camera.to_px(30.0, 12.0)                     # on the south wall: refused
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN,
                                          pos=(round(wall[0]), round(wall[1])), button=1))
     app.step()
     assert game.expected() == "place" and app.vm.message[0].startswith("refused: R6")
-    pos = app.camera.to_px(20.0, 12.0)
+    pos = app.windows.camera.to_px(20.0, 12.0)
     pygame.event.post(
         pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(round(pos[0]), round(pos[1])), button=1)
     )
@@ -226,15 +226,15 @@ def test_the_wheel_over_the_panel_scrolls_the_log():
     app = TableApp(Game(s), (1280, 800))
     for i in range(30):
         app.say(f"line {i}")
-    app.mouse = (1200, 400)                                  # over the panel
+    app.controls.mouse = (1200, 400)                                  # over the panel
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
     app.step()
     assert app.vm.log.scroll == 6
-    app.mouse = (300, 300)                                   # over the table: zoom instead
-    scale = app.camera.scale
+    app.controls.mouse = (300, 300)                                   # over the table: zoom instead
+    scale = app.windows.camera.scale
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
     app.step()
-    assert app.vm.log.scroll == 6 and app.camera.scale == pytest.approx(scale * 1.15)
+    assert app.vm.log.scroll == 6 and app.windows.camera.scale == pytest.approx(scale * 1.15)
 
 
 def test_a_door_shows_open_while_a_bot_touches_it():  # R47
@@ -245,12 +245,12 @@ def test_a_door_shows_open_while_a_bot_touches_it():  # R47
     turn_event(s, s.bots["b"], "move")
     app = TableApp(Game(s), (1280, 800))
     app.step()
-    at = app.camera.to_ipx(31.3, 44.7)
-    assert tuple(app.surface.get_at(at))[:3] == style.DOOR_OPEN
+    at = app.windows.camera.to_ipx(31.3, 44.7)
+    assert tuple(app.windows.surface.get_at(at))[:3] == style.DOOR_OPEN
     s.bots["a"].x = 20.0                                     # nobody touches it: closed
     app.vm.version += 1
     app.step()
-    assert tuple(app.surface.get_at(at))[:3] == style.FEATURE_FILL["door"]
+    assert tuple(app.windows.surface.get_at(at))[:3] == style.FEATURE_FILL["door"]
 
 
 def test_robot_seats_may_be_listed_with_commas():

@@ -25,7 +25,7 @@ def shots(tmp_path_factory):
 
 
 def camera():
-    return TableApp(screenshot_game("r1", "move"), SIZE).camera
+    return TableApp(screenshot_game("r1", "move"), SIZE).windows.camera
 
 
 def colour_at(img: pygame.Surface, x: float, y: float) -> tuple[int, int, int]:

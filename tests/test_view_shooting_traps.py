@@ -60,8 +60,8 @@ def test_the_pre_measure_leaves_the_table_when_the_turn_passes():  # D18
     app = shooting_app()
     press(app, pygame.K_1)
     app.click_table(62.0, 22.0)
-    assert app.premeasure() is not None
-    app.pass_turn()
+    assert app.actions.premeasure() is not None
+    app.actions.pass_turn()
     assert app.state.active != "b1" or app.game.expected() != "shoot"
     assert (app.vm.weapon, app.vm.aim, app.vm.orders) == (None, None, [])
-    assert app.premeasure() is None
+    assert app.actions.premeasure() is None

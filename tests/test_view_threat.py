@@ -173,6 +173,6 @@ def test_arena_texts_are_placed_with_the_bot_labels_without_overlaps():
         for other in rects[i + 1:]:
             assert not rects_overlap(r, other)
     for b in s.live_bots():
-        cx, cy = app.camera.to_px(b.x, b.y)
+        cx, cy = app.windows.camera.to_px(b.x, b.y)
         for r in rects:
-            assert not rect_meets_disc(r, (cx, cy, app.camera.length(b.radius)))
+            assert not rect_meets_disc(r, (cx, cy, app.windows.camera.length(b.radius)))

@@ -30,9 +30,9 @@ pygame.font.init()
 screen = pygame.display.set_mode((1280, 720))
 game, _ = build_game("duel", ["red", "blue"], 4, None, None)
 app = TableApp(game, (1280, 720), screen=screen, robot_pace=0.0)
-app.projector = ProjectorWindow.open(app, 1, Calibration(8.0, 8.0))
-app.resized(screen.get_size())
-print("windows", pygame.display.get_num_displays(), app.projector.surface.get_size())
+app.windows.projector = ProjectorWindow.open(app, 1, Calibration(8.0, 8.0))
+app.windows.resized(screen.get_size())
+print("windows", pygame.display.get_num_displays(), app.windows.projector.surface.get_size())
 for _ in range(3):
     app.step()
     pygame.display.flip()
@@ -44,7 +44,7 @@ while turns < 4 and game.expected() != "over":      # place both bots, then move
         spot = next((x, y) for x in range(6, 60, 4) for y in range(6, 40, 4)
                     if game.legal(Place(bot.id, x, y, 0.0)) is None)
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
-                          pos=tuple(round(v) for v in app.camera.to_px(*spot))))
+                          pos=tuple(round(v) for v in app.windows.camera.to_px(*spot))))
     elif due == "move":
         for k in (pygame.K_UP, pygame.K_UP, pygame.K_RETURN, pygame.K_RETURN):
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="",
@@ -58,7 +58,7 @@ while turns < 4 and game.expected() != "over":      # place both bots, then move
         pygame.display.flip()
     turns += len(game.history) > before
 pygame.image.save(screen, out + "/laptop.png")
-pygame.image.save(app.projector.surface, out + "/projector.png")
+pygame.image.save(app.windows.projector.surface, out + "/projector.png")
 print("actions", len(game.history), "log", app.vm.log.lines[-1].text)
 """
 

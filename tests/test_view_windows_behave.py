@@ -39,9 +39,9 @@ def test_a_display_that_does_not_answer_exits_2_with_one_message(tmp_path):
 def test_closing_the_projector_window_is_noticed():
     pygame.font.init()
     app = TableApp(screenshot_game("b1", "shoot"), (1280, 800))
-    app.projector = ProjectorWindow((1920, 1080), Calibration(12.0, 12.0))
-    app.projector.handle(pygame.event.Event(pygame.WINDOWCLOSE), app)
-    assert app.projector is None
+    app.windows.projector = ProjectorWindow((1920, 1080), Calibration(12.0, 12.0))
+    app.windows.projector.handle(pygame.event.Event(pygame.WINDOWCLOSE), app)
+    assert app.windows.projector is None
     assert app.vm.log.lines[-1].text == "projector window closed"
 
 
@@ -66,7 +66,7 @@ def test_view_settings_stay_out_of_the_game_log_and_the_newest_line_is_drawn_onc
     real = style.label
     monkeypatch.setattr(style, "label",
                         lambda t, s, c=style.TEXT: drawn.append(t) or real(t, s, c))
-    app._panel = None
+    app.frame._panel = None
     app.draw()
     assert drawn.count("a sentence said once") == 1
 

@@ -92,7 +92,7 @@ def test_what_a_seat_shows_is_drawn_on_the_table_and_the_links_toggle(video):
     game = advance(new_game())
     app, hub, c = table_and_phones(game)
     app.vm.panel = "hidden"
-    app.camera = app._fit_camera()
+    app.windows.camera = app.windows.fit_camera()
     app.phones.show_links = False
     plain = pygame.image.tobytes(app.phones.frame(app, 1 / 60), "RGB")
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
@@ -111,7 +111,7 @@ def test_what_a_seat_shows_is_drawn_on_the_table_and_the_links_toggle(video):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F6, mod=0, unicode=""))
     surface = app.phones.frame(app, 1 / 60)
     assert app.phones.show_links and "seat links shown" in app.vm.log.lines[-1].text
-    area = app.table_area
+    area = app.windows.table_area
     strip = [surface.get_at((x, y))[:3] == (255, 255, 255)
              for x in range(area.x, area.right, 8)
              for y in range(area.bottom - 300, area.bottom, 8)]

@@ -14,7 +14,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -26,7 +26,8 @@ from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.core.printable import printable  # noqa: E402
 from bottisota.view import style  # noqa: E402
-from bottisota.view.app import FPS, TableApp  # noqa: E402
+from bottisota.view.app import TableApp  # noqa: E402
+from bottisota.view.app_state import FPS  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
 from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
 from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
@@ -40,6 +41,10 @@ from bottisota.viewmodel.session import (  # noqa: E402
     robot_seats,
 )
 from bottisota.viewmodel.sizes import READING_DISTANCE_CM, UI_SCALES  # noqa: E402
+
+if TYPE_CHECKING:
+    from bottisota.view.projector import ProjectorWindow
+    from bottisota.view.windows import WindowHost
 
 PHONES_PORT = 8765
 PHONES_HOST = "0.0.0.0"
@@ -254,12 +259,12 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app = TableApp(game, screen.get_size(), screen=screen, robots=robots,
                    journal_name=journal_name, physical_dice=args.physical_dice, calibration=cal,
                    ui_scale=args.ui_scale, robot_pace=0.0 if args.headless else args.robot_pace)
-    app.calibration_key = lambda: _desktop_key(1 if app.projector is not None else 0,
-                                               screen.get_size())
-    app.calibration_saver = save_calibration
-    app.open_projector = lambda a: _open_projector(a, screen)
+    app.windows.calibration_key = lambda: _desktop_key(
+        1 if app.windows.projector is not None else 0, screen.get_size())
+    app.windows.calibration_saver = save_calibration
+    app.windows.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
-    app.camera = app._fit_camera()               # the table's area with that panel
+    app.windows.camera = app.windows.fit_camera()               # the table's area with that panel
     app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
     notice = getattr(game.journal, "notice", None)
@@ -269,14 +274,14 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         app.say(text, "alarm")
     if cal is not None:
         app.vm.true_scale = True
-        app.camera = app._fit_camera()
+        app.windows.camera = app.windows.fit_camera()
     if args.edit:
         from bottisota.view.edit_reload import EditReloader  # designers' --edit only
 
         limit = game.state.rules.round_limit
         app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
     if args.projector and not args.headless:
-        app.toggle_projector()
+        app.windows.toggle_projector()
     if args.phones:
         # the phone server (asyncio, starlette, uvicorn, QR codes) only when asked for
         from bottisota.view.phone_links import PhoneTable
@@ -321,7 +326,7 @@ def _goodbye(game: Any, journal_name: str) -> None:
         print(_("go on with it: bottisota play --resume {path}").format(path=path))
 
 
-def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:
+def _open_projector(app: WindowHost, screen: pygame.Surface) -> ProjectorWindow:
     """The projector's window (key F5 or --projector), on the second display."""
     from bottisota.view.projector import ProjectorWindow  # only when a projector is opened
 
@@ -331,9 +336,11 @@ def _open_projector(app: TableApp, screen: pygame.Surface) -> Any:
 def _run(app: TableApp) -> int:
     """The window's loop (TableApp.run), each frame run by `PhoneTable.frame`."""
     clock = pygame.time.Clock()
+    phones = app.phones
+    assert phones is not None
     while app.running:
         dt = clock.tick(FPS) / 1000.0
-        app.phones.frame(app, dt)
+        phones.frame(app, dt)
         pygame.display.flip()
         app.settle()
     return 0
@@ -362,7 +369,7 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
     print(printable(turn_line(app.game)))
     for line in app.vm.log.lines[-5:]:
         print(printable(("(undone) " if line.undone else "") + line.text))
-    failed = getattr(app, "journal_error", None)
+    failed = app.actions.journal_error
     if failed is not None:      # the game could not go on: its journal's code (74)
         raise failed
     return 0

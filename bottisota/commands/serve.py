@@ -24,7 +24,7 @@ from bottisota.engine.game import Game
 from bottisota.formats.content import DEFAULT_ARENA, arenas_dir
 from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
 from bottisota.play.journal import journal_game, new_journal_path, resume
-from bottisota.viewmodel.session import parse_robot_specs, robot_seats
+from bottisota.viewmodel.session import RobotSeat, parse_robot_specs, robot_seats
 from bottisota.web.hub import Hub
 from bottisota.web.server import BindError, bind, listening_on, serve_forever
 from bottisota.web.table_link import public_host, seat_links
@@ -152,8 +152,9 @@ def main(args: argparse.Namespace) -> int:
     for link in links:
         print(printable(f"{link.seat}: {link.url}"), flush=True)
     for player, robot in hub.robots.items():
+        name = robot.personality.name if isinstance(robot, RobotSeat) else "?"
         print(printable(_("{player}: played by a robot ({personality})").format(
-            player=player, personality=robot.personality.name)), flush=True)
+            player=player, personality=name)), flush=True)
     print(_("journal: {journal}").format(journal=journal), flush=True)
     print(listening_on(args.host), flush=True)
     serve_forever(hub, args.host, port, sock=sock)

@@ -66,6 +66,7 @@ class HouseRules:
     robot_round_limit: int | None   # D48 the round limit of a robots-only game without one
     stalemate_rounds: int | None    # D49 this many rounds with nothing done: a draw
 
+    # Any: values from a house rules file or `--set` (checked by the loader)
     def overridden(self, changes: dict[str, Any]) -> HouseRules:
         """A copy with some values changed (keys checked by the loader)."""
         return replace(self, **changes) if changes else self

@@ -55,6 +55,7 @@ def rotated(shape: Polygon, degrees: float) -> Polygon:
     return affinity.rotate(shape, -float(degrees), origin="centroid")
 
 
+# Any below: a shape's mapping as read from a file (YAML or a journal line)
 def shape_kind(data: Mapping[str, Any]) -> str | None:
     """Which shape key a feature mapping uses (the first found), or None."""
     for key in SHAPE_KEYS:

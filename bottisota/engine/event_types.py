@@ -8,7 +8,16 @@ the state is `bottisota.engine.reducers.REDUCERS`. (No postponed annotations
 here: `NotRequired` must be seen when the classes are built.)
 """
 import types
-from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import (  # Any: JSON-ready fields of several shapes, as a journal file gives them back
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from bottisota.core.i18n import N_
 

@@ -56,6 +56,7 @@ def goals_of(arena: Arena, rules: HouseRules) -> list[Goal]:
     return goals
 
 
+# `card`: a BotCard, or a card's id or an inline card as read from a scenario file
 def _resolve_card(card: Any, bot_id: str, cards: Mapping[str, BotCard], rules: HouseRules,
                   marks: Marks, path: str, problems: list[Problem]) -> BotCard | None:
     if isinstance(card, BotCard):
@@ -105,6 +106,7 @@ def _setup_problems(state: GameState, bot: Bot, marks: Marks, where: str,
     return problems
 
 
+# `bots`: the bot entries as a scenario or journal file gives them (outside data, checked here)
 def new_state(arena: Arena, rules: HouseRules | None = None, bots: Iterable[Mapping[str, Any]] = (),
               cards: Mapping[str, BotCard] | None = None, mods: Mapping[str, Mod] | None = None,
               dice: DiceSource = None, round: int = 2, marks: Marks | None = None,

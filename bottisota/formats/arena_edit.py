@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any  # Any: PyYAML's untyped nodes and the values read from the arena file
 
 import yaml
 

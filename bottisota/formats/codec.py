@@ -8,7 +8,7 @@ Schema use the same one).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any  # Any: an action's mapping from a scenario, a journal or a phone
 
 from bottisota.core.actions import (
     Action,

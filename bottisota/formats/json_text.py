@@ -22,7 +22,7 @@ import math
 import re
 from array import array
 from itertools import accumulate
-from typing import Any
+from typing import Any  # Any: JSON values as parsed from outside text
 
 try:        # a quicker decoder of the same JSON (see loads_limited); optional
     import orjson

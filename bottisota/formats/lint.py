@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any  # Any: data as read from a content file, before its checks
 
 from bottisota.core.errors import Problem
 from bottisota.core.i18n import N_, translated

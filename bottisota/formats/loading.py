@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar  # Any: a file's data as read, before validation
 
 from bottisota.core.arena import Arena, Feature
 from bottisota.core.cards import BotCard, Mod, Weapon

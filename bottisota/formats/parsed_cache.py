@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast  # Any: values unpickled from the user's cache
 
 from bottisota import __version__
 from bottisota.core.i18n import cache_folder

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any  # Any: a personality table as read from YAML
 
 from bottisota.core.actions import SERVICE_CHOICES
 from bottisota.core.cards import LOCOMOTIONS, WEAPON_KINDS

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any  # Any: a scenario file's data as read
 
 from bottisota.core.actions import Place
 from bottisota.core.arena import Arena

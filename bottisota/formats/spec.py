@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
-from typing import Any
+from typing import Any  # Any: a declared default, of whatever type its key declares
 
 from bottisota.core.actions import LIFT_DIRECTIONS, SERVICE_CHOICES
 from bottisota.core.arena import FEATURE_TYPES

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any  # Any: values read from a file, checked here; JSON Schema
 
 from bottisota.core.errors import Problem
 from bottisota.core.i18n import N_

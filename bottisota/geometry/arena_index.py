@@ -289,6 +289,7 @@ class ArenaIndex:
         self._grid_floor_cells: dict[int, np.ndarray] = {}
         self._has_lifts = any(f.type == "lift" for f in self.features)
         # built on demand and kept: obstacles grown per radius, door-state unions, masks
+        # (Any: shapely's untyped geometries and numpy masks, each read back by its key)
         self._cache: dict[Hashable, Any] = {}
         self._door_ids = {self.features[i].id: i for i in self.doors if self.features[i].id}
         # answers to questions about points and segments, by their arguments (pure

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any  # Any: journal lines as read (JSON) and the open journal file
 
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any  # Any: a journal's recorded arena, cards, mods and rules as read (JSON)
 
 from shapely.geometry import Polygon
 

@@ -19,7 +19,7 @@ import json
 import marshal
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import Any  # Any: the state's values as rowed into the digest (its own, loose)
 
 from bottisota.engine.state import GameState
 from bottisota.play.journal_data import default

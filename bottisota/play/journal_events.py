@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import (  # Any: recorded events as read from a journal file, and typing's hints
+    Any,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from bottisota.engine.event_types import EVENT_TYPES
 

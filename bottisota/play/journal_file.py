@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO  # Any: a journal line's JSON as read
 
 from bottisota.core.errors import JournalError, JournalWriteError
 from bottisota.core.i18n import N_

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any  # Any: a scenario file's expectations as read
 
 from bottisota.core.arena import Arena
 from bottisota.core.compass import off_angle

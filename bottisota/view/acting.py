@@ -3,14 +3,18 @@ one the phones' hub shares under `play --phones`): acting, undo, redo, the move
 preview and its commit (the watcher's question, shown as the table's prompt), the
 pre-measure, the shooting phase's choices and the robot seats. The table's log
 listens to the session's feed. Every call that changes the game passes through
-`GameActions.apply` (one place to hold a lock around them)."""
+`GameActions.apply` (one place to hold a lock around them). `GameActions` owns the
+session, the preview and pre-measure caches and the prompt; it reads the game, the
+robot seats, the view model and the phones' lock of its host (`ActingHost`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
 from bottisota.core.actions import (
+    Action,
     Pass,
     SelfDestruct,
     Service,
@@ -22,54 +26,145 @@ from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _, translated
 from bottisota.engine.game import ActResult
 from bottisota.engine.shooting.premeasure import Premeasure
-from bottisota.engine.state import Bot
-from bottisota.view.app_state import (
-    AppState,
-)
+from bottisota.engine.state import Bot, GameState
 from bottisota.viewmodel.core_calls import MovePreview
 from bottisota.viewmodel.game_session import Session
-from bottisota.viewmodel.guidance import danger, shooting_options
+from bottisota.viewmodel.guidance import Option, danger, shooting_options
+from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import effects_of
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
+    from bottisota.view.prompts import OverwatchPrompt
+    from bottisota.viewmodel.game_session import RobotPlayer
+    from bottisota.viewmodel.model import ViewModel
 
-class GameActions(AppState):
+T = TypeVar("T")
+P = ParamSpec("P")   # a call's own arguments, checked against it
+# a pre-measure asked: (view version, bot, weapon, aim, as overwatch)
+PmKey = tuple[int, str, str, str | tuple[float, float] | None, bool]
+
+
+class Changing(Protocol):
+    """A lock held around every change to the game (`PhoneTable.changing`)."""
+
+    def changing(self) -> AbstractContextManager[None]: ...
+
+
+class ActingHost(Protocol):
+    """What the table's acting reads of the table it serves."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def robots(self) -> Mapping[str, RobotPlayer]: ...
+    @property
+    def vm(self) -> ViewModel: ...
+    @property
+    def phones(self) -> Changing | None: ...
+
+
+class GameActions:
     """The calls into the game (see the module doc)."""
 
+    def __init__(self, host: ActingHost) -> None:
+        self.host = host
+        self.prompt: OverwatchPrompt | None = None   # the session's watcher question
+        self.journal_error: JournalWriteError | None = None   # `play --headless`: exit 74
+        self._session: Session | None = None
+        self._preview: MovePreview | None = None
+        self._preview_key: tuple[object, ...] | None = None
+        self._pm_cache: tuple[PmKey, Premeasure | None,
+                              dict[PmKey, Premeasure | None]] | None = None
+        self._options_cache: tuple[tuple[object, ...], list[Option]] | None = None
+        self._turn: tuple[object, ...] = ()   # (round, active bot, what is expected) last synced
+
+    @property
+    def game(self) -> Game:
+        return self.host.game
+
+    @property
+    def vm(self) -> ViewModel:
+        return self.host.vm
+
+    @property
+    def state(self) -> GameState:
+        return self.host.game.state
+
+    def say(self, text: str, tone: str = "plain") -> None:
+        self.vm.say(text, tone)
+
+    # --- what the game expects ---------------------------------------------------------
+    def expected(self) -> str:
+        return self.game.expected()
+
+    def active_bot(self) -> Bot | None:
+        return self.state.bots.get(self.state.active or "")
+
+    def human_to_act(self) -> bool:
+        bot = self.active_bot()
+        return bot is not None and bot.player not in self.host.robots and self.expected() != "over"
+
+    def sync_selection(self) -> None:
+        """After a change: plan for the active bot if it is a human's move; a new turn
+        (another bot, phase or round) starts with no weapon chosen, nothing aimed at
+        and no shot queued (the last turn's pre-measure leaves the table)."""
+        vm = self.vm
+        bot = self.active_bot()
+        turn = (self.state.round, self.state.active, self.game.expected())
+        if turn != self._turn:
+            vm.weapon, vm.aim, vm.measure_overwatch = None, None, False
+            vm.orders.clear()
+        self._turn = turn
+        if bot is not None and self.expected() == "move" and self.human_to_act():
+            if vm.plan is None or vm.plan.bot != bot.id:
+                vm.plan = MovePlan(bot.id)
+            vm.selected = bot.id
+        else:
+            vm.plan = None
+        if bot is not None and self.expected() == "shoot" and self.human_to_act():
+            vm.selected = bot.id
+        if vm.selected is not None and vm.selected not in self.state.bots:
+            vm.selected = None
+        self._preview = None
+        self._preview_key = None
+
     # --- acting through the game -------------------------------------------------------
-    def apply(self, change: Callable[..., T], *args: Any) -> T:
+    def apply(self, change: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Every call that changes the game passes through here (`Game.act`, `undo`,
         `redo`, the designer's reload): the one place to hold a lock around them
         while another thread (the phones' server) also acts on the game."""
-        if self.phones is not None:            # play --phones: see PhoneTable.changing
-            with self.phones.changing():
-                return change(*args)
-        return change(*args)
+        phones = self.host.phones
+        if phones is not None:                 # play --phones: see PhoneTable.changing
+            with phones.changing():
+                return change(*args, **kwargs)
+        return change(*args, **kwargs)
 
     @property
     def session(self) -> Session:
         """The session the table acts through (made on first use; the table's log
         listens to its feed)."""
-        found: Session | None = self.__dict__.get("_session")
+        found = self._session
         if found is None or found.game is not self.game:
-            found = Session(self.game, self.robots)
+            found = Session(self.game, self.host.robots)
             found.feed.listen(self.vm.log)
-            self.__dict__["_session"] = found
+            self._session = found
         return found
 
-    def act(self, action: Any) -> bool:
+    def act(self, action: Action) -> bool:
         """Send an action to the game through the session (the robots' decisions made
         since the last one go with it as its notes); show its results, or its refusal."""
         return self._acted(self._acting(self.session.act, action))
 
-    def _acting(self, call: Callable[..., ActResult | None], *args: Any) -> ActResult | None:
+    def _acting(self, call: Callable[P, ActResult | None], *args: P.args,
+                **kwargs: P.kwargs) -> ActResult | None:
         """A session call that may change the game, through `apply`; a journal that
         cannot be written or a rule error is said, never a crash of the table."""
         try:
-            return self.apply(call, *args)
+            return self.apply(call, *args, **kwargs)
         except JournalWriteError as err:   # disk full: the game took the action back
             self.say(str(err), "alarm")
-            self.journal_error: JournalWriteError | None = err    # `play --headless`: exit 74
+            self.journal_error = err               # `play --headless`: exit 74
         except Exception as err:   # physical dice abandoned, a rule error: never crash the table
             self.say(_("could not act: {name}: {err}").format(
                          name=type(err).__name__, err=err), "alarm")
@@ -90,10 +185,10 @@ class GameActions(AppState):
         self.vm.message = None
         self.vm.effects.add(effects_of(result.events, self.state))
         self.vm.robot_wait = self.vm.robot_pace
-        self._changed()
+        self.changed()
         return True
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
         vm = self.vm
         vm.version += 1
         vm.orders = []
@@ -101,7 +196,7 @@ class GameActions(AppState):
         vm.aim = None
         self._pm_cache = None
         self._options_cache = None
-        self._sync_selection()
+        self.sync_selection()
 
     def undo(self) -> None:
         n = len(self.game.history)
@@ -115,7 +210,7 @@ class GameActions(AppState):
             self.vm.effects.clear()
             self.say(_("action {n} is undone").format(n=n), "dim")
             self.vm.plan = None
-            self._changed()
+            self.changed()
         else:
             self.say(_("nothing to undo"), "dim")
 
@@ -129,7 +224,7 @@ class GameActions(AppState):
         if done:
             self.say(_("action {n} is redone").format(n=len(self.game.history)), "dim")
             self.vm.plan = None
-            self._changed()
+            self.changed()
         else:
             self.say(_("nothing to redo"), "dim")
 
@@ -170,7 +265,7 @@ class GameActions(AppState):
     def _move_made(self, result: ActResult | None) -> None:
         if self._acted(result) and self.vm.plan is not None:
             self.vm.plan = None
-            self._sync_selection()
+            self.sync_selection()
 
     def answer_overwatch(self, fire: bool) -> None:
         """F or H at the table: the watcher asked now fires or holds (the table answers
@@ -192,8 +287,8 @@ class GameActions(AppState):
         key = (vm.version, vm.selected, vm.weapon, vm.aim, vm.measure_overwatch)
         kept = self._pm_cache
         if kept is None or kept[0] != key:
-            known = kept[2] if kept is not None and kept[2].get("version") == vm.version else {
-                "version": vm.version}          # this state's pre-measures, by bot and weapon
+            # this state's pre-measures, by bot and weapon
+            known = kept[2] if kept is not None and kept[0][0] == vm.version else {}
             if key in known:
                 pm = known[key]
             else:
@@ -204,8 +299,8 @@ class GameActions(AppState):
                 except (KeyError, ValueError) as err:
                     self.say(_("cannot pre-measure: {err}").format(err=err), "alarm")
                     pm = None
-                if len(known) > 16:
-                    known = {"version": vm.version}
+                if len(known) >= 16:
+                    known = {}
                 known[key] = pm
             self._pm_cache = kept = (key, pm, known)
         return kept[1]
@@ -227,7 +322,7 @@ class GameActions(AppState):
             return bot
         return None
 
-    def options(self) -> list:
+    def options(self) -> list[Option]:
         """The shooting phase's choices with the core's verdicts (cached per state)."""
         bot = self.shooting_bot()
         if bot is None:

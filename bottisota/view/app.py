@@ -3,114 +3,145 @@ each frame the painters turn the view model and the game state into pixels.
 
 `TableApp(game, size)` is the whole view around one `Game`: a test builds it with
 a game and a window size, posts pygame events, calls `step()` for one frame and
-reads `app.vm` (the pygame-free view model) or `app.surface`. Every legality,
+reads `app.vm` (the pygame-free view model) or `app.windows.surface`. Every legality,
 cost, chance and consequence shown comes from the core (`Game.preview`,
 `Game.act`, the pre-measure). A second window (`projector`) can show the table
 alone at true scale, drawn by the same painters from the same model.
+
+The controller is composed, not inherited: it owns the game, the view model and the
+robot seats, and four collaborators, each reading a narrow host interface:
+`windows` (`view.windows.WindowControl`: surface, camera, layers, projector,
+calibration), `actions` (`view.acting.GameActions`: the session and every call that
+changes the game), `frame` (`view.frame.FrameDrawing`: update and draw a frame, the
+panel) and `controls` (`view.controls.Controls`: keys and mouse, looked up in
+`view.keys`).
 """
 from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pygame
 
+from bottisota.core.actions import Action
 from bottisota.core.i18n import _
+from bottisota.engine.game import Game
+from bottisota.engine.state import Bot, GameState
+from bottisota.view.acting import GameActions
 from bottisota.view.app_state import FPS
-from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
-from bottisota.view.controls import InputHandling
+from bottisota.view.controls import Controls
 from bottisota.view.correcting import CorrectionMode
-from bottisota.view.prompts import (
-    OverwatchPrompt,
-    pending_events,
-)
-from bottisota.view.table_painter import (
-    SPRITE_BUDGET_MS,
-    TableInput,
-    WindowLayers,
-)
-from bottisota.view.widgets import Button
+from bottisota.view.frame import FrameDrawing
+from bottisota.view.prompts import pending_events
+from bottisota.view.windows import WindowControl
 from bottisota.viewmodel.calibration_store import Calibration
-from bottisota.viewmodel.core_calls import MovePreview
+from bottisota.viewmodel.game_session import Session
 from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.model import ViewModel
+
+if TYPE_CHECKING:
+    from bottisota.view.edit_reload import EditReloader
+    from bottisota.view.phone_links import PhoneTable
+    from bottisota.viewmodel.game_session import RobotPlayer
 
 SPARE_AFTER_LIGHT_FRAME_MS = 6.0   # a spare surface is made after a frame lighter than this
 
 
-class TableApp(InputHandling):
-    """The table view of one game (see the module doc): its state (`view.app_state`),
-    windows (`view.windows`), calls into the game (`view.acting`, all game-changing
-    ones through `apply`), frame (`view.frame`, extra overlays last through
-    `draw_overlays`) and input (`view.controls`)."""
+class TableApp:
+    """The table view of one game (see the module doc): it owns the game, the view
+    model, the robot seats and its collaborators `windows`, `actions`, `frame` and
+    `controls`; every game-changing call goes through `actions.apply`, extra overlays
+    are drawn last through `frame.overlays`."""
 
-    def __init__(self, game: Any, size: tuple[int, int] = (1280, 800), *,
-                 screen: pygame.Surface | None = None, robots: dict[str, Any] | None = None,
+    def __init__(self, game: Game, size: tuple[int, int] = (1280, 800), *,
+                 screen: pygame.Surface | None = None,
+                 robots: Mapping[str, RobotPlayer] | None = None,
                  journal_name: str | None = None, physical_dice: bool = False,
-                 calibration: Calibration | None = None, reloader: Any = None,
+                 calibration: Calibration | None = None, reloader: EditReloader | None = None,
                  ui_scale: float = 1.0, robot_pace: float | None = None) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.game = game
-        self.screen = screen
-        self.surface = screen if screen is not None else pygame.Surface(size)
-        self.robots = robots or {}
-        self.notes: list[dict] = []    # robot decisions not yet journaled with an action
+        self.robots: Mapping[str, RobotPlayer] = robots or {}
         self.journal_name = journal_name
         self.physical_dice = physical_dice
-        self.calibration_value = calibration
         self.reloader = reloader
         self.vm = ViewModel(ui_scale=ui_scale, log=GameLog.of_game(game))
         if robot_pace is not None:
             self.vm.robot_pace = robot_pace
-        self.layers = WindowLayers(ArenaLayer(game.state.arena, rules=game.state.rules))
-        self.projector: Any = None     # a ProjectorWindow showing the table alone
-        self.camera = self._fit_camera()
         self.running = True
-        self._preview: MovePreview | None = None
-        self._preview_key: tuple | None = None
-        self._pm_cache: tuple[tuple, Any, dict] | None = None
-        self._options_cache: tuple[tuple, list] | None = None
-        self._panel: tuple[tuple, pygame.Surface, pygame.Rect] | None = None
-        self._panel_shown: tuple | None = None   # (surface, key) whose pixels show the panel
-        self._panel_saved = False     # the kept surface holds the panel shown
-        self._panel_waited = False    # the panel shown was left as it was last frame
-        self._ruler_drag = False
-        self._pan_drag: tuple[int, int] | None = None
-        self._plan_drag = False
-        self._drag_plan: tuple | None = None   # the plan as the panel shows it
-        self._strafe_drag = False
-        self.threat: Any = None
-        self.calibration: CalibrationScreen | None = None
-        self.prompt: OverwatchPrompt | None = None
-        self.dice_question: str | None = None
-        self.mouse: tuple[int, int] = (0, 0)
-        self.buttons: list[Button] = []
-        self.frame_ms: float = 0.0
+        self.calibration: CalibrationScreen | None = None   # the F2 ruler screen, while shown
+        self.phones: PhoneTable | None = None   # play --phones: the seats' links and lock
+        self.correcting = CorrectionMode()   # the referee's hand (F7)
         self.frames_drawn = 0          # robot seats act from the frame after the first
         self._settled = False          # `settle` has frozen what the first frame made
-        self._belt_phase = 0.0
-        self._last_zoom = -1.0
-        self._clock = 0.0
-        self._frame_input: TableInput | None = None   # this frame's table input (both windows)
-        self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
-        self._labels_placed = False    # the laptop placed its labels this frame
-        self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
-        self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
-        self.keep_frames = True      # the projector keeps pixels that would not change
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
-        self._turn: tuple = ()
-        self.correcting = CorrectionMode()   # the referee's hand (F7)
-        self._windowed: tuple[int, int] | None = None
+        self.windows = WindowControl(self, size, screen, calibration, self._layout_changed)
+        self.actions = GameActions(self)
+        self.frame = FrameDrawing(self)
+        self.controls = Controls(self)
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")
-        self._sync_selection()
+        self.actions.sync_selection()
+
+    def _layout_changed(self) -> None:
+        self.frame.forget_panel()
+
+    # --- what the game is, and the public doors the commands and tests use -------------
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def active_bot(self) -> Bot | None:
+        return self.actions.active_bot()
+
+    @property
+    def session(self) -> Session:
+        return self.actions.session
+
+    def act(self, action: Action) -> bool:
+        """An action from the table (a key press, a click) through the session."""
+        return self.actions.act(action)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        self.controls.handle(event)
+
+    def click_table(self, x: float, y: float) -> None:
+        self.controls.click_table(x, y)
+
+    def draw(self, panel_may_wait: bool = False) -> pygame.Surface:
+        return self.frame.draw(panel_may_wait)
+
+    def update(self, dt: float) -> None:
+        """The designer's files reloaded if they changed (`play --edit`), then the
+        frame's clock, effects, threat view and robot seats (`FrameDrawing.update`)."""
+        if self.reloader is not None:
+            self.reloader.poll(self)
+        self.frame.update(dt)
+
+    def ask_die(self, purpose: str) -> int:
+        return self.frame.ask_die(purpose)
+
+    def say(self, text: str, tone: str = "plain") -> None:
+        self.vm.say(text, tone)
+
+    # --- the view model's short names (tests read these) -------------------------------
+    selected = property(lambda self: self.vm.selected,
+                        lambda self, v: setattr(self.vm, "selected", v))
+
+    plan = property(lambda self: self.vm.plan, lambda self, v: setattr(self.vm, "plan", v))
+
+    weapon = property(lambda self: self.vm.weapon, lambda self, v: setattr(self.vm, "weapon", v))
+
+    aim = property(lambda self: self.vm.aim, lambda self, v: setattr(self.vm, "aim", v))
+
+    orders = property(lambda self: self.vm.orders, lambda self, v: setattr(self.vm, "orders", v))
 
     def step(self, dt: float = 1.0 / FPS) -> pygame.Surface:
         """One frame: handle queued events, let a robot act (from the second frame on:
@@ -118,16 +149,17 @@ class TableApp(InputHandling):
         for event in pending_events():
             self.handle(event)
         self.update(dt)
-        self._frame_input = None
+        self.frame.new_frame()
         started = time.perf_counter()
-        out = self.draw(panel_may_wait=True)
-        if self.projector is not None and self.calibration is None:
-            self.projector.draw(self)
-        self._frame_input = None
+        out = self.frame.draw(panel_may_wait=True)
+        projector = self.windows.projector
+        if projector is not None and self.calibration is None:
+            projector.draw(self)
+        self.frame.new_frame()
         light = (time.perf_counter() - started) * 1000.0 < self.spare_budget_ms
-        if self.frames_drawn and light and not self.layers.make_spares():   # one a frame, none in
-            other = getattr(self.projector, "layers", None)          # the first frame
-            if other is not None:
+        if self.frames_drawn and light and not self.windows.layers.make_spares():   # one a
+            other = projector.layers if projector is not None else None   # frame, none in
+            if other is not None:                                          # the first frame
                 other.make_spares()
         self.frames_drawn += 1
         return out

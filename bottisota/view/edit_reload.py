@@ -27,18 +27,18 @@ class EditReloader:
         """Reload when a file changed. True when the game now runs on the new files."""
         if not self.watch.changed(force):
             return False
-        error = app.apply(reload_game, app.game, self.load, app.robots)
+        error = app.actions.apply(reload_game, app.game, self.load, app.robots)
         if error is not None:
             self.error = error
             for line in error.splitlines():
                 app.say(line, "alarm")
             return False
         self.error = None
-        app.arena_layer = ArenaLayer(app.game.state.arena, grid=app.vm.show_grid,
-                                     rules=app.game.state.rules)
-        app.camera = app._fit_camera()
+        app.windows.arena_layer = ArenaLayer(app.game.state.arena, grid=app.vm.show_grid,
+                                             rules=app.game.state.rules)
+        app.windows.camera = app.windows.fit_camera()
         app.vm.plan = None
-        app._changed()
+        app.actions.changed()
         app.say(_("files changed: arena and cards reloaded; the game goes on ({history} "
                   "actions replayed)").format(
                     history=len(app.game.history)), "good")

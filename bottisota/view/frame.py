@@ -1,12 +1,17 @@
 """One frame of the table view: update (effects, robots, threat view, the designer's
 reload), draw the table in each window and the panel, then the extra overlays
-(`FrameDrawing.draw_overlays`, drawn last); physical dice asked over the table."""
+(`FrameDrawing.draw_overlays`, drawn last); physical dice asked over the table.
+`FrameDrawing` owns what a frame keeps (the panel's pixels and key, the buttons, the
+threat map, the clock, the frame's table input); it reads its host (`FrameHost`): the
+game and view model, the window control (where to draw), the acting (the preview,
+the pre-measure, the prompt) and where the pointer is."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -33,51 +38,146 @@ from bottisota.view.prompts import (
     read_typed_die,
 )
 from bottisota.view.table_painter import (
+    SPRITE_BUDGET_MS,
     PlaceGhost,
     TableInput,
     WindowLayers,
     paint_table,
 )
+from bottisota.view.widgets import Button
 from bottisota.view.windows import WindowControl
 from bottisota.viewmodel.guidance import danger, headline
 from bottisota.viewmodel.words import step_words
 
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
+    from bottisota.engine.shooting.premeasure import Premeasure
+    from bottisota.engine.state import GameState
+    from bottisota.view.calibration import CalibrationScreen
+    from bottisota.view.correcting import CorrectionMode
+    from bottisota.view.phone_links import PhoneTable
+    from bottisota.viewmodel.game_session import RobotPlayer
+    from bottisota.viewmodel.model import ViewModel
+    from bottisota.viewmodel.threat import ThreatMap
+
 TABLE_BUSY_MS = 4.0     # a table drawn slower than this leaves a changed panel to the next frame
 
 
-class FrameDrawing(WindowControl, GameActions):
+class Pointer(Protocol):
+    """Where the pointer is and what it drags (the controls own it)."""
+
+    @property
+    def mouse(self) -> tuple[int, int]: ...
+    @property
+    def pan_drag(self) -> tuple[int, int] | None: ...
+    @property
+    def plan_drag(self) -> bool: ...
+
+
+class FrameHost(Protocol):
+    """What a frame reads of the table it draws."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def vm(self) -> ViewModel: ...
+    @property
+    def robots(self) -> Mapping[str, RobotPlayer]: ...
+    @property
+    def journal_name(self) -> str | None: ...
+    @property
+    def frames_drawn(self) -> int: ...
+    @property
+    def correcting(self) -> CorrectionMode: ...
+    @property
+    def calibration(self) -> CalibrationScreen | None: ...
+    @property
+    def phones(self) -> PhoneTable | None: ...
+    @property
+    def windows(self) -> WindowControl: ...
+    @property
+    def actions(self) -> GameActions: ...
+    @property
+    def controls(self) -> Pointer: ...
+
+
+class FrameDrawing:
     """Update and draw a frame (see the module doc)."""
+
+    def __init__(self, host: FrameHost) -> None:
+        self.host = host
+        self.windows = host.windows
+        self.actions = host.actions
+        self.threat: ThreatMap | None = None
+        self.dice_question: str | None = None
+        self.buttons: list[Button] = []
+        self.frame_ms: float = 0.0
+        self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
+        self.overlays: list[Callable[[pygame.Surface, pygame.Rect], object]] = []   # drawn last
+        self.keep_frames = True      # the projector keeps pixels that would not change
+        self._panel: tuple[tuple[object, ...], pygame.Surface, pygame.Rect] | None = None
+        self._panel_shown: tuple[object, ...] | None = None  # (surface, key) the pixels show
+        self._panel_saved = False     # the kept surface holds the panel shown
+        self._panel_waited = False    # the panel shown was left as it was last frame
+        self._drag_plan: tuple[object, ...] | None = None   # the plan as the panel shows it
+        self._belt_phase = 0.0
+        self._last_zoom = -1.0
+        self.clock = 0.0              # seconds of frames so far (zooms settle by it)
+        self._frame_input: TableInput | None = None   # this frame's table input (both windows)
+        self._labels_placed = False    # the laptop placed its labels this frame
+
+    @property
+    def vm(self) -> ViewModel:
+        return self.host.vm
+
+    @property
+    def game(self) -> Game:
+        return self.host.game
+
+    @property
+    def state(self) -> GameState:
+        return self.host.game.state
+
+    @property
+    def pointer(self) -> Pointer:
+        return self.host.controls
+
+    def new_frame(self) -> None:
+        """Before and after a frame: the table's input is worked out afresh."""
+        self._frame_input = None
+
+    def forget_panel(self) -> None:
+        """What the panel covers or says changed: draw it afresh next frame."""
+        self._panel = None
 
     # --- physical dice -------------------------------------------------------------------
     def ask_die(self, purpose: str) -> int:
         """Physical dice (D8): show the purpose over the table and wait for a typed 1-6."""
-        if self.screen is None:
+        if self.windows.screen is None:
             raise RuntimeError("physical dice need a window to ask in")
         self.dice_question = purpose
         try:
-            value = read_typed_die(self.surface, purpose, self.draw)
+            value = read_typed_die(self.windows.surface, purpose, self.draw)
         finally:
             self.dice_question = None
             self._panel_shown = None
-        self.say(_("die typed in: {value} ({purpose})").format(
-                     value=value, purpose=translated(purpose)), "dice")
+        self.actions.say(_("die typed in: {value} ({purpose})").format(
+                             value=value, purpose=translated(purpose)), "dice")
         return value
 
     # --- the frame -----------------------------------------------------------------------
     def update(self, dt: float) -> None:
         vm = self.vm
-        self._clock += dt
+        self.clock += dt
         self._belt_phase = (self._belt_phase + dt) % 1.0
         vm.effects.update(dt)
         vm.robot_wait = max(0.0, vm.robot_wait - dt)
-        if self.reloader is not None:
-            self.reloader.poll(self)
         vm.hover = None
         if vm.threat_on:
             # the threat view's model is loaded when the view is first switched on
             from bottisota.viewmodel.threat import hover_words, state_key, threat_map
 
-            bot = self.active_bot()
+            bot = self.actions.active_bot()
             viewer = vm.selected or (bot.id if bot else None)
             shown = self.state.bots.get(viewer) if viewer is not None else None
             if shown is not None and shown.on_table:
@@ -88,51 +188,58 @@ class FrameDrawing(WindowControl, GameActions):
                     self.threat = threat_map(self.state, shown.id)
                     budget -= (time.process_time() - started) * 1000.0
                 self.threat.fill(max(THREAT_BUDGET_MS / 4, budget))
-                if self.on_table(self.mouse):
-                    vm.hover = hover_words(self.threat, *self.table_point(self.mouse))
-        if self.robots and self.frames_drawn:      # the table shown first
-            self.run_robot()
+                mouse = self.pointer.mouse
+                if self.windows.on_table(mouse):
+                    vm.hover = hover_words(self.threat, *self.windows.table_point(mouse))
+        if self.host.robots and self.host.frames_drawn:      # the table shown first
+            self.actions.run_robot()
+
+    def zoomed(self) -> None:
+        """The camera was zoomed now: the arena is drawn anew once it settles."""
+        self._last_zoom = self.clock
 
     @property
     def zoom_settled(self) -> bool:
-        return self._clock - self._last_zoom >= ZOOM_SETTLE_S
+        return self.clock - self._last_zoom >= ZOOM_SETTLE_S
 
     @property
     def moving(self) -> bool:
         """The view is being panned or zoomed (labels follow, bots are painted directly)."""
-        return self._pan_drag is not None or not self.zoom_settled
+        return self.pointer.pan_drag is not None or not self.zoom_settled
 
     def draw(self, panel_may_wait: bool = False) -> pygame.Surface:
-        """Draw the whole view onto `self.surface` and return it. `panel_may_wait`: a
+        """Draw the whole view onto `self.windows.surface` and return it. `panel_may_wait`: a
         frame of a running window, where a panel whose words changed may be drawn the
         frame after when this frame's table did much (see `_draw_panel`); a picture
         taken at once (a screenshot) shows everything up to date."""
         started = time.perf_counter()
-        surface = self.surface
-        if self.calibration is not None:
-            if self.projector is None:
-                self.calibration.draw(surface)
+        surface = self.windows.surface
+        if self.host.calibration is not None:
+            if self.windows.projector is None:
+                self.host.calibration.draw(surface)
                 self._panel_shown = None
                 return surface
-            self.projector.calibrate(self.calibration)       # the ruler on the projector
-            self.draw_table(surface, self.camera, self.table_area, laptop=True)
+            self.windows.projector.calibrate(self.host.calibration)   # the ruler on the projector
+            self.draw_table(surface, self.windows.camera, self.windows.table_area, laptop=True)
             text_box(surface, [_("calibrating the projector: stretch the ruler on the table "
                                  "to 10 cm (Left/Right, Enter, Esc)")],
-                     (10, 10), self.sizes().panel, "dice")
+                     (10, 10), self.windows.sizes().panel, "dice")
             return surface
-        area = self.table_area
-        self.draw_table(surface, self.camera, area, laptop=True)
-        if self.correcting.on:
-            self.correcting.draw(surface, self.camera, area, self.state, self.sizes().panel)
+        area = self.windows.table_area
+        self.draw_table(surface, self.windows.camera, area, laptop=True)
+        if self.host.correcting.on:
+            self.host.correcting.draw(surface, self.windows.camera, area, self.state,
+                                      self.windows.sizes().panel)
         busy = self._labels_placed or (time.perf_counter() - started) * 1000.0 > TABLE_BUSY_MS
         self._draw_panel(surface, may_wait=panel_may_wait and busy)
-        if (self.prompt is not None and self.prompt.current is not None) or self.vm.help_on:
+        prompt = self.actions.prompt
+        if (prompt is not None and prompt.current is not None) or self.vm.help_on:
             self._keep_panel(surface)
             self._panel_shown = None           # drawn over the panel: blit it afresh next time
-        if self.prompt is not None and self.prompt.current is not None:
-            watcher = self.state.bots.get(self.prompt.current.watcher)
+        if self.actions.prompt is not None and self.actions.prompt.current is not None:
+            watcher = self.state.bots.get(self.actions.prompt.current.watcher)
             owner = watcher.player if watcher is not None else "?"
-            draw_overwatch_prompt(surface, self.prompt, owner,
+            draw_overwatch_prompt(surface, self.actions.prompt, owner,
                                   player_colours(self.state).get(owner, style.TEXT))
         if self.vm.help_on:
             draw_help(surface)
@@ -154,24 +261,26 @@ class FrameDrawing(WindowControl, GameActions):
     def table_input(self) -> TableInput:
         """What the table painter needs this frame, from the model and the core."""
         vm = self.vm
-        pm = self.premeasure()
+        pm = self.actions.premeasure()
         ghost = None
-        if self.expected() == "place" and self.human_to_act() and self.on_table(self.mouse):
-            bot = self.active_bot()
-            x, y = self.camera.to_cm(*self.mouse)
+        if (self.actions.expected() == "place" and self.actions.human_to_act()
+                and self.windows.on_table(self.pointer.mouse)):
+            bot = self.actions.active_bot()
+            assert bot is not None                 # a human is to act
+            x, y = self.windows.camera.to_cm(*self.pointer.mouse)
             tw, th = self.state.arena.size
             if 0 <= x <= tw and 0 <= y <= th:
                 refusal = self.game.legal(Place(bot.id, x, y, vm.place_facing))
                 ghost = PlaceGhost(bot.radius, x, y, vm.place_facing,
                                    str(refusal) if refusal is not None else None)
         return TableInput(
-            game=self.game, vm=vm, robots=self.robots, premeasure=pm,
-            preview=self.move_preview(), threat=self.threat if vm.threat_on else None,
-            focus=self._focus(pm, self.camera) if pm is not None else None,
-            shooter=self.shooting_bot(), ghost=ghost, belt_phase=self._belt_phase,
+            game=self.game, vm=vm, robots=self.host.robots, premeasure=pm,
+            preview=self.actions.move_preview(), threat=self.threat if vm.threat_on else None,
+            focus=self._focus(pm, self.windows.camera) if pm is not None else None,
+            shooter=self.actions.shooting_bot(), ghost=ghost, belt_phase=self._belt_phase,
             moving=self.moving, settled=self.zoom_settled,
             open_doors=tuple(door_keys(open_doors(self.state))),
-            show_message=self.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms)
+            show_message=self.windows.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms)
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
                    laptop: bool = False, layers: WindowLayers | None = None,
@@ -185,23 +294,23 @@ class FrameDrawing(WindowControl, GameActions):
         t = self._frame_input
         if settled is not None and not laptop:     # the projector's own zoom under way, or not
             t = replace(t, settled=settled and t.settled, moving=t.moving or not settled)
-        placed = paint_table(surface, cam, area, t, layers or self.layers, laptop,
+        placed = paint_table(surface, cam, area, t, layers or self.windows.layers, laptop,
                              may_place=laptop or not self._labels_placed,
-                             may_keep=not laptop and self.phones is None and self.keep_frames,
+                             may_keep=not laptop and self.host.phones is None and self.keep_frames,
                              reading=reading)
         if laptop:
             self._labels_placed = placed     # the projector places its own the frame after
-        if self.phones is not None:
-            self.phones.draw(surface, cam, area, self)   # what the phones show on the table
+        if self.host.phones is not None:          # what the phones show on the table
+            self.host.phones.draw(surface, cam, area, self.host)
 
-    def _focus(self, pm: Any, cam: Camera) -> str | None:
-        hovered = nearest_target(pm, self.state, *cam.to_cm(*self.mouse))
+    def _focus(self, pm: Premeasure, cam: Camera) -> str | None:
+        hovered = nearest_target(pm, self.state, *cam.to_cm(*self.pointer.mouse))
         return hovered or (self.vm.aim if isinstance(self.vm.aim, str) else None)
 
     # --- the panel ------------------------------------------------------------------------
     def panel_input(self) -> PanelInput:
         vm = self.vm
-        pv = self.move_preview() if vm.plan is not None else None
+        pv = self.actions.move_preview() if vm.plan is not None else None
         plan_lines = [(t, _tone_of(c)) for t, c in plan_summary(pv)] if pv is not None else []
         if vm.plan is not None:
             steps = ", ".join(step_words(s) for s in vm.plan.all_steps()) or _("(no steps yet)")
@@ -210,20 +319,20 @@ class FrameDrawing(WindowControl, GameActions):
             why = danger(pv, bot) if pv is not None and bot is not None else None
             if why:
                 plan_lines.append((_("{why}: Enter twice to commit").format(why=why), "alarm"))
-        if self.expected() == "place" and self.human_to_act():
+        if self.actions.expected() == "place" and self.actions.human_to_act():
             plan_lines.append((_("click the table to place {active} (Left/Right: facing "
                                  "{place_facing})").format(
                                    active=self.state.active,
                                    place_facing=number(vm.place_facing)), "dice"))
-        options = self.options()
-        pm = self.premeasure()
+        options = self.actions.options()
+        pm = self.actions.premeasure()
         focus = None
         if pm is not None:
-            name = self._focus(pm, self.camera)
+            name = self._focus(pm, self.windows.camera)
             focus = pm.target(name) if name else None
-        journal = getattr(self.game.journal, "path", None) or self.journal_name
-        return PanelInput(self.game, self.robots, self.sizes(), plan_lines, options,
-                          headline(self.game, self.robots, options or None), focus,
+        journal = getattr(self.game.journal, "path", None) or self.host.journal_name
+        return PanelInput(self.game, self.host.robots, self.windows.sizes(), plan_lines, options,
+                          headline(self.game, self.host.robots, options or None), focus,
                           str(journal) if journal else "")      # no journal: no line
 
     def _draw_panel(self, surface: pygame.Surface, may_wait: bool = False) -> None:
@@ -231,18 +340,19 @@ class FrameDrawing(WindowControl, GameActions):
         table did much (its labels placed after an action, a weapon chosen): a panel
         the window shows may stay as it is for this one frame and be drawn anew the
         frame after (never two frames running), so that no single frame does both."""
-        rect = self.panel_rect
+        rect = self.windows.panel_rect
         if rect is None:
             self.buttons = []
             return
         vm = self.vm
-        pm = self.premeasure()
-        key = (vm.version, self.size, rect.topleft, vm.selected, vm.weapon, vm.measure_overwatch,
+        pm = self.actions.premeasure()
+        key = (vm.version, self.windows.size, rect.topleft, vm.selected, vm.weapon,
+               vm.measure_overwatch,
                self._panel_plan(), tuple(vm.orders),
                vm.message, len(vm.log.lines), vm.log.lines[-1].text if vm.log.lines else None,
                sum(ln.undone for ln in vm.log.lines), vm.service_choice, vm.threat_on,
                self.state.dice.used, vm.place_facing, vm.log.scroll, vm.confirm, vm.ui_scale,
-               self._focus(pm, self.camera) if pm is not None else None)
+               self._focus(pm, self.windows.camera) if pm is not None else None)
         panel = self._panel
         shown = panel is not None and self._panel_shown == (id(surface), panel[0])
         if shown and panel is not None and panel[0] == key:
@@ -271,13 +381,13 @@ class FrameDrawing(WindowControl, GameActions):
             panel[1].blit(surface, (0, 0), panel[2])
             self._panel_saved = True
 
-    def _panel_plan(self) -> tuple | None:
+    def _panel_plan(self) -> tuple[object, ...] | None:
         """The plan as the panel shows it: while a step is dragged, as it was when the
         drag began (the table shows the drag; the panel follows when it ends)."""
         plan = self.vm.plan
         if plan is None:
             self._drag_plan = None
-        elif not self._plan_drag or self._drag_plan is None:
+        elif not self.pointer.plan_drag or self._drag_plan is None:
             self._drag_plan = plan.all_steps()
         return self._drag_plan
 

@@ -4,6 +4,7 @@ view model and the game; buttons carry a command name the controller runs.
 Every size comes from `TextSizes` (the window's height and the UI scale)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ class PanelInput:
     """What the panel shows besides the model."""
 
     game: Any
-    robots: dict
+    robots: Mapping[str, object]   # the seats robots play
     sizes: TextSizes
     plan_lines: list[tuple[str, str]]      # (text, tone)
     options: list[Option]

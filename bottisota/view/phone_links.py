@@ -202,7 +202,7 @@ class PhoneTable:
             log.events(events, n)
             app.vm.effects.add(effects_of(events, game.state))
         app.vm.robot_wait = app.vm.robot_pace
-        app._changed()
+        app.actions.changed()
         return True
 
     # --- keys -----------------------------------------------------------------------------
@@ -260,7 +260,7 @@ class PhoneTable:
         """What the seats show on the table, named by seat; then the seats' links."""
         state = app.game.state
         colours = player_colours(state)
-        size = app.sizes(cam).table
+        size = app.windows.sizes(cam).table
         clip = surface.get_clip()
         surface.set_clip(area)
         try:
@@ -283,7 +283,7 @@ class PhoneTable:
                     surface.blit(tag, tag.get_rect(midbottom=(x, y - r - 4)))
             links = self.waiting_links() if self.show_links else []
             if links:
-                text_px = app.sizes().panel
+                text_px = app.windows.sizes().panel
                 draw_phone_links(surface, links, corner(links, area, text_px).inflate(-16, -16),
                                  text_px=text_px)
         finally:

@@ -69,10 +69,10 @@ class ProjectorWindow:
         drawn bot: `app.click_table`). Keys go on to the laptop's controls. Planning
         drags, the ruler and the panel stay on the laptop (help says so)."""
         if event.type == pygame.WINDOWCLOSE:
-            app.projector = None
+            app.windows.projector = None
             self.close()
             app.say(_("projector window closed"))
-            app.camera = app._fit_camera()
+            app.windows.camera = app.windows.fit_camera()
             return True
         if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             self.surface = self.window.get_surface()
@@ -87,7 +87,7 @@ class ProjectorWindow:
         cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         if event.type == pygame.MOUSEWHEEL:
             self.camera = cam.zoomed(1.15 ** event.y, self.pointer)
-            self.zoomed_at = app._clock
+            self.zoomed_at = app.frame.clock
             return True
         if event.type == pygame.MOUSEMOTION:
             self.pointer = event.pos
@@ -139,10 +139,10 @@ class ProjectorWindow:
         cam = self.camera_for(app.state.arena.size, self.strip_room(app))
         area = pygame.Rect((0, 0), self.surface.get_size())
         if self.layers is None:
-            self.layers = app.new_layers()
-        app.draw_table(self.surface, cam, area, layers=self.layers,
-                       settled=app._clock - self.zoomed_at >= ZOOM_SETTLE_S
-                       and self.pan_from is None, reading=self.true_px_per_cm(cam))
+            self.layers = app.windows.new_layers()
+        app.frame.draw_table(self.surface, cam, area, layers=self.layers,
+                             settled=app.frame.clock - self.zoomed_at >= ZOOM_SETTLE_S
+                             and self.pan_from is None, reading=self.true_px_per_cm(cam))
         if self.window is not None:
             self.window.flip()
         return self.surface

@@ -108,15 +108,17 @@ def fight_effects(game: Game) -> list[Any]:
 def crowded_projector(size: tuple[int, int], px_per_cm: float) -> TableApp:
     """The crowded fight on a projector window at true scale, with the threat view."""
     app = TableApp(crowded_game(), LAPTOP)
-    app.projector = ProjectorWindow(size, Calibration(px_per_cm, px_per_cm))
-    app.sprite_budget_ms = None
+    app.windows.projector = ProjectorWindow(size, Calibration(px_per_cm, px_per_cm))
+    app.frame.sprite_budget_ms = None
     app.vm.effects.add(fight_effects(app.game))
     app.vm.threat_on = True
     app.update(0.0)
-    while not app.threat.done:
-        app.threat.fill(1000.0)
+    threat = app.frame.threat
+    assert threat is not None           # the threat view is on
+    while not threat.done:
+        threat.fill(1000.0)
     app.draw()
-    app._labels_placed = False          # the projector places its own labels this frame
+    app.frame._labels_placed = False          # the projector places its own labels this frame
     return app
 
 
@@ -142,17 +144,21 @@ def make_screenshots(out: Path) -> list[Path]:
 
     threat = TableApp(screenshot_game("r1", "move"), SIZE)
     threat.vm.threat_on = True
-    mx, my = threat.camera.to_px(60.0, 40.0)
-    threat.mouse = (round(mx), round(my))
+    mx, my = threat.windows.camera.to_px(60.0, 40.0)
+    threat.controls.mouse = (round(mx), round(my))
     threat.update(0.0)
-    while not threat.threat.done:
-        threat.threat.fill(1000.0)
+    shading = threat.frame.threat
+    assert shading is not None          # the threat view is on
+    while not shading.done:
+        shading.fill(1000.0)
     written.append(_save(threat, out / "threat.png"))
 
     written.append(_save(_shooting(SIZE_4K), out / "table-4k.png"))
     written.append(_two_windows(out / "two-windows.png"))
     crowded = crowded_projector(SIZE, PROJECTOR_PX_PER_CM)
-    pygame.image.save(crowded.projector.draw(crowded), str(out / "crowded-fight.png"))
+    projector = crowded.windows.projector
+    assert projector is not None
+    pygame.image.save(projector.draw(crowded), str(out / "crowded-fight.png"))
     written.append(out / "crowded-fight.png")
     written.append(_save(_correcting(), out / "correction.png"))
     return written
@@ -200,20 +206,20 @@ def make_finnish_screenshots(out: Path) -> list[Path]:
 
 def _shooting(size: tuple[int, int]) -> TableApp:
     app = TableApp(screenshot_game("b1", "shoot"), size)
-    app.choose_weapon(1)
+    app.actions.choose_weapon(1)
     app.vm.aim = "s1"
-    mx, my = app.camera.to_px(85.0, 65.0)
-    app.mouse = (round(mx), round(my))
+    mx, my = app.windows.camera.to_px(85.0, 65.0)
+    app.controls.mouse = (round(mx), round(my))
     return app
 
 
 def _fired(size: tuple[int, int]) -> TableApp:
     """b1 has fired at s1: a hit, its damage and the log's lines."""
     app = TableApp(screenshot_game("b1", "shoot", dice=[6, 2, 1, 1, 1, 1, 1, 1]), size)
-    app.choose_weapon(1)
-    app.toggle_order("s1")
+    app.actions.choose_weapon(1)
+    app.actions.toggle_order("s1")
     app.vm.aim = "s1"
-    app.fire()
+    app.actions.fire()
     app.update(0.5)
     return app
 
@@ -221,16 +227,17 @@ def _fired(size: tuple[int, int]) -> TableApp:
 def _two_windows(path: Path) -> Path:
     """The projector's window (the table alone, at true scale) beside the laptop's."""
     app = TableApp(screenshot_game("b1", "shoot"), LAPTOP)
-    app.projector = ProjectorWindow(SIZE, Calibration(PROJECTOR_PX_PER_CM, PROJECTOR_PX_PER_CM))
+    app.windows.projector = ProjectorWindow(SIZE, Calibration(PROJECTOR_PX_PER_CM,
+                                                              PROJECTOR_PX_PER_CM))
     app.vm.panel = "side"
-    app.resized(LAPTOP)
-    app.choose_weapon(1)
+    app.windows.resized(LAPTOP)
+    app.actions.choose_weapon(1)
     app.vm.aim = "s1"
-    app.sprite_budget_ms = None
+    app.frame.sprite_budget_ms = None
     app.update(0.0)
     laptop = app.draw()
-    app._labels_placed = False          # the projector places its own labels this frame
-    projector = app.projector.draw(app)
+    app.frame._labels_placed = False          # the projector places its own labels this frame
+    projector = app.windows.projector.draw(app)
     gap = 40
     sheet = pygame.Surface((SIZE[0] + gap + LAPTOP[0], SIZE[1] + 60))
     sheet.fill((60, 60, 66))
@@ -246,7 +253,7 @@ def _two_windows(path: Path) -> Path:
 
 
 def _save(app: TableApp, path: Path, dt: float = 0.0) -> Path:
-    app.sprite_budget_ms = None            # a still: every bot drawn exactly
+    app.frame.sprite_budget_ms = None            # a still: every bot drawn exactly
     app.update(dt)
     pygame.image.save(app.draw(), str(path))
     return path

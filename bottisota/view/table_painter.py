@@ -5,6 +5,7 @@ controller each frame; it changes nothing but the window's cached `WindowLayers`
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -116,7 +117,7 @@ class TableInput:
 
     game: Game
     vm: ViewModel
-    robots: dict[str, Any]          # seat -> its robot, as AppState.robots
+    robots: Mapping[str, object]    # the seats robots play (TableApp.robots)
     premeasure: Premeasure | None
     preview: MovePreview | None
     threat: ThreatMap | None

@@ -18,7 +18,6 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bottisota.core.errors import InputError
 from bottisota.core.i18n import _, number
@@ -67,7 +66,7 @@ class Calibration:
     def mean(self) -> float:
         return (self.x + self.y) / 2.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"px_per_cm_x": round(self.x, 4), "px_per_cm_y": round(self.y, 4)}
 
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bottisota.core.i18n import _
+
+if TYPE_CHECKING:
+    from bottisota.core.dice import Roll
 
 _PICK = re.compile(r"^(?P<what>.*)\s\(1\sof\s(?P<n>\d+)\)$")   # Dice.pick's purpose
 
@@ -31,7 +34,7 @@ def pick_digits(n: int) -> tuple[int, int]:
     return digits, span - span % n
 
 
-def dice_rows(rolls: Sequence[Any]) -> list[DiceRow]:
+def dice_rows(rolls: Sequence[Roll]) -> list[DiceRow]:
     """The rolls (oldest first) as rows, oldest first."""
     rows: list[DiceRow] = []
     i = 0

@@ -9,14 +9,17 @@ same words (`viewmodel.words.describe`, the lines the table leaves out left out)
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bottisota.core.i18n import language
 from bottisota.engine.events import Event
 from bottisota.viewmodel.log import QUIET, event_tone
 from bottisota.viewmodel.words import describe
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 FEED_LINES = 5000        # lines kept (a long game's whole log)
 
@@ -52,7 +55,7 @@ class FeedLine:
             found = self._texts[lang] = describe(self.event)
         return found
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         return {"seq": self.seq, "text": self.text, "undone": self.undone}
 
 
@@ -66,7 +69,7 @@ class Feed:
     _seq: int = 0
 
     @classmethod
-    def of_game(cls, game: Any) -> Feed:
+    def of_game(cls, game: Game) -> Feed:
         """The feed of a game so far (a resumed one too): start events, then every entry."""
         feed = cls()
         feed.events(getattr(game, "start_events", None) or [], None)
@@ -108,7 +111,7 @@ class Feed:
         for listener in self.listeners:
             listener.forget_undone()
 
-    def _mark(self, which: Any, undone: bool) -> None:
+    def _mark(self, which: Callable[[FeedLine], bool], undone: bool) -> None:
         changed = [ln for ln in self.lines if which(ln) and ln.undone != undone]
         if not changed:
             return
@@ -116,7 +119,7 @@ class Feed:
         for line in changed:
             line.undone, line.rev = undone, self.rev
 
-    def since(self, rev: int) -> list[dict[str, Any]]:
+    def since(self, rev: int) -> list[dict[str, Any]]:   # Any: JSON for the phones
         """The lines told or changed after `rev`, oldest first."""
         return [ln.as_json() for ln in self.lines if ln.rev > rev]
 

@@ -24,7 +24,7 @@ locks, the table's `apply`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -61,29 +61,29 @@ class Waiting:
     text: str
     face: str = "table"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         return {"kind": self.kind, "seat": self.seat, "text": self.text}
 
 
 class Session:
     """The game as every face acts on it (see the module doc)."""
 
-    def __init__(self, game: Game, robots: dict[str, Any] | None = None,
+    def __init__(self, game: Game, robots: Mapping[str, RobotPlayer] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.game = game
-        self.robots: dict[str, RobotPlayer] = robots if robots is not None else {}
+        self.robots: Mapping[str, RobotPlayer] = robots if robots is not None else {}
         self.clock = clock
         self.feed = Feed.of_game(game)
         self.notes: list[Event] = []       # robot decisions not yet journaled with an action
         self.question: WatcherQuestion | None = None
         self.phone_holds: Callable[[str], bool] = lambda player: False
         self._asked = 0                    # questions put so far (their serials)
-        self._preview: tuple[tuple[Any, ...], MovePreview] | None = None
+        self._preview: tuple[tuple[object, ...], MovePreview] | None = None
         self.robot_action: Action | None = None   # the last action a robot seat decided
 
     # --- what the game is -----------------------------------------------------------
 
-    def mark(self) -> tuple[Any, ...]:
+    def mark(self) -> tuple[object, ...]:
         """What tells whether the game (or what it waits for) changed."""
         g = self.game
         q = self.question
@@ -111,7 +111,7 @@ class Session:
                         purpose=translated(wait.purpose)), "phone")
         return None
 
-    def winner(self) -> dict[str, Any] | None:
+    def winner(self) -> dict[str, Any] | None:   # Any: JSON for the faces
         """The end of the game in words and its winners, or None while it goes on."""
         if not self.game.state.over:
             return None

@@ -6,14 +6,20 @@ move would (or could) destroy the mover, so the view asks for a second key.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bottisota.core.actions import Pass, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import _, number, translated
 from bottisota.engine.game import not_yet_allowed
 from bottisota.engine.movement.physics import fall_damage_range
 from bottisota.engine.services import CHOICES as SERVICE_CHOICES
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
+    from bottisota.engine.state import Bot
+    from bottisota.viewmodel.core_calls import MovePreview
 
 
 @dataclass(frozen=True)
@@ -34,11 +40,11 @@ class Option:
         return _("{key}: no {name} - {why}").format(
                    key=self.key, name=self.name.lower(), why=self.why_not)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, str | None]:
         return {"name": self.name, "key": self.key, "why_not": self.why_not}
 
 
-def shooting_options(game: Any, bot_id: str, service_choice: str) -> list[Option]:
+def shooting_options(game: Game, bot_id: str, service_choice: str) -> list[Option]:
     """The shooting phase's choices for the active bot, each with the core's verdict."""
     state = game.state
     bot = state.bots[bot_id]
@@ -63,7 +69,8 @@ def shooting_options(game: Any, bot_id: str, service_choice: str) -> list[Option
     ]
 
 
-def headline(game: Any, robots: dict[str, Any], options: list[Option] | None = None) -> str:
+def headline(game: Game, robots: Mapping[str, object],
+             options: list[Option] | None = None) -> str:
     """One sentence: who must do what now."""
     due = game.expected()
     if due == "over":
@@ -87,7 +94,7 @@ def headline(game: Any, robots: dict[str, Any], options: list[Option] | None = N
         who=who, bot=bot.id)
 
 
-def danger(preview: Any, bot: Any) -> str | None:
+def danger(preview: MovePreview, bot: Bot) -> str | None:
     """Why a previewed move destroys (or may destroy) its mover, else None."""
     result = getattr(preview, "result", None)
     if result is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any  # Any: a label's rectangle or disc, as its tag says
 
 import shapely
 
@@ -50,7 +50,7 @@ class PlacedLabel:
     tone: str
     key: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"text": self.text, "rect": list(self.rect), "anchor": list(self.anchor),
                 "leader": self.leader, "tone": self.tone, "key": self.key}
 

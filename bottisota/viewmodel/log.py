@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any  # Any: an event from memory or read back from a journal file
 
 from bottisota.viewmodel.words import describe
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 LOG_LINES = 400          # lines kept
 
@@ -31,7 +34,7 @@ class LogLine:
     undone: bool = False           # struck through: the action was undone
     event: Mapping[str, Any] | None = None   # the event it tells (told again in another language)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"text": self.text, "tone": self.tone, "entry": self.entry, "undone": self.undone}
 
 
@@ -91,7 +94,7 @@ class GameLog:
         return self.lines[max(0, end - room):end]
 
     @classmethod
-    def of_game(cls, game: Any) -> GameLog:
+    def of_game(cls, game: Game) -> GameLog:
         """The log of a game so far (a resumed one too): start events, then every entry."""
         log = cls()
         log.events(getattr(game, "start_events", None) or [], None)

@@ -3,8 +3,9 @@ as plain data. The controller changes it; painters read it; `snapshot()` gives
 it as JSON-ready data for any other surface (a second window, a phone)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bottisota.core.actions import ShotOrder
 from bottisota.core.i18n import N_, _
@@ -14,6 +15,9 @@ from bottisota.viewmodel.log import GameLog
 from bottisota.viewmodel.plan import MovePlan
 from bottisota.viewmodel.results import Effects
 from bottisota.viewmodel.sizes import READING_DISTANCE_CM
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 PANEL_SIDE, PANEL_HIDDEN, PANEL_BOTTOM = "side", "hidden", "bottom"
 PANEL_MODES = (PANEL_SIDE, PANEL_BOTTOM, PANEL_HIDDEN)
@@ -65,7 +69,8 @@ class ViewModel:
         the game's log."""
         self.message = (text, tone)
 
-    def snapshot(self, game: Any, robots: dict[str, Any] | None = None) -> dict[str, Any]:
+    def snapshot(self, game: Game, robots: Mapping[str, object] | None = None
+                 ) -> dict[str, Any]:   # Any: JSON for the phones and tests
         """The model as JSON-ready data, with the turn strip of `game`."""
         return {
             "turn": turn_strip(game, robots or {}),
@@ -82,7 +87,7 @@ class ViewModel:
         }
 
 
-def turn_line(game: Any) -> str:
+def turn_line(game: Game) -> str:
     """"Round 3 - red to move (r1)": the turn strip's words."""
     state = game.state
     due = game.expected()
@@ -101,7 +106,7 @@ _TURN_LINES = {"place": N_("Round {round} - {who} to place"),
                "shoot": N_("Round {round} - {who} to shoot")}
 
 
-def turn_strip(game: Any, robots: dict[str, Any]) -> dict[str, Any]:
+def turn_strip(game: Game, robots: Mapping[str, object]) -> dict[str, Any]:  # Any: as JSON
     """Seats in order with score, kills and whether they have played, plus the line."""
     state = game.state
     active = game.active_bot()

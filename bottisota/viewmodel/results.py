@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any  # Any: events from memory or from a journal file
 
 from bottisota.core.i18n import _
 from bottisota.viewmodel.words import describe
+
+if TYPE_CHECKING:
+    from bottisota.engine.state import GameState
 
 SHOW_SECONDS = 4.0        # a marker stays this long
 BANNER_SECONDS = 3.0
@@ -48,24 +51,24 @@ class Effect:
     def done(self) -> bool:
         return self.kind != WINNER and self.age >= self.duration
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.text, "at": list(self.at) if self.at else None,
                 "tone": self.tone, "points": [list(p) for p in self.points], "bot": self.bot,
                 "progress": round(self.progress, 3)}
 
 
-def _pos(state: Any, bot_id: Any) -> tuple[float, float] | None:
-    b = state.bots.get(bot_id) if bot_id else None
+def _pos(state: GameState, bot_id: object) -> tuple[float, float] | None:
+    b = state.bots.get(bot_id) if isinstance(bot_id, str) and bot_id else None
     return (b.x, b.y) if b is not None else None
 
 
-def _xy(v: Any) -> tuple[float, float] | None:
+def _xy(v: object) -> tuple[float, float] | None:
     if isinstance(v, (list, tuple)) and len(v) == 2:
         return (float(v[0]), float(v[1]))
     return None
 
 
-def effects_of(events: Sequence[Mapping[str, Any]], state: Any) -> list[Effect]:
+def effects_of(events: Sequence[Mapping[str, Any]], state: GameState) -> list[Effect]:
     """The effects of one action's events (`state`: the state after them)."""
     out: list[Effect] = []
     for e in events:

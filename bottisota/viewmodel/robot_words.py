@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any  # Any: a robot_decision event, from memory or from a journal file
 
 from bottisota.core.i18n import N_, _, translated
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,9 @@ from bottisota.formats.robot_tables import Personality
 from bottisota.robot.personalities import personality
 
 if TYPE_CHECKING:
+    from bottisota.core.arena import Arena
+    from bottisota.core.cards import BotCard, Mod
+    from bottisota.engine.state import GameState
     from bottisota.play.journal import Journal
     from bottisota.robot.player import Robot
 
@@ -85,12 +88,13 @@ def parse_robot_specs(specs: list[str], players: list[str]) -> list[tuple[str, s
     return seats
 
 
-def robot_seats(specs: list[str], players: list[str], game: Any = None) -> dict[str, Any]:
+def robot_seats(specs: list[str], players: list[str], game: Game | None = None
+                ) -> dict[str, RobotSeat]:
     """`--robot blue` or `--robot blue:sniper` -> {player: RobotSeat}. Every robot knows the
     robot seats (`peers`: robot watchers are asked during a robot's move, R23) and,
     given the game, has prepared its maps once (`Robot.prepare`); without it, each seat
     makes its robot when first asked (after the first frame)."""
-    robots: dict[str, Any] = {}
+    robots: dict[str, RobotSeat] = {}
     for player, name in parse_robot_specs(specs, players):
         robots[player] = RobotSeat(player, personality(name or DEFAULT_PERSONALITY), robots)
     if game is not None:
@@ -105,7 +109,8 @@ class RobotSeat:
     navigation, placement: modules the first frame does not need) made when the seat is
     first asked to decide, answer or prepare; it then answers as that robot does."""
 
-    def __init__(self, player: str, personality: Personality, peers: dict[str, Any]) -> None:
+    def __init__(self, player: str, personality: Personality,
+                 peers: dict[str, Any]) -> None:   # Any: robot.player.Robot's peers, untyped yet
         self.player = player
         self.personality = personality
         self._peers = peers
@@ -124,7 +129,7 @@ class RobotSeat:
         """The robot's `robot_decision` events since the last call (none before it exists)."""
         return self._robot.take_events() if self._robot is not None else []
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:   # Any: the robot's own, forwarded (robot.player)
         if name.startswith("_"):          # (attributes of the seat's own not yet set)
             raise AttributeError(name)
         return getattr(self.robot, name)
@@ -136,7 +141,8 @@ def find_arena(name: str) -> Path:
     return find("arena", name)
 
 
-def load_static(arena_path: Path, round_limit: int | None = None) -> tuple[Any, Any, Any, Any]:
+def load_static(arena_path: Path, round_limit: int | None = None
+                ) -> tuple[Arena, dict[str, BotCard], dict[str, Mod], HouseRules]:
     """The arena, bot cards, mods and house rules as the files say now (--edit)."""
     rules = bundled_rules()
     if round_limit is not None:
@@ -181,7 +187,7 @@ class LazyJournal:
                                            rolls=self._rolls)
         return self._journal
 
-    def record(self, entry: Entry, state: Any) -> None:
+    def record(self, entry: Entry, state: GameState) -> None:
         self._open().record(entry, state)
 
     def undone(self) -> None:
@@ -258,7 +264,8 @@ class FileWatch:
         return True
 
 
-def reload_game(game: Game, load: Callable[[], Any], robots: dict[str, Any]) -> str | None:
+def reload_game(game: Game, load: Callable[[], Any],   # Any: a Game or the files' four
+                robots: Mapping[str, RobotSeat]) -> str | None:
     """Run the game on the files as they are now. None on success, else why not (the
     game then goes on as it was)."""
     try:

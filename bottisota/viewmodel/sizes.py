@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 CAP_PER_SIZE = 0.45          # capital height / font size
 LINE_PER_SIZE = 0.69         # line height / font size
@@ -31,7 +30,7 @@ class TextSizes:
     title: int        # the panel's headings
     least: int = 0    # no text in this window smaller (the projector's reading size)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"table": self.table, "banner": self.banner, "panel": self.panel,
                 "title": self.title, "least": self.least}
 

@@ -4,15 +4,18 @@ a weapon may be chosen, and a shot queued, at all (the core's refusal, with its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bottisota.core.actions import Refusal, Shoot, ShotOrder
 from bottisota.core.i18n import _, number, translated
 from bottisota.engine.game import Game, not_yet_allowed
 from bottisota.engine.shooting.targeting import find_weapon
 
+if TYPE_CHECKING:
+    from bottisota.engine.shooting.premeasure import Premeasure, TargetMeasure
 
-def target_words(t: Any, pm: Any) -> str:
+
+def target_words(t: TargetMeasure, pm: Premeasure) -> str:
     """The label under a target of the pre-measure `pm`."""
     if t.can_fire:
         mod = f"{t.modifier:+d}" if t.modifier else ""
@@ -22,7 +25,7 @@ def target_words(t: Any, pm: Any) -> str:
     return why_not(t, pm)
 
 
-def why_not(t: Any, pm: Any) -> str:
+def why_not(t: TargetMeasure, pm: Premeasure) -> str:
     if t.reason is not None:
         rule = getattr(t.reason, "rule", "")
         msg = getattr(t.reason, "message", str(t.reason))
@@ -42,7 +45,7 @@ def why_not(t: Any, pm: Any) -> str:
     return _("cannot be shot")
 
 
-def verdict(t: Any) -> str:
+def verdict(t: TargetMeasure) -> str:
     """A word for the ring's shape: "clear", "arc", "range" or "sight"."""
     if t.can_fire:
         return "clear"
@@ -51,7 +54,7 @@ def verdict(t: Any) -> str:
     return "sight"
 
 
-def weapon_refusal(game: Any, bot_id: str, weapon: str) -> Refusal | None:
+def weapon_refusal(game: Game, bot_id: str, weapon: str) -> Refusal | None:
     """Why `bot_id` cannot fire `weapon` at anybody this shooting phase (the first
     round R7, a new bot R56, a mine R21, out of ammo R49), or None: such a weapon is
     not chosen for a shot."""

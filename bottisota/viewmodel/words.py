@@ -14,7 +14,7 @@ template; names (bots, players, cards, weapons, features' ids) stay as written.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any  # Any: an event from memory or from a journal file
 
 from bottisota.core.actions import Back, DropMine, Forward, Lift, Loop, Strafe, Turn
 from bottisota.core.i18n import N_, _, core_word, ngettext, number, signed, translated

@@ -35,7 +35,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, TypeVar  # Any: JSON for a phone; Starlette's and uvicorn's untyped objects
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -101,7 +101,7 @@ class Connection:
         self.reader: asyncio.Task[None] | None = None    # the task reading it, ended on a drop
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def send(self, data: dict[str, Any]) -> bool:
+    async def send(self, data: dict[str, object]) -> bool:
         """Queue a message (never waits); False when the connection is gone or dropped."""
         if self.dropped is not None or self.ws.application_state != WebSocketState.CONNECTED:
             return False
@@ -414,13 +414,14 @@ class PhoneServer:
                 log.exception("watching the game failed")
 
 
-def joined_seats(app: Any) -> frozenset[str]:
+def joined_seats(app: Any) -> frozenset[str]:   # Any: whatever ASGI app uvicorn runs
     """The seats whose page has connected to this application (`make_app`'s); none for
     any other ASGI application."""
     return frozenset(getattr(getattr(app, "state", None), "joined", ()))
 
 
-def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None) -> Any:
+def make_app(hub: Hub, rate: float = RATE, hosts: set[str] | None = None
+             ) -> Any:   # Any: Starlette's application (its types are not checked here)
     """The ASGI application for a hub (tests use it with Starlette's TestClient);
     `hosts`: the names its websockets answer to (None: any)."""
     return PhoneServer(hub, rate, hosts).app

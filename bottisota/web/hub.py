@@ -35,17 +35,17 @@ import hmac
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bottisota.core.actions import Move
 from bottisota.core.errors import JournalWriteError
 from bottisota.core.i18n import _, translated
 from bottisota.engine.game import ActResult, Game
+from bottisota.engine.shooting.premeasure import Premeasure
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
-from bottisota.viewmodel.game_session import Session
+from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web import snapshot
 from bottisota.web.protocol import Message
 from bottisota.web.snapshot import Json
@@ -77,7 +77,7 @@ class Desk:
     shown: bool = False
     last_measure: Json | None = None  # the JSON answers, for the table and reconnects
     last_plan: Json | None = None
-    measured: Any = None              # the core's answers themselves, for the table view
+    measured: Premeasure | None = None   # the core's answer itself, for the table view
     focus: str | None = None
     previewed: MovePreview | None = None
 
@@ -91,7 +91,7 @@ class OnTable:
     seat: str
     measure: Json | None              # {bot, weapon, target, at, overwatch}
     move: Move | None                 # the planned move
-    premeasure: Any                   # the core's Premeasure, or None
+    premeasure: Premeasure | None
     focus: str | None
     preview: MovePreview | None
 
@@ -110,12 +110,12 @@ class Hub:
     """The game served to the seats (see the module doc)."""
 
     def __init__(self, game: Game, tokens: dict[str, str], commit: bool = False,
-                 physical: bool = False, robots: dict[str, Any] | None = None,
+                 physical: bool = False, robots: Mapping[str, RobotPlayer] | None = None,
                  drive_robots: bool = False, robot_pace: float = 1.5,
                  session: Session | None = None) -> None:
         self.session = session if session is not None else Session(game, robots)
         self.session.phone_holds = self.phone_holds
-        self.robots: dict[str, Any] = self.session.robots   # seats played by robots (`--robot`)
+        self.robots: Mapping[str, RobotPlayer] = self.session.robots   # seats played by robots
         self.joined: dict[str, int] = {}      # open connections per seat
         self.drive_robots = drive_robots      # True: the hub plays them (serve); else the view
         self.robot_pace = robot_pace
@@ -488,7 +488,7 @@ class Hub:
         self.last_actor = actor or seat.name
         self._robot_due = time.monotonic() + self.robot_pace
         self.poll()
-        done: dict[str, Any] = {"type": "done", "events": snapshot.events_json(result.events)}
+        done: Json = {"type": "done", "events": snapshot.events_json(result.events)}
         if result.unused:
             done["unused_dice"] = result.unused
         return Answer([done], changed=True, moved=True)

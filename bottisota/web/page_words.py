@@ -86,7 +86,7 @@ def words(script: str, lang: str | None = None) -> str:
     return json.dumps(table, ensure_ascii=False).replace("<", "\\u003c")
 
 
-def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
+def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,   # Any: as Babel calls it
             options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extraction method for the pages' `{{_("...")}}` markers."""
     for lineno, line in enumerate(fileobj.read().decode("utf-8").splitlines(), start=1):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +52,7 @@ class Message:
     at: tuple[float, float] | None = None
     overwatch: bool = False
     steps: tuple[Step, ...] = ()
-    step_data: list[Any] = field(default_factory=list)
+    step_data: list[Any] = field(default_factory=list)   # Any: the phone's steps, as sent
     hold_fire: tuple[str, ...] = ()
     action: Action | None = None
     dice: tuple[int, ...] = ()
@@ -71,7 +72,7 @@ def _name(d: Json, key: str, required: bool = True) -> str | None:
     return value
 
 
-def _point(value: Any, key: str) -> tuple[float, float]:
+def _point(value: object, key: str) -> tuple[float, float]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not all(math.isfinite(v) and abs(v) <= COORD_LIMIT for v in value)):
@@ -190,7 +191,7 @@ class RateLimit:
     Messages over the limit are dropped unread (counted in `dropped`)."""
 
     def __init__(self, rate: float = 60.0, burst: float = 60.0,
-                 clock: Any = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = burst
         self.stamp = clock()

@@ -14,16 +14,18 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 
 from bottisota.core.i18n import _
-from bottisota.viewmodel.game_session import Session
+from bottisota.engine.game import Game
+from bottisota.viewmodel.game_session import RobotPlayer, Session
 from bottisota.web.app import WS_MAX_BYTES, make_app
 from bottisota.web.hub import Hub
-from bottisota.web.table_link import public_host, seat_links
+from bottisota.web.table_link import SeatLink, public_host, seat_links
 from bottisota.web.tokens import seat_tokens
 
 STARTUP_SECONDS = 10.0
@@ -129,7 +131,7 @@ def start_in_thread(hub: Hub, host: str = "127.0.0.1", port: int = 0,
                     _("the phone server could not listen on {host}:{port}").format(
                         host=host, port=port))
         time.sleep(0.02)
-    sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]
+    sockets: list[Any] = [s for srv in server.servers for s in srv.sockets]  # Any: uvicorn's
     return Running(server, thread, sockets[0].getsockname()[1] if sockets else port)
 
 
@@ -141,15 +143,15 @@ class Phones:
 
     hub: Hub
     running: Running
-    links: list[Any]
+    links: list[SeatLink]
 
     def stop(self) -> None:
         self.running.stop()
 
 
-def start_phones(game: Any, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
+def start_phones(game: Game, journal: str | None, host: str = "0.0.0.0", port: int = 8765,
                  commit: bool = False, physical: bool = False,
-                 robots: dict[str, Any] | None = None, session: Session | None = None
+                 robots: Mapping[str, RobotPlayer] | None = None, session: Session | None = None
                  ) -> Phones:
     """Serve a running game to the phones on a background thread: the seats' tokens
     are those beside the journal (a resumed game keeps its links), else new ones.

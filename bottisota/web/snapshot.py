@@ -21,14 +21,17 @@ from shapely.geometry import MultiPolygon, Polygon
 from bottisota.core.actions import SERVICE_CHOICES, Refusal, SelfDestruct, Service, SetOverwatch
 from bottisota.core.i18n import translated
 from bottisota.core.rule_texts import rule_text, rules_named
+from bottisota.engine.game import Game
 from bottisota.engine.movement.result import FlingResult, MoveResult, PathPoint
+from bottisota.engine.overwatch import Offer
+from bottisota.engine.shooting.premeasure import Premeasure, TargetMeasure
 from bottisota.engine.state import Bot, GameState
 from bottisota.viewmodel.log import QUIET
 from bottisota.viewmodel.model import turn_line
 from bottisota.viewmodel.targets import target_words, verdict
 from bottisota.viewmodel.words import describe
 
-Json = dict[str, Any]
+Json = dict[str, Any]   # Any: JSON as sent to and read back from a phone
 
 
 def r2(v: float) -> float:
@@ -42,6 +45,7 @@ def r1(v: float) -> float:
 
 # --- the table ---------------------------------------------------------------------------
 
+# `geom`: a shapely geometry (Any: shapely ships no types)
 def _rings(geom: Any) -> list[list[list[list[float]]]]:
     """A polygon (or several) as [[exterior, hole, ...], ...] of [x, y] points."""
     polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
@@ -88,7 +92,7 @@ def bot_json(bot: Bot) -> Json:
     }
 
 
-def game_state(game: Any, version: int) -> Json:
+def game_state(game: Game, version: int) -> Json:
     """What changes: the bots, mines, goals, whose turn and what is due, scores."""
     s: GameState = game.state
     active = game.active_bot()
@@ -109,7 +113,7 @@ def game_state(game: Any, version: int) -> Json:
     }
 
 
-def choices(game: Any) -> Json:
+def choices(game: Game) -> Json:
     """What the active bot may do now besides shooting and passing, as the core rules
     it (the phone offers only these): set overwatch (not in round 1, R7), each
     service choice (on a service station, R49), self-destruct."""
@@ -145,12 +149,12 @@ def refusal_json(ref: Refusal | None) -> Json | None:
 
 # --- a pre-measure ---------------------------------------------------------------------------
 
-def _track(t: Any) -> list[Json]:
+def _track(t: TargetMeasure) -> list[Json]:
     return [{"d": r2(p.distance), "line": r2(p.line_z), "top": r2(p.obstacle_z), "what": p.what}
             for p in t.track]
 
 
-def premeasure_json(pm: Any, state: GameState, focus: str | None = None) -> Json:
+def premeasure_json(pm: Premeasure, state: GameState, focus: str | None = None) -> Json:
     """A weapon's pre-measure (engine.shooting.premeasure): reach, arc, every target's
     verdict (to-hit and chance, or the reason it cannot be shot), and for the aimed
     target the blocking point and the fire-track profile, the corridor, the blast,
@@ -238,13 +242,13 @@ def move_json(result: MoveResult | None) -> Json | None:
     }
 
 
-def offers_json(offers: Iterable[Any]) -> list[Json]:
+def offers_json(offers: Iterable[Offer]) -> list[Json]:
     return [{"watcher": o.watcher, "at": _point(o.at), "weapons": list(o.weapons),
              "after_move": bool(o.after_move)} for o in offers]
 
 
 def plan_json(bot: str, steps: list[Json], result: MoveResult | None, refusal: Refusal | None,
-              prefix: MoveResult | None, offers: list[Any]) -> Json:
+              prefix: MoveResult | None, offers: list[Offer]) -> Json:
     """A planned move: its path and costs (or the legal part before a refused step,
     with the refusal), and the overwatch shots the path would draw."""
     return {"bot": bot, "steps": steps, "move": move_json(result),

@@ -47,6 +47,10 @@ from bottisota.geometry.surfaces import Surface
 from bottisota.geometry.sweep import segment
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
+# What stopped a straight piece of a move: a wall's Feature, a Bot, a pit, a crossing or a
+# cliff face, as the stop's kind says (read by the kind, not narrowed by type: not outside
+# data, an internal union left loose)
+Stopper = Any
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
 LANDING_RING = 0.05             # cm between rings of trial spots around where it fell
 LANDING_SEARCH = 8.0            # cm: the farthest trial ring
@@ -794,9 +798,9 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
     d = vector(heading)
     length = max(0.0, distance)
     b = point_at(a, d, length)
-    stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
+    stops: list[tuple[float, int, str | None, Stopper]] = []
     kind: str | None
-    what: Any
+    what: Stopper
     edge = table_run(a, d, length, r, state.arena.size)
     if edge < length - EPS:
         stops.append((edge, 2, "edge", None))

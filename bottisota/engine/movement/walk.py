@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
@@ -57,6 +57,7 @@ from bottisota.engine.movement.physics import (
     Ctx,
     Interrupt,
     Pose,
+    Stopper,
     collision,
     fall,
     higher_floor_reached,
@@ -95,7 +96,7 @@ def _at(x: float, y: float) -> str:
     return f"{x:.1f}, {y:.1f}"
 
 
-def _face_refuses(cm: float, first: tuple[float, int, str | None, Any] | None
+def _face_refuses(cm: float, first: tuple[float, int, str | None, Stopper] | None
                   ) -> Callable[[float], bool]:
     """Whether a cliff's face at distance s along a straight piece refuses it (R37,
     D29), given the first stop on the piece: `_plan_straight`'s test of its refusals."""
@@ -293,7 +294,7 @@ class Walk:
                 return
 
     def _plan_straight(self, i: int, heading: float, cm: float
-                       ) -> tuple[float, str | None, Any, float]:
+                       ) -> tuple[float, str | None, Stopper, float]:
         """Where a straight piece stops and why; raises a refusal when it may not be made."""
         state, bot, pose = self.state, self.bot, self.pose
         index = state.index
@@ -302,7 +303,7 @@ class Walk:
         a = pose.xy
         d = vector(heading)
         b = point_at(a, d, cm)
-        stops: list[tuple[float, int, str | None, Any]] = []    # what: as the kind says
+        stops: list[tuple[float, int, str | None, Stopper]] = []
         refusals: list[tuple[float, str, str]] = []
         climbs: list[tuple[float, float, float]] = []
         if cm > EPS:
@@ -360,7 +361,7 @@ class Walk:
                         "would go under {floor} at {v})").format(
                             bot=bot.id, floor=face[1], v=_at(*point_at(a, d, face[0])))))
         stops.sort(key=lambda item: (item[0], item[1]))
-        what: Any
+        what: Stopper
         run, _, stop, what = stops[0] if stops else (cm, 9, None, None)
         run = max(0.0, min(run, cm))
         for s, rule, message in sorted(refusals):
@@ -417,7 +418,7 @@ class Walk:
         return min(run, total)
 
     def _walk_piece(self, i: int, kind: str, heading: float, run: float, cost: float,
-                    stop: str | None, what: Any, stairs: float, climb: float) -> bool:
+                    stop: str | None, what: Stopper, stairs: float, climb: float) -> bool:
         """Move along a planned piece and deal with what stops it. True when the
         step is over (ended or teleported)."""
         a = self.pose.xy

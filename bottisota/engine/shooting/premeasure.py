@@ -103,7 +103,8 @@ class LazySight:
 
     __slots__ = ("_index", "_bot_ids", "_args", "_clear", "_value")
 
-    def __init__(self, index: ArenaIndex, bot_ids: frozenset[str], clear: bool, *args: Any) -> None:
+    def __init__(self, index: ArenaIndex, bot_ids: frozenset[str], clear: bool,
+                 *args: Any) -> None:   # Any: `sight_plain`'s seven arguments, kept as given
         self._index, self._bot_ids, self._clear, self._args = index, bot_ids, clear, args
         self._value: Sight | None = None
 

@@ -13,7 +13,7 @@ Every check answers with a `Refusal` naming the rule, or None.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,8 @@ class Pose:
     facing: float
 
 
+# `given` (and the poses below): a Pose, a movement PathPoint or an (x, y, z, facing)
+# tuple, told apart at run time (not outside data: a loose union of the engine's own)
 def pose_of(bot: Bot, given: Any = None) -> Pose:
     """The bot's own pose, or `given`: an object with x, y, z, facing (such as a
     movement `PathPoint`) or a tuple (x, y, z, facing)."""
@@ -245,7 +247,7 @@ def plain_line_of_sight(state: GameState, shooter: Bot, target: Bot, spose: Pose
 
 
 def _top_to_middle(state: GameState, shooter: Bot, target: Bot, spose: Pose, tpose: Pose,
-                   discs: tuple[Disc, ...], doors: Iterable[Any]) -> Sight:
+                   discs: tuple[Disc, ...], doors: Iterable[Feature]) -> Sight:
     """The sight line from the shooter's top to the target's middle (D15), past the
     other bots' discs, with these doors open."""
     return state.index.sight(
@@ -263,7 +265,7 @@ def sight_refusal(state: GameState, sight: Sight, spose: Pose, tpose: Pose) -> R
     return sight_blocked(sight, state.bots.keys(), spose.z, tpose.z)
 
 
-def sight_blocked(sight: Sight, bot_ids: Any, shooter_z: float,
+def sight_blocked(sight: Sight, bot_ids: Collection[str], shooter_z: float,
                   target_z: float) -> Refusal | None:
     """The refusal for a blocked sight line: `R22: wall 'crate-3' blocks the line
     at (19.0, 20.0)`; bots are named `bot 'c'`. None when the line is clear."""
