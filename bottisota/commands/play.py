@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.core.printable import printable  # noqa: E402
+from bottisota.engine.movement.geometry import wall_reaches  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
@@ -223,6 +225,16 @@ def _desktop_key(index: int, fallback: tuple[int, int]) -> str:
     return display_key(size, index)
 
 
+def _build_ahead(state: Any) -> None:
+    """What the arena's first wall contact and first sight line would build (the walls
+    grown by every base in the game, the sight levels), built on a thread of its own,
+    so that no frame (the first drag against a wall) pays for it; a daemon, so a window
+    closed early does not wait for it."""
+    radii = [c.radius for c in state.cards.values()] + [b.radius for b in state.bots.values()]
+    threading.Thread(target=state.index.build_ahead, args=(wall_reaches(state.rules, radii),),
+                     name="build-ahead", daemon=True).start()
+
+
 def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
           note: str | None = None) -> int:
     holder: dict[str, Any] = {}
@@ -247,6 +259,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
                                       rules=args.house_rules, robots_only=robots_only)
         journal_name = str(journal_path)
+    _build_ahead(game.state)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)
     key = _desktop_key(0, screen.get_size())
