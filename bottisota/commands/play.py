@@ -30,6 +30,7 @@ from bottisota.engine.movement.geometry import wall_reaches  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import FPS, TableApp  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
+from bottisota.view.robot_worker import RobotWorker  # noqa: E402
 from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
 from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
 from bottisota.viewmodel.session import (  # noqa: E402
@@ -159,6 +160,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         return _play(args, players, screen, note)
     finally:
+        _join_workers()
         gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
@@ -235,6 +237,15 @@ def _build_ahead(state: Any) -> None:
                      name="build-ahead", daemon=True).start()
 
 
+def _join_workers() -> None:
+    """Waits for the threads `play` started (the arena built ahead, a robot deciding)
+    before the window is closed: one still inside Shapely or the rules while Python
+    shuts down may crash it."""
+    for thread in threading.enumerate():
+        if thread.daemon and (thread.name == "build-ahead" or thread.name.startswith("robot-")):
+            thread.join()
+
+
 def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
           note: str | None = None) -> int:
     holder: dict[str, Any] = {}
@@ -272,6 +283,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.calibration_saver = save_calibration
     app.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    if robots and not args.phones:          # robot decisions off the frame loop
+        app.robot_worker = RobotWorker(app.overlays)
     app.camera = app._fit_camera()               # the table's area with that panel
     app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
@@ -365,6 +378,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
             app.step(1.0 / 60)
         frames += 1
         app.settle()
+        worker = getattr(app, "robot_worker", None)
+        if worker is not None and worker.thinking:   # a robot decides: frames go on at 60 Hz
+            worker.wait(1.0 / 60)
+            continue
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:
             break

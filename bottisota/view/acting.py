@@ -40,6 +40,13 @@ class GameActions(AppState):
         """Every call that changes the game passes through here (`Game.act`, `undo`,
         `redo`, the designer's reload): the one place to hold a lock around them
         while another thread (the phones' server) also acts on the game."""
+        worker = getattr(self, "robot_worker", None)
+        if worker is not None:                 # play: not while a robot decides
+            with worker.lock:
+                return self._apply(change, *args)
+        return self._apply(change, *args)
+
+    def _apply(self, change: Callable[..., T], *args: Any) -> T:
         if self.phones is not None:            # play --phones: see PhoneTable.changing
             with self.phones.changing():
                 return change(*args)
@@ -316,7 +323,13 @@ class GameActions(AppState):
         if not force and self.vm.robot_wait > 0:
             return False
         robot = self.robots[bot.player]
-        action = robot.decide(self.game)
+        worker = getattr(self, "robot_worker", None)    # play: off the frame loop
+        if worker is None:
+            action = robot.decide(self.game)
+        else:
+            ready, action = worker.decision(robot, self.game, bot.player)
+            if not ready:
+                return False
         self.take_robot_notes()
         if self.expected() == "move" and hasattr(action, "steps"):
             pv = preview_move(self.game, action)

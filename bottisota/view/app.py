@@ -100,6 +100,7 @@ class TableApp(InputHandling):
         self._labels_placed = False    # the laptop placed its labels this frame
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], Any]] = []
         self.phones: Any = None      # play --phones: a view.phone_links.PhoneTable
+        self.robot_worker: Any = None   # play: a view.robot_worker.RobotWorker
         self.keep_frames = True      # the projector keeps pixels that would not change
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
