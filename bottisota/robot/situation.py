@@ -50,7 +50,7 @@ class _SightRows:
         self.key = key
         self.discs = tuple(Disc(*k) for k in key)
         self.asked = 0
-        self.matrix: np.ndarray | None = None
+        self.matrix: list[list[bool]] | None = None     # sight_all's rows, as lists
 
 
 def _no_rows() -> list[_SightRows | None]:
@@ -78,9 +78,9 @@ def sees(state: GameState, pairs: list[tuple[Bot, Bot]]) -> list[bool]:
         if matrix is None:
             memo.asked += len(pairs)
             if memo.asked > len(key) - 1:
-                matrix = memo.matrix = state.index.sight_all(memo.discs)
+                matrix = memo.matrix = state.index.sight_all(memo.discs).tolist()
         if matrix is not None:
-            return [bool(matrix[i, j]) for i, j in where]
+            return [matrix[i][j] for i, j in where]  # type: ignore[index]
     return sees_line_by_line(state, pairs, memo.discs)
 
 
