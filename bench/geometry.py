@@ -24,6 +24,7 @@ naive one on the sample. CPU time; medians with p95 and p99.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 from common import (
@@ -42,6 +43,8 @@ from common import (
     stats,
     synthetic,
 )
+
+from bottisota.robot.situation import sees, sees_line_by_line
 
 NAIVE_SAMPLE = 300             # lines timed naively per configuration
 
@@ -82,17 +85,42 @@ def one(name: str, arena, n_bots: int, repeats: int, seed: int = 1) -> dict:
     t_all = stats(cpu_times(lambda: index.sight_all(bots), repeats))
     t_many = stats(cpu_times(lambda: index.sight_many(rows, discs=bots), repeats))
     t_limit = stats(machine_limit(union, ends, repeats))
+    t_rows, t_rows_alone = robots_rows(index, bots, matrix, repeats)
     per = cpu_times(lambda: [naive.clear(*rows[k], bots) for k in sample], 1, len(sample))[0]
     naive_ms = per * len(pairs) * 1e3
     return {"arena": name, "features": len(arena.features), "bots": n_bots,
             "pairs": len(pairs), "clear": int(sum(lines)),
             "sight_per_line": t_line, "sight_plain_per_line": t_plain, "sight_all": t_all,
-            "sight_many": t_many,
+            "sight_many": t_many, "sees_rows": t_rows, "sees_rows_alone": t_rows_alone,
+            "sees_rows_over_limit": t_rows["median"] / t_limit["median"],
             "machine_limit": t_limit, "naive_ms": naive_ms,
             "naive_over_sight_all": naive_ms / t_all["median"],
             "naive_over_per_line": naive_ms / t_line["median"],
             "sight_all_over_limit": t_all["median"] / t_limit["median"],
             "per_line_over_limit": t_line["median"] / t_limit["median"]}
+
+
+def robots_rows(index, bots, matrix, repeats: int) -> tuple[dict, dict]:
+    """Sight as the robots ask it: every bot's `Situation.visible` in one state, one
+    row each through `situation.sees` (the state's shared answers dropped before each
+    repeat, as a new state starts with none), and the same rows asked each alone
+    (`sees_line_by_line`, what every row cost before they were shared)."""
+    robots = [SimpleNamespace(id=d.id, x=d.x, y=d.y, z=d.z, radius=d.r,
+                              stats=SimpleNamespace(height=d.height)) for d in bots]
+    state = SimpleNamespace(index=index, live_bots=lambda: robots)
+    rows = [[(a, b) for b in robots if b is not a] for a in robots]
+    holder = index.cached(("robot", "sight-rows"), lambda: [None])
+
+    def shared():
+        holder[0] = None
+        return [sees(state, row) for row in rows]
+
+    def alone():
+        return [sees_line_by_line(state, row) for row in rows]
+
+    want = [[bool(matrix[i, j]) for j in range(len(bots)) if j != i] for i in range(len(bots))]
+    assert shared() == want == alone(), "the robots' rows differ from sight_all"
+    return stats(cpu_times(shared, repeats)), stats(cpu_times(alone, max(3, repeats // 2)))
 
 
 def collect(quick: bool = False) -> dict:
@@ -118,6 +146,9 @@ def report(data: dict) -> str:
                    f"{r['sight_all_over_limit']:6.1f}x limit, "
                    f"naive {r['naive_over_sight_all']:.0f}x slower")
         out.append(f"    sight_many        {fmt(r['sight_many'])}")
+        out.append(f"    sees, every row   {fmt(r['sees_rows'])}  "
+                   f"{r['sees_rows_over_limit']:6.1f}x limit (the robots' rows, shared; "
+                   f"each alone {r['sees_rows_alone']['median']:.3f} ms)")
         out.append(f"    machine limit     {fmt(r['machine_limit'])}   "
                    f"naive {r['naive_ms']:.1f} ms")
     return "\n".join(out)

@@ -27,6 +27,7 @@ import replay  # noqa: E402
 import shooting  # noqa: E402
 import simulate  # noqa: E402
 import startup  # noqa: E402
+import users  # noqa: E402
 from common import collector_as_the_command  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +66,7 @@ class _Separate:
 
 BENCHES = {"geometry": geometry, "movement": movement, "shooting": shooting,
            "replay": replay, "simulate": simulate, "startup": startup, "check": check,
+           "users": users,
            "render": _Separate("render.py", [], ["--frames", "30"], json_flag=True),
            "phones": _Separate("phones.py", [], ["--seconds", "2"], json_flag=False)}
 

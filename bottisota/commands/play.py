@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+import threading
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,10 +26,12 @@ from bottisota.core.dice import Dice  # noqa: E402
 from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.core.printable import printable  # noqa: E402
+from bottisota.engine.movement.geometry import wall_reaches  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import TableApp  # noqa: E402
 from bottisota.view.app_state import FPS  # noqa: E402
 from bottisota.view.prompts import read_typed_die  # noqa: E402
+from bottisota.view.robot_worker import RobotWorker  # noqa: E402
 from bottisota.viewmodel.calibration_store import display_key, load_calibration, save_calibration  # noqa: E402
 from bottisota.viewmodel.model import PANEL_MODES, turn_line  # noqa: E402
 from bottisota.viewmodel.session import (  # noqa: E402
@@ -162,6 +165,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         return _play(args, players, screen, note)
     finally:
+        _join_workers()
         gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
@@ -228,6 +232,25 @@ def _desktop_key(index: int, fallback: tuple[int, int]) -> str:
     return display_key(size, index)
 
 
+def _build_ahead(state: Any) -> None:
+    """What the arena's first wall contact and first sight line would build (the walls
+    grown by every base in the game, the sight levels), built on a thread of its own,
+    so that no frame (the first drag against a wall) pays for it; a daemon, so a window
+    closed early does not wait for it."""
+    radii = [c.radius for c in state.cards.values()] + [b.radius for b in state.bots.values()]
+    threading.Thread(target=state.index.build_ahead, args=(wall_reaches(state.rules, radii),),
+                     name="build-ahead", daemon=True).start()
+
+
+def _join_workers() -> None:
+    """Waits for the threads `play` started (the arena built ahead, a robot deciding)
+    before the window is closed: one still inside Shapely or the rules while Python
+    shuts down may crash it."""
+    for thread in threading.enumerate():
+        if thread.daemon and (thread.name == "build-ahead" or thread.name.startswith("robot-")):
+            thread.join()
+
+
 def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
           note: str | None = None) -> int:
     holder: dict[str, Any] = {}
@@ -252,6 +275,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         game, arena_path = build_game(args.arena, players, args.seed, dice, journal_path,
                                       rules=args.house_rules, robots_only=robots_only)
         journal_name = str(journal_path)
+    _build_ahead(game.state)
     # no game given: a robot builds its maps when it first moves, after the first frame
     robots = robot_seats(args.robot, players)
     key = _desktop_key(0, screen.get_size())
@@ -264,6 +288,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.windows.calibration_saver = save_calibration
     app.windows.open_projector = lambda a: _open_projector(a, screen)
     app.vm.panel = args.panel
+    if robots and not args.phones:          # robot decisions off the frame loop
+        app.actions.robot_worker = RobotWorker(app.frame.overlays)
     app.windows.camera = app.windows.fit_camera()               # the table's area with that panel
     app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
@@ -359,6 +385,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
             app.step(1.0 / 60)
         frames += 1
         app.settle()
+        worker = app.actions.robot_worker
+        if worker is not None and worker.thinking:   # a robot decides: frames go on at 60 Hz
+            worker.wait(1.0 / 60)
+            continue
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:
             break

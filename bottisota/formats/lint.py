@@ -9,6 +9,7 @@ scenario positions live in `bottisota.geometry.lint`; reachability in
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any  # Any: data as read from a content file, before its checks
@@ -182,6 +183,12 @@ _COLOURS = {ERROR: "\033[1;31m", WARNING: "\033[1;33m", "help": "\033[1;36m",
             "dim": "\033[2m", "end": "\033[0m"}
 
 
+@functools.lru_cache(maxsize=4)
+def _lines(text: str) -> tuple[str, ...]:
+    """The text's lines, split once for all the findings shown from one file."""
+    return tuple(text.splitlines())
+
+
 def show(item: Finding, text: str | None = None, colour: bool = False) -> str:
     """The finding as a terminal shows it: the headline, the source line with a caret
     under the spot, and a `help:` line."""
@@ -192,7 +199,7 @@ def show(item: Finding, text: str | None = None, colour: bool = False) -> str:
     lines = [paint(item.level, head) if colour else head]
     # the line is quoted only for a finding at a key: a file refused as a whole (binary,
     # nested too deep, not the format at all: perhaps a password file) is never echoed
-    source = text.splitlines() if text and item.path else []
+    source = _lines(text) if text and item.path else ()
     if 0 < item.line <= len(source):
         number = str(item.line)
         pad = " " * len(number)

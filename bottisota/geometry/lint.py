@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, box
 
@@ -105,8 +106,12 @@ def _lone_teleporter(arena: Arena, marks: Marks) -> list[Finding]:
 
 def _doors(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding]:
     out = []
+    tree = shapely.STRtree([w.shape for w in walls])
     for door in arena.by_type("door"):
-        near = [w for w in walls if w.shape.distance(door.shape) <= TOUCH]
+        x0, y0, x1, y1 = door.shape.bounds       # the walls whose boxes come this close
+        close = np.sort(tree.query(box(x0 - TOUCH, y0 - TOUCH, x1 + TOUCH, y1 + TOUCH)))
+        near = [w for w in (walls[int(k)] for k in close)
+                if w.shape.distance(door.shape) <= TOUCH]
         c = door.shape.centroid
         if not near:
             out.append(finding("W003", marks, _where(door),
@@ -129,9 +134,11 @@ def _low_walls(arena: Arena, walls: list[Feature], marks: Marks) -> list[Finding
     floors = [f for f in arena.features if f.type in FLOOR_TYPES]
     if not floors:
         return out
+    tree = shapely.STRtree([f.shape for f in floors])
     for w in walls:
         x, y = _spot(w)
-        ground = floor_z(floors, x, y)
+        under = np.sort(tree.query(Point(x, y), predicate="covered_by"))
+        ground = floor_z([floors[int(k)] for k in under], x, y)    # in arena order
         top = w.height if w.height is not None else 10.0
         if ground > 0 and top <= ground:
             out.append(finding(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -28,15 +29,39 @@ from bottisota.formats.yaml_source import Marks
 MAX_CELLS = 120_000       # the grid is coarsened past this many spots
 
 
-def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+class Points:
+    """Many points, sorted once by x, so that the points in one shape are found among
+    those in its bounding box alone (a strip found by bisection, then its y range),
+    not by testing every point against every feature."""
+
+    def __init__(self, xs: np.ndarray, ys: np.ndarray) -> None:
+        self.xs, self.ys = xs, ys
+        self.order = np.argsort(xs, kind="stable")
+        self.sorted_x = xs[self.order]
+
+    def inside(self, shape: BaseGeometry) -> np.ndarray:
+        """The indices (ascending) of the points inside the shape (`contains_xy`: a
+        point on its boundary is not inside)."""
+        x0, y0, x1, y1 = shape.bounds
+        lo = int(np.searchsorted(self.sorted_x, x0, side="left"))
+        hi = int(np.searchsorted(self.sorted_x, x1, side="right"))
+        near = np.sort(self.order[lo:hi])
+        near = near[(self.ys[near] >= y0) & (self.ys[near] <= y1)]
+        inside: np.ndarray = near[shapely.contains_xy(shape, self.xs[near], self.ys[near])]
+        return inside
+
+
+def floor_heights(arena: Arena, xs: np.ndarray, ys: np.ndarray,
+                  points: Points | None = None) -> np.ndarray:
     """Floor z at many points (platforms and slopes; later features win)."""
     z = np.zeros(len(xs))
+    where = points or Points(xs, ys)
     for f in arena.features:
         if f.type == "platform":
-            z[shapely.contains_xy(f.shape, xs, ys)] = f.height or 0.0
+            z[where.inside(f.shape)] = f.height or 0.0
         elif f.type in SLOPED_TYPES:
-            inside = shapely.contains_xy(f.shape, xs, ys)
-            if not inside.any():
+            inside = where.inside(f.shape)
+            if not len(inside):
                 continue
             ux, uy = vector(f.up or 0.0)
             proj = shapely.get_coordinates(f.shape) @ np.array([ux, uy])
@@ -85,19 +110,20 @@ class Reach:
 
     def any_ground_in(self, shape: BaseGeometry) -> bool | None:
         """Whether ground bots reach some open spot in the shape (None: no open spot in it)."""
-        xs, ys = self._centres()
-        inside = shapely.contains_xy(shape, xs, ys) & self.open
-        if not inside.any():
+        inside = self._points.inside(shape)
+        inside = inside[self.open[inside]]
+        if not len(inside):
             c = shape.representative_point()
             k = self.index(c.x, c.y)
             if k is None or not self.open[k]:
                 return None
             return bool(self.ground[k])
-        return bool((inside & self.ground).any())
+        return bool(self.ground[inside].any())
 
-    def _centres(self) -> tuple[np.ndarray, np.ndarray]:
+    @cached_property
+    def _points(self) -> Points:
         ii, jj = np.meshgrid(np.arange(self.nx), np.arange(self.ny))
-        return ((ii.ravel() + 0.5) * self.cell, (jj.ravel() + 0.5) * self.cell)
+        return Points((ii.ravel() + 0.5) * self.cell, (jj.ravel() + 0.5) * self.cell)
 
 
 def ground_reach(arena: Arena, rules: HouseRules) -> Reach:

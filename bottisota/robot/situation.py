@@ -6,6 +6,7 @@ whose first condition fails never pays for the others.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -35,14 +36,62 @@ def can_see(state: GameState, a: Bot, b: Bot) -> bool:
     return sees(state, [(a, b)])[0]
 
 
+class _SightRows:
+    """One state's sight between bots as the robots ask it, row by row: the first
+    row (a decision's own) is answered line by line in a batch; once the rows asked
+    in this state pass one row's worth of lines, every pair is worked out in one
+    `sight_all` (a row's lines cost about a tenth of it) and the rest are read from
+    it. Keyed by every live bot as a sight obstacle sees it, so a move, a fall or a
+    destroyed bot starts a new one."""
+
+    __slots__ = ("key", "discs", "asked", "matrix")
+
+    def __init__(self, key: tuple[tuple[str, float, float, float, float, float], ...]) -> None:
+        self.key = key
+        self.discs = tuple(Disc(*k) for k in key)
+        self.asked = 0
+        self.matrix: list[list[bool]] | None = None     # sight_all's rows, as lists
+
+
+def _no_rows() -> list[_SightRows | None]:
+    return [None]
+
+
 def sees(state: GameState, pairs: list[tuple[Bot, Bot]]) -> list[bool]:
-    """`can_see` for many (shooter, target) pairs in one batched sight query (the
-    bots holding a line's ends are not obstacles to it)."""
+    """`can_see` for many (shooter, target) pairs (the bots holding a line's ends are
+    not obstacles to it): the same answers as one batched `sight_many` query, shared
+    between the robots asking in the same state (`_SightRows`). A pair whose bots are
+    not the state's live bots themselves (a copy moved elsewhere) is asked alone."""
+    if not pairs:
+        return []
+    live = state.live_bots()
+    key = tuple([(b.id, b.x, b.y, b.radius, b.z, b.stats.height) for b in live])
+    holder = state.index.cached(("robot", "sight-rows"), _no_rows)
+    memo = holder[0]
+    if memo is None or memo.key != key:
+        memo = _SightRows(key)
+        holder[0] = memo
+    slot = {id(b): k for k, b in enumerate(live)}
+    where = [(slot.get(id(a)), slot.get(id(b))) for a, b in pairs]
+    if all(i is not None and j is not None and i != j for i, j in where):
+        matrix = memo.matrix
+        if matrix is None:
+            memo.asked += len(pairs)
+            if memo.asked > len(key) - 1:
+                matrix = memo.matrix = state.index.sight_all(memo.discs).tolist()
+        if matrix is not None:
+            return [matrix[i][j] for i, j in where]  # type: ignore[index]
+    return sees_line_by_line(state, pairs, memo.discs)
+
+
+def sees_line_by_line(state: GameState, pairs: list[tuple[Bot, Bot]],
+                      ds: Sequence[Disc] | None = None) -> list[bool]:
+    """`sees` as one batched sight query of these lines alone (nothing shared)."""
     if not pairs:
         return []
     rows = np.array([(a.x, a.y, a.z + a.stats.height, b.x, b.y, b.z + b.stats.height / 2.0)
                      for a, b in pairs], dtype=float)
-    return state.index.sight_many(rows, discs=discs(state))
+    return state.index.sight_many(rows, discs=discs(state) if ds is None else ds)
 
 
 def seen_from(state: GameState, watchers: list[Bot], x: float, y: float,

@@ -36,6 +36,7 @@ from bottisota.viewmodel.results import effects_of
 if TYPE_CHECKING:
     from bottisota.engine.game import Game
     from bottisota.view.prompts import OverwatchPrompt
+    from bottisota.view.robot_worker import RobotWorker
     from bottisota.viewmodel.game_session import RobotPlayer
     from bottisota.viewmodel.model import ViewModel
 
@@ -78,6 +79,7 @@ class GameActions:
                               dict[PmKey, Premeasure | None]] | None = None
         self._options_cache: tuple[tuple[object, ...], list[Option]] | None = None
         self._turn: tuple[object, ...] = ()   # (round, active bot, what is expected) last synced
+        self.robot_worker: RobotWorker | None = None   # play: robot decisions off the frame loop
 
     @property
     def game(self) -> Game:
@@ -134,6 +136,13 @@ class GameActions:
         """Every call that changes the game passes through here (`Game.act`, `undo`,
         `redo`, the designer's reload): the one place to hold a lock around them
         while another thread (the phones' server) also acts on the game."""
+        worker = self.robot_worker
+        if worker is not None:                 # play: not while a robot decides
+            with worker.lock:
+                return self._apply(change, *args, **kwargs)
+        return self._apply(change, *args, **kwargs)
+
+    def _apply(self, change: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         phones = self.host.phones
         if phones is not None:                 # play --phones: see PhoneTable.changing
             with phones.changing():
@@ -402,5 +411,14 @@ class GameActions:
             return False
         if not force and self.vm.robot_wait > 0:
             return False
-        self._acted(self._acting(session.robot_turn))
+        worker = self.robot_worker
+        if worker is None:
+            self._acted(self._acting(session.robot_turn))
+            return True
+        player = session.robot_due()          # play: decided off the frame loop
+        assert player is not None
+        ready, action = worker.decision(self.host.robots[player], self.game, player)
+        if not ready:
+            return False
+        self._acted(self._acting(session.robot_turn, action))
         return True

@@ -293,13 +293,15 @@ class Session:
             return None
         return bot.player
 
-    def robot_turn(self) -> ActResult | None:
+    def robot_turn(self, decided: Action | None = None) -> ActResult | None:
         """The due robot seat acts once: its move first asks human watchers (a robot's
-        watchers answer at once). None when no robot was due or a watcher is asked."""
+        watchers answer at once). None when no robot was due or a watcher is asked.
+        `decided`: the robot's decision made already (the table's worker thread)."""
         player = self.robot_due()
         if player is None:
             return None
-        action = self.robot_action = self.robots[player].decide(self.game)
+        action = self.robot_action = (decided if decided is not None
+                                      else self.robots[player].decide(self.game))
         self.take_robot_notes()
         if isinstance(action, Move) and self.game.expected() == "move":
             pv = self.preview(action)

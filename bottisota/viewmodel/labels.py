@@ -229,8 +229,10 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
 
     for r in taken:
         add_rect(*r)
-    boxes: list[Rect] = list(taken)                  # every box, for the leaders' test
-    leaders: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    boxes = _Segments()                              # every box, for the leaders' test
+    for r in taken:
+        boxes.add_box(r)
+    leaders = _Segments()
     placed: list[PlacedLabel] = []
     left_out = 0
     bx, by, bw, bh = bounds
@@ -248,7 +250,7 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
             if free(x, y, x1, y1) and _clear_of_leaders((x, y, lw, lh), far, w.anchor,
                                                          boxes, discs, leaders):
                 add_rect(x, y, lw, lh)
-                boxes.append((x, y, lw, lh))
+                boxes.add_box((x, y, lw, lh))
                 done.add(w.key)
                 placed.append(PlacedLabel(w.text, (x, y, lw, lh), w.anchor, far, w.tone, w.key))
                 break
@@ -257,11 +259,61 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
     return placed, left_out
 
 
-def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: list[Rect],
-                      discs: Sequence[tuple[float, float, float]],
-                      leaders: list[tuple[tuple[float, float], tuple[float, float]]]) -> bool:
+class _Segments:
+    """Leader lines, or label boxes, on a grid of GRID_PX cells by their bounding
+    boxes: a test meets only those whose boxes share a cell with its own (a segment
+    passes through a box's inside only where their bounding boxes overlap), with
+    the very tests the plain version makes of all of them."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.items: list[Any] = []
+
+    def _add(self, item: Any, x0: float, y0: float, x1: float, y1: float) -> None:
+        k = len(self.items)
+        self.items.append(item)
+        for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
+            for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
+                self.cells.setdefault((i, j), []).append(k)
+
+    def add_box(self, r: Rect) -> None:
+        self._add(r, r[0], r[1], r[0] + r[2], r[1] + r[3])
+
+    def add_segment(self, a: tuple[float, float], b: tuple[float, float]) -> None:
+        self._add((a, b), min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[Any]:
+        """The items whose cells meet this box, in the order they were added."""
+        found: set[int] = set()
+        for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
+            for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
+                found.update(self.cells.get((i, j), ()))
+        return [self.items[k] for k in sorted(found)]
+
+
+def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _Segments,
+                      discs: Sequence[tuple[float, float, float]], leaders: _Segments) -> bool:
     """A label at `r` meets no leader line placed before, and its own leader (when it is
     `far` from its anchor) crosses no box and no other bot; a clear leader is kept."""
+    if any(segment_meets_rect(a, b, r)
+           for a, b in leaders.near(r[0], r[1], r[0] + r[2], r[1] + r[3])):
+        return False
+    if not far:
+        return True
+    end = leader_end(r)
+    near = boxes.near(min(anchor[0], end[0]), min(anchor[1], end[1]),
+                      max(anchor[0], end[0]), max(anchor[1], end[1]))
+    if not leader_clear(anchor, r, near, discs):
+        return False
+    leaders.add_segment(anchor, end)
+    return True
+
+
+def _clear_of_leaders_plainly(r: Rect, far: bool, anchor: tuple[float, float],
+                              boxes: list[Rect], discs: Sequence[tuple[float, float, float]],
+                              leaders: list[tuple[tuple[float, float], tuple[float, float]]]
+                              ) -> bool:
+    """`_clear_of_leaders` testing every leader and box (the reference)."""
     if any(segment_meets_rect(a, b, r) for a, b in leaders):
         return False
     if not far:
@@ -297,7 +349,7 @@ def place_labels_plainly(wishes: list[LabelWish], discs: list[tuple[float, float
             r = (x, y, w.size[0], w.size[1])
             if x < bx or y < by or x + r[2] > bx + bw or y + r[3] > by + bh:
                 continue
-            if grid.free(r) and _clear_of_leaders(r, far, w.anchor, boxes, discs, leaders):
+            if grid.free(r) and _clear_of_leaders_plainly(r, far, w.anchor, boxes, discs, leaders):
                 grid.add_rect(r)
                 boxes.append(r)
                 done.add(w.key)

@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import Feature
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.limits import LIMIT_TOLERANCE, within
 from bottisota.geometry.arena_index import ArenaIndex, Contact
 from bottisota.geometry.box_grid import BoxGrid
@@ -88,6 +89,12 @@ def wall_collision(index: ArenaIndex, a: Sequence[float], b: Sequence[float], r:
         return deep
     point = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
     return dataclasses.replace(deep, t=t, distance=t * length, point=point)
+
+
+def wall_reaches(rules: HouseRules, radii: Iterable[float]) -> list[float]:
+    """The swept-disc reaches `wall_collision` asks the arena about for bots of these
+    radii (what `ArenaIndex.build_ahead` builds before the first move needs it)."""
+    return sorted({max(0.0, r - rules.contact_tolerance - CONTACT_NOISE) for r in radii})
 
 
 _EDGES: dict[int, tuple[BaseGeometry, np.ndarray]] = {}
