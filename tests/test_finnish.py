@@ -530,3 +530,34 @@ def test_the_english_log_is_sentences_too():
                      "reason": "one player is left (D24)"}) == (
         "GAME OVER: red wins on destroyed bots (level on points) (one player is left (D24)); "
         "scores: red 2, blue 2")
+
+
+def test_a_pick_among_n_reads_as_the_draw_it_is():
+    """A draw rolled by hand is asked for as "<purpose> (1 of 16)": the pick wraps the
+    purpose, never the deck's count ("...the deck of {16 (1 of 16)}")."""
+    set_language("fi")
+    try:
+        drawn = i18n.translated("draw: red's bot from the deck of 16")
+        wrapped = i18n.translated("draw: red's bot from the deck of 16 (1 of 16)")
+        template = i18n._("{purpose} (1 of {n})")
+    finally:
+        set_language("en")
+    assert wrapped == template.format(purpose=drawn, n=16)
+    assert wrapped.startswith(drawn) and "of" not in wrapped.split()
+
+
+@pytest.mark.parametrize("coarse_done", [False, True])
+def test_the_threat_legend_reads_finnish_while_it_is_worked_out(coarse_done):
+    from types import SimpleNamespace
+
+    from bottisota.view.overlays import threat_legend_lines
+
+    threat = SimpleNamespace(viewer="red-1", most=3, done=False, coarse_done=coarse_done)
+    set_language("fi")
+    try:
+        lines = threat_legend_lines(threat, None)
+    finally:
+        set_language("en")
+    assert len(lines) == 3
+    found = [f"{t!r}: {bad}" for t in lines if (bad := english_in(t, {"red-1"}))]
+    assert not found, found

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from bottisota.core.actions import Forward, Move, Pass, Place, Refusal, SetOverwatch, Turn
+from bottisota.core.i18n import speaking, translated
 from bottisota.engine.game import Game
 from bottisota.engine.movement.moves import preview_move
 from bottisota.engine.shooting.premeasure import premeasure
@@ -286,7 +287,7 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     c = TestClient(make_app(hub))
     shot = {"bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-2"}]}
     before = state_digest(game.state)
-    with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
+    with c.websocket_connect("/ws/" + TOKENS["red"] + "?lang=fi") as ws:
         ws.receive_json()
         typed: list[int] = []
         for i in range(1, 20):
@@ -295,7 +296,9 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
             if reply["type"] != "dice":
                 break
             assert state_digest(game.state) == before        # asked, nothing changed yet
-            assert "to-hit" in reply["need"] or "d6" in reply["need"] or reply["need"]
+            purpose = game.waiting.purpose                    # the core's English words
+            with speaking("fi"):                              # told in the phone's language
+                assert reply["need"] == translated(purpose) != purpose
             typed.append(6)
         assert reply["type"] == "done"
     rolls = game.history[-1].rolls
@@ -390,6 +393,53 @@ def test_protocol_parse_and_rate_limit_units():
 
 
 # --- reconnect, show on table, resume ------------------------------------------------------------
+
+def told_before(ws, mid: int, kind: str) -> dict | None:
+    """Ping and read up to the pong: the last message of the kind sent before it, or
+    None (every connection's messages go out in order, so what the server sent this
+    phone before it answered the ping is there; a missing one fails, never hangs)."""
+    ws.send_json({"type": "ping", "id": mid})
+    found = None
+    for _ in range(200):
+        m = ws.receive_json()
+        if m.get("re") == mid:
+            return found
+        if m.get("type") == kind:
+            found = m
+    raise AssertionError(f"no pong to {mid}")
+
+
+def test_a_second_phone_on_one_seat_is_told_and_shows_the_same_desk(shooting_game):
+    """Two phones (not tabs of one browser) hold blue's seat: each is told the other
+    is there, a plan made on one is the other's desk too, and when one leaves the
+    other is told it is alone again."""
+    hub, c = client(shooting_game)
+    with c.websocket_connect("/ws/" + TOKENS["blue"]) as first:
+        assert first.receive_json()["type"] == "hello"
+        assert told_before(first, 90, "screens") is None     # alone: nothing to tell
+        with c.websocket_connect("/ws/" + TOKENS["blue"]) as second:
+            assert second.receive_json()["type"] == "hello"
+            assert told_before(second, 91, "screens")["others"] == 1
+            assert told_before(first, 92, "screens")["others"] == 1
+            first.send_json({"type": "plan", "id": 1, "bot": "blue-2",
+                             "steps": [{"forward": 4}, {"turn": 45}]})
+            planned = answer(first, 1)["plan"]
+            told_before(first, 93, "desk")      # first's answers, its desk shared, are done
+            desk = told_before(second, 94, "desk")
+            assert desk is not None, "the second phone was not sent the seat's desk"
+            assert desk["desk"]["plan"]["steps"] == [{"forward": 4}, {"turn": 45}]
+            assert desk["desk"]["planned"] == planned
+            second.send_json({"type": "clear", "id": 2})
+            answer(second, 2)
+            told_before(second, 95, "desk")
+            desk = told_before(first, 96, "desk")
+            assert desk is not None and desk["desk"]["plan"] is None
+        for attempt in range(100):    # the server notices the close on its own time
+            alone = told_before(first, 200 + attempt, "screens")
+            if alone is not None:
+                break
+        assert alone is not None and alone["others"] == 0
+
 
 def test_a_phone_that_reconnects_picks_up_where_it_was(shooting_game):
     hub, c = client(shooting_game)

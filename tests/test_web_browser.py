@@ -130,6 +130,22 @@ class Chromium:
         tools.target = target["id"]
         return tools
 
+    def device(self) -> DevTools:
+        """A page in a browser context of its own: another phone (no storage, no
+        BroadcastChannel shared with the other pages)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/version",
+                                    timeout=WAIT) as r:
+            browser = DevTools(json.load(r)["webSocketDebuggerUrl"])
+        try:
+            context = browser.call("Target.createBrowserContext")["browserContextId"]
+            target = browser.call("Target.createTarget", url="about:blank",
+                                  browserContextId=context)["targetId"]
+        finally:
+            browser.close()
+        tools = DevTools(f"ws://127.0.0.1:{self.port}/devtools/page/{target}")
+        tools.target = target
+        return tools
+
     def close(self, tools: DevTools) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/close/{tools.target}",
                                     timeout=WAIT):
@@ -396,6 +412,15 @@ def test_the_map_is_drawn_again_on_every_size_change(served, browser):
         box = browser.js("(() => { const r = document.getElementById('table')"
                          ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
                          " })()")
+        # the map at Fit is never under the zoom buttons (a bot there could not be read)
+        w, h = browser.js("window.bottisota.table.size")
+        corners = [browser.js(f"window.bottisota.screenOfPoint({x}, {y})")
+                   for x, y in ((0, 0), (w, h))]
+        zoom = browser.js("(() => { const r = document.getElementById('zoom')"
+                          ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+                          " })()")
+        right, bottom = corners[1][0], corners[0][1]
+        assert right <= zoom[0] or bottom <= zoom[1], (corners, zoom, width)
         for bot in ("red-1", "blue-2"):                      # a tap where it is drawn hits it
             x, y = browser.js(f"window.bottisota.screenOf('{bot}')")
             assert box[0] < x < box[2] and box[1] < y < box[3]   # drawn inside the map
@@ -563,7 +588,7 @@ def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
         phone(other, url)
         for tab in (browser, other):
             tab.wait("!document.getElementById('tabs').hidden", "the other tab's notice")
-            assert "1 other tab" in tab.js("document.getElementById('tabs').textContent")
+            assert "1 other screen" in tab.js("document.getElementById('tabs').textContent")
         browser.call("Page.bringToFront")
         tap_bot(browser, "red-1")
         browser.tap_selector("[data-weapon='Mortar']")
@@ -574,6 +599,30 @@ def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
         other.close()
         browser.chromium.close(other)
     browser.wait("document.getElementById('tabs').hidden", "the notice gone with the tab")
+
+
+def test_a_second_phone_on_a_seat_is_told_and_kept_in_step(served, browser):
+    """Two phones (browser contexts that share nothing) on red's seat: each says the
+    other is there, and a pre-measure made on one shows on the other, through the
+    server; when one goes, the other's notice goes too."""
+    hub, port = served
+    url = f"http://127.0.0.1:{port}/s/{TOKENS['red']}"
+    phone(browser, url)
+    other = browser.chromium.device()
+    try:
+        phone(other, url)
+        for screen in (browser, other):
+            screen.wait("!document.getElementById('tabs').hidden", "the other phone's notice")
+            assert "1 other screen" in screen.js("document.getElementById('tabs').textContent")
+        tap_bot(browser, "red-1")
+        browser.tap_selector("[data-weapon='Mortar']")
+        other.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === "
+                   "'Mortar' && window.bottisota.selected === 'red-1'", "the same pre-measure")
+        assert "Mortar" in other.js("document.getElementById('measure').textContent")
+    finally:
+        other.close()
+        browser.chromium.close(other)
+    browser.wait("document.getElementById('tabs').hidden", "the notice gone with the phone")
 
 
 def test_the_page_speaks_the_phones_language(served, browser):
@@ -598,6 +647,9 @@ def test_the_page_speaks_the_phones_language(served, browser):
     browser.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
     time.sleep(0.2)
     assert "räjähdys" in {b["text"] for b in browser.js("window.bottisota.labels")}
+    # the page's own numbers as the server's: "50 %" in Finnish (a no-break space)
+    measure = browser.js("document.getElementById('measure').textContent")
+    assert "50\u00a0%" in measure and "50%" not in measure, measure
     _keep("phone-fi.png", screenshot(browser))
     browser.tap_selector("#lang")
     browser.wait("window.bottisota && window.bottisota.ready && document.documentElement.lang"

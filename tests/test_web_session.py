@@ -192,6 +192,53 @@ def test_every_phone_hears_the_events_scores_and_the_winner():
         assert state["winner"]["players"] == game.history[-1].events[-1]["winners"]
 
 
+def test_each_phone_hears_the_game_in_its_own_language():
+    """A Finnish phone beside an English table and an English phone: the same shot
+    reaches each in its own words (the feed, a refusal, the end), and the table goes
+    on speaking English."""
+    from bottisota.core.i18n import language, set_language, speaking
+    from bottisota.viewmodel.words import describe
+
+    set_language("en")
+    game = until(duel(round_limit=2), "red", "shoot")
+    hub = Hub(game, dict(TOKENS), commit=True)
+    c = TestClient(make_app(hub))
+    with c.websocket_connect("/ws/" + TOKENS["blue"] + "?lang=fi") as blue, \
+            c.websocket_connect("/ws/" + TOKENS["red"], headers={"accept-language": "en"}) as red:
+        assert "kierros" in " ".join(line["text"] for line in blue.receive_json()["log"])
+        red.receive_json()
+        blue.send_json({"type": "commit", "id": 1, "action": {"bot": "blue-2", "move": []}})
+        refused = reply_to(blue, 1)
+        assert refused["type"] == "error" and "vuoro" in refused["message"], refused
+        blue.send_text("{not json")                 # read by the connection itself
+        with speaking("fi"):
+            try:
+                parse("{not json")
+            except ProtocolError as err:
+                unreadable = str(err)
+        assert read_until(blue, "error")["message"] == unreadable != ""
+        red.send_json({"type": "commit", "id": 2,
+                       "action": {"bot": "red-1", "shoot": [{"weapon": "Mortar",
+                                                             "target": "blue-2"}]}})
+        read_until(red, "done")
+        fired = next(e for e in game.history[-1].events if e["type"] == "shot")
+        with speaking("fi"):
+            in_finnish = describe(fired)
+        assert in_finnish != describe(fired)
+        assert read_until(blue, "events")["lines"][0]["text"] == in_finnish
+        assert read_until(red, "events")["lines"][0]["text"] == \
+            "red-1 fires its Mortar at blue-2"
+        with hub.table_lock, hub.lock:
+            while not game.state.over:
+                step(game)
+        for _ in range(60):
+            state = read_until(blue, "state")["state"]
+            if state["over"]:
+                break
+        assert state["winner"]["text"].startswith("PELI PÄÄTTYI")
+        assert language() == "en"          # the table's words stay the table's
+
+
 def test_an_undo_at_the_table_strikes_the_lines_on_every_phone():
     game = until(duel(), "red", "shoot")
     hub = Hub(game, dict(TOKENS), commit=True)

@@ -6,8 +6,9 @@ Game i is seeded with `seed * SEED_STRIDE + i`, so the figures do not depend on
 draws (a shared first place) and losses with 95% Wilson intervals, kills, damage
 dealt and taken per game, rounds survived per bot, goal points per game and the
 median range of the shots each personality fired. It says when the intervals are
-too wide to rank and how many games would do, and flags a card whose interval lies
-clear of all the others pooled (OVER- or UNDER-powered), in the table and the chart.
+too wide to rank and how many games would do, and gives each card a rating and a
+verdict (OVER- or UNDER-powered, even, at the margin: robot.rating), in the table and
+the chart.
 `--journals DIR --keep worst|all|N` keeps the journals of chosen games to replay.
 """
 from __future__ import annotations
@@ -18,13 +19,21 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bottisota.commands.options import add_content, add_rules, house_rules
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _, ngettext, number
 from bottisota.core.printable import printable
-from bottisota.robot.rating import DEFAULT_MARGIN, Ratings, decision_text, rate
+from bottisota.robot.rating import (
+    ALPHA,
+    DEFAULT_MARGIN,
+    DEFAULT_ZONE,
+    Ratings,
+    decision_text,
+    look_alpha,
+    rate,
+)
 from bottisota.robot.rating import summary as rating_summary
 from bottisota.robot.rating import table as rating_table
 from bottisota.robot.simulate import (
@@ -87,13 +96,18 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                           "the luck of the draw and of the first seat cancel out (default: "
                           "on; --no-mirror plays each seed once)"))
     p.add_argument("--until-decided", action="store_true",
-                   help=_("after --games, keep playing as many again until every card is "
-                          "decided (OVER, UNDER or even) or --max-games are played"))
+                   help=_("after --games, keep doubling the games played until every card "
+                          "is decided (OVER, UNDER, even or at the margin) or --max-games "
+                          "are played"))
     p.add_argument("--max-games", type=int, default=20000,
                    help=_("the most games --until-decided plays (default 20000)"))
     p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
                    help=_("points of win chance against an average card within which a "
                           "card is even (default {margin})").format(margin=DEFAULT_MARGIN))
+    p.add_argument("--zone", type=float, default=DEFAULT_ZONE,
+                   help=_("points either side of the margin within which a card is at the "
+                          "margin rather than flagged or even (default {zone})").format(
+                            zone=DEFAULT_ZONE))
     p.add_argument("--sweep", default=None, metavar="CARD.KEY=A..B[:STEP]",
                    help=_("play the games once for each value of one number of one card "
                           "or weapon (brawler.armour=3..5, 'sniper.Rail gun.range=30..50:10')"))
@@ -106,10 +120,11 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
 
 
 def report(records: list[GameRecord], seconds: float | None = None,
-           margin: float = DEFAULT_MARGIN) -> str:
+           ratings: Ratings | None = None) -> str:
     """The terminal report: the personality and card tables, the cards' ratings and what
-    they decide, the cross tables, draws with why they ended, and a summary."""
-    ratings = rate(records, margin)
+    they decide (`ratings`: those of the last look, else one look at the games), the
+    cross tables, draws with why they ended, and a summary."""
+    ratings = ratings or rate(records)
     people, cards = personality_rows(records), decided_rows(card_rows(records), ratings)
     lines = [table(_("personality"), people), "", table(_("bot card"), cards), "",
              rating_table(ratings), *rating_summary(ratings), "",
@@ -177,10 +192,21 @@ def _runner(args: argparse.Namespace, init: tuple, jobs: int) -> Runner | Cluste
     return Runner(init, jobs)
 
 
+class Played(NamedTuple):
+    """The games of one set-up and the ratings of the last look at them."""
+
+    records: list[GameRecord]
+    ratings: Ratings
+
+
 def play_games(args: argparse.Namespace, init: tuple, jobs: int,
-               progress: bool) -> list[GameRecord]:
-    """The games of one set-up: `--games` of them, and with `--until-decided` more of
-    the same size until every card is decided or `--max-games` are played."""
+               progress: bool) -> Played:
+    """The games of one set-up: `--games` of them, and with `--until-decided` twice as
+    many at each look until every card is decided or `--max-games` are played. Each
+    look spends its share of the error rate (robot.rating.spent), so stopping early does
+    not make false verdicts likelier; doubling keeps the looks few, so the last look
+    keeps most of it. At the last look a card still straddling an edge of the zone is
+    at the margin."""
     bar = None
     if progress:
         from tqdm import tqdm
@@ -189,19 +215,29 @@ def play_games(args: argparse.Namespace, init: tuple, jobs: int,
     try:
         with _runner(args, init, jobs) as runner:
             records = runner.play(units(args.games, args.seed, args.mirror), bar)
-            while (args.until_decided and len(records) < args.max_games
-                   and not rate(records, args.margin).decided()):
+            before = 0.0
+            while True:
+                if not args.until_decided:
+                    ratings = rate(records, args.margin, args.zone)
+                    break
+                now = min(len(records) / args.max_games, 1.0)
+                last = len(records) >= args.max_games
+                ratings = rate(records, args.margin, args.zone,
+                               look_alpha(before, now, ALPHA), final=last)
+                if last or ratings.decided():
+                    break
+                before = now
                 seeds = len({r.seed for r in records})
-                more = min(args.games, args.max_games - len(records))
+                # the games double from look to look: few looks, each spending little
+                more = min(len(records), args.max_games - len(records))
                 records += runner.play(units(more, args.seed, args.mirror, first=seeds), bar)
-        return order(records)
+        return Played(order(records), ratings)
     finally:
         if bar is not None:
             bar.close()
 
 
-def sweep_report(card: str, results: list[tuple[Override, list[GameRecord]]],
-                 margin: float) -> str:
+def sweep_report(card: str, results: list[tuple[Override, Played]]) -> str:
     """One line per swept value: the card's rating, interval, win chance and decision,
     and the other cards flagged at that value."""
     value, rating_w, chance, verdict, games = (_("value"), _("rating"), _("vs average %"),
@@ -209,8 +245,7 @@ def sweep_report(card: str, results: list[tuple[Override, list[GameRecord]]],
     head = (f"{value:>10} {games:>6} {rating_w:>7} {'95%':>13} {chance:>13}  {verdict}")
     lines = [_("sweep of {card}").format(card=card), head, "-" * len(head)]
     notes = []
-    for override, records in results:
-        ratings = rate(records, margin)
+    for override, (records, ratings) in results:
         mine = next((c for c in ratings.cards if c.card == card), None)
         if mine is None:
             lines.append(f"{number(override.value, 2):>10} {len(records):>6} "
@@ -243,6 +278,10 @@ def main(args: argparse.Namespace) -> int:
                                                           "one per seat (aggressive,sniper)"))])
     if args.games < 1:
         raise InputError([Problem("--games", 0, 0, "", _("play at least one game"))])
+    if not 0 <= args.zone < args.margin:
+        raise InputError([Problem("--zone", 0, 0, "", _("the zone is at least 0 and less "
+                                                        "than the margin ({margin})").format(
+                                                          margin=number(args.margin, 1)))])
     keep = _keep_value(getattr(args, "keep", "worst"))
     journals = getattr(args, "journals", None)
     journal_game: Callable[..., object] | None = None
@@ -263,14 +302,14 @@ def main(args: argparse.Namespace) -> int:
             init = init_args(args.arena, robots, args.locomotion, args.cards,
                              args.round_limit, None, rules, None, (override,))
             results.append((override, play_games(args, init, jobs, not args.quiet)))
-        print(printable(sweep_report(sweep[0].card, results, args.margin), lines_ok=True))
-        records = [r for _o, rs in results for r in rs]
+        print(printable(sweep_report(sweep[0].card, results), lines_ok=True))
+        records = [r for _o, played in results for r in played.records]
         return 1 if any(r.refusals or r.errors for r in records) else 0
     init = init_args(args.arena, robots, args.locomotion, args.cards, args.round_limit,
                      None, rules, journals, journal_game=journal_game)
-    records = play_games(args, init, jobs, not args.quiet)
+    records, ratings = play_games(args, init, jobs, not args.quiet)
     took = time.perf_counter() - started
-    print(printable(report(records, took, args.margin), lines_ok=True))
+    print(printable(report(records, took, ratings), lines_ok=True))
     if journals:
         kept = keep_journals(records, journals, keep)
         print(ngettext("kept {n} journal in {journals} ({keep}); replay one with: "
@@ -281,7 +320,6 @@ def main(args: argparse.Namespace) -> int:
     if args.output:
         from bottisota.view.chart import draw_chart
 
-        ratings = rate(records, args.margin)
         draw_chart(args.output, [(_("personality"), personality_rows(records)),
                                  (_("bot card"), decided_rows(card_rows(records), ratings))],
                    title=_("{stem}: {records} games, {robots}").format(

@@ -11,8 +11,9 @@ the rare number beyond plain ones).
 
 The language follows the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG),
 `--lang fi|en` on every command, and a key in the table view (`set_language`).
-Texts held in module-level tables are marked with `N_` (extracted, not
-translated) and translated with `_` where they are shown.
+A phone speaks its own language inside `speaking(lang)`: that thread or task only,
+while the table keeps the table's. Texts held in module-level tables are marked
+with `N_` (extracted, not translated) and translated with `_` where they are shown.
 """
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ import re
 import struct
 import tempfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -36,6 +39,8 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "fi": "suomi"}
 
 _state: dict[str, object] = {}
+# a language spoken in one thread or task only (a phone's), over the table's
+_speaking: ContextVar[str | None] = ContextVar("bottisota_speaking", default=None)
 # the catalogues' folder inside the package (as importlib.resources finds it in an
 # unzipped package, without loading its zip readers at start-up)
 LOCALE_DIR = Path(__file__).parent.parent / "locale"
@@ -170,8 +175,35 @@ def set_language(lang: str | None = None) -> str:
     return chosen
 
 
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Speak `lang` in this thread or task only, for the block (None: as before): a
+    phone's answers in its own language while the table speaks the table's."""
+    if lang is None:
+        yield
+        return
+    if lang not in LANGUAGES:
+        raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGUAGES)}")
+    token = _speaking.set(lang)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def speak_in_this_task(lang: str | None) -> None:
+    """Speak `lang` from now on in this asyncio task (a phone's connection: its
+    messages, and the tasks and threads it starts, are in its language)."""
+    if lang is not None and lang not in LANGUAGES:
+        raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGUAGES)}")
+    _speaking.set(lang)
+
+
 def language() -> str:
     """The language spoken now ("en" or "fi")."""
+    spoken = _speaking.get()
+    if spoken is not None:
+        return spoken
     if "lang" not in _state:
         set_language()
     return str(_state["lang"])
@@ -184,6 +216,9 @@ def other_language() -> str:
 
 
 def _tr() -> gettext.NullTranslations:
+    spoken = _speaking.get()
+    if spoken is not None:
+        return translations(spoken)
     if "tr" not in _state:
         set_language()
     tr = _state["tr"]
@@ -343,13 +378,19 @@ def _translated(lang: str, text: str, depth: int = 0) -> str:
         head = _translated(lang, text[:modifier.start()], depth + 1)
         if head != text[:modifier.start()]:
             return head + modifier.group()
-    for rx, plain in _patterns(lang):
-        m = rx.fullmatch(text)
-        if m:
-            try:
-                return plain.format(**{k: _value(v, depth, k) for k, v in m.groupdict().items()})
-            except (KeyError, IndexError, ValueError):
+    # a die's purpose wraps the text it is rolled for ("<purpose> (1 of 16)"): those
+    # templates first, or "...the deck of {deck}" would take "16 (1 of 16)" as the deck
+    for wrappers in (True, False):
+        for rx, plain in _patterns(lang):
+            if ("purpose" in rx.groupindex) != wrappers:
                 continue
+            m = rx.fullmatch(text)
+            if m:
+                try:
+                    return plain.format(**{k: _value(v, depth, k)
+                                           for k, v in m.groupdict().items()})
+                except (KeyError, IndexError, ValueError):
+                    continue
     for sep in _SEPARATORS:             # "<text> — did you mean 'x'?": each part alone
         head, found, tail = text.partition(sep)
         if found and head:

@@ -13,15 +13,34 @@ held apart. It is fitted by Newton's method with a weak ridge prior (λ = 0.1:
 a card fielded once cannot run off to infinity) and its 95% interval comes from the
 inverse Hessian. A card's rating is reported against the average card.
 
-A card is decided when its interval, corrected for testing every card at once
-(Holm's step-down method at α = 0.05), lies wholly outside ±margin (OVER- or
-UNDER-powered) or wholly inside it (even). Anything else is undecided: more games
-would tell. The margin is given in points of win chance against an average card
-(default 10: 50 % ± 10 points).
+A card's verdict has to be the same whichever seed the games were played with, so
+the margin has an indifference zone of ±zone points around it (default 3: with the
+default margin of 10, win chances of 57–63 % against an average card are "at the
+margin"). With the intervals corrected for testing every card at once (Holm's
+step-down method) a card is
+
+- OVER- (UNDER-) powered when its interval lies wholly above (below) the zone:
+  clearly beyond the margin;
+- even when its interval lies wholly inside ±(margin − zone): clearly within it;
+- at the margin when its interval lies wholly within the zone, or, when
+  `--until-decided` has played its most games, when the interval still reaches
+  into the zone (a card whose strength lies at the margin gets that verdict from
+  any seed, where a rule without the zone flags it with one seed and not another);
+- undecided otherwise: more games would tell.
+
+`--until-decided` looks at the games each time their number has doubled, and each
+look may only spend a share of the error rate α = 0.05 (an O'Brien–Fleming-type
+spending function of the share of the most games played: early looks need much
+clearer evidence; the shares add up to α), so stopping at the first look where every
+card is decided does not make false verdicts likelier. A card can still get
+different verdicts from two seeds when its strength lies near an edge of one of
+these bands (about ±2 standard errors of its rating at the last look); only more
+games narrow that.
 """
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +51,9 @@ from bottisota.robot.stats import GameRecord
 
 ALPHA = 0.05
 RIDGE = 0.1
+Z95 = 1.959963984540054         # the 95% normal quantile
 DEFAULT_MARGIN = 10.0           # points of win chance either side of an even card
+DEFAULT_ZONE = 3.0              # points either side of the margin that are "at the margin"
 
 
 @dataclass(frozen=True)
@@ -43,10 +64,11 @@ class CardRating:
     rating: float               # log-odds against the average card
     low: float                  # 95% interval (not corrected)
     high: float
-    p_flag: float               # one-sided p-value that |rating| exceeds the margin
-    p_even: float               # one-sided p-value that |rating| is within the margin
+    p_flag: float               # p-value against |rating| <= margin + zone (a flag)
+    p_even: float               # p-value against |rating| >= margin - zone (even)
     fielded: int                # bots of this card fielded in the games
-    decision: str = ""          # "over", "under", "even" or "" (undecided)
+    decision: str = ""          # "over", "under", "even", "margin" or "" (undecided)
+    p_zone: float = 1.0         # p-value against |rating| outside the zone
 
     @property
     def win_chance(self) -> float:
@@ -63,9 +85,12 @@ class Ratings:
     first_seat: float                   # log-odds of starting (R6)
     comparisons: int                    # pairs of players the fit saw
     margin: float                       # points of win chance
+    zone: float = DEFAULT_ZONE          # points either side of the margin
+    alpha: float = ALPHA                # the error rate this look spent
+    final: bool = False                 # the last look: straddling is "at the margin"
 
     def decided(self) -> bool:
-        """Every card over, under or even."""
+        """Every card over, under, even or at the margin."""
         return all(c.decision for c in self.cards)
 
     def flagged(self) -> dict[str, str]:
@@ -86,6 +111,22 @@ def margin_logit(points: float) -> float:
 def normal_sf(z: float) -> float:
     """P(Z > z) for a standard normal Z."""
     return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def spent(share: float, alpha: float = ALPHA) -> float:
+    """The error rate spent by the time this share (0..1) of the most games is played:
+    an O'Brien–Fleming-type spending function (Lan and DeMets), alpha at the end and
+    very little early."""
+    if share <= 0:
+        return 0.0
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
+    return min(alpha, 2.0 * normal_sf(z / math.sqrt(min(share, 1.0))))
+
+
+def look_alpha(before: float, now: float, alpha: float = ALPHA) -> float:
+    """The error rate one look may spend: what the spending function allows between the
+    share of the games at the previous look and the share now."""
+    return spent(now, alpha) - spent(before, alpha)
 
 
 def holm(p_values: Sequence[float], alpha: float = ALPHA) -> list[bool]:
@@ -158,14 +199,17 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE, steps: int = 50
     return beta, np.linalg.inv(hessian)
 
 
-def rate(records: Sequence[GameRecord], margin: float = DEFAULT_MARGIN) -> Ratings:
-    """Fit the model to the games and decide each card (see the module's text)."""
+def rate(records: Sequence[GameRecord], margin: float = DEFAULT_MARGIN,
+         zone: float = DEFAULT_ZONE, alpha: float = ALPHA, final: bool = False) -> Ratings:
+    """Fit the model to the games and decide each card (see the module's text): `alpha`
+    is the error rate this look may spend; `final` for the last look of
+    `--until-decided`."""
     cards = sorted({card for r in records for card, _p, _t in r.cards})
     people = sorted({name for r in records for name in r.seats.values()})
     x, y, fielded = _design(records, cards, people)
     beta, cov = fit(x, y)
     k = len(cards)
-    delta = margin_logit(margin)
+    outer, inner = margin_logit(margin + zone), margin_logit(max(margin - zone, 0.0))
     ratings: list[CardRating] = []
     for i, card in enumerate(cards):
         a = np.full(len(beta), 0.0)
@@ -173,27 +217,43 @@ def rate(records: Sequence[GameRecord], margin: float = DEFAULT_MARGIN) -> Ratin
         a[i] += 1.0
         value = float(a @ beta)
         se = math.sqrt(max(float(a @ cov @ a), 1e-300))
-        ratings.append(CardRating(card, value, value - 1.959963984540054 * se,
-                                  value + 1.959963984540054 * se,
-                                  normal_sf((abs(value) - delta) / se),
-                                  normal_sf((delta - abs(value)) / se), int(fielded[i])))
-    flags = holm([c.p_flag for c in ratings])
-    evens = holm([c.p_even for c in ratings])
-    decided = tuple(
-            _decided(c, flag, even) for c, flag, even in zip(ratings, flags, evens, strict=True))
+        size = abs(value)
+        ratings.append(CardRating(card, value, value - Z95 * se, value + Z95 * se,
+                                  normal_sf((size - outer) / se),
+                                  normal_sf((inner - size) / se), int(fielded[i]),
+                                  p_zone=max(normal_sf((size - inner) / se),
+                                             normal_sf((outer - size) / se))))
+    flags = holm([c.p_flag for c in ratings], alpha)
+    evens = holm([c.p_even for c in ratings], alpha)
+    zones = holm([c.p_zone for c in ratings], alpha)
+    decided = tuple(_decided(c, flag, even, within, final, inner)
+                    for c, flag, even, within in zip(ratings, flags, evens, zones, strict=True))
     persons = {people[0]: 0.0} if people else {}
     persons.update({p: float(beta[k + i - 1]) for i, p in enumerate(people) if i > 0})
-    return Ratings(decided, persons, float(beta[-1]) if len(beta) else 0.0, len(y), margin)
+    return Ratings(decided, persons, float(beta[-1]) if len(beta) else 0.0, len(y), margin,
+                   zone, alpha, final)
 
 
-def _decided(card: CardRating, flag: bool, even: bool) -> CardRating:
-    decision = ("over" if card.rating > 0 else "under") if flag else "even" if even else ""
+def _decided(card: CardRating, flag: bool, even: bool, within: bool, final: bool,
+             inner: float) -> CardRating:
+    if flag:
+        decision = "over" if card.rating > 0 else "under"
+    elif even:
+        decision = "even"
+    elif within:
+        decision = "margin"
+    elif final:
+        # the last look: an interval still reaching into the zone is at the margin,
+        # unless it is so wide (a card seldom fielded) that it reaches both sides' zones
+        decision = "" if card.low < -inner and card.high > inner else "margin"
+    else:
+        decision = ""
     return CardRating(card.card, card.rating, card.low, card.high, card.p_flag, card.p_even,
-                      card.fielded, decision)
+                      card.fielded, decision, card.p_zone)
 
 
 DECISION_TEXT = {"over": N_("OVER-powered"), "under": N_("UNDER-powered"), "even": N_("even"),
-                 "": N_("undecided")}
+                 "margin": N_("at the margin"), "": N_("undecided")}
 
 
 def decision_text(decision: str) -> str:
@@ -223,13 +283,15 @@ def table(ratings: Ratings) -> str:
 def summary(ratings: Ratings) -> list[str]:
     """What the ratings decide, in words."""
     lines = [_("card ratings: a Bradley–Terry model of {n} pairings, personality and first "
-               "seat held apart; a card is decided when its interval, Holm-corrected for "
-               "{cards} cards, lies clear outside (OVER/UNDER) or inside (even) ±{margin} "
-               "points against an average card").format(
+               "seat held apart; intervals Holm-corrected for {cards} cards, error rate "
+               "{alpha}: OVER/UNDER when clear beyond ±{outer} points against an average "
+               "card, even when clear within ±{inner}, at the margin between").format(
                    n=ratings.comparisons, cards=len(ratings.cards),
-                   margin=number(ratings.margin, 0))]
+                   alpha=number(ratings.alpha, 4),
+                   outer=number(ratings.margin + ratings.zone, 1),
+                   inner=number(max(ratings.margin - ratings.zone, 0.0), 1))]
     for c in sorted(ratings.cards, key=lambda c: -c.rating):
-        if c.decision in ("over", "under"):
+        if c.decision in ("over", "under", "margin"):
             lines.append(_("  {flag}: {card} wins {chance}% [{low}-{high}] against an "
                            "average card").format(
                                flag=decision_text(c.decision), card=c.card,

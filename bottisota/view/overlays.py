@@ -156,7 +156,8 @@ def threat_legend_lines(tm: ThreatMap, hover: str | None) -> list[str]:
                "(of {most})").format(viewer=tm.viewer, most=tm.most),
              _("white outline: an overwatcher covers the spot")]
     if not tm.done:
-        lines.append("computing..." + (" (coarse)" if not tm.coarse_done else " (refining)"))
+        lines.append(_("working it out: a coarse first look") if not tm.coarse_done
+                     else _("working it out: refining"))
     if hover:
         lines.append(hover)
     return lines

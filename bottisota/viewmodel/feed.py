@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bottisota.core.i18n import language
 from bottisota.engine.events import Event
 from bottisota.viewmodel.log import QUIET, event_tone
 from bottisota.viewmodel.words import describe
@@ -34,11 +35,22 @@ class FeedLine:
     """One event told in words, tied to the action (history entry) that made it."""
 
     seq: int
-    text: str
+    event: Event
     tone: str
     entry: int | None
     undone: bool = False
     rev: int = 0
+    _texts: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The event in words in the language spoken now (a Finnish phone beside an
+        English table reads it in Finnish); each language's words made once."""
+        lang = language()
+        found = self._texts.get(lang)
+        if found is None:
+            found = self._texts[lang] = describe(self.event)
+        return found
 
     def as_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "text": self.text, "undone": self.undone}
@@ -72,7 +84,7 @@ class Feed:
         self.rev += 1
         for e in told:
             self._seq += 1
-            self.lines.append(FeedLine(self._seq, describe(e), event_tone(e), entry,
+            self.lines.append(FeedLine(self._seq, e, event_tone(e), entry,
                                        rev=self.rev))
         del self.lines[:-FEED_LINES]
         for listener in self.listeners:

@@ -33,8 +33,9 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -43,11 +44,13 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from bottisota.core.i18n import _, number
+from bottisota.core.i18n import _, number, speak_in_this_task, speaking
 from bottisota.web.hub import Hub, Seat, error
 from bottisota.web.page_words import fill, page_language, words
 from bottisota.web.protocol import Message, ProtocolError, RateLimit, parse
+from bottisota.web.snapshot import Json
 
+T = TypeVar("T")
 log = logging.getLogger("bottisota.web")
 
 POLL_SECONDS = 0.2          # how often the game is checked for changes made at the table
@@ -56,6 +59,8 @@ RATE = 60.0                 # messages per second a connection may send (burst a
 WS_MAX_BYTES = 65536        # frames larger than this are refused by the server itself
 QUEUE_MIN = 64              # messages waiting for their answer, per connection, at least
 LATEST_ONLY = ("plan", "premeasure")   # only the newest waiting one of these is answered
+# messages that change a seat's desk (kept once per seat): its other screens are sent it
+DESK_CHANGES = frozenset({"select", "premeasure", "plan", "clear", "show", "commit"})
 SEND_SECONDS = 5.0          # a message the phone has not taken in this long: it is dropped
 OUTBOX = 256                # messages waiting to go to one connection, at most
 CLOSE_SECONDS = 1.0         # a dropped connection is told why, if it takes it this soon
@@ -85,10 +90,12 @@ class Connection:
     that stops reading never holds up another seat; it is dropped, with the reason
     in the server's log (and in the close frame, when it still takes one)."""
 
-    def __init__(self, ws: WebSocket, seat: Seat) -> None:
+    def __init__(self, ws: WebSocket, seat: Seat, lang: str | None = None) -> None:
         self.ws, self.seat = ws, seat
+        self.lang = lang                  # the phone's language: its answers are in it
         self.told = 0                     # the feed's lines told up to (Hub.pushes)
         self.asked: str | None = None     # the watcher's question last put to it
+        self.others = 0                   # the seat's other screens it was told of
         self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self.dropped: str | None = None        # why the server dropped it
         self.reader: asyncio.Task[None] | None = None    # the task reading it, ended on a drop
@@ -214,7 +221,10 @@ class PhoneServer:
             await ws.close(code=4403)       # refused before the handshake completes
             return
         await ws.accept()
-        conn = Connection(ws, seat)
+        # the page says its language (`?lang=`), else the phone's Accept-Language
+        lang = page_language(ws.query_params.get("lang"), ws.headers.get("accept-language"))
+        speak_in_this_task(lang)      # this task's words, and its answers', in that language
+        conn = Connection(ws, seat, lang)
         conn.reader = asyncio.current_task()
         self.connections.add(conn)
         self.joined.add(seat.name)
@@ -228,10 +238,11 @@ class PhoneServer:
         worker.add_done_callback(self._workers.discard)
         self.hub.join(seat)
         try:
-            hello = await asyncio.to_thread(self.hub.hello, seat)
+            hello = await self._in(conn, self.hub.hello, seat)
             conn.told = hello["log_rev"]
             await conn.send(hello)
             await self._push(conn)
+            await self._tell_screens(seat.name)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -282,6 +293,7 @@ class PhoneServer:
             self.hub.leave(seat)
             await worker
             await conn.close()
+            await self._tell_screens(seat.name)
 
     async def _answer(self, conn: Connection, waiting: deque[Message | None],
                       wake: asyncio.Event) -> None:
@@ -295,9 +307,11 @@ class PhoneServer:
             if msg is None:
                 return
             try:
-                answer = await asyncio.to_thread(self.hub.handle, conn.seat, msg)
+                answer = await self._in(conn, self.hub.handle, conn.seat, msg)
                 for reply in answer.replies:
                     await conn.send(reply)
+                if msg.type in DESK_CHANGES:
+                    await self._share_desk(conn)
                 if answer.moved:
                     await self.broadcast(refreshed=True)
                 elif answer.changed:            # only what is shown on the table changed
@@ -312,24 +326,54 @@ class PhoneServer:
         game changed (`refreshed`), each seat's pre-measure and plan measured again."""
         if not self.connections:
             return
-        state = self.hub.state()        # brief: no answer is computed under the lock here
+        states: dict[str | None, Json] = {}     # one per language spoken
 
         async def tell(conn: Connection) -> None:
-            await conn.send(state)
-            await self._push(conn)
-            if refreshed:
-                for answer in self.hub.desk_answers(conn.seat):
-                    await conn.send(answer)
+            with speaking(conn.lang):
+                if conn.lang not in states:  # brief: no answer is computed under the lock
+                    states[conn.lang] = self.hub.state()
+                await conn.send(states[conn.lang])
+                await self._push(conn)
+                if refreshed:
+                    for answer in self.hub.desk_answers(conn.seat):
+                        await conn.send(answer)
 
         await asyncio.gather(*(tell(c) for c in list(self.connections)))
+
+    def _screens(self, seat: str) -> list[Connection]:
+        """The open connections of one seat (its phones and tabs)."""
+        return [c for c in list(self.connections) if c.seat.name == seat]
+
+    async def _tell_screens(self, seat: str) -> None:
+        """Each screen of the seat is told how many others hold the seat too (a second
+        phone, not only a second tab of one browser)."""
+        screens = self._screens(seat)
+        for conn in screens:
+            if conn.others != len(screens) - 1:     # told only a change (alone: nothing)
+                conn.others = len(screens) - 1
+                await conn.send({"type": "screens", "others": conn.others})
+
+    async def _share_desk(self, conn: Connection) -> None:
+        """One screen of a seat changed the seat's desk (the server keeps one per
+        seat): its other screens are sent the desk, so they show the same."""
+        for other in self._screens(conn.seat.name):
+            if other is not conn:
+                await other.send(await self._in(other, self.hub.desk, conn.seat))
 
     async def _push(self, conn: Connection) -> None:
         """The feed's lines the connection was not told, and the watcher's question
         when it is put to this seat (once per question)."""
-        pushes, conn.told, conn.asked = await asyncio.to_thread(
-                self.hub.pushes, conn.seat, conn.told, conn.asked)
+        pushes, conn.told, conn.asked = await self._in(
+                conn, self.hub.pushes, conn.seat, conn.told, conn.asked)
         for message in pushes:
             await conn.send(message)
+
+    @staticmethod
+    async def _in(conn: Connection, call: Callable[..., T], *args: Any) -> T:
+        """The hub's answer for this connection, on a worker thread, in its phone's
+        language (the texts, refusals and feed lines; the table keeps its own)."""
+        with speaking(conn.lang):
+            return await asyncio.to_thread(call, *args)
 
     async def _shown_soon(self) -> None:
         """A seat's shown work changed (a drag that is shown on the table): the others

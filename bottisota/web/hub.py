@@ -41,7 +41,7 @@ from typing import Any
 
 from bottisota.core.actions import Move
 from bottisota.core.errors import JournalWriteError
-from bottisota.core.i18n import _
+from bottisota.core.i18n import _, translated
 from bottisota.engine.game import ActResult, Game
 from bottisota.formats.codec import steps_from_list
 from bottisota.viewmodel.core_calls import MovePreview
@@ -301,10 +301,20 @@ class Hub:
                 "state": self._state_json(),
                 "shown": self.shown(),
                 "log": self.session.feed.lines_json(), "log_rev": self.session.feed.rev,
-                "desk": {"selected": desk.selected, "measure": desk.measure,
-                         "plan": desk.plan, "shown": desk.shown,
-                         "premeasure": desk.last_measure, "planned": desk.last_plan},
+                "desk": self._desk_json(desk),
             }
+
+    def desk(self, seat: Seat) -> Json:
+        """The seat's desk as its other screens show it (a `desk` message): sent to
+        every other phone or tab of the seat after one of them changed it."""
+        with self.lock:
+            return {"type": "desk", "desk": self._desk_json(self.desks[seat.name])}
+
+    @staticmethod
+    def _desk_json(desk: Desk) -> Json:
+        return {"selected": desk.selected, "measure": desk.measure, "plan": desk.plan,
+                "shown": desk.shown, "premeasure": desk.last_measure,
+                "planned": desk.last_plan}
 
     # --- messages -------------------------------------------------------------------------
 
@@ -467,7 +477,9 @@ class Hub:
         """The answer to an action the session carried out (or refused, or waits for a die)."""
         if result.waiting is not None:
             self.poll()
-            return Answer([{"type": "dice", "need": result.waiting.purpose, "given": given}],
+            # the die's purpose in the phone's words (the core writes it in English)
+            return Answer([{"type": "dice", "need": translated(result.waiting.purpose),
+                            "given": given}],
                           changed=True, moved=True)
         if result.refusal is not None:
             return Answer([{"type": "refused", "refusal": snapshot.refusal_json(result.refusal)}])

@@ -41,7 +41,7 @@
   // ---------------------------------------------------------------- connection
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${token}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/${token}?lang=${encodeURIComponent(LANG)}`);
     ws.onopen = () => { retry = 500; S.heard = performance.now(); };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
       S.heard = performance.now(); receive(m); };
@@ -88,6 +88,8 @@
         if (S.hello && !("log" in S.hello)) feed((m.events || []).map((text) => ({ text })));
         break;
       case "events": feed(m.lines || []); break;
+      case "desk": if (!planInFlight) takeDesk(m.desk || {}, true); break;   // another screen of this seat changed it
+      case "screens": S.others = m.others || 0; renderTabs(); break;
       case "asking": S.pendingCommit = null; S.plan = null; S.planned = null; S.tail = null;   // the watchers answer first
         note([m.text], false); break;
       case "answered": S.ask = null; break;
@@ -114,15 +116,23 @@
     // asks again for what it was showing
     const d = m.desk || {};
     planInFlight = false; planDirty = false;
-    S.selected = d.selected || S.selected; S.showOn = !!d.shown;
-    if (d.measure) { S.measureReq = d.measure; S.premeasure = d.premeasure; } else S.premeasure = null;
-    if (d.plan) { S.plan = { bot: d.plan.bot, steps: d.plan.steps.slice() }; S.planned = d.planned; } else S.planned = null;
+    takeDesk(d, false);
     if (m.log) { S.feed = []; feed(m.log); }
     S.ready = true; S.offline = false;
     if (!S.view) fit();
     if (S.measureReq && !d.measure) resendMeasure();
     if (S.plan && !d.planned) sendPlan();
     onState();
+  }
+
+  // The server's desk of this seat. On hello a desk the server lacks (it restarted) keeps
+  // this page's own request, asked again; from another screen of the seat it replaces it.
+  function takeDesk(d, replace) {
+    S.selected = d.selected || (replace ? null : S.selected); S.showOn = !!d.shown;
+    if (d.measure) { S.measureReq = d.measure; S.premeasure = d.premeasure; }
+    else { S.premeasure = null; if (replace) S.measureReq = null; }
+    if (d.plan) { S.plan = { bot: d.plan.bot, steps: d.plan.steps.slice() }; S.planned = d.planned; }
+    else { S.planned = null; if (replace) S.plan = null; }
   }
 
   function onState() {
@@ -190,8 +200,9 @@
     }
   };
   function renderTabs() {
-    const n = S.tabs.size, box = $("tabs"); box.hidden = !n;
-    box.textContent = n ? tx("this seat is open in {count} other tab(s) too: they show the same", { count: n }) : "";
+    // the server counts every screen of the seat; the browser's channel only its own tabs
+    const n = Math.max(S.tabs.size, S.others || 0), box = $("tabs"); box.hidden = !n;
+    box.textContent = n ? tx("this seat is open on {count} other screen(s) too: phones or tabs, they show the same", { count: n }) : "";
   }
 
   // ---------------------------------------------------------------- helpers
@@ -218,7 +229,8 @@
   function note(lines, bad) { S.notes = lines.map((text, i) => ({ text, bad: bad ? (i ? "rule" : true) : false })); }
   function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
   function button(text, fn, cls, id) { const b = el("button", text, cls); b.type = "button"; b.onclick = fn; if (id) b.id = id; return b; }
-  function pct(c) { return Math.round(c * 100) + "%"; }
+  const PERCENT = new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 });
+  function pct(c) { return PERCENT.format(c); }   // "50%", Finnish "50 %" as the server writes it
   function fmt(v) { return (Math.round(v * 10) / 10).toString().replace(".", WORDS["."] || "."); }
   function deg(v) { return Math.round(((v % 360) + 360) % 360); }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
@@ -235,9 +247,16 @@
   }
   function fit() {
     if (!S.table) return;
+    // the map fits beside the zoom buttons, never under them: above their strip or to
+    // their left, whichever draws it larger
     const r = canvas.getBoundingClientRect(), [w, h] = S.table.size, pad = 12;
-    const scale = Math.max(0.5, Math.min((r.width - 2 * pad) / w, (r.height - 2 * pad) / h));
-    S.view = { scale, ox: r.width / 2 - (w / 2) * scale, oy: r.height / 2 + (h / 2) * scale };
+    const z = $("zoom").getBoundingClientRect(), gap = 4;
+    const below = Math.max(0, r.bottom - z.top + gap), beside = Math.max(0, r.right - z.left + gap);
+    const fits = (width, height) => Math.max(0.5, Math.min((width - 2 * pad) / w, (height - 2 * pad) / h));
+    const [areaW, areaH] = fits(r.width, r.height - below) >= fits(r.width - beside, r.height)
+      ? [r.width, r.height - below] : [r.width - beside, r.height];
+    const scale = fits(areaW, areaH);
+    S.view = { scale, ox: areaW / 2 - (w / 2) * scale, oy: areaH / 2 + (h / 2) * scale };
     S.size = [r.width, r.height];
   }
   function zoomTo(b) {        // close on a bot: about 30 cm across the map
