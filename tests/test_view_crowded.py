@@ -56,7 +56,8 @@ def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
     # no text box over another, a bot's base, a strip or a legend
     labels = proj.layers.labels
     cards = [lb for lb in labels if lb.key.startswith("fx:")]
-    assert len(cards) >= 12, f"only {len(cards)} of 20 result cards placed"
+    assert len(cards) == 20, f"only {len(cards)} of 20 result cards placed"
+    # every result shows: a full card, or where the table is too crowded a short one
     named = {lb.key for lb in labels} | {lb.text.split(":")[0] for lb in cards}
     assert set(app.state.bots) <= named             # a bot whose card found no room keeps its name
     margin = [tuple(r) for r in proj.layers.margin.boxes]
@@ -97,3 +98,12 @@ def test_the_reading_distance_sets_the_projector_s_text_size(monkeypatch):
     app.projector.draw(app)
     assert min(again) >= 2 * near - 2
     assert cap_px(min(again)) / 12.0 >= 3.0                             # 6 m / 200
+
+
+def test_a_short_card_keeps_the_bot_and_what_came_of_it():
+    from bottisota.view.overlays import short_card
+
+    card = "s1: HIT 5 (4+)\narmour fails 2 (5+)\n−2 structure"
+    assert short_card(card, "s1") == "s1: −2 structure"
+    assert short_card("s1: HIT 5 (4+)\ns1 DESTROYED", "s1") == "s1 DESTROYED"
+    assert short_card("s1: miss 2 (4+)", "s1") == "s1: miss 2 (4+)"

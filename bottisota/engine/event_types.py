@@ -132,6 +132,13 @@ class DoorOpenedEvent(TypedDict):
     at: NotRequired[list[Any]]       # not when a push or a fall carries the bot through
 
 
+class DoorHeldEvent(TypedDict):
+    type: Literal["door_held"]
+    door: str                        # the door's id, or "#" and its index (`door_key`)
+    open: bool                       # held open (True) or left to R47 again (False)
+    cause: str
+
+
 class DrawnEvent(TypedDict):
     type: Literal["drawn"]
     player: str
@@ -491,7 +498,8 @@ class TurnEndedEvent(TypedDict):
 
 Event = (AmmoEvent | ArmourTestEvent | BeamEvent | BeltEvent | BlastEvent | BotMovedEvent |
          CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent | DamagedEvent |
-         DestroyedEvent | DockedEvent | DoorOpenedEvent | DrawnEvent | DropMineEvent | FallEvent |
+         DestroyedEvent | DockedEvent | DoorHeldEvent | DoorOpenedEvent | DrawnEvent |
+         DropMineEvent | FallEvent |
          FlightEvent | FlightEndEvent | GameOverEvent | GoalTakenEvent | HitsEvent |
          KnockedBackEvent | LandedBesideEvent | LiftEvent | LoopEvent | LoopCutEvent |
          MineActiveEvent | MineDroppedEvent | MineMovedEvent | MineRemovedEvent |
@@ -519,6 +527,7 @@ EVENT_TYPES: dict[str, Any] = {
     "damaged": DamagedEvent,
     "destroyed": DestroyedEvent,
     "docked": DockedEvent,
+    "door_held": DoorHeldEvent,
     "door_opened": DoorOpenedEvent,
     "drawn": DrawnEvent,
     "drop_mine": DropMineEvent,
