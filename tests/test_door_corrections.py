@@ -56,7 +56,7 @@ def test_a_closed_door_blocks_the_shot_and_a_door_held_open_lets_it_through():
     assert held.rejected == []
     assert held.state.held_open == ["#1"]
     assert held.state.bots["far"].damage == 1                    # 4 hits (4+), 1 fails armour
-    assert {"type": "door_held", "door": "#1", "open": True,
+    assert {"type": "door_held", "door": "door #1", "key": "#1", "open": True,
             "cause": "correction"} in held.events
     again = run(scenario(HOLD + RELEASE + SHOOT))                  # left to R47: closed again
     assert again.state.held_open == []

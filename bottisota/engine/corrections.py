@@ -1,8 +1,9 @@
 """The referee's hand: a `Correct` action's check and events. A correction sets what
 it names (a bot's place and facing, damage, ammo, overwatch, rust and leaflet, its
-player's score, a door held open or left to R47 again) through the same state-changing events the rules use, after one
-`correction` event carrying the reason: a journaled action like any other, undone
-and replayed the same way. It needs nobody's turn and ends none."""
+player's score, a door held open or left to R47 again) through the same
+state-changing events the rules use, after one `correction` event carrying the
+reason: a journaled action like any other, undone and replayed the same way.
+It needs nobody's turn and ends none."""
 from __future__ import annotations
 
 from bottisota.core.actions import Correct, Refusal
@@ -80,10 +81,11 @@ def correct(state: GameState, c: Correct) -> list[Event]:
         if c.score != now:
             events.append({"type": "score", "player": bot.player, "points": c.score - now,
                            "reason": CORRECTION})
+    doors = {door_key(d): d for d in barriers(state.index).doors}
     for name, held in c.doors:
         if held != (name in state.held_open):
-            events.append({"type": "door_held", "door": name, "open": held,
-                           "cause": CORRECTION})
+            events.append({"type": "door_held", "door": doors[name].label, "key": name,
+                           "open": held, "cause": CORRECTION})
     return [apply_event(state, e) for e in events]
 
 

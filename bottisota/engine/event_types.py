@@ -134,7 +134,8 @@ class DoorOpenedEvent(TypedDict):
 
 class DoorHeldEvent(TypedDict):
     type: Literal["door_held"]
-    door: str                        # the door's id, or "#" and its index (`door_key`)
+    door: str                        # how messages name it (`door 'bay-door'`, `door #3`)
+    key: str                         # its id, or "#" and its index (`door_key`)
     open: bool                       # held open (True) or left to R47 again (False)
     cause: str
 

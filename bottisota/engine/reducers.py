@@ -110,13 +110,13 @@ def _ammo(state: GameState, e: AmmoEvent) -> None:
 
 
 def _door_held(state: GameState, e: DoorHeldEvent) -> None:
-    """{door, open, cause}: the referee holds a door open, or leaves it to R47 again
-    (open while a base touches it)."""
+    """{door, key, open, cause}: the referee holds a door open, or leaves it to R47
+    again (open while a base touches it)."""
     held = set(state.held_open)
     if e["open"]:
-        held.add(e["door"])
+        held.add(e["key"])
     else:
-        held.discard(e["door"])
+        held.discard(e["key"])
     state.held_open = sorted(held)
 
 
