@@ -111,3 +111,27 @@ def test_a_door_held_open_is_replayed_identically_from_the_journal(catalogue, do
     again = load(path)
     assert again.state.held_open == ["#1"]
     assert state_digest(again.state) == state_digest(game.state)
+
+
+def test_the_referees_hand_holds_the_nearest_door_open_with_d_and_enter():
+    import pygame
+
+    from bottisota.view.app import TableApp
+
+    def press(k: int, mod: int = 0) -> None:
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+
+    pygame.font.init()
+    app = TableApp(Game(with_parts_deck(start_state(scenario("")))), (1280, 800))
+    press(pygame.K_F7)
+    app.click_table(45.0, 33.0)                      # far in hand; the door #1 is nearest
+    press(pygame.K_d)
+    assert "door #1: held open" in app.correcting.lines(app.state)
+    press(pygame.K_RETURN)
+    assert app.state.held_open == ["#1"]
+    assert "the referee holds door #1 open" in [ln.text for ln in app.vm.log.lines]
+    press(pygame.K_d)                                 # again: left to R47
+    press(pygame.K_RETURN)
+    assert app.state.held_open == []
+    press(pygame.K_z, pygame.KMOD_CTRL)               # undone: held open again
+    assert app.state.held_open == ["#1"]
