@@ -43,8 +43,9 @@ def cap_px(size: int) -> int:
     return style.font(size).render("H", True, (255, 255, 255)).get_bounding_rect().h
 
 
-@pytest.mark.parametrize("size, px_per_cm", [((1920, 1080), 12.0), ((3840, 2160), 24.0)])
-def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
+@pytest.mark.parametrize("size, px_per_cm, full", [((1920, 1080), 12.0, 5),
+                                                   ((3840, 2160), 24.0, 13)])
+def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, full, monkeypatch):
     app, written = crowded_projector(size, px_per_cm, monkeypatch)
     proj = app.projector
     cam = proj.camera
@@ -58,6 +59,8 @@ def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
     cards = [lb for lb in labels if lb.key.startswith("fx:")]
     assert len(cards) == 20, f"only {len(cards)} of 20 result cards placed"
     # every result shows: a full card, or where the table is too crowded a short one
+    # (the newest cards full, as many as leave none out)
+    assert sum(1 for c in cards if "\n" in c.text) >= full
     named = {lb.key for lb in labels} | {lb.text.split(":")[0] for lb in cards}
     assert set(app.state.bots) <= named             # a bot whose card found no room keeps its name
     margin = [tuple(r) for r in proj.layers.margin.boxes]

@@ -62,13 +62,23 @@ class LabelSink:
         shortened = {w.key for w in self.wishes if w.unless and w.unless == w.key}
         if not shortened or shortened <= {p.key for p in placed}:
             return placed, left_out
-        # a card found no room even in short: every card short, if more of them find room
-        short = [w for w in self.wishes if w.key not in shortened or w.unless == w.key]
-        again, missed = place_labels(short, self.discs, bounds, self.radii, list(taken))
-        cards = sum(1 for p in placed if p.key in shortened)
-        if sum(1 for p in again if p.key in shortened) > cards:
-            return again, missed
-        return placed, left_out
+        # a card found no room even in short: the newest n cards full (a short one where
+        # the full finds no room), the older ones short, the most full cards that leave
+        # none out; else every card short, if more of them find room
+        order = [w.key for w in self.wishes if w.key in shortened and w.unless != w.key]
+        full = sum(1 for p in placed if p.key in shortened and "\n" in p.text)
+        best, best_left, shown = placed, left_out, sum(1 for p in placed if p.key in shortened)
+        for n in range(min(full, len(order) - 1), -1, -1):
+            keep = set(order[:n])
+            wishes = [w for w in self.wishes if w.key not in shortened or w.unless == w.key
+                      or w.key in keep]
+            again, missed = place_labels(wishes, self.discs, bounds, self.radii, list(taken))
+            count = sum(1 for p in again if p.key in shortened)
+            if count > shown:
+                best, best_left, shown = again, missed, count
+            if count == len(shortened):
+                break
+        return best, best_left
 
 
 _tags: dict[tuple, pygame.Surface] = {}
