@@ -63,21 +63,25 @@ class LabelSink:
         if not shortened or shortened <= {p.key for p in placed}:
             return placed, left_out
         # a card found no room even in short: the newest n cards full (a short one where
-        # the full finds no room), the older ones short, the most full cards that leave
-        # none out; else every card short, if more of them find room
+        # the full finds no room), the older ones short; n is searched by halves for the
+        # most full cards that leave none out (else the pass that shows the most cards)
         order = [w.key for w in self.wishes if w.key in shortened and w.unless != w.key]
         full = sum(1 for p in placed if p.key in shortened and "\n" in p.text)
         best, best_left, shown = placed, left_out, sum(1 for p in placed if p.key in shortened)
-        for n in range(min(full, len(order) - 1), -1, -1):
+        lo, hi = 0, min(full, len(order) - 1)
+        while lo <= hi:
+            n = (lo + hi + 1) // 2 if lo < hi else lo
             keep = set(order[:n])
             wishes = [w for w in self.wishes if w.key not in shortened or w.unless == w.key
                       or w.key in keep]
             again, missed = place_labels(wishes, self.discs, bounds, self.radii, list(taken))
             count = sum(1 for p in again if p.key in shortened)
-            if count > shown:
+            if count > shown or (count == shown == len(shortened)):
                 best, best_left, shown = again, missed, count
             if count == len(shortened):
-                break
+                lo = n + 1                  # every card shows: try more of them full
+            else:
+                hi = n - 1
         return best, best_left
 
 
