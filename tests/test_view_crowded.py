@@ -11,7 +11,12 @@ import pygame
 import pytest
 
 from bottisota.view import label_layer, overlays, screenshots, style
-from bottisota.viewmodel.labels import leader_end, rects_overlap, segment_meets_disc
+from bottisota.viewmodel.labels import (
+    leader_end,
+    rects_overlap,
+    segment_meets_disc,
+    segment_meets_rect,
+)
 from bottisota.viewmodel.results import MARK
 
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
@@ -79,6 +84,11 @@ def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, full, monkeypatc
             for x, y, r in bases:
                 if math.dist((x, y), a.anchor) >= r:            # not the bot it labels
                     assert not segment_meets_disc(a.anchor, end, (x, y, r)), a.text
+            for b in labels:                                    # nor another text box
+                bx, by, bw, bh = b.rect
+                ax, ay = a.anchor
+                if b is not a and not (bx <= ax <= bx + bw and by <= ay <= by + bh):
+                    assert not segment_meets_rect(a.anchor, end, b.rect), (a.text, b.text)
     # strips and legends in the margin, none over the arena
     table = pygame.Rect(cam.table_rect())
     assert len(proj.layers.margin.boxes) == 3                          # two strips, the legend
