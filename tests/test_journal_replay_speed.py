@@ -30,7 +30,8 @@ def reference_text(state) -> str:
             state.next_id, state.over, state.dice.used, bots,
             [[m.id, m.owner, m.weapon, m.x, m.y, m.z, m.r, m.magnetic, m.active]
              for m in state.mines],
-            [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals]]
+            [[g.feature, g.x, g.y, g.points, g.spots_left, g.taken] for g in state.goals],
+            *([state.held_open] if state.held_open else [])]     # doors held open, if any
     return json.dumps(data, default=default, separators=(",", ":"))
 
 

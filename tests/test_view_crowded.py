@@ -11,7 +11,12 @@ import pygame
 import pytest
 
 from bottisota.view import label_layer, overlays, screenshots, style
-from bottisota.viewmodel.labels import leader_end, rects_overlap, segment_meets_disc
+from bottisota.viewmodel.labels import (
+    leader_end,
+    rects_overlap,
+    segment_meets_disc,
+    segment_meets_rect,
+)
 from bottisota.viewmodel.results import MARK
 
 pytestmark = pytest.mark.usefixtures("video")   # tests/conftest.py
@@ -43,8 +48,9 @@ def cap_px(size: int) -> int:
     return style.font(size).render("H", True, (255, 255, 255)).get_bounding_rect().h
 
 
-@pytest.mark.parametrize("size, px_per_cm", [((1920, 1080), 12.0), ((3840, 2160), 24.0)])
-def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
+@pytest.mark.parametrize("size, px_per_cm, full", [((1920, 1080), 12.0, 5),
+                                                   ((3840, 2160), 24.0, 13)])
+def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, full, monkeypatch):
     app, written = crowded_projector(size, px_per_cm, monkeypatch)
     proj = app.windows.projector
     cam = proj.camera
@@ -56,7 +62,10 @@ def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
     # no text box over another, a bot's base, a strip or a legend
     labels = proj.layers.labels
     cards = [lb for lb in labels if lb.key.startswith("fx:")]
-    assert len(cards) >= 12, f"only {len(cards)} of 20 result cards placed"
+    assert len(cards) == 20, f"only {len(cards)} of 20 result cards placed"
+    # every result shows: a full card, or where the table is too crowded a short one
+    # (the newest cards full, as many as leave none out)
+    assert sum(1 for c in cards if "\n" in c.text) >= full
     named = {lb.key for lb in labels} | {lb.text.split(":")[0] for lb in cards}
     assert set(app.state.bots) <= named             # a bot whose card found no room keeps its name
     margin = [tuple(r) for r in proj.layers.margin.boxes]
@@ -75,6 +84,11 @@ def test_a_crowded_table_reads_from_the_chairs(size, px_per_cm, monkeypatch):
             for x, y, r in bases:
                 if math.dist((x, y), a.anchor) >= r:            # not the bot it labels
                     assert not segment_meets_disc(a.anchor, end, (x, y, r)), a.text
+            for b in labels:                                    # nor another text box
+                bx, by, bw, bh = b.rect
+                ax, ay = a.anchor
+                if b is not a and not (bx <= ax <= bx + bw and by <= ay <= by + bh):
+                    assert not segment_meets_rect(a.anchor, end, b.rect), (a.text, b.text)
     # strips and legends in the margin, none over the arena
     table = pygame.Rect(cam.table_rect())
     assert len(proj.layers.margin.boxes) == 3                          # two strips, the legend
@@ -97,3 +111,12 @@ def test_the_reading_distance_sets_the_projector_s_text_size(monkeypatch):
     app.windows.projector.draw(app)
     assert min(again) >= 2 * near - 2
     assert cap_px(min(again)) / 12.0 >= 3.0                             # 6 m / 200
+
+
+def test_a_short_card_keeps_the_bot_and_what_came_of_it():
+    from bottisota.view.overlays import short_card
+
+    card = "s1: HIT 5 (4+)\narmour fails 2 (5+)\n−2 structure"
+    assert short_card(card, "s1") == "s1: −2 structure"
+    assert short_card("s1: HIT 5 (4+)\ns1 DESTROYED", "s1") == "s1 DESTROYED"
+    assert short_card("s1: miss 2 (4+)", "s1") == "s1: miss 2 (4+)"

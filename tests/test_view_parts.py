@@ -192,6 +192,31 @@ def test_edit_mode_shows_a_broken_arena_on_screen_and_reloads_a_fixed_one(tmp_pa
     app.step()
 
 
+
+def test_edit_reload_keeps_the_games_rules_file_and_sets(tmp_path):
+    """--edit reloads with --rules FILE (read again) and --set, not the bundled rules."""
+    from bottisota.commands.play import edit_loader, game_rules
+    from bottisota.view.edit_reload import EditReloader
+    from bottisota.viewmodel.session import build_game
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("name: Mine\nsize: [60, 40]\nfeatures: []\n", encoding="utf-8")
+    rules_path = tmp_path / "house.yaml"
+    rules_path.write_text("belt_speed: 3\n", encoding="utf-8")
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    args = p.parse_args([str(path), "--rules", str(rules_path), "--set", "round_limit=9",
+                         "--edit"])
+    args.house_rules = game_rules(args)
+    game, _ = build_game(str(path), ["red", "blue"], 1, None, None, rules=args.house_rules)
+    app = TableApp(game, (1000, 700))
+    reloader = EditReloader(path, edit_loader(args, game, path), [rules_path])
+    assert rules_path in reloader.watch.files()
+    rules_path.write_text("belt_speed: 4\n", encoding="utf-8")     # the designer's edit
+    assert reloader.poll(app, force=True) is True
+    assert app.game.state.rules.belt_speed == 4.0       # the file read again
+    assert app.game.state.rules.round_limit == 9        # --set kept
+
 # --- words, help, command line ----------------------------------------------------------
 
 def test_events_read_as_plain_words():

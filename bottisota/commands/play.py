@@ -188,6 +188,22 @@ def game_rules(args: argparse.Namespace) -> Any:
     return rules
 
 
+def edit_loader(args: argparse.Namespace, game: Any, arena_path: Path,
+                robots_only: bool = False) -> Any:
+    """What `--edit` reloads: the files as they are now, with the game's own house
+    rules read again (its --rules file, --set, --rounds, the robots' round limit). A
+    resumed game keeps the rules its journal holds."""
+    if args.resume:
+        kept = game.state.rules
+        return lambda: load_static(arena_path, rules_now=lambda: kept)
+
+    def rules_now() -> Any:
+        rules = game_rules(args)
+        return rules.for_robots_only() if robots_only else rules
+
+    return lambda: load_static(arena_path, rules_now=rules_now)
+
+
 def _check_phone_options(args: argparse.Namespace) -> None:
     """--phones-commit and --phones-port mean something only with --phones."""
     for flag, given in (("--phones-commit", args.phones_commit),
@@ -262,6 +278,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
         return read_typed_die(screen, purpose, lambda: screen.fill(style.BACKGROUND))
 
     dice = Dice(ask=ask) if args.physical_dice else None
+    robots_only = False
     if args.resume:
         from bottisota.play.journal import resume  # a new game writes its journal later
 
@@ -304,8 +321,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     if args.edit:
         from bottisota.view.edit_reload import EditReloader  # designers' --edit only
 
-        limit = game.state.rules.round_limit
-        app.reloader = EditReloader(arena_path, lambda: load_static(arena_path, limit))
+        app.reloader = EditReloader(arena_path, edit_loader(args, game, arena_path, robots_only),
+                                    [Path(args.rules)] if args.rules else None)
     if args.projector and not args.headless:
         app.windows.toggle_projector()
     if args.phones:

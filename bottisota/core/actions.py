@@ -140,7 +140,8 @@ class Correct:
     """The referee's hand: the game is made to show what the physical table shows (a
     bumped miniature, a misread die), with a reason. Any time, by nobody's turn; it
     changes only what it names and ends no turn. `score` sets the score of the bot's
-    player; `ammo` sets shots left per weapon."""
+    player; `ammo` sets shots left per weapon; `doors` holds doors open (True) or leaves
+    them to R47 again (False), each named by its id or "#" and its index."""
 
     bot: str
     reason: str
@@ -152,6 +153,7 @@ class Correct:
     rust: int | None = None
     leaflet: int | None = None
     score: int | None = None
+    doors: tuple[tuple[str, bool], ...] = ()
 
     def __str__(self) -> str:
         return f"correction of {self.bot}: {self.reason}"

@@ -1,14 +1,17 @@
 """The referee's hand: a `Correct` action's check and events. A correction sets what
 it names (a bot's place and facing, damage, ammo, overwatch, rust and leaflet, its
-player's score) through the same state-changing events the rules use, after one
-`correction` event carrying the reason: a journaled action like any other, undone
-and replayed the same way. It needs nobody's turn and ends none."""
+player's score, a door held open or left to R47 again) through the same
+state-changing events the rules use, after one `correction` event carrying the
+reason: a journaled action like any other, undone and replayed the same way.
+It needs nobody's turn and ends none."""
 from __future__ import annotations
 
 from bottisota.core.actions import Correct, Refusal
+from bottisota.core.arena import Feature
 from bottisota.core.i18n import N_
 from bottisota.engine.event_types import StatusEvent
 from bottisota.engine.events import Event, apply_event, bot_moved_event
+from bottisota.engine.shooting.geometry import barriers, door_key, open_doors
 from bottisota.engine.state import GameState
 
 CORRECTION = "correction"      # the `cause` of the events a correction makes
@@ -33,6 +36,14 @@ def check_correct(state: GameState, c: Correct) -> Refusal | None:
                 id=bot.id, name=name))
         if left < 0:
             return Refusal("R49", N_("shots left cannot be below 0"))
+    doors = {door_key(d): d for d in barriers(state.index).doors}
+    for name, held in c.doors:
+        door = doors.get(name)
+        if door is None:
+            return Refusal("R47", N_("there is no door {name!r}").format(name=name))
+        if not held and door in _touched(state):
+            return Refusal("R47", N_("a bot touches {label}: it stays open (R47) until the "
+                                     "bot is moved off it").format(label=door.label))
     for value in (c.damage, c.rust, c.leaflet):
         if value is not None and value < 0:
             return Refusal("D6", N_("a count cannot be below 0"))
@@ -70,4 +81,18 @@ def correct(state: GameState, c: Correct) -> list[Event]:
         if c.score != now:
             events.append({"type": "score", "player": bot.player, "points": c.score - now,
                            "reason": CORRECTION})
+    doors = {door_key(d): d for d in barriers(state.index).doors}
+    for name, held in c.doors:
+        if held != (name in state.held_open):
+            events.append({"type": "door_held", "door": doors[name].label, "key": name,
+                           "open": held, "cause": CORRECTION})
     return [apply_event(state, e) for e in events]
+
+
+def _touched(state: GameState) -> set[Feature]:
+    """The doors a base touches (R47), the referee's holds left out."""
+    if not state.held_open:
+        return open_doors(state)
+    free = state.copy()
+    free.held_open = []
+    return open_doors(free)

@@ -141,6 +141,14 @@ class DoorOpenedEvent(TypedDict):
     at: NotRequired[list[Any]]       # not when a push or a fall carries the bot through
 
 
+class DoorHeldEvent(TypedDict):
+    type: Literal["door_held"]
+    door: str                        # how messages name it (`door 'bay-door'`, `door #3`)
+    key: str                         # its id, or "#" and its index (`door_key`)
+    open: bool                       # held open (True) or left to R47 again (False)
+    cause: str
+
+
 class DrawnEvent(TypedDict):
     type: Literal["drawn"]
     player: str
@@ -500,7 +508,8 @@ class TurnEndedEvent(TypedDict):
 
 Event = (AmmoEvent | ArmourTestEvent | BeamEvent | BeltEvent | BlastEvent | BotMovedEvent |
          CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent | DamagedEvent |
-         DestroyedEvent | DockedEvent | DoorOpenedEvent | DrawnEvent | DropMineEvent | FallEvent |
+         DestroyedEvent | DockedEvent | DoorHeldEvent | DoorOpenedEvent | DrawnEvent |
+         DropMineEvent | FallEvent |
          FlightEvent | FlightEndEvent | GameOverEvent | GoalTakenEvent | HitsEvent |
          KnockedBackEvent | LandedBesideEvent | LiftEvent | LoopEvent | LoopCutEvent |
          MineActiveEvent | MineDroppedEvent | MineMovedEvent | MineRemovedEvent |
@@ -528,6 +537,7 @@ EVENT_TYPES: dict[str, Any] = {
     "damaged": DamagedEvent,
     "destroyed": DestroyedEvent,
     "docked": DockedEvent,
+    "door_held": DoorHeldEvent,
     "door_opened": DoorOpenedEvent,
     "drawn": DrawnEvent,
     "drop_mine": DropMineEvent,

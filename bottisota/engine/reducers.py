@@ -16,6 +16,7 @@ from bottisota.engine.event_types import (
     DamagedEvent,
     DestroyedEvent,
     DockedEvent,
+    DoorHeldEvent,
     DrawnEvent,
     GameOverEvent,
     GoalTakenEvent,
@@ -106,6 +107,17 @@ def _overwatch(state: GameState, e: OverwatchEvent) -> None:
 def _ammo(state: GameState, e: AmmoEvent) -> None:
     """{bot, weapon, left}: shots left for a weapon with ammo."""
     state.bots[e["bot"]].ammo[e["weapon"]] = int(e["left"])
+
+
+def _door_held(state: GameState, e: DoorHeldEvent) -> None:
+    """{door, key, open, cause}: the referee holds a door open, or leaves it to R47
+    again (open while a base touches it)."""
+    held = set(state.held_open)
+    if e["open"]:
+        held.add(e["key"])
+    else:
+        held.discard(e["key"])
+    state.held_open = sorted(held)
 
 
 def _score(state: GameState, e: ScoreEvent) -> None:
@@ -270,6 +282,7 @@ REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "overwatch": _overwatch,
     "ammo": _ammo,
     "score": _score,
+    "door_held": _door_held,
     "drawn": _drawn,
     "placed": _placed,
     "part_installed": _part_installed,

@@ -121,6 +121,7 @@ class GameState:
     next_id: int = 1                # for new bot and mine ids
     over: bool = False
     quiet_since: int = 1            # D49 the last round with damage, score, placing or a move
+    held_open: list[str] = field(default_factory=list)  # doors the referee holds open (R47)
 
     @property
     def index(self) -> ArenaIndex:
@@ -135,7 +136,7 @@ class GameState:
             memo[id(card)] = card
         twin = _copy.copy(self)
         for name in ("bots", "players", "scores", "kills", "mines", "goals", "deck",
-                     "parts_deck", "out", "played"):
+                     "parts_deck", "out", "played", "held_open"):
             setattr(twin, name, _copy.deepcopy(getattr(self, name), memo))
         twin.dice = self.dice.copied()
         return twin

@@ -110,7 +110,8 @@ def correction_from_clean(bot: str, v: Raw) -> Correct:
     return Correct(bot, v["reason"], (float(at[0]), float(at[1])) if at is not None else None,
                    float(v["facing"]) if v.get("facing") is not None else None, whole("damage"),
                    tuple(sorted((str(k), int(n)) for k, n in (v.get("ammo") or {}).items())),
-                   v.get("overwatch"), whole("rust"), whole("leaflet"), whole("score"))
+                   v.get("overwatch"), whole("rust"), whole("leaflet"), whole("score"),
+                   tuple(sorted((str(k), bool(o)) for k, o in (v.get("doors") or {}).items())))
 
 
 def correction_to_dict(c: Correct) -> dict[str, object]:
@@ -125,6 +126,8 @@ def correction_to_dict(c: Correct) -> dict[str, object]:
             out[key] = getattr(c, key)
     if c.ammo:
         out["ammo"] = dict(c.ammo)
+    if c.doors:
+        out["doors"] = dict(c.doors)
     return out
 
 

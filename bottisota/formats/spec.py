@@ -406,6 +406,8 @@ ACTION = Keyed("action", {
         "leaflet": F(Num(minimum=0, maximum=MAX_STRUCTURE, integer=True), doc="leaflets (D26)"),
         "score": F(Num(minimum=-MAX_POINTS * 100, maximum=MAX_POINTS * 100, integer=True),
                    doc="the score of the bot's player"),
+        "doors": F(MapOf(Bool(), max_items=100),
+                   doc="doors held open (true) or left to R47 again (false), by id or #index"),
     }, meta=False), doc="the referee's hand: set what the physical table shows, with a reason"),
 }, common={"bot": F(BOT_ID, required=True, doc="the acting bot's id")},
     extras={"move": {"hold_fire": F(Seq(BOT_ID, max_items=100),

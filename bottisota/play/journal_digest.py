@@ -3,7 +3,8 @@ SHA-256 over one JSON text of everything that changes in a game.
 
 The text is, by the journal format, `json.dumps(data, separators=(",", ":"))` of
 `[round, active, phase, players, scores, kills, deck, parts_deck, out, played,
-next_id, over, dice used, bots, mines, goals]` (scores and kills, and each bot's
+next_id, over, dice used, bots, mines, goals]`, and the doors the referee holds
+open (sorted) after them when there are any (scores and kills, and each bot's
 ammo, as sorted [key, value] pairs; a bot, a mine, a goal as a list of its
 fields). Replaying a journal takes it after every line, and from one action to
 the next most of it stays as it was (the bots that did not act, the mines, the
@@ -64,7 +65,8 @@ def digest_text(state: GameState, parts: dict[bytes, str] | None = None) -> str:
     goals = ",".join([_part(parts, _GOAL(g), list) for g in state.goals])
     return (f"[{_scalar(state.round)},{_scalar(state.active)},{_scalar(state.phase)},"
             f"{lists[1:-1]},{_scalar(state.next_id)},{_scalar(state.over)},"
-            f"{_scalar(state.dice.used)},[{bots}],[{mines}],[{goals}]]")
+            f"{_scalar(state.dice.used)},[{bots}],[{mines}],[{goals}]"
+            f"{',' + _ENCODE(state.held_open) if state.held_open else ''}]")
 
 
 def _scalar(value: Any) -> str:

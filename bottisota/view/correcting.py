@@ -3,18 +3,21 @@
 
 While the mode is on, a click on a bot takes it in hand, a click on the table puts it
 there; keys turn it, set its damage, ammo, overwatch, rust, leaflets and its
-player's score. The draft is shown as a ghost and a box of what will change; nothing
-changes the game until Enter."""
+player's score, and hold the door nearest it open or leave that door to R47 again.
+The draft is shown as a ghost and a box of what will change; nothing changes the
+game until Enter."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
+import shapely
 
 from bottisota.core.actions import Correct
 from bottisota.core.compass import vector
-from bottisota.core.i18n import N_, _, number
+from bottisota.core.i18n import N_, _, number, translated
+from bottisota.engine.shooting.geometry import door_key
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.overlays import text_box
@@ -38,6 +41,7 @@ class Draft:
     rust: int | None = None
     leaflet: int | None = None
     score: int | None = None
+    doors: dict[str, bool] = field(default_factory=dict)   # held open (True) or left to R47
     weapon: int = 0                      # the weapon whose ammo [ ] change (its index)
 
 
@@ -108,6 +112,12 @@ class CorrectionMode:
         elif command in ("fix_score_up", "fix_score_down"):
             now = d.score if d.score is not None else state.scores.get(bot.player, 0)
             d.score = now + (1 if command == "fix_score_up" else -1)
+        elif command == "fix_door":
+            door = nearest_door(state, x, y)
+            if door is not None:
+                key = door_key(door)
+                held = d.doors.get(key, key in state.held_open)
+                d.doors[key] = not held
         elif command == "fix_weapon" and weapons:
             d.weapon = min(press.key - pygame.K_1, len(weapons) - 1)
         elif command in ("fix_ammo_up", "fix_ammo_down") and weapons:
@@ -121,7 +131,8 @@ class CorrectionMode:
         if d is None:
             return None
         return Correct(d.bot, _(REASONS[self.reason]), d.at, d.facing, d.damage,
-                       tuple(sorted(d.ammo.items())), d.overwatch, d.rust, d.leaflet, d.score)
+                       tuple(sorted(d.ammo.items())), d.overwatch, d.rust, d.leaflet, d.score,
+                       tuple(sorted(d.doors.items())))
 
     def lines(self, state: Any) -> list[str]:
         """What the box shows: the bot in hand, each change, the reason and the keys."""
@@ -142,13 +153,18 @@ class CorrectionMode:
         if d.overwatch is not None:
             out.append(_("overwatch: on") if d.overwatch else _("overwatch: off"))
         out += [f"{name}: {left}" for name, left in sorted(d.ammo.items())]
+        labels = {door_key(f): f.label for f in state.arena.features if f.type == "door"}
+        for key, held in sorted(d.doors.items()):
+            text = _("{door}: held open") if held else _("{door}: left to R47 (open while "
+                                                         "touched)")
+            out.append(text.format(door=translated(labels.get(key, key))))
         weapons = [w.name for w in bot.stats.weapons if w.ammo is not None]
         if weapons:
             out.append(_("[ ] ammo of {weapon} (1-9: another)").format(
                 weapon=weapons[min(d.weapon, len(weapons) - 1)]))
         out += [_("reason (R): {reason}").format(reason=_(REASONS[self.reason])),
                 _("arrows/click: place, Q/E: turn, +/-: damage, O: overwatch, U/I: rust/"
-                  "leaflets, PgUp/PgDn: score"),
+                  "leaflets, PgUp/PgDn: score, D: the nearest door open / to R47"),
                 _("Enter: journal the correction, Esc: drop it")]
         return out
 
@@ -176,6 +192,13 @@ class CorrectionMode:
         """After the correction was journaled: the same bot stays in hand, unchanged."""
         if self.draft is not None:
             self.draft = replace(Draft(self.draft.bot), weapon=self.draft.weapon)
+
+
+def nearest_door(state: Any, x: float, y: float) -> Any:
+    """The arena's door nearest (x, y), or None when it has none."""
+    point = shapely.Point(x, y)
+    doors = [f for f in state.arena.features if f.type == "door"]
+    return min(doors, key=lambda f: f.shape.distance(point), default=None)
 
 
 def ammo_left(bot: Any, name: str) -> int:

@@ -18,8 +18,9 @@ class EditReloader:
     """`load()` gives the new static data: (arena, cards, mods, rules), or a Game built
     on the new files, whose static data is taken."""
 
-    def __init__(self, arena_path: Path, load: Callable[[], Any]) -> None:
-        self.watch = FileWatch(watched_files(arena_path))
+    def __init__(self, arena_path: Path, load: Callable[[], Any],
+                 extra: list[Path] | None = None) -> None:
+        self.watch = FileWatch(watched_files(arena_path, extra))
         self.load = load
         self.error: str | None = None
 

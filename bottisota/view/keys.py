@@ -134,6 +134,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding(CORRECT, N_("PgUp / PgDn"), N_("the player's score up / down"), "fix_score_up",
             (K.K_PAGEUP,)),
     Binding(CORRECT, "", "", "fix_score_down", (K.K_PAGEDOWN,)),
+    Binding(CORRECT, N_("D"), N_("the door nearest the bot: held open / left to R47"),
+            "fix_door", (K.K_d,)),
     Binding(CORRECT, N_("R"), N_("the next reason"), "fix_reason", (K.K_r,)),
     Binding(CORRECT, N_("Enter / Esc"), N_("journal the correction / drop it"), "fix_commit",
             ENTER),

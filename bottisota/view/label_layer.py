@@ -10,7 +10,7 @@ from dataclasses import replace
 import pygame
 
 from bottisota.view import style
-from bottisota.viewmodel.labels import LabelWish, PlacedLabel, place_labels
+from bottisota.viewmodel.labels import RINGS, LabelWish, PlacedLabel, place_labels
 
 PAD = 3
 
@@ -26,12 +26,14 @@ class LabelSink:
         self._firsts = 0           # wishes placed before the others (result cards)
 
     def want(self, text: str, anchor: tuple[float, float], tone: str = "plain",
-             key: str = "", radius: float = 0.0, first: bool = False) -> None:
+             key: str = "", radius: float = 0.0, first: bool = False,
+             unless: str = "", reach: int = RINGS) -> None:
         """A label for `anchor` (a disc of `radius` px kept clear); `first`: placed before
-        every label asked for without it (in the order asked)."""
+        every label asked for without it (in the order asked); `unless`: not wanted when
+        the label of that key was placed (a short card after the full one)."""
         w, h = text_block_size(text, self.size)
         k = key or f"{text}@{round(anchor[0])},{round(anchor[1])}"
-        wish = LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k)
+        wish = LabelWish(text, (w + 2 * PAD, h + 2 * PAD), anchor, 4.0, tone, k, unless, reach)
         if first:
             self.wishes.insert(self._firsts, wish)
             self._firsts += 1
@@ -55,7 +57,32 @@ class LabelSink:
     def place(self, bounds: tuple[float, float, float, float],
               taken: Sequence[tuple[float, float, float, float]] = ()
               ) -> tuple[list[PlacedLabel], int]:
-        return place_labels(self.wishes, self.discs, bounds, self.radii, list(taken))
+        placed, left_out = place_labels(self.wishes, self.discs, bounds, self.radii,
+                                        list(taken))
+        shortened = {w.key for w in self.wishes if w.unless and w.unless == w.key}
+        if not shortened or shortened <= {p.key for p in placed}:
+            return placed, left_out
+        # a card found no room even in short: the newest n cards full (a short one where
+        # the full finds no room), the older ones short; n is searched by halves for the
+        # most full cards that leave none out (else the pass that shows the most cards)
+        order = [w.key for w in self.wishes if w.key in shortened and w.unless != w.key]
+        full = sum(1 for p in placed if p.key in shortened and "\n" in p.text)
+        best, best_left, shown = placed, left_out, sum(1 for p in placed if p.key in shortened)
+        lo, hi = 0, min(full, len(order) - 1)
+        while lo <= hi:
+            n = (lo + hi + 1) // 2 if lo < hi else lo
+            keep = set(order[:n])
+            wishes = [w for w in self.wishes if w.key not in shortened or w.unless == w.key
+                      or w.key in keep]
+            again, missed = place_labels(wishes, self.discs, bounds, self.radii, list(taken))
+            count = sum(1 for p in again if p.key in shortened)
+            if count > shown or (count == shown == len(shortened)):
+                best, best_left, shown = again, missed, count
+            if count == len(shortened):
+                lo = n + 1                  # every card shows: try more of them full
+            else:
+                hi = n - 1
+        return best, best_left
 
 
 _tags: dict[tuple, pygame.Surface] = {}

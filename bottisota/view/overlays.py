@@ -16,6 +16,7 @@ from bottisota.view.label_layer import LabelSink
 from bottisota.view.margins import MarginLayout
 from bottisota.view.shapes import dashed_line
 from bottisota.view.widgets import wrap
+from bottisota.viewmodel.labels import FAR_RINGS
 from bottisota.viewmodel.results import BANNER, MARK, PATH, Effect
 
 if TYPE_CHECKING:
@@ -186,6 +187,16 @@ def text_box(surface: pygame.Surface, lines: list[str], at: tuple[int, int], siz
     return rect
 
 
+def short_card(text: str, bot: str | None) -> str:
+    """A result card in one line, for a table too crowded for the full card: the bot and
+    what came of it ("s1: −2 structure", "s1 DESTROYED"); the dice stay in the log."""
+    lines = text.split("\n")
+    if len(lines) == 1 or not bot:
+        return text
+    last = lines[-1]
+    return last if last.startswith(bot) else f"{bot}: {last}"
+
+
 def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], area: pygame.Rect,
                  sink: LabelSink, banner_size: int) -> list[pygame.Rect]:
     """Paths drawn along, result cards (through the label pass, before every other
@@ -193,15 +204,22 @@ def draw_effects(surface: pygame.Surface, cam: Camera, effects: list[Effect], ar
     over the table; returns the banners' boxes (the label pass places no label over them)."""
     banners = []
     carded: set[str] = set()
+    shorter: list[tuple[str, tuple[float, float], str, str, float]] = []
     for e in reversed(effects):       # the newest cards are placed first: the older give way
         if e.kind == MARK and e.at is not None:
             tone = "dim" if e.age >= e.duration * FADE_FROM else e.tone
             radius = sink.radii.get(e.bot or "", cam.length(2.0))
-            sink.want(e.text, cam.to_px(*e.at), tone, key=f"fx:{id(e)}", radius=radius,
-                      first=True)
+            key = f"fx:{id(e)}"
+            sink.want(e.text, cam.to_px(*e.at), tone, key=key, radius=radius, first=True)
+            short = short_card(e.text, e.bot)
+            if short != e.text:
+                shorter.append((short, cam.to_px(*e.at), tone, key, radius))
             if e.bot and e.bot not in carded:
                 carded.add(e.bot)
-                sink.instead(e.bot, f"fx:{id(e)}")     # the newest card names the bot
+                sink.instead(e.bot, key)     # the newest card names the bot
+    for short, at, tone, key, radius in shorter:     # where a full card finds no room
+        sink.want(short, at, tone, key=key, radius=radius, first=True, unless=key,
+                  reach=FAR_RINGS)
     for e in effects:
         if e.kind == PATH and len(e.points) >= 2:
             pts = [cam.to_px(*p) for p in e.points]

@@ -165,14 +165,15 @@ def make_screenshots(out: Path) -> list[Path]:
 
 
 def _correcting() -> TableApp:
-    """The referee's hand (F7) on r1: moved, turned, two damage points, a reason."""
+    """The referee's hand (F7) on r1: moved, turned, two damage points, the door beside
+    it held open, a reason."""
     from bottisota.view.keys import CORRECT, lookup
 
     app = TableApp(screenshot_game("b1", "shoot"), SIZE)
     app.vm.note(app.correcting.toggle())
     app.click_table(28.0, 40.0)
     app.click_table(33.0, 37.0)
-    for key in (pygame.K_e, pygame.K_e, pygame.K_EQUALS, pygame.K_EQUALS):
+    for key in (pygame.K_e, pygame.K_e, pygame.K_EQUALS, pygame.K_EQUALS, pygame.K_d):
         binding = lookup(CORRECT, key)
         assert binding is not None
         app.correcting.run(binding.command, app.state, _Press(key))

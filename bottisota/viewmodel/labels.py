@@ -37,6 +37,7 @@ class LabelWish:
     tone: str = "plain"
     key: str = ""                # what the label belongs to (a bot id, "ruler", ...)
     unless: str = ""             # not wanted when the label of this key was placed
+    reach: int = RINGS           # rings of spots tried (a short result card goes farther)
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,8 @@ def _dirs(n: int) -> list[tuple[float, float]]:
     return [(math.cos(t), math.sin(t)) for t in turns]
 
 
-_DIRS = [_dirs(SPOTS_PER_RING * min(ring, 2)) for ring in range(1, RINGS + 1)]   # more, farther
+FAR_RINGS = 14           # a short result card's reach when its full card found no room
+_DIRS = [_dirs(SPOTS_PER_RING * min(ring, 2)) for ring in range(1, FAR_RINGS + 1)]  # more, farther
 
 
 def _spots(w: LabelWish, radius: float) -> Iterator[tuple[tuple[float, float], bool]]:
@@ -164,7 +166,7 @@ def _spots(w: LabelWish, radius: float) -> Iterator[tuple[tuple[float, float], b
     yield (ax - lw / 2, ay + g), False
     yield (ax + g, ay - lh / 2), False
     yield (ax - g - lw, ay - lh / 2), False
-    for ring in range(1, RINGS + 1):
+    for ring in range(1, w.reach + 1):
         dist = g + ring * (lh + 2)
         for c, s in _DIRS[ring - 1]:
             cx, cy = ax + c * (dist + lw / 2 * abs(c)), ay + s * dist

@@ -141,11 +141,14 @@ def find_arena(name: str) -> Path:
     return find("arena", name)
 
 
-def load_static(arena_path: Path, round_limit: int | None = None
+def load_static(arena_path: Path, round_limit: int | None = None,
+                rules_now: Callable[[], HouseRules] | None = None
                 ) -> tuple[Arena, dict[str, BotCard], dict[str, Mod], HouseRules]:
-    """The arena, bot cards, mods and house rules as the files say now (--edit)."""
-    rules = bundled_rules()
-    if round_limit is not None:
+    """The arena, bot cards, mods and house rules as the files say now (--edit).
+    `rules_now` reads the game's own house rules again (its --rules file, --set, the
+    round limit); without it the bundled rules with `round_limit`."""
+    rules = rules_now() if rules_now is not None else bundled_rules()
+    if rules_now is None and round_limit is not None:
         rules = rules.overridden({"round_limit": round_limit})
     arena = load_arena(arena_path, rules, cache=True)
     cards, mods = load_catalogue()
@@ -224,10 +227,11 @@ def build_game(arena_name: str | None, players: list[str], seed: int | None,
     return game, path
 
 
-def watched_files(arena_path: Path) -> Callable[[], list[Path]]:
-    """The files a designer's edit may change: the arena, the rules, every card."""
+def watched_files(arena_path: Path, extra: list[Path] | None = None) -> Callable[[], list[Path]]:
+    """The files a designer's edit may change: the arena, the rules, every card, and
+    `extra` (a --rules file)."""
     def files() -> list[Path]:
-        found = [arena_path, rules_file()]
+        found = [arena_path, rules_file(), *(extra or [])]
         for sub in ("bots", "mods"):
             found += sorted((cards_dir() / sub).glob("*.yaml"))
         return found

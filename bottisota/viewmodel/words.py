@@ -433,6 +433,9 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "flight_end": _flight_end,
     "score": _score,
     "goal_taken": _goal,
+    "door_held": lambda e: (_("the referee holds {door} open") if e["open"]
+                            else _("{door} is left to R47 again: open while a bot "
+                                   "touches it")).format(door=translated(e["door"])),
     "door_opened": lambda e: _("{bot} opens {door}").format(bot=e["bot"],
                                                             door=translated(e["door"])),
     "collision": _collision,

@@ -280,6 +280,8 @@ def loop_blocker(state: GameState, bot: Bot, pose: Pose, space: float) -> str | 
                    label=contact.feature.label, v=contact.point[0], v2=contact.point[1])
     tol = state.rules.contact_tolerance
     for _, door in doors_reached(parts_of(state.index), a, ahead, r):
+        if (door.id or f"#{door.index}") in state.held_open:      # the referee holds it open
+            continue
         if not any(o.on_table and touching_door(door, o.x, o.y, o.radius, tol)
                    for o in state.bots.values()):
             return N_("the closed {label} is in the way").format(label=door.label)

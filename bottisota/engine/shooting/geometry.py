@@ -57,11 +57,27 @@ def standing_bots(state: GameState) -> list[Bot]:
 
 def open_doors(state: GameState,
                poses: Mapping[str, tuple[float, float]] | None = None) -> set[Feature]:
-    """Doors that some standing bot's base touches (R47, D4): open. `poses`
-    puts some bots elsewhere (x, y), such as a mover at a point of its path."""
+    """Doors that some standing bot's base touches (R47, D4), and the doors the referee
+    holds open (a correction): open. `poses` puts some bots elsewhere (x, y), such as a
+    mover at a point of its path."""
     bar = barriers(state.index)
     if not bar.doors:
         return set()
+    if state.held_open:
+        held = set(state.held_open)
+        return {d for d in bar.doors if door_key(d) in held} | _touched_doors(state, poses)
+    return _touched_doors(state, poses)
+
+
+def door_key(door: Feature) -> str:
+    """How a correction and its event name a door: its id, or "#" and its index."""
+    return door.id or f"#{door.index}"
+
+
+def _touched_doors(state: GameState,
+                   poses: Mapping[str, tuple[float, float]] | None) -> set[Feature]:
+    """Doors that some standing bot's base touches (R47, D4)."""
+    bar = barriers(state.index)
     tol = state.rules.contact_tolerance
     poses = poses or {}
     # only a door whose box (grown by the reach, and a hair) holds a centre can touch it:

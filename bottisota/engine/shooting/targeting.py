@@ -201,8 +201,8 @@ def _standing(state: GameState) -> _Standing:
     """The standing bots' discs and the open doors, worked out once for the bots'
     places (kept with the compiled arena, keyed by every bot's id, place, base,
     height and whether it stands: all that either reads)."""
-    key = tuple((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
-                for b in state.bots.values())
+    key = (*((b.id, b.x, b.y, b.z, b.card.base, b.card.height, b.removed)
+             for b in state.bots.values()), tuple(state.held_open))
     memo: dict[tuple[object, ...], _Standing] = state.index.cached(("shooting", "standing"), dict)
     found = memo.get(key)
     if found is None:
