@@ -21,7 +21,7 @@ from bottisota.core.i18n import _
 from bottisota.view.app_state import FPS
 from bottisota.view.arena_layer import ArenaLayer
 from bottisota.view.calibration import CalibrationScreen
-from bottisota.view.controls import InputHandling
+from bottisota.view.camera_check import CameraHooks
 from bottisota.view.correcting import CorrectionMode
 from bottisota.view.prompts import (
     OverwatchPrompt,
@@ -41,7 +41,7 @@ from bottisota.viewmodel.model import ViewModel
 SPARE_AFTER_LIGHT_FRAME_MS = 6.0   # a spare surface is made after a frame lighter than this
 
 
-class TableApp(InputHandling):
+class TableApp(CameraHooks):
     """The table view of one game (see the module doc): its state (`view.app_state`),
     windows (`view.windows`), calls into the game (`view.acting`, all game-changing
     ones through `apply`), frame (`view.frame`, extra overlays last through
