@@ -8,6 +8,7 @@ state. The table's frames never wait for the camera."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
 import time
@@ -149,7 +150,7 @@ def test_a_recorded_turn_through_the_table_check_mode_move_input_and_f9(tmp_path
         run_until(app, lambda: [d.bot for d in check.drifts] == [other])
         assert check.drifts[0].distance == pytest.approx(1.2, abs=0.15)
         assert any(f"camera: {other} stands" in line.text for line in app.vm.log.lines)
-        shot = Path(__import__("os").environ.get("CAMERA_SHOT", tmp_path / "rings.png"))
+        shot = Path(os.environ.get("CAMERA_SHOT", tmp_path / "rings.png"))   # README's picture
         pygame.image.save(app.draw(), str(shot))
         # F9: the game takes the camera's place, journaled as a correction with the reading
         bumped = game.state.bots[other]
