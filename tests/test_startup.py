@@ -34,7 +34,8 @@ NOT_AT_FIRST_FRAME = ("starlette", "uvicorn", "segno", "asyncio", "bottisota.web
                       "bottisota.view.preview", "bottisota.view.chart", "yaml",
                       "bottisota.robot.player", "bottisota.robot.planner",
                       "bottisota.robot.navigation", "bottisota.robot.placement",
-                      "bottisota.robot.decide", "bottisota.robot.aim")
+                      "bottisota.robot.decide", "bottisota.robot.aim",
+                      "cv2", "bottisota.vision")        # OpenCV only with play --camera
 # what `bottisota --help` must not load: the rules, the view, the libraries they need
 NOT_FOR_HELP = ("numpy", "shapely", "pygame", "yaml", "babel", "scipy", "starlette",
                 "bottisota.engine", "bottisota.view", "bottisota.web", "importlib.metadata")

@@ -52,7 +52,8 @@ def _bad(key: str, text: str) -> InputError:
     return InputError([Problem(key, 0, 0, "", text)])
 
 
-def _vision():
+def require_opencv() -> None:
+    """The extra is installed, or one clear message (exit 2)."""
     try:
         import cv2  # noqa: F401  (only to say clearly that the extra is missing)
     except ImportError:
@@ -60,16 +61,18 @@ def _vision():
                                "'bottisota[camera]'")) from None
 
 
-def _folder(args: argparse.Namespace) -> Path:
-    if args.folder:
-        return Path(args.folder)
+def calibration_folder(folder: str | None) -> Path:
+    """Where the camera's calibration is kept: the folder given, or the user's config
+    folder (beside the projector's calibration)."""
+    if folder:
+        return Path(folder)
     from bottisota.viewmodel.calibration_store import config_dir
 
     return config_dir()
 
 
 def main(args: argparse.Namespace) -> int:
-    _vision()
+    require_opencv()
     command = args.camera_command
     if command == "markers":
         return _markers(args)
@@ -104,7 +107,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from bottisota.vision import calibration
     from bottisota.vision.frames import FrameError, source
 
-    folder = _folder(args)
+    folder = calibration_folder(args.folder)
     try:
         if args.lens:
             matrix, distortion, error = calibration.calibrate_lens(source(args.lens))
@@ -140,7 +143,7 @@ def _watch(args: argparse.Namespace) -> int:
     from bottisota.vision.watch import Pose, TableWatch
 
     try:
-        model = calibration.load(_folder(args))
+        model = calibration.load(calibration_folder(args.folder))
         game = load(args.journal)
         bots = list(game.state.bots.values())
         watch = TableWatch(model, assign([b.id for b in bots]),

@@ -13,6 +13,7 @@ import gc
 import os
 import sys
 import threading
+import time
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from bottisota.view.windows import WindowHost
 
 PHONES_PORT = 8765
+CAMERAS: list[Any] = []         # --camera: the live camera of the table open now
 PHONES_HOST = "0.0.0.0"
 
 NO_DISPLAY = N_("bottisota: no display to open the table on (DISPLAY and WAYLAND_DISPLAY are "
@@ -105,6 +107,16 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help=_("with --phones: the address to listen on (default {host}, every "
                           "interface: phones on the local network; 127.0.0.1: this machine "
                           "only)").format(host=PHONES_HOST))
+    p.add_argument("--camera", default=None, metavar="SRC",
+                   help=_("a camera over the table (the extra bottisota[camera]): a camera "
+                          "number, or a folder of frames or a video recorded by one; rings "
+                          "each miniature off its place, reads moves made by hand (F9: the "
+                          "game takes the camera's places)"))
+    p.add_argument("--camera-folder", default=None, metavar="DIR",
+                   help=_("with --camera: where the camera's calibration is kept (default: "
+                          "beside the projector's)"))
+    p.add_argument("--camera-side", type=float, default=2.0, metavar="CM",
+                   help=_("with --camera: the markers' black square, cm (default 2)"))
     add_content(p)
     add_rules(p)
 
@@ -142,6 +154,7 @@ def main(args: argparse.Namespace) -> int:
         raise InputError([Problem("--distance", 0, 0, "", _("expected 0.5 to 30 metres"))])
     args.house_rules = game_rules(args)
     _check_phone_options(args)
+    _check_camera_options(args)
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     elif not has_display():
@@ -166,6 +179,8 @@ def main(args: argparse.Namespace) -> int:
         return _play(args, players, screen, note)
     finally:
         _join_workers()
+        while CAMERAS:              # --camera: its thread stopped with the table
+            CAMERAS.pop().close()
         gc.unfreeze()               # what the window's `settle` froze is collected as before
         style.forget_fonts()
         pygame.quit()
@@ -215,6 +230,43 @@ def _check_phone_options(args: argparse.Namespace) -> None:
         raise InputError([Problem("--phones-port", 0, 0, "",
                                   _("expected 0 to 65535, not {port}").format(
                                       port=args.phones_port))])
+
+
+def _check_camera_options(args: argparse.Namespace) -> None:
+    """--camera-folder and --camera-side mean something only with --camera; the camera
+    needs OpenCV (the extra), said before any window opens."""
+    for flag, given in (("--camera-folder", args.camera_folder is not None),
+                        ("--camera-side", args.camera_side != 2.0)):
+        if given and not args.camera:
+            raise InputError([Problem(flag, 0, 0, "", _("add --camera (the camera over the "
+                                                        "table)"))])
+    if not 0.5 <= args.camera_side <= 10:
+        raise InputError([Problem("--camera-side", 0, 0, "", _("a side from 0.5 to 10 cm"))])
+    if args.camera:
+        from bottisota.commands.camera import require_opencv
+
+        require_opencv()
+
+
+def _start_camera(app: TableApp, args: argparse.Namespace) -> Any:
+    """`--camera SRC`: the camera read on its own thread, its readings on the table."""
+    from bottisota.commands.camera import calibration_folder
+    from bottisota.viewmodel.camera_feed import CameraCheck
+    from bottisota.vision import calibration
+    from bottisota.vision.frames import FrameError, source
+    from bottisota.vision.live import LiveCamera
+
+    try:
+        model = calibration.load(calibration_folder(args.camera_folder))
+        frames = source(args.camera)
+    except (calibration.CalibrationError, FrameError) as err:
+        raise InputError([Problem("--camera", 0, 0, "", str(err))]) from None
+    feed = LiveCamera(model, frames, side=args.camera_side,
+                      recorded=not args.camera.isdigit()).start()
+    app.camera_hooks.start(CameraCheck(feed))
+    app.say(_("camera: {source}: every miniature is checked after each action").format(
+        source=args.camera), "dim")
+    return feed
 
 
 def _open_window(size: tuple[int, int], fullscreen: bool) -> tuple[pygame.Surface, str | None]:
@@ -310,6 +362,8 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.windows.camera = app.windows.fit_camera()               # the table's area with that panel
     app.vm.reading_distance_cm = args.distance * 100.0
     holder["app"] = app
+    if args.camera:
+        CAMERAS.append(_start_camera(app, args))
     notice = getattr(game.journal, "notice", None)
     if notice:          # a torn last line was cut on resume, or an old journal version
         app.say(_("journal: {notice}").format(notice=notice), "alarm")
@@ -408,7 +462,10 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
             continue
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:
-            break
+            check = app.camera_hooks.check
+            if check is None or check.feed.idle:
+                break
+            time.sleep(0.01)            # the camera's reading is still to come
     if args.screenshot:
         # drawn at once: a frame after an action may leave its panel's new words to
         # the next frame, and the picture must show the panel as the table stands

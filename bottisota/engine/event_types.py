@@ -84,6 +84,23 @@ class BotMovedEvent(TypedDict):
     spent: float
     forced: NotRequired[bool]
     teleported: NotRequired[bool]
+class CameraReadingEvent(TypedDict):
+    """A camera reading the game used (`play --camera`, informational, journaled as a
+    note of the action it goes with): `use` is "check" (a miniature seen off its
+    place), "move" (the move was read from the miniature moved by hand) or
+    "correction" (the game took the place the camera saw); `expected` where the
+    referee had the bot and `seen` the median of `frames` still frames, each
+    [x, y, facing]."""
+
+    type: Literal["camera_reading"]
+    bot: str
+    marker: int
+    use: str
+    expected: list[float]
+    seen: list[float]
+    frames: int
+
+
 CollisionEvent = TypedDict("CollisionEvent", {
     "type": Literal["collision"],
     "bot": str,
@@ -507,10 +524,10 @@ class TurnEndedEvent(TypedDict):
 
 
 Event = (AmmoEvent | ArmourTestEvent | BeamEvent | BeltEvent | BlastEvent | BotMovedEvent |
-         CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent | DamagedEvent |
-         DestroyedEvent | DockedEvent | DoorHeldEvent | DoorOpenedEvent | DrawnEvent |
-         DropMineEvent | FallEvent |
-         FlightEvent | FlightEndEvent | GameOverEvent | GoalTakenEvent | HitsEvent |
+         CameraReadingEvent | CollisionEvent | CorrectionEvent | CrashEvent | CrashTurnEvent |
+         DamagedEvent | DestroyedEvent | DockedEvent | DoorHeldEvent | DoorOpenedEvent |
+         DrawnEvent | DropMineEvent | FallEvent | FlightEvent | FlightEndEvent | GameOverEvent |
+         GoalTakenEvent | HitsEvent |
          KnockedBackEvent | LandedBesideEvent | LiftEvent | LoopEvent | LoopCutEvent |
          MineActiveEvent | MineDroppedEvent | MineMovedEvent | MineRemovedEvent |
          MineStrikeEvent | MineTouchEvent | MissileTurnEvent | MoveCutEvent |
@@ -530,6 +547,7 @@ EVENT_TYPES: dict[str, Any] = {
     "belt": BeltEvent,
     "blast": BlastEvent,
     "bot_moved": BotMovedEvent,
+    "camera_reading": CameraReadingEvent,
     "collision": CollisionEvent,
     "correction": CorrectionEvent,
     "crash": CrashEvent,

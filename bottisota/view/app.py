@@ -32,6 +32,7 @@ from bottisota.engine.state import Bot, GameState
 from bottisota.view.acting import GameActions
 from bottisota.view.app_state import FPS
 from bottisota.view.calibration import CalibrationScreen
+from bottisota.view.camera_check import CameraHooks
 from bottisota.view.controls import Controls
 from bottisota.view.correcting import CorrectionMode
 from bottisota.view.frame import FrameDrawing
@@ -85,6 +86,8 @@ class TableApp:
         self.actions = GameActions(self)
         self.frame = FrameDrawing(self)
         self.controls = Controls(self)
+        self.camera_hooks = CameraHooks(self)   # play --camera: its readings on the table
+        self.frame.table_overlays.append(self.camera_hooks.draw)
         if journal_name:
             self.vm.log.say(_("journal: {journal_name} (written from the first action)").format(
                                 journal_name=journal_name), "dim")
@@ -124,6 +127,7 @@ class TableApp:
         if self.reloader is not None:
             self.reloader.poll(self)
         self.frame.update(dt)
+        self.camera_hooks.step()
 
     def ask_die(self, purpose: str) -> int:
         return self.frame.ask_die(purpose)

@@ -5,12 +5,13 @@ dashed line from where it was seen, and a label "put red-1 here" beside the ring
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
+from bottisota.core.compass import vector
 from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
@@ -44,12 +45,13 @@ class DriftLike(Protocol):
 
 
 def draw_drifts(surface: pygame.Surface, cam: Camera, drifts: Sequence[DriftLike],
-                radius_cm: float = 1.6) -> None:
-    """A "put it here" ring for every drift, the way from where it stands dashed."""
+                radius_cm: float = 1.6, radii: Mapping[str, float] | None = None) -> None:
+    """A "put it here" ring for every drift (just outside its base: `radii` by bot, cm),
+    the way from where it stands dashed."""
     for d in drifts:
         ex, ey = cam.to_px(d.expected.x, d.expected.y)
         sx, sy = cam.to_px(d.seen.x, d.seen.y)
-        r = max(8, round(cam.length(radius_cm)))
+        r = max(8, round(cam.length((radii or {}).get(d.bot, radius_cm - 0.4) + 0.4)))
         length = math.hypot(ex - sx, ey - sy)
         for k in range(0, max(1, int(length // 8)), 2):
             t0, t1 = k * 8 / max(length, 1), min(1.0, (k + 1) * 8 / max(length, 1))
@@ -57,9 +59,9 @@ def draw_drifts(surface: pygame.Surface, cam: Camera, drifts: Sequence[DriftLike
                              (sx + (ex - sx) * t1, sy + (ey - sy) * t1), 3)
         pygame.draw.circle(surface, SEEN, (round(sx), round(sy)), max(4, r // 3), 3)
         pygame.draw.circle(surface, RING, (round(ex), round(ey)), r, 4)
-        a = math.radians(d.expected.facing)
-        tip = (ex + math.sin(a) * r * 1.5, ey - math.cos(a) * r * 1.5)
-        pygame.draw.line(surface, RING, (ex + math.sin(a) * r, ey - math.cos(a) * r), tip, 4)
+        vx, vy = vector(d.expected.facing)
+        tip = (ex + vx * r * 1.5, ey - vy * r * 1.5)
+        pygame.draw.line(surface, RING, (ex + vx * r, ey - vy * r), tip, 4)
         text = _("put {bot} here ({cm} cm off)").format(bot=d.bot, cm=number(d.distance, 1))
         label = style.label(text, max(18, round(cam.length(1.2))), style.TEXT)
         back = pygame.Surface((label.get_width() + 12, label.get_height() + 6))

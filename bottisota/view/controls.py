@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bottisota.engine.game import Game
     from bottisota.engine.state import GameState
     from bottisota.view.acting import GameActions
+    from bottisota.view.camera_check import CameraHooks
     from bottisota.view.correcting import CorrectionMode
     from bottisota.view.frame import FrameDrawing
     from bottisota.view.phone_links import PhoneTable
@@ -78,6 +79,8 @@ class ControlsHost(Protocol):
     def actions(self) -> GameActions: ...
     @property
     def frame(self) -> FrameDrawing: ...
+    @property
+    def camera_hooks(self) -> CameraHooks: ...
     def say(self, text: str, tone: str = "plain") -> None: ...
 
 
@@ -221,6 +224,7 @@ class Controls:
             "phone_links": lambda p: (self.app.phones.toggle_links(self.app)
                                      if self.app.phones else None),
             "correct": lambda p: vm.note(self.app.correcting.toggle()),
+            "camera_accept": lambda p: self.app.camera_hooks.accept(),
             "language": lambda p: self.switch_language(), "skip": lambda p: self._skip(),
             "place_left": lambda p: self._place_turn(p, -1),
             "place_right": lambda p: self._place_turn(p, 1),

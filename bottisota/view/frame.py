@@ -114,6 +114,8 @@ class FrameDrawing:
         self.frame_ms: float = 0.0
         self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], object]] = []   # drawn last
+        # drawn over the table in each window (the camera's rings)
+        self.table_overlays: list[Callable[[pygame.Surface, Camera, pygame.Rect], object]] = []
         self.keep_frames = True      # the projector keeps pixels that would not change
         self._panel: tuple[tuple[object, ...], pygame.Surface, pygame.Rect] | None = None
         self._panel_shown: tuple[object, ...] | None = None  # (surface, key) the pixels show
@@ -302,6 +304,8 @@ class FrameDrawing:
             self._labels_placed = placed     # the projector places its own the frame after
         if self.host.phones is not None:          # what the phones show on the table
             self.host.phones.draw(surface, cam, area, self.host)
+        for overlay in self.table_overlays:
+            overlay(surface, cam, area)
 
     def _focus(self, pm: Premeasure, cam: Camera) -> str | None:
         hovered = nearest_target(pm, self.state, *cam.to_cm(*self.pointer.mouse))

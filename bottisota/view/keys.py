@@ -77,6 +77,9 @@ BINDINGS: tuple[Binding, ...] = (
     Binding(ANYWHERE, N_("F7"), N_("the referee's hand: correct a bot (Enter journals it with "
                                    "a reason)"), "correct", (K.K_F7,)),
     Binding(ANYWHERE, N_("F8"), N_("language: suomi / English"), "language", (K.K_F8,)),
+    Binding(ANYWHERE, N_("F9"), N_("camera (play --camera): the game takes each ringed "
+                                   "bot's place from the camera (journaled)"),
+            "camera_accept", (K.K_F9,)),
     Binding(ANYWHERE, N_("N"), N_("skip the animation / let a robot seat act now"), "skip",
             (K.K_n,)),
 

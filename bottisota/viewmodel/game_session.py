@@ -75,6 +75,8 @@ class Session:
         self.clock = clock
         self.feed = Feed.of_game(game)
         self.notes: list[Event] = []       # robot decisions not yet journaled with an action
+        # what an action carries from outside the rules (the camera's reading of a move)
+        self.annotators: list[Callable[[Action], Event | None]] = []
         self.question: WatcherQuestion | None = None
         self.phone_holds: Callable[[str], bool] = lambda player: False
         self._asked = 0                    # questions put so far (their serials)
@@ -180,7 +182,7 @@ class Session:
         result's events are the action's own (the notes were told when made); the feed
         tells them. Exceptions (a journal that cannot be written) reach the caller."""
         self.take_robot_notes()
-        notes = list(self.notes)
+        notes = list(self.notes) + [n for a in self.annotators if (n := a(action)) is not None]
         wait = self.game.waiting
         if wait is not None and (wait.action == action or (
                 isinstance(action, Move) and isinstance(wait.action, Move)

@@ -188,6 +188,23 @@ def _ammo(e: Event) -> str:
     return line.format(bot=e["bot"], weapon=weapon_words(e["weapon"]), n=text)
 
 
+def _camera_reading(e: Event) -> str:
+    """A camera reading the game used (`play --camera`)."""
+    seen = [float(v) for v in e["seen"]] + [0.0, 0.0, 0.0]        # x, y, facing
+    expected = [float(v) for v in e["expected"]] + [0.0, 0.0, 0.0]
+    off = ((seen[0] - expected[0]) ** 2 + (seen[1] - expected[1]) ** 2) ** 0.5
+    turn = abs((seen[2] - expected[2] + 180.0) % 360.0 - 180.0)
+    if e["use"] == "move":
+        return _("camera: {bot} was moved by hand to {at}, facing {facing}°").format(
+            bot=e["bot"], at=_xy(seen[:2]), facing=number(seen[2], 0))
+    if e["use"] == "correction":
+        return _("camera: the game takes {bot}'s place from the camera: {at}, facing "
+                 "{facing}°").format(bot=e["bot"], at=_xy(seen[:2]), facing=number(seen[2], 0))
+    return _("camera: {bot} stands {cm} cm and {deg}° from where the referee has it: put it "
+             "back in its ring (F9: the game takes the camera's place)").format(
+                 bot=e["bot"], cm=number(off, 1), deg=number(turn, 0))
+
+
 def _score(e: Event) -> str:
     why = e.get("reason")
     n, text = count(e["points"])
@@ -474,6 +491,7 @@ EVENT_WORDS: dict[str, Callable[[Event], str]] = {
     "mine_removed": lambda e: _("mine {mine} is gone ({reason})").format(
         mine=e["mine"], reason=translated(e["reason"])),
     "robot_decision": decision_words,
+    "camera_reading": _camera_reading,
     "robot_search_cut": lambda e: translated(e["text"]),
 }
 
