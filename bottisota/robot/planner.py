@@ -43,6 +43,10 @@ BLOCKED = 60.0                  # cm-equivalents: the path meets a wall, pit or 
 MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
+# the intentions that wait for the enemy to come (hold), keep their distance or hide: with
+# no enemy in sight or reach they advance by the map toward the nearest one instead, to
+# their keeping distance (issue 29: otherwise two cautious robots never meet)
+ADVANCING = ("hold", "keep_range", "evade")
 
 
 @dataclass
@@ -93,7 +97,7 @@ class Scorer:
     """The cost of ending a move at a spot, for one intention (lower is better)."""
 
     def __init__(self, state: GameState, bot: Bot, intention: Intention,
-                 focus: Bot | None) -> None:
+                 focus: Bot | None, advance: bool = False) -> None:
         self.state, self.bot, self.intention, self.focus = state, bot, intention, focus
         self.grid = grid_for(state.arena, state.rules, bot.stats)
         self.enemies = enemies_of(state, bot)
@@ -113,6 +117,8 @@ class Scorer:
         self._to_target: Callable | None = None
         self._known: dict[tuple[float, float], float] = {}
         self._walled: dict[tuple[float, float], bool] = {}
+        if advance and focus is not None and self.kind in ADVANCING:
+            self.kind = "advance"           # nothing to shoot at or hide from: go find it
         self._choose_target()
 
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -146,7 +152,7 @@ class Scorer:
                 if self.kind == "grab_goal":
                     self.target = self._nearest_by_travel(goal_spots(self.state))
             return
-        if self.kind in ("close_in", "ram"):
+        if self.kind in ("close_in", "ram", "advance"):
             self.target = (f.x, f.y)
         elif self.kind == "flank":
             hx, hy = vector(f.facing)
@@ -172,7 +178,7 @@ class Scorer:
         map (`NavGrid.crosses`). The lines from the spots to the target are tested
         against the map in the same call as the paths, and when the target is the
         focus itself (close in, ram) they are built once for the walls too."""
-        travel = self.target is not None and self.kind in ("close_in", "ram", "flank",
+        travel = self.target is not None and self.kind in ("close_in", "ram", "advance", "flank",
                                                            "grab_goal", "retreat")
         f = self.focus
         near: list[int] = []
@@ -221,6 +227,8 @@ class Scorer:
         c = 0.0
         if kind in ("close_in", "ram"):
             c = max(0.0, self.to_target(x, y) - self.contact)
+        elif kind == "advance":
+            c = max(0.0, self.to_target(x, y) - self.keep)
         elif kind in ("flank", "grab_goal", "retreat"):
             c = self.to_target(x, y)
         elif kind == "keep_range":
@@ -249,7 +257,8 @@ class Scorer:
         shot = facing_matters and self.wants_shot
         fx, fy = (f.x, f.y) if f is not None else (0.0, 0.0)
         contact, keep, reach, half_arc = self.contact, self.keep, self.reach, self.half_arc
-        travel_less = kind in ("close_in", "ram")
+        travel_less = kind in ("close_in", "ram", "advance")
+        stop = keep if kind == "advance" else contact
         travel = kind in ("flank", "grab_goal", "retreat")
         enemies = self.enemies
         out: list[float] = []
@@ -260,7 +269,7 @@ class Scorer:
                 t = known.get((x, y))
                 if t is None:
                     t = to_target(x, y)
-                c = max(0.0, t - contact) if travel_less else t
+                c = max(0.0, t - stop) if travel_less else t
             elif kind == "keep_range":
                 c = abs(hypot(fx - x, fy - y) - keep) if f else 0.0
             elif kind == "evade":
@@ -397,13 +406,15 @@ def _ranked(scorer: Scorer, cands: list[Candidate],
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
               deadline: float | None = None, hold_fire: tuple[str, ...] = (),
-              preview: Callable | None = None) -> Plan:
+              preview: Callable | None = None, advance: bool = False) -> Plan:
     """The best legal move for the intention, within the preview counts. `deadline`
     (perf_counter) is the interactive guard only: None (robot games, tests,
     simulations) never looks at the clock. `preview(state, move)` judges each move
-    (default `preview_move`; `Game.preview_move` shares its cached walks)."""
+    (default `preview_move`; `Game.preview_move` shares its cached walks). `advance`:
+    no enemy is in sight or reach, so a hold, keep-range or evade goes toward the focus
+    by the map (ADVANCING)."""
     preview = preview or preview_move
-    scorer = Scorer(state, bot, intention, focus)
+    scorer = Scorer(state, bot, intention, focus, advance)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
     cands = on_table(state, bot, candidate_moves(bot, state.rules, scorer.aims(budget),

@@ -30,7 +30,7 @@ from bottisota.robot import aim
 from bottisota.robot.decide import Decision, roll_on
 from bottisota.robot.navigation import prepare
 from bottisota.robot.placement import place
-from bottisota.robot.planner import Plan, plan_move
+from bottisota.robot.planner import ADVANCING, Plan, plan_move
 from bottisota.robot.situation import Situation
 
 DEFAULT_TIME_LIMIT: float | None = None   # no wall-clock guard: counts bound the search
@@ -100,7 +100,8 @@ class Robot:
         deadline = None if started is None else started + limit * SEARCH_SHARE
         previewer = getattr(game, "previewer", None)       # the state stays as it is
         plan = plan_move(state, bot, d.choice, sit.focus, deadline,
-                         preview=previewer(state) if previewer else None)
+                         preview=previewer(state) if previewer else None,
+                         advance=wants_to_advance(sit, d.choice))
         self.last_plan = plan
         if plan.timed_out:
             self._events.append({
@@ -215,6 +216,13 @@ class Robot:
     def _free_service(self, game, bot: Bot, intent: Intention, legal: Callable):
         """Nothing to shoot: a bot standing on a service point uses it anyway (R49)."""
         return self._service(game, bot, Intention(then="service"), legal)
+
+
+def wants_to_advance(sit: Situation, intention: Intention) -> bool:
+    """No enemy in sight or in any weapon's reach: an intention that would wait, keep off
+    or hide goes looking instead (issue 29). Sight is asked only of those intentions."""
+    return intention.move in ADVANCING and sit.focus is not None \
+        and not sit.in_reach and not sit.in_sight
 
 
 def on_service_point(game, bot: Bot) -> bool:
