@@ -4,6 +4,8 @@ navigation map toward the nearest enemy, to its keeping distance."""
 from __future__ import annotations
 
 import math
+import os
+from dataclasses import replace
 
 import pytest
 
@@ -12,9 +14,11 @@ from bottisota.engine.game import Game
 from bottisota.formats.content import arenas_dir
 from bottisota.formats.loading import load_arena
 from bottisota.formats.robot_tables import Intention, load_personality
+from bottisota.robot.match import play
 from bottisota.robot.navigation import grid_for
 from bottisota.robot.planner import plan_move
 from bottisota.robot.player import Robot
+from bottisota.robot.simulate import setup
 from bottisota.robot.situation import Situation
 from tests.builders import bot, card, state, weapon
 
@@ -86,3 +90,25 @@ def test_advance_stops_at_the_keeping_distance_and_only_when_nothing_is_in_sight
     grid = grid_for(s.arena, s.rules, me.stats)
     assert grid.distance((x, y), foe.pos) < grid.distance(me.pos, foe.pos) - 7.0
     assert (round(x, 2), round(y, 2)) == (13.89, 45.31)
+
+
+LONG = os.environ.get("BOTTISOTA_LONG_TESTS") == "1" or os.environ.get("CI") == "true"
+ARENAS = sorted(p.stem for p in arenas_dir().glob("*.yaml"))
+FIGHT_ROUNDS = 150      # rounds enough for robots that close to fight a game out
+
+
+@pytest.mark.skipif(not LONG, reason="long: 20 games per arena (CI=true or BOTTISOTA_LONG_TESTS=1)")
+@pytest.mark.parametrize("arena_name", ARENAS)
+def test_robot_games_are_won_by_fighting_not_by_the_limit(arena_name):  # D24 D48 D49
+    # issue 29: the default seats (aggressive against aggressive), given rounds enough,
+    # end with one player left for most seeds, neither by the round limit nor a draw
+    world = setup(arena_name, ["aggressive", "aggressive"])
+    rules = replace(world["rules"], round_limit=FIGHT_ROUNDS)
+    endings = []
+    for seed in range(20):
+        record = play(world["arena"], rules, world["cards"], world["mods"],
+                      world["personalities"], seed=seed, round_limit=None)
+        assert record.refusals == [] and record.errors == []
+        endings.append(record.ended)
+    won = sum("D24" in e and "limit" not in e for e in endings)
+    assert won >= 12, endings

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
 
-from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.core.actions import DropMine, Lift, Move, Refusal, Step
+from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as compass_heading
 from bottisota.core.compass import vector
 from bottisota.engine.movement.moves import preview_move
@@ -28,7 +29,7 @@ from bottisota.formats.robot_tables import Intention
 from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
-from bottisota.robot.navigation import grid_for
+from bottisota.robot.navigation import NavGrid, grid_for
 from bottisota.robot.situation import seen_from
 
 ARC_PENALTY = 8.0               # cm-equivalents: the focus outside the nose arc
@@ -47,6 +48,10 @@ GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction 
 # no enemy in sight or reach they advance by the map toward the nearest one instead, to
 # their keeping distance (issue 29: otherwise two cautious robots never meet)
 ADVANCING = ("hold", "keep_range", "evade")
+
+
+# judges a move in a state: `preview_move`, or a game's previewer sharing its walks
+Previewer = Callable[[GameState, Move], MoveResult | Refusal | None]
 
 
 @dataclass
@@ -82,7 +87,7 @@ def service_spots(state: GameState) -> list[tuple[float, float]]:
         (f.shape.centroid.x, f.shape.centroid.y) for f in arena.by_type("service"))))
 
 
-def _lifts(state: GameState) -> tuple:
+def _lifts(state: GameState) -> tuple[tuple[Feature, tuple[float, float, float, float]], ...]:
     """The lifts and their bounding boxes (once per compiled arena)."""
     arena = state.arena
     return state.index.cached(("robot", "lifts"), lambda: tuple(
@@ -114,7 +119,7 @@ class Scorer:
         self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
         self.nose_armed = nose_armed(bot)
         self.half_arc = state.rules.nose_arc / 2.0
-        self._to_target: Callable | None = None
+        self._to_target: Callable[[tuple[float, float]], float] | None = None
         self._known: dict[tuple[float, float], float] = {}
         self._walled: dict[tuple[float, float], bool] = {}
         if advance and focus is not None and self.kind in ADVANCING:
@@ -299,7 +304,7 @@ class Scorer:
         f = self.focus
         return f is not None and math.hypot(f.x - x, f.y - y) <= self.reach
 
-    def hazards(self, result) -> float:
+    def hazards(self, result: MoveResult) -> float:
         """Penalty for what the move would meet on the way (R13, R36, R39, R53, D10)."""
         p = 0.0
         if getattr(result, "destroyed", False):
@@ -331,7 +336,7 @@ class Scorer:
         return sum(seen) * EVADE_SIGHT
 
 
-def _wall_free(grid, a: tuple[float, float], b: tuple[float, float]) -> bool:
+def _wall_free(grid: NavGrid, a: tuple[float, float], b: tuple[float, float]) -> bool:
     return not grid.walls.intersects(LineString([a, b])) if a != b else True
 
 
@@ -343,7 +348,7 @@ def movement_budget(state: GameState, bot: Bot, intention: Intention) -> float:
     return max(budget, 0.0)
 
 
-def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple:
+def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple[Step, ...]:
     """A DropMine step first, when the intention wants a mine and the bot has one (R21)."""
     if not intention.mine or state.round <= 1 or bot.new:
         return ()
@@ -353,11 +358,11 @@ def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple:
     return ()
 
 
-def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
+def lift_candidates(state: GameState, bot: Bot) -> list[tuple[Lift]]:
     """A lift ride when the bot is in a car or at a landing beside one (R48)."""
     if not bot.stats.is_ground:
         return []
-    out = []
+    out: list[tuple[Lift]] = []
     x, y = bot.x, bot.y
     near = bot.radius + state.rules.contact_tolerance
     for f, (minx, miny, maxx, maxy) in _lifts(state):
@@ -406,7 +411,7 @@ def _ranked(scorer: Scorer, cands: list[Candidate],
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
               deadline: float | None = None, hold_fire: tuple[str, ...] = (),
-              preview: Callable | None = None, advance: bool = False) -> Plan:
+              preview: Previewer | None = None, advance: bool = False) -> Plan:
     """The best legal move for the intention, within the preview counts. `deadline`
     (perf_counter) is the interactive guard only: None (robot games, tests,
     simulations) never looks at the clock. `preview(state, move)` judges each move
