@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
@@ -52,18 +52,18 @@ class _Tracker:
             self.bots[bot_id] = Tally(bots=1)
         return self.bots[bot_id]
 
-    def fold(self, actor: str | None, events: Sequence[Mapping[str, Any]]) -> None:
+    def fold(self, actor: str | None, events: Sequence[Event]) -> None:
         state = self.game.state
         attacker = actor
         for e in events:
-            kind = e.get("type")
-            if kind in ("shot", "overwatch_fire", "self_destruct"):
+            if e["type"] == "shot" or e["type"] == "overwatch_fire" \
+                    or e["type"] == "self_destruct":
                 attacker = e.get("bot")
-            elif kind == "placed":
+            elif e["type"] == "placed":
                 self.placed_round[e["bot"]] = state.round
                 self.players[state.bots[e["bot"]].player].bots += 1
                 self.bot_tally(e["bot"])
-            elif kind == "damaged":
+            elif e["type"] == "damaged":
                 victim = state.bots[e["bot"]]
                 amount = int(e["amount"])
                 self.players[victim.player].taken += amount
@@ -72,11 +72,11 @@ class _Tracker:
                 if src is not None and src.player != victim.player:
                     self.players[src.player].dealt += amount
                     self.bot_tally(src.id).dealt += amount
-            elif kind == "goal_taken":
+            elif e["type"] == "goal_taken":
                 taker = state.bots[e["bot"]]
                 self.players[taker.player].goals += int(e["points"])
                 self.bot_tally(taker.id).goals += int(e["points"])
-            elif kind == "destroyed":
+            elif e["type"] == "destroyed":
                 self._close(e["bot"])
                 by = state.bots.get(e.get("by") or "")
                 if by is not None and by.player != state.bots[e["bot"]].player:
