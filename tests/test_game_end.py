@@ -105,7 +105,10 @@ def test_a_robots_only_headless_game_ends_by_itself(tmp_path, monkeypatch, capsy
     assert header["rules"]["round_limit"] == 60          # D48, recorded for the replay
 
 
-@pytest.mark.skipif(not os.environ.get("BOTTISOTA_LONG_TESTS"), reason="long: 60 games")
+LONG = bool(os.environ.get("BOTTISOTA_LONG_TESTS")) or os.environ.get("CI") == "true"
+
+
+@pytest.mark.skipif(not LONG, reason="long: 60 games (CI=true or BOTTISOTA_LONG_TESTS=1)")
 @pytest.mark.parametrize("arena", sorted(p.stem for p in arenas_dir().glob("*.yaml")))
 def test_robots_only_games_end_on_every_bundled_arena_for_20_seeds(arena, tmp_path,
                                                                    monkeypatch):  # D48 D49
@@ -113,8 +116,11 @@ def test_robots_only_games_end_on_every_bundled_arena_for_20_seeds(arena, tmp_pa
     for seed in range(20):
         assert cli_main(["play", arena, "--robot", "red,blue", "--headless",
                          "--seed", str(seed)]) == 0
-    for journal in (tmp_path / "bottisota" / "games").glob("*.jsonl"):
-        assert load(journal).state.over
+    journals = list((tmp_path / "bottisota" / "games").glob("*.jsonl"))
+    assert len(journals) == 20
+    for journal in journals:
+        state = load(journal).state
+        assert state.over and state.round <= 60          # D48 at the latest
 
 
 def test_a_journal_stops_well_before_the_readers_limit(tmp_path, monkeypatch):
