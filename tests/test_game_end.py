@@ -115,8 +115,10 @@ def test_robots_only_games_end_on_every_bundled_arena_for_20_seeds(arena, tmp_pa
     for seed in range(20):
         assert cli_main(["play", arena, "--robot", "red,blue", "--headless",
                          "--seed", str(seed)]) == 0
-    ended = [load(j).history for j in (tmp_path / "bottisota" / "games").glob("*.jsonl")]
-    assert len(ended) == 20
+    games = [load(j) for j in (tmp_path / "bottisota" / "games").glob("*.jsonl")]
+    assert len(games) == 20
+    assert all(g.state.over and g.state.round <= 60 for g in games)    # D48 at the latest
+    ended = [g.history for g in games]
     last = [next(e for e in entries[-1].events if e["type"] == "game_over")
             for entries in ended]            # the last action ends each game
     # the robots fight: bots are destroyed in every game, and most end with a winner

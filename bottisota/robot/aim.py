@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.core.cards import Weapon
@@ -121,7 +120,7 @@ def ordered_targets(state: GameState, bot: Bot, policy: str) -> list[Bot]:
     def dist(e: Bot) -> float:
         return bot.distance_to(e)
 
-    key: Callable[[Bot], tuple[Any, ...]]
+    key: Callable[[Bot], tuple[float | str, ...]]
     if policy == "weakest":
         key = lambda e: (e.stats.structure - e.damage, dist(e), e.id)  # noqa: E731
     elif policy == "most_damaged":

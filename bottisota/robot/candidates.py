@@ -9,6 +9,7 @@ freely (R10, R15).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -20,13 +21,20 @@ from bottisota.engine.state import Bot
 
 FAN = 8                         # directions tried by free turners besides the aims
 EPS = 1e-6
-_STEPS = {"turn": Turn, "forward": Forward, "back": Back, "lift": Lift}
+_STEPS: dict[str, Callable[[float], Step]] = {"turn": Turn, "forward": Forward, "back": Back}
+# a movement step in its plain form: ("turn", 45.0), ("forward", 5.0), ("back", 2.0),
+# ("lift", "up") or ("loop",)
+PlainStep = tuple[str] | tuple[str, float] | tuple[str, str]
 
 
-def step_of(part: tuple) -> Step:
-    """A movement step from its plain form: ("turn", 45.0), ("forward", 5.0),
-    ("back", 2.0), ("lift", "up") or ("loop",)."""
-    return Loop() if part[0] == "loop" else _STEPS[part[0]](part[1])
+def step_of(part: PlainStep) -> Step:
+    """A movement step from its plain form (PlainStep)."""
+    if len(part) == 1:
+        return Loop()
+    value = part[1]
+    if isinstance(value, str):
+        return Lift(value)
+    return _STEPS[part[0]](value)
 
 
 class Candidate(NamedTuple):
@@ -34,7 +42,7 @@ class Candidate(NamedTuple):
     asked about become steps) and its predicted end (ignoring terrain and other bots).
     A named tuple: a move's search makes hundreds of them."""
 
-    plan: tuple[tuple, ...]
+    plan: tuple[PlainStep, ...]
     x: float
     y: float
     facing: float
@@ -80,7 +88,7 @@ class _Walk:
         self.x, self.y, self.f = bot.x, bot.y, bot.facing
         self.spent = self.distance = self.since = 0.0
         self.free = int(rules.free_turns_at_start)
-        self.steps: list[tuple] = []
+        self.steps: list[PlainStep] = []
         self.points: list[tuple[float, float]] = [(self.x, self.y)]
 
     def can_turn(self, units: int = 1) -> bool:
@@ -154,7 +162,7 @@ def free_turner_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float
         lengths = ([min(far, budget)] + [v for v in lengths_full if v < far - EPS] if far
                    else lengths_full)
         first = signed(f0, direction)
-        opening: tuple[tuple, ...]
+        opening: tuple[PlainStep, ...]
         if abs(first) < 0.05:
             f1, opening = f0, ()
         else:
@@ -203,7 +211,7 @@ def _steer(bot: Bot, rules: HouseRules, aim: tuple[float, float], face: tuple[fl
     x, y, f = bot.x, bot.y, bot.facing
     spent = distance = since = 0.0
     free = int(rules.free_turns_at_start)
-    steps: list[tuple] = []
+    steps: list[PlainStep] = []
     points: list[tuple[float, float]] = [(x, y)]
     ax, ay = aim
     heading_of = compass_heading
@@ -336,7 +344,7 @@ def _straight_runs(bot: Bot, rules: HouseRules, first: float, runs: list[tuple[f
     s = bot.stats
     tracked = s.locomotion == "tracked"
     f, spent = bot.facing, 0.0
-    opening: tuple[tuple, ...] = ()
+    opening: tuple[PlainStep, ...] = ()
     if abs(first) >= 0.05:
         units = int(round(abs(first) / rules.turn_step))
         free = int(rules.free_turns_at_start)
@@ -353,7 +361,7 @@ def _straight_runs(bot: Bot, rules: HouseRules, first: float, runs: list[tuple[f
     out = []
     for share, back in runs:
         x, y, cost = bot.x, bot.y, spent
-        steps: tuple[tuple, ...] = opening
+        steps: tuple[PlainStep, ...] = opening
         points: tuple[tuple[float, float], ...] = (start,)
         distance = 0.0
         cm = round(budget * share / back_cost if back else max(budget * share, min_move), 2)
@@ -429,7 +437,7 @@ def candidate_moves(bot: Bot, rules: HouseRules, aims: list[tuple[float, float]]
         found = free_turner_moves(bot, rules, aims, face, budget)
     else:
         found = rhythm_moves(bot, rules, aims, face, budget, min_move)
-    seen: set = set()
+    seen: set[tuple[PlainStep, ...]] = set()
     out = []
     for c in found:
         if c.plan in seen or c.spent > budget + 1e-3:

@@ -13,7 +13,7 @@ from typing import Any
 
 from bottisota.core.errors import InputError, Problem
 from bottisota.core.i18n import _
-from bottisota.robot.simulate import Unit, order, play_batch
+from bottisota.robot.simulate import InitArgs, Progress, Unit, order, play_batch
 from bottisota.robot.stats import GameRecord
 
 BATCH = 25                      # games a task: enough to pay for its round trip
@@ -23,7 +23,7 @@ class ClusterRunner:
     """Plays batches of games on the Dask scheduler at `address` (as `Runner` does on
     this machine)."""
 
-    def __init__(self, address: str, init: tuple, batch: int = BATCH) -> None:
+    def __init__(self, address: str, init: InitArgs, batch: int = BATCH) -> None:
         try:
             from dask.distributed import Client
         except ImportError:
@@ -31,7 +31,8 @@ class ClusterRunner:
                 "a cluster needs Dask: install the extra with "
                 "pip install 'bottisota[cluster]'"))]) from None
         try:
-            self.client: Any = Client(address, timeout="10s")     # Dask's own object
+            connect: Any = Client       # Any: Dask's own untyped class
+            self.client: Any = connect(address, timeout="10s")     # Dask's own object
         except (OSError, TimeoutError, ValueError) as err:
             raise InputError([Problem("--cluster", 0, 0, "", _(
                 "no Dask scheduler answers at {address}: {error}").format(
@@ -39,14 +40,16 @@ class ClusterRunner:
         self.init = init
         self.batch = batch
 
-    def play(self, games: list[Unit], bar: Any = None) -> list[GameRecord]:
+    def play(self, games: list[Unit], bar: Progress | None = None) -> list[GameRecord]:
         """The games' records, in the games' order."""
         from dask.distributed import as_completed
+
+        finished: Any = as_completed    # Any: Dask's own untyped function
 
         chunks = [games[i:i + self.batch] for i in range(0, len(games), self.batch)]
         futures = self.client.map(play_batch, [self.init] * len(chunks), chunks, pure=False)
         records: list[GameRecord] = []
-        for future in as_completed(futures):
+        for future in finished(futures):
             done = future.result()
             records.extend(done)
             if bar is not None:

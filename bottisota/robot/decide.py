@@ -24,7 +24,7 @@ class Decision:
     section: str                 # "place" | "turn" | "overwatch"
     rule: Rule
     roll: int
-    choice: Any                  # Intention (turn) or a word (place, overwatch)
+    choice: Any                  # Any: a row of the YAML table, Intention (turn) or a word
 
     def text(self) -> str:
         """'blue rolled 5 on 'enemy 10-30 cm, in arc': keep range, fire all'."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bottisota.core.actions import Move, Pass, Shoot
 from bottisota.core.arena import Arena
@@ -41,7 +41,7 @@ def seat_names(personalities: list[Personality]) -> list[str]:
 class _Tracker:
     """Folds a game's events into tallies per player and per bot."""
 
-    def __init__(self, game) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.players: dict[str, Tally] = {p: Tally() for p in game.state.players}
         self.bots: dict[str, Tally] = {}
@@ -52,18 +52,18 @@ class _Tracker:
             self.bots[bot_id] = Tally(bots=1)
         return self.bots[bot_id]
 
-    def fold(self, actor: str | None, events: Sequence[Mapping[str, Any]]) -> None:
+    def fold(self, actor: str | None, events: Sequence[Event]) -> None:
         state = self.game.state
         attacker = actor
         for e in events:
-            kind = e.get("type")
-            if kind in ("shot", "overwatch_fire", "self_destruct"):
+            if e["type"] == "shot" or e["type"] == "overwatch_fire" \
+                    or e["type"] == "self_destruct":
                 attacker = e.get("bot")
-            elif kind == "placed":
+            elif e["type"] == "placed":
                 self.placed_round[e["bot"]] = state.round
                 self.players[state.bots[e["bot"]].player].bots += 1
                 self.bot_tally(e["bot"])
-            elif kind == "damaged":
+            elif e["type"] == "damaged":
                 victim = state.bots[e["bot"]]
                 amount = int(e["amount"])
                 self.players[victim.player].taken += amount
@@ -72,11 +72,11 @@ class _Tracker:
                 if src is not None and src.player != victim.player:
                     self.players[src.player].dealt += amount
                     self.bot_tally(src.id).dealt += amount
-            elif kind == "goal_taken":
+            elif e["type"] == "goal_taken":
                 taker = state.bots[e["bot"]]
                 self.players[taker.player].goals += int(e["points"])
                 self.bot_tally(taker.id).goals += int(e["points"])
-            elif kind == "destroyed":
+            elif e["type"] == "destroyed":
                 self._close(e["bot"])
                 by = state.bots.get(e.get("by") or "")
                 if by is not None and by.player != state.bots[e["bot"]].player:
@@ -147,12 +147,14 @@ def _where(err: Exception) -> str:
     return f"{type(err).__name__}: {err}{at}"
 
 
-def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
+def _loop(game: Game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
           max_actions: int) -> None:
     for _ in range(max_actions):
         if game.expected() == "over":
             break
         player = game.whose_turn()
+        if player is None:
+            break                       # nobody's turn: nothing more to play
         robot = robots[player]
         started = time.perf_counter()
         action = robot.decide(game)
@@ -175,6 +177,8 @@ def _loop(game, robots: dict[str, Robot], tracker: _Tracker, record: GameRecord,
                     N_("round {round}: {action}: {refusal}").format(
                         round=game.state.round, action=action, refusal=result.refusal))
             bot = game.active_bot()
+            if bot is None:
+                return
             fallback = Move(bot.id) if game.expected() == "move" else Pass(bot.id)
             result = game.act(fallback, notes)
             if result.refusal is not None:
@@ -198,18 +202,18 @@ def decision_notes(robots: dict[str, Robot], first: Robot | None = None) -> list
     return out
 
 
-def _ending(game, record: GameRecord) -> str:
+def _ending(game: Game, record: GameRecord) -> str:
     """Why the game ended: its game_over reason, or why it was stopped."""
     if record.errors:
         return N_("stopped by an error in the rules")
     for entry in reversed(game.history):
         for e in entry.events:
-            if e.get("type") == "game_over":
+            if e["type"] == "game_over":
                 return str(e["reason"])
     return N_("stopped after the action limit")
 
 
-def _winners(game) -> list[str]:
+def _winners(game: Game) -> list[str]:
     from bottisota.engine.turns import winners
 
     return winners(game.state)

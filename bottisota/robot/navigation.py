@@ -9,9 +9,11 @@ fields to a target are cached.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
+from typing import Any
 
 import numpy as np
 import shapely
@@ -19,7 +21,8 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from bottisota.core.arena import SLOPED_TYPES, Arena
+from bottisota.core.arena import SLOPED_TYPES, Arena, Feature
+from bottisota.core.cards import BotCard
 from bottisota.core.compass import vector
 from bottisota.core.house_rules import HouseRules
 from bottisota.engine.movement.geometry import parts_of, wall_collision
@@ -99,7 +102,7 @@ class NavGrid:
     hop_start: np.ndarray
     hop_to: np.ndarray
     hop_cost: np.ndarray
-    walls: object                  # prepared union of walls inflated by the radius
+    walls: BaseGeometry            # prepared union of walls inflated by the radius
     bad: BaseGeometry              # prepared union of what a centre must not cross
     lifts: bool = False            # some hops ride a lift (they may beat the straight line)
     _fields: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
@@ -153,7 +156,7 @@ class NavGrid:
         return self.hop_start.tolist(), self.hop_to.tolist(), self.hop_cost.tolist()
 
     @cached_property
-    def _reversed(self):
+    def _reversed(self) -> Any:   # Any: scipy's sparse matrix (scipy ships no types)
         """The hops as a sparse matrix, reversed (`reversed_hops`)."""
         csr_matrix = load_solver()[0]
         data, indices, indptr = self.reversed_hops
@@ -193,9 +196,9 @@ class NavGrid:
         f = self.field(self.cell(*b))
         c = self.cell(*a)
         cx, cy = self.centre(c)
-        return f[c] + math.hypot(cx - a[0], cy - a[1])
+        return float(f[c]) + math.hypot(cx - a[0], cy - a[1])
 
-    def distances_to(self, b: tuple[float, float]):
+    def distances_to(self, b: tuple[float, float]) -> Callable[[Point2], float]:
         """A function giving the travel distance from any point to b (field cached)."""
         f = self.field(self.cell(*b))
 
@@ -204,7 +207,7 @@ class NavGrid:
                 return math.hypot(b[0] - a[0], b[1] - a[1])
             c = self.cell(*a)
             cx, cy = self.centre(c)
-            return f[c] + math.hypot(cx - a[0], cy - a[1])
+            return float(f[c]) + math.hypot(cx - a[0], cy - a[1])
         return to_b
 
     @staticmethod
@@ -212,7 +215,8 @@ class NavGrid:
         """The straight lines from many points to b (Shapely, one per point)."""
         xy = np.asarray(points, dtype=float)
         ends = np.broadcast_to(np.asarray(b, dtype=float), xy.shape)
-        return shapely.linestrings(np.stack([xy, ends], axis=1))
+        lines: np.ndarray = shapely.linestrings(np.stack([xy, ends], axis=1))
+        return lines
 
     def distances_many(self, points: list[Point2], b: Point2,
                        lines: np.ndarray | None = None,
@@ -228,15 +232,15 @@ class NavGrid:
                 lines = self.spot_lines(points, b)
             blocked = shapely.intersects(self.bad, lines)
         straight = np.hypot(xy[:, 0] - b[0], xy[:, 1] - b[1])
+        out: list[float] = straight.tolist()
         if not blocked.any():
-            return straight.tolist()
+            return out
         f = self.field(self.cell(*b))
-        out = straight.tolist()
         for k in np.nonzero(blocked)[0]:
             x, y = points[k]
             c = self.cell(x, y)
             cx, cy = self.centre(c)
-            out[k] = f[c] + math.hypot(cx - x, cy - y)
+            out[k] = float(f[c]) + math.hypot(cx - x, cy - y)
         return out
 
     def crosses(self, paths: list[tuple[Point2, ...]]) -> list[bool]:
@@ -271,7 +275,8 @@ class NavGrid:
         `lines` are their `spot_lines` to b when already built."""
         if lines is None:
             lines = self.spot_lines(points, b)
-        return shapely.intersects(self.walls, lines).tolist()
+        walled: list[bool] = shapely.intersects(self.walls, lines).tolist()
+        return walled
 
     def waypoint(self, a: Point2, b: Point2, reach: float) -> Point2:
         """The furthest point along the grid path from a toward b, within `reach` cm,
@@ -325,7 +330,7 @@ class NavGrid:
             return [self.clear(a, p) for p in points]
         xy = np.asarray(points, dtype=float)
         starts = np.broadcast_to(np.asarray(a, dtype=float), xy.shape)
-        out = (~shapely.intersects(self.bad, shapely.linestrings(
+        out: list[bool] = (~shapely.intersects(self.bad, shapely.linestrings(
             np.stack([starts, xy], axis=1)))).tolist()
         for k, p in enumerate(points):
             if p == a:                  # no line: is the point itself free?
@@ -333,7 +338,7 @@ class NavGrid:
         return out
 
 
-def load_solver() -> tuple:
+def load_solver() -> tuple[Any, Any]:     # Any: scipy ships no types
     """scipy's sparse matrix and Dijkstra, imported on the first distance field a
     robot asks for, not when this module loads (the import costs more than the
     rest of the view's start-up). A process that forks workers calls this first,
@@ -356,13 +361,13 @@ def nav_grid(arena: Arena, rules: HouseRules, locomotion: str, radius: float,
         key, lambda: _build(arena, rules, kind, radius, lift_cost))
 
 
-def grid_for(arena: Arena, rules: HouseRules, card) -> NavGrid:
+def grid_for(arena: Arena, rules: HouseRules, card: BotCard) -> NavGrid:
     """The grid a bot of this card uses (lifts cost it half its move, R48)."""
     return nav_grid(arena, rules, card.locomotion, card.base / 2.0,
                     card.move * rules.lift_cost_fraction)
 
 
-def prepare(arena: Arena, rules: HouseRules, cards) -> None:
+def prepare(arena: Arena, rules: HouseRules, cards: Iterable[BotCard]) -> None:
     """Build every grid these cards will need now, and the compiled arena's sight
     structures that the robots' batched sight questions use, so that no decision pays
     for them later."""
@@ -396,8 +401,8 @@ class _Base:
     ys: np.ndarray
     z: np.ndarray
     ok: np.ndarray
-    walls: object
-    bad: object
+    walls: BaseGeometry
+    bad: BaseGeometry
     src: np.ndarray                # hop i goes from cell src[i] to dst[i] at cost[i],
     dst: np.ndarray                # in the order they were found
     cost: np.ndarray
@@ -438,7 +443,7 @@ def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
     return _Base(nx, ny, xs, ys, z, ok, wall_zone, bad, src, dst, cost)
 
 
-def _wall_zone(arena: Arena, rules: HouseRules, margin: float):
+def _wall_zone(arena: Arena, rules: HouseRules, margin: float) -> BaseGeometry:
     """The walls grown by `margin` (prepared), shared by every kind of mover of one size;
     their union is worked out once per arena."""
     union = compile_arena(arena, rules).cached(("robot", "wall-union"), lambda: unary_union(
@@ -468,7 +473,7 @@ def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost:
     return grid
 
 
-def _meets(shape, lines: np.ndarray) -> np.ndarray:
+def _meets(shape: BaseGeometry, lines: np.ndarray) -> np.ndarray:
     """For many short lines: does each meet `shape`? Asked of the shape's parts through a
     spatial index (the same answers as `shapely.intersects(shape, lines)`, without
     testing every line against every part)."""
@@ -499,7 +504,7 @@ def _neighbour_pairs(ok: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.n
     return np.concatenate(firsts)[order], np.concatenate(seconds)[order]
 
 
-def _cliffs(arena: Arena, kind: str) -> list:
+def _cliffs(arena: Arena, kind: str) -> list[BaseGeometry]:
     """For ground bots: platform edges not joined by a slope (R37, R39), and for
     wheeled and tracked bots the stairs themselves (R42)."""
     if kind == "flying":
@@ -520,7 +525,7 @@ def _cliffs(arena: Arena, kind: str) -> list:
     return out
 
 
-def _slope_sides(feature) -> list:
+def _slope_sides(feature: Feature) -> list[LineString]:
     """The sides of stairs, a ramp or an escalator: the edges that run along its `up`,
     where its raised floor ends in a drop (only its low and high ends join floors)."""
     ux, uy = vector(feature.up or 0.0)
@@ -533,7 +538,9 @@ def _slope_sides(feature) -> list:
     return sides
 
 
-def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, lengths):
+def _passable(arena: Arena, rules: HouseRules, kind: str, xs: np.ndarray, ys: np.ndarray,
+              pa: np.ndarray, pb: np.ndarray, lengths: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Per edge: may a ground bot go a->b, and b->a? Cliffs up are refused (R37, D29),
     cliffs down are falls (R39) the map avoids; slopes join floors (R42, R43, R46)."""
     m = len(pa)
@@ -550,7 +557,7 @@ def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, length
     joined = (slope[:, 1:] >= 0) | (slope[:, :-1] >= 0)
     step = rules.step_height
     cliff = (np.abs(dz) > step) & ~joined
-    fwd = ~cliff.any(axis=1)
+    fwd = np.asarray(~cliff.any(axis=1))
     bwd = fwd.copy()
     if kind == "wheels":
         stairs = {f.index for f in arena.features if f.type == "stairs"}
@@ -563,7 +570,8 @@ def _passable(arena: Arena, rules: HouseRules, kind: str, xs, ys, pa, pb, length
     return fwd, bwd
 
 
-def _lift_hops(arena, xs, ys, z, ok, radius) -> tuple[np.ndarray, np.ndarray]:
+def _lift_hops(arena: Arena, xs: np.ndarray, ys: np.ndarray, z: np.ndarray, ok: np.ndarray,
+               radius: float) -> tuple[np.ndarray, np.ndarray]:
     """R48: the car and each landing beside it are joined both ways, for ground bots
     (the hops' sources and destinations; each car's hops to its landings, each followed
     by the hop back)."""

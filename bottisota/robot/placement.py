@@ -140,7 +140,8 @@ def _seen_counts(state: GameState, bot: Bot, enemies: list[Bot], xs: np.ndarray,
                      for x, y in zip(xs.tolist(), ys.tolist(), strict=True) for e in enemies],
                     dtype=float)
     clear = np.array(state.index.sight_many(rows, discs=discs(state)), dtype=bool)
-    return clear.reshape(len(xs), len(enemies)).sum(axis=1).astype(float)
+    seen: np.ndarray = clear.reshape(len(xs), len(enemies)).sum(axis=1).astype(float)
+    return seen
 
 
 def _ranked(costs: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

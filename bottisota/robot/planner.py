@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
 
-from bottisota.core.actions import DropMine, Lift, Move, Refusal
+from bottisota.core.actions import DropMine, Lift, Move, Refusal, Step
+from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as compass_heading
 from bottisota.core.compass import vector
 from bottisota.engine.movement.moves import preview_move
@@ -28,7 +29,7 @@ from bottisota.formats.robot_tables import Intention
 from bottisota.geometry.arena_index import FAST_PATHS
 from bottisota.robot.aim import can_fire_from
 from bottisota.robot.candidates import Candidate, bearing_to, candidate_moves, signed
-from bottisota.robot.navigation import grid_for
+from bottisota.robot.navigation import NavGrid, grid_for
 from bottisota.robot.situation import seen_from
 
 ARC_PENALTY = 8.0               # cm-equivalents: the focus outside the nose arc
@@ -43,6 +44,14 @@ BLOCKED = 60.0                  # cm-equivalents: the path meets a wall, pit or 
 MAX_TRIES = 24                  # previews after which, with nothing legal found, it stays
 PREVIEW_AT_LEAST = 1            # previews made before settling on a good move
 GOOD_ENOUGH = 1.0               # cm: a legal move this close to its prediction is taken
+# the intentions that wait for the enemy to come (hold), keep their distance or hide: with
+# no enemy in sight or reach they advance by the map toward the nearest one instead, to
+# their keeping distance (issue 29: otherwise two cautious robots never meet)
+ADVANCING = ("hold", "keep_range", "evade")
+
+
+# judges a move in a state: `preview_move`, or a game's previewer sharing its walks
+Previewer = Callable[[GameState, Move], MoveResult | Refusal | None]
 
 
 @dataclass
@@ -78,7 +87,7 @@ def service_spots(state: GameState) -> list[tuple[float, float]]:
         (f.shape.centroid.x, f.shape.centroid.y) for f in arena.by_type("service"))))
 
 
-def _lifts(state: GameState) -> tuple:
+def _lifts(state: GameState) -> tuple[tuple[Feature, tuple[float, float, float, float]], ...]:
     """The lifts and their bounding boxes (once per compiled arena)."""
     arena = state.arena
     return state.index.cached(("robot", "lifts"), lambda: tuple(
@@ -93,7 +102,7 @@ class Scorer:
     """The cost of ending a move at a spot, for one intention (lower is better)."""
 
     def __init__(self, state: GameState, bot: Bot, intention: Intention,
-                 focus: Bot | None) -> None:
+                 focus: Bot | None, advance: bool = False) -> None:
         self.state, self.bot, self.intention, self.focus = state, bot, intention, focus
         self.grid = grid_for(state.arena, state.rules, bot.stats)
         self.enemies = enemies_of(state, bot)
@@ -110,9 +119,11 @@ class Scorer:
         self.contact = (bot.radius + focus.radius + state.rules.contact_tolerance) if focus else 0.0
         self.nose_armed = nose_armed(bot)
         self.half_arc = state.rules.nose_arc / 2.0
-        self._to_target: Callable | None = None
+        self._to_target: Callable[[tuple[float, float]], float] | None = None
         self._known: dict[tuple[float, float], float] = {}
         self._walled: dict[tuple[float, float], bool] = {}
+        if advance and focus is not None and self.kind in ADVANCING:
+            self.kind = "advance"           # nothing to shoot at or hide from: go find it
         self._choose_target()
 
     def _nearest_by_travel(self, spots: list[tuple[float, float]]) -> tuple[float, float] | None:
@@ -146,7 +157,7 @@ class Scorer:
                 if self.kind == "grab_goal":
                     self.target = self._nearest_by_travel(goal_spots(self.state))
             return
-        if self.kind in ("close_in", "ram"):
+        if self.kind in ("close_in", "ram", "advance"):
             self.target = (f.x, f.y)
         elif self.kind == "flank":
             hx, hy = vector(f.facing)
@@ -172,7 +183,7 @@ class Scorer:
         map (`NavGrid.crosses`). The lines from the spots to the target are tested
         against the map in the same call as the paths, and when the target is the
         focus itself (close in, ram) they are built once for the walls too."""
-        travel = self.target is not None and self.kind in ("close_in", "ram", "flank",
+        travel = self.target is not None and self.kind in ("close_in", "ram", "advance", "flank",
                                                            "grab_goal", "retreat")
         f = self.focus
         near: list[int] = []
@@ -221,6 +232,8 @@ class Scorer:
         c = 0.0
         if kind in ("close_in", "ram"):
             c = max(0.0, self.to_target(x, y) - self.contact)
+        elif kind == "advance":
+            c = max(0.0, self.to_target(x, y) - self.keep)
         elif kind in ("flank", "grab_goal", "retreat"):
             c = self.to_target(x, y)
         elif kind == "keep_range":
@@ -249,7 +262,8 @@ class Scorer:
         shot = facing_matters and self.wants_shot
         fx, fy = (f.x, f.y) if f is not None else (0.0, 0.0)
         contact, keep, reach, half_arc = self.contact, self.keep, self.reach, self.half_arc
-        travel_less = kind in ("close_in", "ram")
+        travel_less = kind in ("close_in", "ram", "advance")
+        stop = keep if kind == "advance" else contact
         travel = kind in ("flank", "grab_goal", "retreat")
         enemies = self.enemies
         out: list[float] = []
@@ -260,7 +274,7 @@ class Scorer:
                 t = known.get((x, y))
                 if t is None:
                     t = to_target(x, y)
-                c = max(0.0, t - contact) if travel_less else t
+                c = max(0.0, t - stop) if travel_less else t
             elif kind == "keep_range":
                 c = abs(hypot(fx - x, fy - y) - keep) if f else 0.0
             elif kind == "evade":
@@ -290,7 +304,7 @@ class Scorer:
         f = self.focus
         return f is not None and math.hypot(f.x - x, f.y - y) <= self.reach
 
-    def hazards(self, result) -> float:
+    def hazards(self, result: MoveResult) -> float:
         """Penalty for what the move would meet on the way (R13, R36, R39, R53, D10)."""
         p = 0.0
         if getattr(result, "destroyed", False):
@@ -322,7 +336,7 @@ class Scorer:
         return sum(seen) * EVADE_SIGHT
 
 
-def _wall_free(grid, a: tuple[float, float], b: tuple[float, float]) -> bool:
+def _wall_free(grid: NavGrid, a: tuple[float, float], b: tuple[float, float]) -> bool:
     return not grid.walls.intersects(LineString([a, b])) if a != b else True
 
 
@@ -334,7 +348,7 @@ def movement_budget(state: GameState, bot: Bot, intention: Intention) -> float:
     return max(budget, 0.0)
 
 
-def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple:
+def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple[Step, ...]:
     """A DropMine step first, when the intention wants a mine and the bot has one (R21)."""
     if not intention.mine or state.round <= 1 or bot.new:
         return ()
@@ -344,11 +358,11 @@ def mine_steps(state: GameState, bot: Bot, intention: Intention) -> tuple:
     return ()
 
 
-def lift_candidates(state: GameState, bot: Bot) -> list[tuple]:
+def lift_candidates(state: GameState, bot: Bot) -> list[tuple[Lift]]:
     """A lift ride when the bot is in a car or at a landing beside one (R48)."""
     if not bot.stats.is_ground:
         return []
-    out = []
+    out: list[tuple[Lift]] = []
     x, y = bot.x, bot.y
     near = bot.radius + state.rules.contact_tolerance
     for f, (minx, miny, maxx, maxy) in _lifts(state):
@@ -397,13 +411,15 @@ def _ranked(scorer: Scorer, cands: list[Candidate],
 
 def plan_move(state: GameState, bot: Bot, intention: Intention, focus: Bot | None,
               deadline: float | None = None, hold_fire: tuple[str, ...] = (),
-              preview: Callable | None = None) -> Plan:
+              preview: Previewer | None = None, advance: bool = False) -> Plan:
     """The best legal move for the intention, within the preview counts. `deadline`
     (perf_counter) is the interactive guard only: None (robot games, tests,
     simulations) never looks at the clock. `preview(state, move)` judges each move
-    (default `preview_move`; `Game.preview_move` shares its cached walks)."""
+    (default `preview_move`; `Game.preview_move` shares its cached walks). `advance`:
+    no enemy is in sight or reach, so a hold, keep-range or evade goes toward the focus
+    by the map (ADVANCING)."""
     preview = preview or preview_move
-    scorer = Scorer(state, bot, intention, focus)
+    scorer = Scorer(state, bot, intention, focus, advance)
     budget = movement_budget(state, bot, intention)
     prefix = mine_steps(state, bot, intention)
     cands = on_table(state, bot, candidate_moves(bot, state.rules, scorer.aims(budget),

@@ -19,8 +19,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bottisota.core.actions import Move, Pass, Refusal, SelfDestruct, Service, SetOverwatch
+from bottisota.core.actions import (
+    Action,
+    Move,
+    Pass,
+    Place,
+    Refusal,
+    SelfDestruct,
+    Service,
+    SetOverwatch,
+    Shoot,
+)
 from bottisota.core.i18n import N_
 from bottisota.engine.events import Event
 from bottisota.engine.services import service_point_under
@@ -30,12 +41,19 @@ from bottisota.robot import aim
 from bottisota.robot.decide import Decision, roll_on
 from bottisota.robot.navigation import prepare
 from bottisota.robot.placement import place
-from bottisota.robot.planner import Plan, plan_move
+from bottisota.robot.planner import ADVANCING, Plan, plan_move
 from bottisota.robot.situation import Situation
+
+if TYPE_CHECKING:
+    from bottisota.engine.game import Game
 
 DEFAULT_TIME_LIMIT: float | None = None   # no wall-clock guard: counts bound the search
 SEARCH_SHARE = 0.5              # share of a guard's limit the move search may use
 SERVICE_ORDER = ("repair", "rust", "leaflet", "reload", "part")
+# `Game.legal` asked once per action in a shooting phase
+Legal = Callable[[Action], Refusal | None]
+# one way to spend the shooting phase: an action to try, or None
+Attempt = Callable[["Game", Bot, Intention, Legal], Action | None]
 
 
 @dataclass
@@ -66,12 +84,12 @@ class Robot:
 
     # --- deciding ------------------------------------------------------------------------
 
-    def prepare(self, game) -> None:
+    def prepare(self, game: Game) -> None:
         """Build the robot's maps for every card in the game (call once at the start, so
         that no decision pays for them)."""
         prepare(game.state.arena, game.state.rules, game.state.cards.values())
 
-    def decide(self, game) -> object:
+    def decide(self, game: Game) -> Action:
         """One legal action for what the game expects of this robot's seat."""
         started = None if self.time_limit is None else time.perf_counter()
         bot = game.active_bot()
@@ -86,21 +104,22 @@ class Robot:
             return self._shoot(game, bot)
         raise ValueError(f"nothing for a robot to decide: the game expects {due!r}")
 
-    def _place(self, game, bot: Bot):
+    def _place(self, game: Game, bot: Bot) -> Place:
         state = game.state
         d = self._note(roll_on(self.personality.place, Situation(state, bot), state.dice, "place"))
         return place(state, bot, d.choice, game.legal)
 
-    def _move(self, game, bot: Bot, started: float | None) -> Move:
+    def _move(self, game: Game, bot: Bot, started: float | None) -> Move:
         state = game.state
         sit = Situation(state, bot)
         d = self._note(roll_on(self.personality.turn, sit, state.dice, "turn"))
-        self._intent[(bot.id, state.round)] = d.choice
+        intention = self._intent[(bot.id, state.round)] = turn_choice(d)
         limit = self.time_limit or 0.0      # `started` is set only with a time limit
         deadline = None if started is None else started + limit * SEARCH_SHARE
         previewer = getattr(game, "previewer", None)       # the state stays as it is
-        plan = plan_move(state, bot, d.choice, sit.focus, deadline,
-                         preview=previewer(state) if previewer else None)
+        plan = plan_move(state, bot, intention, sit.focus, deadline,
+                         preview=previewer(state) if previewer else None,
+                         advance=wants_to_advance(sit, intention))
         self.last_plan = plan
         if plan.timed_out:
             self._events.append({
@@ -118,7 +137,7 @@ class Robot:
             move = Move(bot.id, (), holds)      # nothing legal found: stay (if even that is)
         return move
 
-    def holds(self, game, move: Move) -> tuple[str, ...]:
+    def holds(self, game: Game, move: Move) -> tuple[str, ...]:
         """Watchers played by robots that choose to hold their fire (R23)."""
         if not self.peers or not any(b.overwatch for b in game.state.live_bots()):
             return ()
@@ -131,28 +150,29 @@ class Robot:
                 out.append(watcher.id)
         return tuple(out)
 
-    def answer_overwatch(self, game, watcher: Bot, mover_id: str) -> bool:
+    def answer_overwatch(self, game: Game, watcher: Bot, mover_id: str) -> bool:
         """Fire at the mover (True) or hold (False), by the overwatch table."""
         state = game.state
         sit = Situation(state, watcher, focus=state.bots[mover_id])
         d = self._note(roll_on(self.personality.overwatch, sit, state.dice, "overwatch"))
-        return d.choice == "fire"
+        return bool(d.choice == "fire")
 
-    def _shoot(self, game, bot: Bot):
+    def _shoot(self, game: Game, bot: Bot) -> Action:
         state = game.state
         intent = self._intent.pop((bot.id, state.round), None)
         recorded = self._recorded_intent(game, bot)
         if recorded is not None:
             intent = recorded
         if intent is None:
-            intent = self._note(roll_on(self.personality.turn, Situation(state, bot),
-                                        state.dice, "turn")).choice
-        tries = {"overwatch": [self._overwatch], "service": [self._service],
-                 "self_destruct": [self._self_destruct], "pass": []}.get(intent.then, [])
-        tries = tries + [self._fire, self._free_service]
-        answers: dict[object, object] = {}
+            intent = turn_choice(self._note(roll_on(self.personality.turn, Situation(state, bot),
+                                                    state.dice, "turn")))
+        first: dict[str, list[Attempt]] = {
+            "overwatch": [self._overwatch], "service": [self._service],
+            "self_destruct": [self._self_destruct], "pass": []}
+        tries = first.get(intent.then, []) + [self._fire, self._free_service]
+        answers: dict[Action, Refusal | None] = {}
 
-        def legal(action) -> object:
+        def legal(action: Action) -> Refusal | None:
             """`game.legal`, each action asked once in this phase."""
             if action not in answers:
                 answers[action] = game.legal(action)
@@ -164,28 +184,32 @@ class Robot:
                 return action
         return Pass(bot.id)
 
-    def _recorded_intent(self, game, bot: Bot) -> Intention | None:
+    def _recorded_intent(self, game: Game, bot: Bot) -> Intention | None:
         """The turn decision journaled with this bot's move of this turn, rebuilt from
         its rule line and roll: a game resumed between the move and the shot goes on
         with the decision the move was planned by (no new roll). None when the move
         carried none (a person moved the bot, or another personality decided)."""
-        for entry in reversed(getattr(game, "history", ())):
+        for entry in reversed(game.history):
             if not isinstance(entry.action, Move) or entry.action.bot != bot.id:
                 if any(e.get("type") == "turn" and e.get("phase") == "move"
                        for e in entry.events[entry.notes:]):
                     return None      # this turn began with that entry, no move since
                 continue
             for event in entry.events[:entry.notes]:
-                if event.get("type") == "robot_decision" and event.get("bot") == bot.id \
-                        and event.get("section") == "turn" \
-                        and event.get("personality") == self.personality.name:
+                if event["type"] != "robot_decision":
+                    continue
+                roll = event.get("roll")
+                if event.get("bot") == bot.id and event.get("section") == "turn" \
+                        and event.get("personality") == self.personality.name \
+                        and roll is not None:
                     for rule in self.personality.turn:
                         if rule.line == event.get("line") and rule.label == event.get("rule"):
-                            return rule.choice(event["roll"])
+                            choice = rule.choice(roll)
+                            return choice if isinstance(choice, Intention) else None
             return None
         return None
 
-    def _fire(self, game, bot: Bot, intent: Intention, legal: Callable):
+    def _fire(self, game: Game, bot: Bot, intent: Intention, legal: Legal) -> Shoot | None:
         shoot = aim.shots(game.state, bot, intent.weapons, intent.target)
         if shoot is None and intent.weapons != "all":
             shoot = aim.shots(game.state, bot, "all", intent.target)
@@ -196,13 +220,15 @@ class Robot:
                     return single
         return shoot
 
-    def _overwatch(self, game, bot: Bot, intent: Intention, legal: Callable):
+    def _overwatch(self, game: Game, bot: Bot, intent: Intention,
+                   legal: Legal) -> SetOverwatch:
         return SetOverwatch(bot.id)
 
-    def _self_destruct(self, game, bot: Bot, intent: Intention, legal: Callable):
+    def _self_destruct(self, game: Game, bot: Bot, intent: Intention,
+                       legal: Legal) -> SelfDestruct:
         return SelfDestruct(bot.id)
 
-    def _service(self, game, bot: Bot, intent: Intention, legal: Callable):
+    def _service(self, game: Game, bot: Bot, intent: Intention, legal: Legal) -> Service | None:
         if not on_service_point(game, bot):
             return None                 # the rules refuse every choice there (R49)
         order = SERVICE_ORDER if intent.service == "best" else (intent.service,) + SERVICE_ORDER
@@ -212,12 +238,27 @@ class Robot:
                 return action
         return None
 
-    def _free_service(self, game, bot: Bot, intent: Intention, legal: Callable):
+    def _free_service(self, game: Game, bot: Bot, intent: Intention,
+                      legal: Legal) -> Service | None:
         """Nothing to shoot: a bot standing on a service point uses it anyway (R49)."""
         return self._service(game, bot, Intention(then="service"), legal)
 
 
-def on_service_point(game, bot: Bot) -> bool:
+def turn_choice(d: Decision) -> Intention:
+    """A turn table's row: an Intention (the table reader makes every turn row one)."""
+    if not isinstance(d.choice, Intention):
+        raise TypeError(f"a turn row is not an intention: {d.choice!r}")
+    return d.choice
+
+
+def wants_to_advance(sit: Situation, intention: Intention) -> bool:
+    """No enemy in sight or in any weapon's reach: an intention that would wait, keep off
+    or hide goes looking instead (issue 29). Sight is asked only of those intentions."""
+    return intention.move in ADVANCING and sit.focus is not None \
+        and not sit.in_reach and not sit.in_sight
+
+
+def on_service_point(game: Game, bot: Bot) -> bool:
     """The bot's centre is on a service point in the state the rules check a service in
     (D17). When it is not, `Game.legal` refuses every service choice (R49), so asking
     each of them is spared: a shortcut, never a different answer."""

@@ -15,11 +15,17 @@ import threading
 from collections.abc import Callable
 from functools import partial
 from multiprocessing import get_context
+from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
+from bottisota.core.arena import Arena
+from bottisota.core.cards import BotCard, Mod
 from bottisota.core.errors import InputError, Problem
+from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
 from bottisota.formats.content import given_folders, use_folders
+from bottisota.formats.robot_tables import Personality
 from bottisota.formats.spec_types import did_you_mean
 from bottisota.robot.match import play
 from bottisota.robot.personalities import personality
@@ -29,7 +35,53 @@ SEED_STRIDE = 100_003
 DEFAULT_ROUND_LIMIT = 10        # robot games end here unless told otherwise (D24)
 DEFAULT_ROBOTS = "aggressive,sniper"
 
-_WORKER: dict = {}
+if TYPE_CHECKING:
+    from bottisota.robot.sweep import Override
+
+
+class World(TypedDict):
+    """What a game needs, loaded once per process (`setup`)."""
+
+    arena: Arena
+    rules: HouseRules
+    cards: dict[str, BotCard]
+    mods: dict[str, Mod]
+    personalities: list[Personality]
+
+
+# what a process needs to set itself up to play (`init_args`; picklable): arena,
+# robots, locomotion, cards, round limit, time limit, rules, journals folder, content
+# folders, card overrides, journal_game
+InitArgs = tuple[str, list[str], str | None, str | None, int | None, float | None,
+                 HouseRules | None, str | None, list[str] | None, tuple["Override", ...],
+                 Callable[..., object] | None]
+
+
+class Worker(TypedDict, total=False):
+    """A process's set-up (filled by `_init`): the world (`World`'s keys) and how its
+    games are played and journaled."""
+
+    arena: Arena
+    rules: HouseRules
+    cards: dict[str, BotCard]
+    mods: dict[str, Mod]
+    personalities: list[Personality]
+    journals: str | None
+    journal_game: Callable[..., object] | None
+    round_limit: int | None
+    time_limit: float | None
+    init: InitArgs
+
+
+class Progress(Protocol):
+    """A progress bar (tqdm's): told of each game played."""
+
+    def update(self, n: float | None = 1) -> bool | None: ...
+
+    def close(self) -> None: ...
+
+
+_WORKER: Worker = {}
 
 
 def arena_path(name: str) -> Path:
@@ -39,7 +91,8 @@ def arena_path(name: str) -> Path:
     return find("arena", name)
 
 
-def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
+def deal(cards: dict[str, BotCard], locomotion: str | None,
+         ids: str | None) -> dict[str, BotCard]:
     """The bot cards a game deals from, filtered by locomotion or ids."""
     out = dict(cards)
     if locomotion:
@@ -62,7 +115,8 @@ def deal(cards: dict, locomotion: str | None, ids: str | None) -> dict:
 
 
 def setup(arena: str, robots: list[str], locomotion: str | None = None,
-          cards: str | None = None, rules=None, overrides: tuple = ()) -> dict:
+          cards: str | None = None, rules: HouseRules | None = None,
+          overrides: tuple[Override, ...] = ()) -> World:
     """Everything a game needs, loaded once per process (`overrides`: a sweep's card
     changes, `Override`s)."""
     from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
@@ -77,16 +131,20 @@ def setup(arena: str, robots: list[str], locomotion: str | None = None,
 
 
 def _init(arena: str, robots: list[str], locomotion: str | None, cards: str | None,
-          round_limit: int | None, time_limit: float | None, rules=None,
+          round_limit: int | None, time_limit: float | None, rules: HouseRules | None = None,
           journals: str | None = None, folders: list[str] | None = None,
-          overrides: tuple = (), journal_game: Callable[..., object] | None = None) -> None:
+          overrides: tuple[Override, ...] = (),
+          journal_game: Callable[..., object] | None = None) -> None:
     from bottisota.robot.navigation import load_solver, prepare
 
     load_solver()       # before any fork: workers must not import it after the fork
 
     if folders is not None:
         use_folders(folders)          # a spawned worker starts without the --content folders
-    _WORKER.update(setup(arena, robots, locomotion, cards, rules, overrides))
+    world = setup(arena, robots, locomotion, cards, rules, overrides)
+    _WORKER["arena"], _WORKER["rules"] = world["arena"], world["rules"]
+    _WORKER["cards"], _WORKER["mods"] = world["cards"], world["mods"]
+    _WORKER["personalities"] = world["personalities"]
     _WORKER["journals"] = journals if journal_game is not None else None
     _WORKER["journal_game"] = journal_game
     # the games' own rules (their round limit): the same compiled arena and maps
@@ -115,8 +173,9 @@ def units(games: int, seed: int = 1, mirror: bool = True, first: int = 0) -> lis
 def _play(unit: Unit | int) -> GameRecord:
     seed, swapped = unit if isinstance(unit, tuple) else (unit, False)
     w = _WORKER
-    start = (partial(w["journal_game"], path=str(journal_file(w["journals"], seed, swapped)))
-             if w.get("journals") else None)
+    journals, journal_game = w.get("journals"), w.get("journal_game")
+    start = (partial(journal_game, path=str(journal_file(journals, seed, swapped)))
+             if journals and journal_game is not None else None)
     people = w["personalities"][::-1] if swapped else w["personalities"]
     record = play(w["arena"], w["rules"], w["cards"], w["mods"], people, seed,
                   w["round_limit"], w["time_limit"], on_start=start)
@@ -124,11 +183,12 @@ def _play(unit: Unit | int) -> GameRecord:
     return record
 
 
-def play_batch(init: tuple, batch: list[Unit]) -> list[GameRecord]:
+def play_batch(init: InitArgs, batch: list[Unit]) -> list[GameRecord]:
     """Play these games in this process, set up for `init` (once per process and set-up:
     how a cluster worker plays its share)."""
+    global _WORKER
     if _WORKER.get("init") != init:
-        _WORKER.clear()
+        _WORKER = {}
         _init(*init)
         _WORKER["init"] = init
     return [_play(u) for u in batch]
@@ -148,10 +208,10 @@ class Runner:
     """Plays batches of games on this machine, in `jobs` processes kept open between
     batches (`simulate --until-decided` plays many)."""
 
-    def __init__(self, init: tuple, jobs: int = 1) -> None:
+    def __init__(self, init: InitArgs, jobs: int = 1) -> None:
         self.init = init
         self.jobs = jobs
-        self.pool = None
+        self.pool: Pool | None = None
         if jobs <= 1:
             play_batch(init, [])
             return
@@ -165,7 +225,7 @@ class Runner:
                      else {"initializer": _init, "initargs": init})
         self.pool = ctx.Pool(jobs, **pool_args)
 
-    def play(self, batch: list[Unit], bar=None) -> list[GameRecord]:
+    def play(self, batch: list[Unit], bar: Progress | None = None) -> list[GameRecord]:
         """The batch's records, in the games' order."""
         records: list[GameRecord] = []
         if self.pool is None:
@@ -203,9 +263,9 @@ class Runner:
 
 def init_args(arena: str, robots: list[str], locomotion: str | None = None,
               cards: str | None = None, round_limit: int | None = DEFAULT_ROUND_LIMIT,
-              time_limit: float | None = None, rules=None,
-              journals: str | Path | None = None, overrides: tuple = (),
-              journal_game: Callable[..., object] | None = None) -> tuple:
+              time_limit: float | None = None, rules: HouseRules | None = None,
+              journals: str | Path | None = None, overrides: tuple[Override, ...] = (),
+              journal_game: Callable[..., object] | None = None) -> InitArgs:
     """What a process needs to set itself up to play (picklable: sent to workers).
     With `journals`, every game is journaled there by `journal_game(game, path=...)`
     (play.journal's, handed over by the command: robot does not import play)."""
@@ -216,8 +276,8 @@ def init_args(arena: str, robots: list[str], locomotion: str | None = None,
 def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
         round_limit: int | None = DEFAULT_ROUND_LIMIT, locomotion: str | None = None,
         cards: str | None = None, time_limit: float | None = None, progress: bool = False,
-        rules=None, journals: str | Path | None = None, mirror: bool = False,
-        overrides: tuple = (),
+        rules: HouseRules | None = None, journals: str | Path | None = None,
+        mirror: bool = False, overrides: tuple[Override, ...] = (),
         journal_game: Callable[..., object] | None = None) -> list[GameRecord]:
     """Play the games (in `jobs` processes) and return their records in the games'
     order; with `journals` (and `journal_game`, see init_args), every game is journaled
@@ -225,7 +285,7 @@ def run(arena: str, robots: list[str], games: int, jobs: int = 1, seed: int = 1,
     batch = units(games, seed, mirror)
     init = init_args(arena, robots, locomotion, cards, round_limit, time_limit, rules,
                      journals, overrides, journal_game)
-    bar = None
+    bar: Progress | None = None
     if progress:
         from tqdm import tqdm
 
@@ -267,7 +327,7 @@ def worst_games(records: list[GameRecord], count: int = 5) -> list[GameRecord]:
     if broken:
         return broken
 
-    def lopsided(r: GameRecord) -> tuple:
+    def lopsided(r: GameRecord) -> tuple[bool, int, int]:
         top = sum(r.players[p].kills for p in r.winners if p in r.players)
         return (len(r.winners) == 1, top, r.rounds)
 

@@ -183,14 +183,16 @@ class Situation:
         points = self.state.arena.by_type("service")
         if not points:
             return None
-        return min(f.shape.centroid.distance(_point(self.bot.x, self.bot.y)) for f in points)
+        return min(float(f.shape.centroid.distance(_point(self.bot.x, self.bot.y)))
+                   for f in points)
 
     @cached_property
     def on_service(self) -> bool:
         return bool(self.state.index.features_at(self.bot.x, self.bot.y, ("service",)))
 
     def fact(self, key: str) -> Any:
-        """The value a condition key asks about."""
+        """The value a condition key asks about (Any: each is compared with a value
+        read from the personality's YAML file, whose type its key decides)."""
         b = self.bot
         if key == "first_round":
             return self.state.round <= 1
@@ -215,7 +217,7 @@ class Situation:
         return getattr(self, key)
 
     def holds(self, key: str, wanted: Any) -> bool:
-        """Whether one condition holds."""
+        """Whether one condition holds (`wanted`: Any, the table's YAML value)."""
         value = self.fact(key)
         if key in ("range", "damage_left", "enemies"):
             if value is None:
@@ -228,10 +230,10 @@ class Situation:
             return value in wanted
         if key == "has":
             return any(k in value for k in wanted)
-        return bool(value) == wanted
+        return bool(value) == bool(wanted)
 
     def matches(self, when: dict[str, Any]) -> bool:
-        """All the rule's conditions hold."""
+        """All the rule's conditions hold (`when`: Any, read from the YAML file)."""
         return all(self.holds(k, v) for k, v in when.items())
 
 

@@ -37,7 +37,8 @@ class Override:
     def apply(self, catalogue: dict[str, BotCard]) -> dict[str, BotCard]:
         """The catalogue with this card changed."""
         card = catalogue[self.card]
-        # the key is one of CARD_NUMBERS or WEAPON_NUMBERS, checked by parse
+        # the key is one of CARD_NUMBERS or WEAPON_NUMBERS, checked by parse (Any: the
+        # field named by the command line, whose type the key decides)
         change: dict[str, Any] = {
                 self.key: int(self.value) if self.key in WHOLE else float(self.value)}
         if self.weapon is None:
