@@ -457,9 +457,9 @@ def _headless(app: TableApp, args: argparse.Namespace) -> int:
         frames += 1
         app.settle()
         worker = app.actions.robot_worker
-        if worker is not None and worker.thinking:   # a robot decides: frames go on at 60 Hz
-            worker.wait(1.0 / 60)
-            continue
+        if worker is not None and worker.pending:   # a robot decides: frames go on at 60 Hz
+            worker.wait(1.0 / 60)                   # (a decision made, not yet acted on,
+            continue                                # is not an idle frame either)
         idle = idle + 1 if app.vm.version == before else 0
         if args.frames is None and idle >= 2:
             check = app.camera_hooks.check

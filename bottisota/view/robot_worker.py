@@ -50,6 +50,11 @@ class RobotWorker:
         job = self._job
         return job.player if job is not None and not job.done.is_set() else None
 
+    @property
+    def pending(self) -> bool:
+        """A decision was begun and not yet collected (made or still being made)."""
+        return self._job is not None
+
     def decision(self, robot: Any, game: Any, player: str) -> tuple[bool, Any]:
         """(True, action) once the robot's decision for the game as it stands is made;
         (False, None) while it is being made (begun by the first call)."""
