@@ -39,10 +39,10 @@ def test_typed_dice_are_asked_again_until_a_d6_result():  # D8
 
 def test_forced_dice_running_out_stops_with_the_roll_it_needed():  # D8
     game = game_with(Dice(forced=[1, 1, 1]))
-    for bot, x in (("red-1", 10), ("blue-2", 50)):
+    for bot, x in (("red-1", 10), ("blue-1", 50)):
         game.act(Place(bot, x, 30))
         game.act(Move(bot, ()))
         game.act(Pass(bot))
     game.act(Move("red-1", ()))
-    with pytest.raises(DiceExhausted, match="roll 4 .*to-hit: red-1's Gun vs blue-2"):
-        game.act(Shoot("red-1", (ShotOrder("Gun", "blue-2"),)))
+    with pytest.raises(DiceExhausted, match="roll 4 .*to-hit: red-1's Gun vs blue-1"):
+        game.act(Shoot("red-1", (ShotOrder("Gun", "blue-1"),)))

@@ -561,3 +561,19 @@ def test_the_threat_legend_reads_finnish_while_it_is_worked_out(coarse_done):
     assert len(lines) == 3
     found = [f"{t!r}: {bad}" for t in lines if (bad := english_in(t, {"red-1"}))]
     assert not found, found
+
+
+def test_no_dice_purpose_is_an_f_string():  # D8
+    """A die's purpose is shown to players (the dice panel, a physical die asked for, a
+    phone): it is made from a catalogued template (N_(...).format), never an f-string
+    the catalogue cannot match (a magnetic mine's tie-break die was one)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "bottisota").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("pick", "d6", "roll") and node.args \
+                    and isinstance(node.args[-1], ast.JoinedStr):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found

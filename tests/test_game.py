@@ -59,8 +59,8 @@ def test_bases_may_not_overlap_at_placement():  # R6 D4
     game.act(Place("red-1", 10, 30, 90))
     game.act(Move("red-1", ()))
     game.act(Pass("red-1"))
-    assert "overlap red-1" in game.act(Place("blue-2", 11.5, 30)).refusal.message
-    assert game.act(Place("blue-2", 12.0, 30)).ok                # touching is fine
+    assert "overlap red-1" in game.act(Place("blue-1", 11.5, 30)).refusal.message
+    assert game.act(Place("blue-1", 12.0, 30)).ok                # touching is fine
 
 
 def test_turns_follow_the_seat_order_and_phases():  # D18 D19
@@ -81,13 +81,13 @@ def test_first_round_forbids_shooting_and_overwatch_then_allows_them():  # R7
     game = new_game([1, 1, 1, 3])
     game.act(Place("red-1", 10, 30, 90))
     game.act(Move("red-1", ()))
-    assert game.act(shoot("red-1", "blue-2")).refusal.rule in ("R7", "D19")
+    assert game.act(shoot("red-1", "blue-1")).refusal.rule in ("R7", "D19")
     assert game.act(SetOverwatch("red-1")).refusal.rule == "R7"
     game.act(Pass("red-1"))
-    game.act(Place("blue-2", 50, 30, 270))
-    game.act(Move("blue-2", ()))
-    assert game.act(shoot("blue-2", "red-1")).refusal.rule == "R7"
-    game.act(Pass("blue-2"))
+    game.act(Place("blue-1", 50, 30, 270))
+    game.act(Move("blue-1", ()))
+    assert game.act(shoot("blue-1", "red-1")).refusal.rule == "R7"
+    game.act(Pass("blue-1"))
     assert game.state.round == 2 and game.whose_turn() == "red"
     assert not game.state.bots["red-1"].new                      # R56 ends after the first turn
     game.act(Move("red-1", ()))
@@ -98,41 +98,41 @@ def play_to_round_two(game: Game) -> None:
     game.act(Place("red-1", 10, 30, 90))
     game.act(Move("red-1", ()))
     game.act(Pass("red-1"))
-    game.act(Place("blue-2", 50, 30, 270))
-    game.act(Move("blue-2", ()))
-    game.act(Pass("blue-2"))
+    game.act(Place("blue-1", 50, 30, 270))
+    game.act(Move("blue-1", ()))
+    game.act(Pass("blue-1"))
 
 
 def test_destroyed_bot_is_removed_and_its_player_draws_a_new_one_next_turn():  # R55 R56 D22
     game = new_game([1, 1, 1, 6, 1])
     play_to_round_two(game)
     game.act(Move("red-1", ()))
-    result = game.act(shoot("red-1", "blue-2"))
+    result = game.act(shoot("red-1", "blue-1"))
     kinds = [e["type"] for e in result.events]
     assert kinds.index("destroyed") < kinds.index("removed") < kinds.index("turn_ended")
-    assert game.state.bots["blue-2"].removed and game.state.scores == {"red": 5, "blue": 0}
+    assert game.state.bots["blue-1"].removed and game.state.scores == {"red": 5, "blue": 0}
     # blue's next turn: a new random bot (the last card, so no roll) placed anywhere
     assert game.whose_turn() == "blue" and game.expected() == "place"
     new = game.active_bot()
-    assert (new.id, new.card.id, new.new) == ("blue-3", "spare", True)
-    assert game.act(Place("blue-3", 55, 55, 180)).ok
-    game.act(Move("blue-3", (Forward(2),)))
-    assert game.act(shoot("blue-3", "red-1")).refusal.rule == "R56"
-    assert game.act(SetOverwatch("blue-3")).refusal.rule == "R56"
-    assert game.act(Pass("blue-3")).ok
+    assert (new.id, new.card.id, new.new) == ("blue-2", "spare", True)
+    assert game.act(Place("blue-2", 55, 55, 180)).ok
+    game.act(Move("blue-2", (Forward(2),)))
+    assert game.act(shoot("blue-2", "red-1")).refusal.rule == "R56"
+    assert game.act(SetOverwatch("blue-2")).refusal.rule == "R56"
+    assert game.act(Pass("blue-2")).ok
 
 
 def test_with_the_deck_empty_a_destroyed_bots_player_is_out_and_the_game_ends():  # R54 D24
     game = new_game([1, 1, 1, 6, 1, 6, 1])
     play_to_round_two(game)
     game.act(Move("red-1", ()))
-    game.act(shoot("red-1", "blue-2"))
-    game.act(Place("blue-3", 55, 55, 180))
-    game.act(Move("blue-3", ()))
-    game.act(Pass("blue-3"))
+    game.act(shoot("red-1", "blue-1"))
+    game.act(Place("blue-2", 55, 55, 180))
+    game.act(Move("blue-2", ()))
+    game.act(Pass("blue-2"))
     assert game.state.deck == [] and game.state.round == 3
     game.act(Move("red-1", ()))
-    result = game.act(shoot("red-1", "blue-3"))
+    result = game.act(shoot("red-1", "blue-2"))
     assert game.state.out == ["blue"]
     assert game.state.over and game.expected() == "over" and game.whose_turn() is None
     over = [e for e in result.events if e["type"] == "game_over"][0]
@@ -163,11 +163,11 @@ def test_physical_dice_are_asked_for_with_their_purpose():  # D8
     assert asked[2].startswith("roll a d6 for draw: red's bot from the deck of 3")
     play_to_round_two(game)
     game.act(Move("red-1", ()))
-    game.act(shoot("red-1", "blue-2"))
-    assert asked[4] == "roll a d6 for to-hit: red-1's Gun vs blue-2, needs 2+: "
+    game.act(shoot("red-1", "blue-1"))
+    assert asked[4] == "roll a d6 for to-hit: red-1's Gun vs blue-1, needs 2+: "
     assert said[-1] == "'7' is not a d6 result: type a number from 1 to 6"
-    assert asked[6].startswith("roll a d6 for armour: blue-2 vs red-1's Gun (1 of 1)")
-    assert game.state.bots["blue-2"].destroyed
+    assert asked[6].startswith("roll a d6 for armour: blue-1 vs red-1's Gun (1 of 1)")
+    assert game.state.bots["blue-1"].destroyed
     assert [r.value for r in game.state.dice.rolls] == [1, 1, 1, 6, 1]
 
 

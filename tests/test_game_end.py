@@ -26,8 +26,8 @@ def quiet_game(**rules) -> Game:
                     ["red", "blue"], dice=Dice(forced=[1, 1, 1]))
     assert game.act(Place("red-1", 10, 30, 90)).ok
     assert game.act(Move("red-1", ())).ok and game.act(Pass("red-1")).ok
-    assert game.act(Place("blue-2", 50, 50, 270)).ok
-    assert game.act(Move("blue-2", ())).ok and game.act(Pass("blue-2")).ok
+    assert game.act(Place("blue-1", 50, 50, 270)).ok
+    assert game.act(Move("blue-1", ())).ok and game.act(Pass("blue-1")).ok
     return game
 
 

@@ -203,13 +203,72 @@ def test_a_version_1_journal_resumes_in_version_1(tmp_path):
     assert state_digest(load(path).state) == state_digest(game.state)
 
 
+def _bot_ids(game):
+    return [b.id for b in game.state.bots.values()]
+
+
+def test_a_version_2_journal_replays_and_resumes_with_its_shared_numbering(tmp_path):  # R55 R56
+    # written before bot ids were counted per player: 'aggressive' drew second and got
+    # aggressive-2, and sniper's second bot is sniper-3; replayed, it must stay so
+    path = FIXTURES / "journal-v2.jsonl"
+    game = load(path)
+    assert _bot_ids(game) == ["sniper-1", "aggressive-2", "sniper-3"]
+    assert not game.state.ids_per_player
+    assert state_digest(load(path, verify=False).state) == state_digest(game.state)
+    copy = tmp_path / "old.jsonl"
+    copy.write_bytes(path.read_bytes())
+    resumed = __import__("bottisota.play.journal", fromlist=["resume"]).resume(copy)
+    assert resumed.journal.version == 2 and not resumed.state.ids_per_player
+    assert state_digest(resumed.state) == state_digest(game.state)
+    resumed.journal.close()
+
+
+def _both_drawn(catalogue, seed, path=None, **kw):
+    """A seeded game on the duel arena (journaled to `path`, if given), played at
+    random until both players have drawn a bot."""
+    from bottisota.engine.game import Game
+    from bottisota.engine.random_play import random_action
+    from bottisota.formats.content import arenas_dir
+    from bottisota.formats.loading import load_arena
+
+    cards, mods = catalogue
+    game = Game.new(load_arena(arenas_dir() / "duel.yaml"), bundled_rules(), cards, mods,
+                    ["red", "blue"], seed=seed, **kw)
+    if path is not None:
+        journal_game(game, path)
+    rng = random.Random(seed)
+    while len({b.player for b in game.state.bots.values()}) < 2:
+        assert game.act(random_action(game, rng)).ok
+    if path is not None:
+        game.journal.close()
+    return game
+
+
+def test_a_new_game_numbers_each_players_bots_from_1(catalogue, tmp_path):  # R6 R55 R56
+    from bottisota.play.journal import VERSION
+
+    path = tmp_path / "new.jsonl"
+    game = _both_drawn(catalogue, SEED_BLUE_FIRST, path)
+    assert _bot_ids(game) == ["blue-1", "red-1"]           # blue started; red's first: red-1
+    # the numbering of journals before version 3 (one counter) would have said red-2
+    old = _both_drawn(catalogue, SEED_BLUE_FIRST, ids_per_player=False)
+    assert _bot_ids(old) == ["blue-1", "red-2"]
+    assert json.loads(path.read_text().splitlines()[0])["version"] == VERSION == 3
+    replayed = load(path)
+    assert replayed.state.ids_per_player and _bot_ids(replayed) == _bot_ids(game)
+    assert state_digest(replayed.state) == state_digest(game.state)
+
+
+SEED_BLUE_FIRST = 1
+
+
 def test_an_unknown_version_is_refused_naming_it(robot_journal, tmp_path):
     path = tmp_path / "future.jsonl"
     write_resealed(path, edit(robot_journal, 1, lambda d: d.update(version=7)))
     with pytest.raises(JournalError) as err:
         load(path)
     assert err.value.line == 1
-    assert "journal version 7; this referee reads versions 1, 2" in err.value.message
+    assert "journal version 7; this referee reads versions 1, 2, 3" in err.value.message
 
 
 def test_not_a_journal(tmp_path):

@@ -236,18 +236,18 @@ def positions(game: Game) -> list[tuple[str, float, float, float]]:
 
 def test_reload_keeps_the_game_when_the_new_arena_leaves_it_legal(catalogue, tmp_path):
     game = reload_game(catalogue, tmp_path)
-    assert positions(game) == [("blue-1", 15.0, 36.0, 0.0), ("red-2", 65.0, 27.0, 180.0)]
+    assert positions(game) == [("blue-1", 15.0, 36.0, 0.0), ("red-1", 65.0, 27.0, 180.0)]
     before, used = snapshot(game), game.state.dice.used
     walled = arena({"type": "wall", "rect": [70, 50, 4, 4]}, size=(80, 60))
     cards, mods = game.state.cards, game.state.mods
     assert game.reload(walled, cards, mods) is None
     assert game.state.arena is walled and len(game.history) == 8
-    assert positions(game) == [("blue-1", 15.0, 36.0, 0.0), ("red-2", 65.0, 27.0, 180.0)]
+    assert positions(game) == [("blue-1", 15.0, 36.0, 0.0), ("red-1", 65.0, 27.0, 180.0)]
     assert snapshot(game) == before and game.state.dice.used == used
     assert game.undo() and game.state.arena is walled      # undo replays on the new arena
     assert game.redo() and snapshot(game) == before
-    assert game.act(Move("red-2", (Forward(3),))).refusal is None
-    assert positions(game)[1] == ("red-2", 65.0, 24.0, 180.0)
+    assert game.act(Move("red-1", (Forward(3),))).refusal is None
+    assert positions(game)[1] == ("red-1", 65.0, 24.0, 180.0)
     again = load(tmp_path / "reload.jsonl")                # the reload is journaled
     assert snapshot(again) == snapshot(game)
     assert again.state.arena.features[0].shape.equals(walled.features[0].shape)
@@ -266,5 +266,5 @@ def test_reload_refuses_and_keeps_the_old_game_when_an_action_no_longer_holds(
                                       "nobody may ram in the first round: blue-1 would hit wall")
     assert game.state.arena is old_arena and snapshot(game) == before
     assert game.history == history
-    assert game.act(Move("red-2", (Forward(3),))).refusal is None
+    assert game.act(Move("red-1", (Forward(3),))).refusal is None
     assert snapshot(load(tmp_path / "reload.jsonl")) == snapshot(game)

@@ -83,7 +83,7 @@ def test_a_seat_dragging_its_plan_has_only_its_own_plan_measured_again(video):
     app.vm.panel = "hidden"
     app.windows.camera = app.windows.fit_camera()
     app.phones.show_links = False
-    seats = {"red": "red-1", "table": "blue-2"}
+    seats = {"red": "red-1", "table": "blue-1"}
     for seat, bot in seats.items():
         hub.handle(hub.seats[seat], parse('{"type": "show", "on": true}'))
         hub.handle(hub.seats[seat], parse(json.dumps(

@@ -64,7 +64,7 @@ def new_game(journal: str | None = None) -> Game:
 
 @pytest.fixture
 def shooting_game() -> Game:
-    """Round 2, red's artillery (red-1 at 20,36) in its shooting phase, blue-2 at 40,36."""
+    """Round 2, red's artillery (red-1 at 20,36) in its shooting phase, blue-1 at 40,36."""
     game = advance(new_game())
     assert (game.whose_turn(), game.expected(), game.active_bot().id) == ("red", "shoot", "red-1")
     return game
@@ -130,7 +130,7 @@ def test_no_path_or_journal_reaches_a_client(tmp_path):
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
         seen.append(ws.receive_json())
         for i, msg in enumerate([
-                {"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "target": "blue-2"},
+                {"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "target": "blue-1"},
                 {"type": "plan", "bot": "red-1", "steps": [{"forward": 3}]},
                 {"type": "premeasure", "bot": "red-1", "weapon": "nope"},
                 {"type": "commit", "action": {"bot": "red-1", "pass": True}}], start=1):
@@ -145,18 +145,18 @@ def test_no_path_or_journal_reaches_a_client(tmp_path):
 
 def test_premeasure_is_the_cores(shooting_game):
     hub, c = client(shooting_game)
-    core = premeasure(shooting_game.state, "red-1", "Mortar", "blue-2")
+    core = premeasure(shooting_game.state, "red-1", "Mortar", "blue-1")
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as ws:   # anyone may pre-measure any bot
         ws.receive_json()
         ws.send_json({"type": "premeasure", "id": 1, "bot": "red-1", "weapon": "Mortar",
-                      "target": "blue-2"})
+                      "target": "blue-1"})
         pm = answer(ws, 1)["premeasure"]
-    assert pm["reach"] == round(core.reach, 2) and pm["focus"] == "blue-2"
+    assert pm["reach"] == round(core.reach, 2) and pm["focus"] == "blue-1"
     t = pm["targets"][0]
-    want = core.target("blue-2")
-    assert (t["bot"], t["need"], t["can_fire"]) == ("blue-2", want.need, True)
+    want = core.target("blue-1")
+    assert (t["bot"], t["need"], t["can_fire"]) == ("blue-1", want.need, True)
     assert t["chance"] == round(want.chance, 4) and t["distance"] == 20.0
-    assert pm["blast"]["centre"] == "blue-2"                        # R34: the marker on the target
+    assert pm["blast"]["centre"] == "blue-1"                        # R34: the marker on the target
     assert [m["bot"] for m in pm["blast"]["members"]] == [m.bot for m in core.blast.members]
     assert isinstance(t["track"], list)                             # D15: the fire track
 
@@ -165,14 +165,14 @@ def test_a_target_that_cannot_be_shot_says_why(shooting_game):
     hub, c = client(shooting_game)
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
         ws.receive_json()
-        # blue-2's own weapons from where it stands: each verdict with its reason
-        bot = shooting_game.state.bots["blue-2"]
+        # blue-1's own weapons from where it stands: each verdict with its reason
+        bot = shooting_game.state.bots["blue-1"]
         for i, w in enumerate(bot.stats.weapons, start=1):
             if w.is_mine:
                 continue
-            ws.send_json({"type": "premeasure", "id": i, "bot": "blue-2", "weapon": w.name})
+            ws.send_json({"type": "premeasure", "id": i, "bot": "blue-1", "weapon": w.name})
             pm = answer(ws, i)["premeasure"]
-            core = premeasure(shooting_game.state, "blue-2", w.name)
+            core = premeasure(shooting_game.state, "blue-1", w.name)
             for got, want in zip(pm["targets"], core.targets, strict=True):
                 assert got["can_fire"] == want.can_fire
                 assert got["refusal"] == want.refusal
@@ -185,10 +185,10 @@ def test_plan_shows_the_cores_path_costs_and_refusal(shooting_game):
     hub, c = client(game)
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as ws:
         ws.receive_json()
-        ws.send_json({"type": "plan", "id": 1, "bot": "blue-2",
+        ws.send_json({"type": "plan", "id": 1, "bot": "blue-1",
                       "steps": [{"forward": 4}, {"turn": 45}, {"forward": 2}]})
         plan = answer(ws, 1)["plan"]
-        core = game.preview(Move("blue-2", (Forward(4), Turn(45), Forward(2))))
+        core = game.preview(Move("blue-1", (Forward(4), Turn(45), Forward(2))))
         assert plan["move"]["spent"] == round(core.move.spent, 2)
         end = plan["move"]["path"][-1]
         assert (end["x"], end["y"]) == (round(core.move.x, 2), round(core.move.y, 2))
@@ -197,10 +197,10 @@ def test_plan_shows_the_cores_path_costs_and_refusal(shooting_game):
         # into the north wall: refused at that step, the legal part before it shown
         # a turn too wide for the card: refused at that step, with its rule, the legal
         # part before it drawn
-        bad = Move("blue-2", (Forward(2), Turn(90), Forward(2)))
+        bad = Move("blue-1", (Forward(2), Turn(90), Forward(2)))
         want = preview_move(game.state, bad)
         assert isinstance(want, Refusal) and want.step == 1
-        ws.send_json({"type": "plan", "id": 2, "bot": "blue-2",
+        ws.send_json({"type": "plan", "id": 2, "bot": "blue-1",
                       "steps": [{"forward": 2}, {"turn": 90}, {"forward": 2}]})
         plan = answer(ws, 2)["plan"]
         assert plan["refusal"]["text"] == str(want) and plan["refusal"]["step"] == 1
@@ -223,11 +223,11 @@ def test_plan_shows_the_overwatch_shots_it_would_draw(shooting_game):
     assert game.act(SetOverwatch("red-1")).ok
     assert game.whose_turn() == "blue" and game.expected() == "move"
     hub, c = client(game)
-    move = Move("blue-2", (Forward(2),))
+    move = Move("blue-1", (Forward(2),))
     core = game.preview(move)
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as ws:
         ws.receive_json()
-        ws.send_json({"type": "plan", "id": 1, "bot": "blue-2", "steps": [{"forward": 2}]})
+        ws.send_json({"type": "plan", "id": 1, "bot": "blue-1", "steps": [{"forward": 2}]})
         plan = answer(ws, 1)["plan"]
     assert [o["watcher"] for o in plan["offers"]] == [o.watcher for o in core.overwatch]
     assert plan["offers"] and plan["offers"][0]["watcher"] == "red-1"     # R23
@@ -241,7 +241,7 @@ def test_commit_on_own_turn_off_turn_and_for_another_seat(shooting_game):
     hub, c = client(game, commit=True)
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as blue:
         blue.receive_json()
-        blue.send_json({"type": "commit", "id": 1, "action": {"bot": "blue-2", "pass": True}})
+        blue.send_json({"type": "commit", "id": 1, "action": {"bot": "blue-1", "pass": True}})
         off = answer(blue, 1)
         assert off["type"] == "error" and off["message"] == "it is red's turn, not blue's"
         blue.send_json({"type": "commit", "id": 2, "action": {"bot": "red-1", "pass": True}})
@@ -252,7 +252,7 @@ def test_commit_on_own_turn_off_turn_and_for_another_seat(shooting_game):
             red.receive_json()
             red.send_json({"type": "commit", "id": 3,
                            "action": {"bot": "red-1", "shoot": [{"weapon": "Mortar",
-                                                                 "target": "blue-2"}]}})
+                                                                 "target": "blue-1"}]}})
             done = answer(red, 3)
             assert done["type"] == "done" and any("Mortar" in t for t in done["events"])
         assert len(game.history) == before + 1
@@ -285,7 +285,7 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     table_prompt = lambda purpose: pytest.fail("the table was asked for a phone's die")  # noqa: E731
     game.state.dice.ask = table_prompt        # a physical-dice game: the table's own prompt
     c = TestClient(make_app(hub))
-    shot = {"bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-2"}]}
+    shot = {"bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-1"}]}
     before = state_digest(game.state)
     with c.websocket_connect("/ws/" + TOKENS["red"] + "?lang=fi") as ws:
         ws.receive_json()
@@ -312,14 +312,14 @@ def test_physical_dice_are_typed_on_the_phone(shooting_game):
     ("not json", "not JSON"),
     ("[1, 2]", "a JSON object"),
     ('{"type": "teleport"}', "unknown message type"),
-    ('{"type": "plan", "bot": "blue-2", "steps": [{"forwrd": 2}]}', "did you mean 'forward'"),
-    ('{"type": "plan", "bot": "blue-2", "steps": [{"forward": "far"}]}', "steps[0].forward"),
+    ('{"type": "plan", "bot": "blue-1", "steps": [{"forwrd": 2}]}', "did you mean 'forward'"),
+    ('{"type": "plan", "bot": "blue-1", "steps": [{"forward": "far"}]}', "steps[0].forward"),
     ('{"type": "premeasure", "bot": "red-1"}', "'weapon' must be a name"),
     ('{"type": "premeasure", "bot": "red-1", "weapon": "Mortar", "at": [1e999, 2]}', "range"),
     ('{"type": "commit", "action": {"bot": "red-1", "fly": true}}', "action:"),
     ('{"type": "commit", "action": {"bot": "red-1", "pass": true}, "dice": [7]}', "1 to 6"),
     ('{"type": "ping", "extra": 1}', "unknown key 'extra'"),
-    ('{"type": "plan", "bot": "blue-2", "steps": [], "hold_fire": [3]}', "'hold_fire' must be"),
+    ('{"type": "plan", "bot": "blue-1", "steps": [], "hold_fire": [3]}', "'hold_fire' must be"),
     ('{"type": "show", "on": "yes"}', "'on' must be true or false"),
     ('{"type": "select", "bot": ""}', "'bot' must be a name"),
     ('{"type": "ping", "id": -1}', "'id' must be a whole number"),
@@ -358,7 +358,7 @@ def test_a_flood_of_1000_messages_is_bounded_and_the_game_unaffected(shooting_ga
         start = time.monotonic()
         for i in range(1000):
             ws.send_json({"type": "commit", "id": i,
-                          "action": {"bot": "blue-2", "move": [{"forward": 1}]}})
+                          "action": {"bot": "blue-1", "move": [{"forward": 1}]}})
         flooded = time.monotonic() - start
         time.sleep(1.1)                     # the bucket refills: the seat is heard again
         ws.send_json({"type": "ping", "id": 5000})
@@ -421,7 +421,7 @@ def test_a_second_phone_on_one_seat_is_told_and_shows_the_same_desk(shooting_gam
             assert second.receive_json()["type"] == "hello"
             assert told_before(second, 91, "screens")["others"] == 1
             assert told_before(first, 92, "screens")["others"] == 1
-            first.send_json({"type": "plan", "id": 1, "bot": "blue-2",
+            first.send_json({"type": "plan", "id": 1, "bot": "blue-1",
                              "steps": [{"forward": 4}, {"turn": 45}]})
             planned = answer(first, 1)["plan"]
             told_before(first, 93, "desk")      # first's answers, its desk shared, are done
@@ -446,13 +446,13 @@ def test_a_phone_that_reconnects_picks_up_where_it_was(shooting_game):
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as ws:
         ws.receive_json()
         ws.send_json({"type": "premeasure", "id": 1, "bot": "red-1", "weapon": "Mortar",
-                      "target": "blue-2"})
+                      "target": "blue-1"})
         first = answer(ws, 1)["premeasure"]
-        ws.send_json({"type": "plan", "id": 2, "bot": "blue-2", "steps": [{"forward": 3}]})
+        ws.send_json({"type": "plan", "id": 2, "bot": "blue-1", "steps": [{"forward": 3}]})
         planned = answer(ws, 2)["plan"]
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as ws:
         desk = ws.receive_json()["desk"]
-    assert desk["selected"] == "blue-2"
+    assert desk["selected"] == "blue-1"
     assert desk["measure"]["weapon"] == "Mortar" and desk["premeasure"] == first
     assert desk["plan"]["steps"] == [{"forward": 3}] and desk["planned"] == planned
 
@@ -464,17 +464,17 @@ def test_show_on_table_pushes_the_seats_work_to_every_seat(shooting_game):
         with c.websocket_connect("/ws/" + TOKENS["red"]) as red:
             red.receive_json()
             red.send_json({"type": "premeasure", "id": 1, "bot": "red-1", "weapon": "Mortar",
-                           "target": "blue-2"})
+                           "target": "blue-1"})
             answer(red, 1)
             red.send_json({"type": "show", "id": 2, "on": True})
             assert answer(red, 2) == {"type": "shown", "on": True, "re": 2}
         pushed = table.receive_json()
         assert pushed["type"] == "state"
         assert pushed["shown"][0]["seat"] == "red"
-        assert pushed["shown"][0]["premeasure"]["blast"]["centre"] == "blue-2"
+        assert pushed["shown"][0]["premeasure"]["blast"]["centre"] == "blue-1"
     assert hub.shown()[0]["premeasure"]["weapon"] == "Mortar"    # what the table view reads
     (seat, measure, move), = hub.shown_work()                     # ... or measures itself
-    assert (seat, measure["weapon"], measure["target"], move) == ("red", "Mortar", "blue-2", None)
+    assert (seat, measure["weapon"], measure["target"], move) == ("red", "Mortar", "blue-1", None)
 
 
 def test_a_resumed_server_takes_the_same_links(tmp_path):
@@ -572,7 +572,7 @@ def test_after_a_commit_every_seat_gets_its_work_measured_again(shooting_game):
     hub, c = client(game, commit=True)
     with c.websocket_connect("/ws/" + TOKENS["blue"]) as blue:
         blue.receive_json()
-        blue.send_json({"type": "plan", "id": 1, "bot": "blue-2", "steps": [{"forward": 2}]})
+        blue.send_json({"type": "plan", "id": 1, "bot": "blue-1", "steps": [{"forward": 2}]})
         assert answer(blue, 1)["plan"]["refusal"]["rule"] == "D18"       # red's turn yet
         with c.websocket_connect("/ws/" + TOKENS["red"]) as red:
             red.receive_json()
@@ -590,9 +590,9 @@ def test_select_clear_and_show_off(shooting_game):
     hub, c = client(shooting_game)
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
         ws.receive_json()
-        ws.send_json({"type": "select", "id": 1, "bot": "blue-2"})
+        ws.send_json({"type": "select", "id": 1, "bot": "blue-1"})
         sel = answer(ws, 1)
-        assert sel["bot"]["id"] == "blue-2" and sel["own"] is False
+        assert sel["bot"]["id"] == "blue-1" and sel["own"] is False
         ws.send_json({"type": "select", "id": 2, "bot": "ghost-9"})
         assert answer(ws, 2)["message"] == "there is no bot 'ghost-9' on the table"
         ws.send_json({"type": "premeasure", "id": 3, "bot": "red-1", "weapon": "Mortar"})
@@ -622,15 +622,15 @@ _json = st.recursive(
 _messages = st.fixed_dictionaries(
     {"type": st.sampled_from(["ping", "select", "premeasure", "plan", "clear", "show",
                               "commit", "undo", "redo", "other"])},
-    optional={"bot": st.sampled_from(["red-1", "blue-2", "nobody", ""]) | _json,
+    optional={"bot": st.sampled_from(["red-1", "blue-1", "nobody", ""]) | _json,
               "weapon": st.sampled_from(["Mortar", "Pusher", "Tractor beam"]) | _json,
-              "target": st.sampled_from(["red-1", "blue-2"]) | _json,
+              "target": st.sampled_from(["red-1", "blue-1"]) | _json,
               "at": st.lists(st.floats(-100, 100), min_size=2, max_size=2) | _json,
               "steps": st.lists(st.sampled_from([{"forward": 2}, {"turn": 45}, {"back": 1},
                                                  {"loop": True}, {"lift": "up"}]), max_size=5)
               | _json,
               "action": st.sampled_from([{"bot": "red-1", "pass": True},
-                                         {"bot": "blue-2", "move": [{"forward": 1}]},
+                                         {"bot": "blue-1", "move": [{"forward": 1}]},
                                          {"bot": "red-1", "shoot": [{"weapon": "Mortar",
                                                                     "at": [30, 30]}]}]) | _json,
               "on": _json, "dice": _json, "id": _json})

@@ -361,11 +361,11 @@ def test_a_turn_played_by_taps_only(fresh, browser):
         red.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
                  "the Mortar's pre-measure")
         assert "fire" not in controls(red)
-        tap_bot(red, "blue-2")
-        red.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
-        assert controls(red)["fire"] == ("Fire Mortar at blue-2", False)
+        tap_bot(red, "blue-1")
+        red.wait("window.bottisota.premeasure.focus === 'blue-1'", "blue-1 aimed at")
+        assert controls(red)["fire"] == ("Fire Mortar at blue-1", False)
         text = red.js("document.getElementById('measure').textContent")
-        assert "blue-2" in text and "%" in text and "blast" in text
+        assert "blue-1" in text and "%" in text and "blast" in text
         png = screenshot(red)
         assert len(png) > 20_000 and distinct_colours(png) > 40
         _keep("phone.png", png)
@@ -374,7 +374,7 @@ def test_a_turn_played_by_taps_only(fresh, browser):
         red.wait("window.bottisota.state.turn === 'blue'", "the shot made")
         assert len(hub.game.history) == shots + 1
         assert red.js("window.sent.filter((m) => m.type === 'commit').pop().action") == {
-            "bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-2"}]}
+            "bot": "red-1", "shoot": [{"weapon": "Mortar", "target": "blue-1"}]}
         assert "fire" not in controls(red)
     finally:
         blue.close()
@@ -421,7 +421,7 @@ def test_the_map_is_drawn_again_on_every_size_change(served, browser):
                           " })()")
         right, bottom = corners[1][0], corners[0][1]
         assert right <= zoom[0] or bottom <= zoom[1], (corners, zoom, width)
-        for bot in ("red-1", "blue-2"):                      # a tap where it is drawn hits it
+        for bot in ("red-1", "blue-1"):                      # a tap where it is drawn hits it
             x, y = browser.js(f"window.bottisota.screenOf('{bot}')")
             assert box[0] < x < box[2] and box[1] < y < box[3]   # drawn inside the map
             assert browser.js(f"window.bottisota.botAt({x}, {y})") == bot
@@ -448,15 +448,15 @@ def test_the_other_seat_reads_the_feed_scores_and_winner(served, browser):
     The messages are those of the session's protocol, fed to the page."""
     hub, port = served
     phone(browser, f"http://127.0.0.1:{port}/s/{TOKENS['blue']}")
-    lines = [{"seq": 1, "text": "red-1 fires the Mortar at blue-2: rolls 5, needs 4: HIT",
+    lines = [{"seq": 1, "text": "red-1 fires the Mortar at blue-1: rolls 5, needs 4: HIT",
               "undone": False},
-             {"seq": 2, "text": "blue-2 takes 1 damage point (red-1's Mortar)", "undone": False}]
+             {"seq": 2, "text": "blue-1 takes 1 damage point (red-1's Mortar)", "undone": False}]
     browser.js(f"window.bottisota.receive({json.dumps({'type': 'events', 'lines': lines})})")
     log = browser.js("document.getElementById('log').textContent")
     assert "HIT" in log and "takes 1 damage point" in log
     browser.js("window.bottisota.receive({type: 'events', lines: [{seq: 2, text: "
-               "'blue-2 takes 1 damage point', undone: true}]})")
-    assert browser.js("document.querySelector('#log li.undone').textContent").startswith("blue-2")
+               "'blue-1 takes 1 damage point', undone: true}]})")
+    assert browser.js("document.querySelector('#log li.undone').textContent").startswith("blue-1")
     # a reload: the hello's log is the feed again
     hello = browser.js("JSON.stringify(window.bottisota.hello)")
     browser.js(f"window.bottisota.receive({{...{hello}, log: {json.dumps(lines)}}})")
@@ -464,7 +464,7 @@ def test_the_other_seat_reads_the_feed_scores_and_winner(served, browser):
     # scores, the table waiting for a watcher, then the winner
     state = browser.js("JSON.stringify(window.bottisota.state)")
     waiting = {"kind": "overwatch", "seat": "blue",
-               "text": "waiting for blue: blue-2 may fire at red-1 (overwatch)"}
+               "text": "waiting for blue: blue-1 may fire at red-1 (overwatch)"}
     browser.js(f"window.bottisota.receive({{type: 'state', state: {{...{state}, scores: "
                f"{{red: 3, blue: 1}}, waiting: {json.dumps(waiting)}, winner: null}}}})")
     assert browser.js("document.getElementById('scores').textContent") == "red 3blue 1"
@@ -485,13 +485,13 @@ def test_the_watcher_answers_on_its_phone(served, browser):
     `overwatch_answer`; unanswered, the prompt goes when the time is out (hold)."""
     hub, port = served
     phone(browser, f"http://127.0.0.1:{port}/s/{TOKENS['blue']}")
-    ask = {"type": "overwatch_ask", "ask": 7, "watcher": "blue-2", "mover": "red-1",
+    ask = {"type": "overwatch_ask", "ask": 7, "watcher": "blue-1", "mover": "red-1",
            "weapons": ["Tractor beam"], "seconds": 30,
-           "text": "red-1 moves through blue-2's overwatch: fire or hold?"}
+           "text": "red-1 moves through blue-1's overwatch: fire or hold?"}
     browser.js(f"window.bottisota.receive({json.dumps(ask)})")
     browser.wait("!document.getElementById('prompt').hidden", "the watcher's prompt")
     text = browser.js("document.getElementById('prompt').textContent")
-    assert "red-1 moves within blue-2's overwatch: fire or hold?" in text
+    assert "red-1 moves within blue-1's overwatch: fire or hold?" in text
     assert "Tractor beam" in text and "30 s left" in text
     time.sleep(1.3)
     assert "29 s left" in browser.js("document.getElementById('prompt').textContent") or \
@@ -566,15 +566,15 @@ def test_a_held_connection_says_so_and_disables_the_controls(served, browser):
             "document.getElementById('banner').textContent")
         assert browser.js("Array.from(document.querySelectorAll('#panel button'))"
                           ".every((b) => b.disabled)")
-        tap_bot(browser, "blue-2")                            # ignored while offline
+        tap_bot(browser, "blue-1")                            # ignored while offline
         assert browser.js("window.bottisota.selected") == "red-1"
         time.sleep(max(0.0, 10.0 - (time.monotonic() - held)))
         assert not browser.js("document.getElementById('banner').hidden")
         relay.held.clear()
         browser.wait("document.getElementById('banner').hidden && !document.querySelector"
                      "(\"[data-weapon='Mortar']\").disabled", "the page back")
-        tap_bot(browser, "blue-2")
-        browser.wait("window.bottisota.selected === 'blue-2'", "taps work again")
+        tap_bot(browser, "blue-1")
+        browser.wait("window.bottisota.selected === 'blue-1'", "taps work again")
     finally:
         relay.close()
 
@@ -643,8 +643,8 @@ def test_the_page_speaks_the_phones_language(served, browser):
     tap_bot(browser, "red-1")
     browser.tap_selector("[data-weapon='Mortar']")
     browser.wait("window.bottisota.premeasure", "the pre-measure")
-    tap_bot(browser, "blue-2")
-    browser.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
+    tap_bot(browser, "blue-1")
+    browser.wait("window.bottisota.premeasure.focus === 'blue-1'", "blue-1 aimed at")
     time.sleep(0.2)
     assert "räjähdys" in {b["text"] for b in browser.js("window.bottisota.labels")}
     # the page's own numbers as the server's: "50 %" in Finnish (a no-break space)
@@ -660,7 +660,7 @@ def test_the_page_speaks_the_phones_language(served, browser):
 
 def play_a_seat(tools: DevTools, port: int, size: tuple[int, int], mobile: bool,
                 out: Path) -> bytes:
-    """Open red's seat, tap red-1, pre-measure the Mortar on blue-2."""
+    """Open red's seat, tap red-1, pre-measure the Mortar on blue-1."""
     w, h = size
     tools.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=2,
                mobile=mobile)
@@ -672,15 +672,15 @@ def play_a_seat(tools: DevTools, port: int, size: tuple[int, int], mobile: bool,
     x, y = tools.wait("window.bottisota.screenOf('red-1')", "red-1 on the table")
     tools.tap(x, y)
     tools.wait("window.bottisota.selected === 'red-1'", "red-1 selected")
-    # pre-measure the Mortar, then tap blue-2 as its target
+    # pre-measure the Mortar, then tap blue-1 as its target
     tools.tap_selector("[data-weapon='Mortar']")
     tools.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
                "the Mortar's pre-measure")
-    x, y = tools.wait("window.bottisota.screenOf('blue-2')", "blue-2 on the table")
+    x, y = tools.wait("window.bottisota.screenOf('blue-1')", "blue-1 on the table")
     tools.tap(x, y)
-    tools.wait("window.bottisota.premeasure.focus === 'blue-2'", "blue-2 aimed at")
+    tools.wait("window.bottisota.premeasure.focus === 'blue-1'", "blue-1 aimed at")
     text = tools.js("document.getElementById('measure').textContent")
-    assert "blue-2" in text and "%" in text and "blast" in text
+    assert "blue-1" in text and "%" in text and "blast" in text
     tools.js("document.getElementById('panel').scrollTop = 0; window.scrollTo(0, 0)")
     time.sleep(0.2)
     png = base64.b64decode(tools.call("Page.captureScreenshot", format="png")["data"])
@@ -693,7 +693,7 @@ def test_phone_size_390x844(served, browser, tmp_path):
     png = play_a_seat(browser, port, (390, 844), True, tmp_path / "phone.png")
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
     assert distinct_colours(png) > 40            # a drawn table, not an empty page
-    assert hub.desks["red"].measure["target"] == "blue-2"
+    assert hub.desks["red"].measure["target"] == "blue-1"
 
 
 def test_tablet_size(served, browser, tmp_path):
@@ -711,14 +711,14 @@ def test_the_table_seat_shows_what_a_phone_pushed(served, browser, tmp_path):
     hub, port = served
     red = hub.seats["red"]
     hub.handle(red, parse(json.dumps({"type": "premeasure", "bot": "red-1", "weapon": "Mortar",
-                                      "target": "blue-2"})))
+                                      "target": "blue-1"})))
     hub.handle(red, parse(json.dumps({"type": "show", "on": True})))
     browser.call("Emulation.setDeviceMetricsOverride", width=1280, height=800,
                  deviceScaleFactor=1, mobile=False)
     browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/s/{TOKENS['table']}")
     browser.wait("window.bottisota && window.bottisota.ready", "the table's hello")
     assert browser.js("window.bottisota.hello.table_seat") is True
-    assert browser.js("window.bottisota.shown[0].premeasure.focus") == "blue-2"
+    assert browser.js("window.bottisota.shown[0].premeasure.focus") == "blue-1"
     time.sleep(0.2)
     png = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
     assert len(png) > 20_000 and distinct_colours(png) > 40
@@ -832,7 +832,7 @@ def test_play_with_phones_a_phone_beside_the_table_view(browser, tmp_path, video
 def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browser):
     """Red plays by taps on its phone, blue on another phone of the table's network:
     blue's page reads red's shot in words and the scores; when red moves within
-    blue-2's overwatch (R23) blue's phone asks, and holds; after round 3 (the house's
+    blue-1's overwatch (R23) blue's phone asks, and holds; after round 3 (the house's
     round limit) both pages show the winner."""
     from bottisota.engine.game import Game
     from bottisota.formats.content import arenas_dir
@@ -865,7 +865,7 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
         blue = SeatClient(port, TOKENS["blue"])
         while hub.game.whose_turn() == "blue":
             blue_plays(blue, hub.game)
-        # round 2: red stays and fires its Mortar at blue-2
+        # round 2: red stays and fires its Mortar at blue-1
         red.wait("window.bottisota.state.round === 2 && !!document.getElementById('commit')",
                  "red's round 2")
         red.tap_selector("#commit")
@@ -873,7 +873,7 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
         red.tap_selector("[data-weapon='Mortar']")
         red.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === 'Mortar'",
                  "the Mortar's pre-measure")
-        tap_bot(red, "blue-2")
+        tap_bot(red, "blue-1")
         red.wait("!!document.getElementById('fire')", "the Fire button")
         red.tap_selector("#fire")
         red.wait("window.bottisota.state.turn === 'blue'", "the shot made")
@@ -889,11 +889,11 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
         _keep("phone-feed.png", base64.b64decode(
             blue_page.call("Page.captureScreenshot", format="png")["data"]))
         red.call("Page.bringToFront")
-        assert blue.send({"type": "commit", "action": {"bot": "blue-2", "move": []}})[
+        assert blue.send({"type": "commit", "action": {"bot": "blue-1", "move": []}})[
             "type"] == "done"
-        assert blue.send({"type": "commit", "action": {"bot": "blue-2", "overwatch": True}})[
+        assert blue.send({"type": "commit", "action": {"bot": "blue-1", "overwatch": True}})[
             "type"] == "done"
-        # round 3: red moves 2 cm within blue-2's overwatch: blue's phone asks
+        # round 3: red moves 2 cm within blue-1's overwatch: blue's phone asks
         red.wait("window.bottisota.state.round === 3 && !!document.getElementById('commit')",
                  "red's round 3")
         red.tap_selector("[data-plan='fwd1']")
@@ -904,7 +904,7 @@ def test_two_phones_play_to_the_end_with_the_feed_and_the_watchers_answer(browse
         red.wait("!document.getElementById('waiting').hidden", "the table waiting for blue")
         blue_page.call("Page.bringToFront")
         blue_page.wait("!document.getElementById('prompt').hidden", "blue's question")
-        assert "blue-2" in blue_page.js("document.getElementById('prompt').textContent")
+        assert "blue-1" in blue_page.js("document.getElementById('prompt').textContent")
         png = screenshot(blue_page)
         _keep("phone-watcher.png", png)
         blue_page.tap_selector("#ow-hold")

@@ -111,7 +111,7 @@ def test_a_stalled_reader_never_holds_up_the_other_seats(shooting_game, monkeypa
     for t in readers:
         t.start()
     weapon = game.state.bots["red-1"].stats.weapons[0].name
-    measure = {"type": "premeasure", "bot": "red-1", "weapon": weapon, "target": "blue-2"}
+    measure = {"type": "premeasure", "bot": "red-1", "weapon": weapon, "target": "blue-1"}
     stalled, head = upgrade(port, TOKENS["blue"], rcvbuf=4096)
     assert head.startswith(b"HTTP/1.1 101")
     started = time.monotonic()

@@ -71,12 +71,12 @@ def reply_to(ws, mid: int) -> dict:
 
 
 def watched_move() -> tuple[Game, Move]:
-    """Red's artillery (red-1 at 20,36) on overwatch; blue's tractor (blue-2 at 40,36)
+    """Red's artillery (red-1 at 20,36) on overwatch; blue's tractor (blue-1 at 40,36)
     to move 2 cm west, inside red-1's 30 cm overwatch reach (R23)."""
     game = until(duel(), "red", "shoot", 3)
     assert game.act(SetOverwatch("red-1")).ok
     assert (game.whose_turn(), game.expected()) == ("blue", "move")
-    move = Move("blue-2", (Forward(2),))
+    move = Move("blue-1", (Forward(2),))
     assert [o.watcher for o in game.preview(move).overwatch] == ["red-1"]
     return game, move
 
@@ -105,12 +105,12 @@ def test_a_phone_seats_watcher_is_asked_and_its_answer_decides(fire):  # R23
         red.receive_json()
         blue.receive_json()
         blue.send_json({"type": "commit", "id": 1,
-                        "action": {"bot": "blue-2", "move": [{"forward": 2}]}})
+                        "action": {"bot": "blue-1", "move": [{"forward": 2}]}})
         assert reply_to(blue, 1)["type"] == "asking"
         assert len(game.history) == n                        # nothing fired by itself
         assert hub.overwatch_ask(hub.seats["red"]) is not None
         ask = read_until(red, "overwatch_ask")
-        assert (ask["watcher"], ask["mover"], ask["weapons"]) == ("red-1", "blue-2", ["Mortar"])
+        assert (ask["watcher"], ask["mover"], ask["weapons"]) == ("red-1", "blue-1", ["Mortar"])
         assert 0 < ask["seconds"] <= 30
         state = hub.state()["state"]
         assert state["waiting"]["kind"] == "overwatch" and state["waiting"]["seat"] == "red"
@@ -119,7 +119,7 @@ def test_a_phone_seats_watcher_is_asked_and_its_answer_decides(fire):  # R23
         red.send_json({"type": "overwatch_answer", "id": 3, "ask": ask["ask"], "fire": fire})
         assert read_until(red, "done")["re"] == 3
     entry = game.history[-1]
-    assert len(game.history) == n + 1 and entry.action.bot == "blue-2"
+    assert len(game.history) == n + 1 and entry.action.bot == "blue-1"
     fired = [e for e in entry.events if e["type"] == "overwatch_fire"]
     assert bool(fired) is fire
     assert ("red-1" in entry.action.hold_fire) is (not fire)
@@ -171,14 +171,14 @@ def test_every_phone_hears_the_events_scores_and_the_winner():
             red.receive_json()
             red.send_json({"type": "commit", "id": 1,
                            "action": {"bot": "red-1", "shoot": [{"weapon": "Mortar",
-                                                                 "target": "blue-2"}]}})
+                                                                 "target": "blue-1"}]}})
             read_until(red, "done")
         told = read_until(blue, "events")
         assert [line["seq"] for line in told["lines"]] == \
             list(range(seen + 1, seen + 1 + len(told["lines"])))
         texts = " | ".join(line["text"] for line in told["lines"])
-        assert told["lines"][0]["text"] == "red-1 fires its Mortar at blue-2"
-        assert "blue-2 armour test: rolled" in texts            # the dice, in words
+        assert told["lines"][0]["text"] == "red-1 fires its Mortar at blue-1"
+        assert "blue-1 armour test: rolled" in texts            # the dice, in words
         with hub.table_lock, hub.lock:                      # the table plays on to the end
             while not game.state.over:
                 step(game)
@@ -207,7 +207,7 @@ def test_each_phone_hears_the_game_in_its_own_language():
             c.websocket_connect("/ws/" + TOKENS["red"], headers={"accept-language": "en"}) as red:
         assert "kierros" in " ".join(line["text"] for line in blue.receive_json()["log"])
         red.receive_json()
-        blue.send_json({"type": "commit", "id": 1, "action": {"bot": "blue-2", "move": []}})
+        blue.send_json({"type": "commit", "id": 1, "action": {"bot": "blue-1", "move": []}})
         refused = reply_to(blue, 1)
         assert refused["type"] == "error" and "vuoro" in refused["message"], refused
         blue.send_text("{not json")                 # read by the connection itself
@@ -219,7 +219,7 @@ def test_each_phone_hears_the_game_in_its_own_language():
         assert read_until(blue, "error")["message"] == unreadable != ""
         red.send_json({"type": "commit", "id": 2,
                        "action": {"bot": "red-1", "shoot": [{"weapon": "Mortar",
-                                                             "target": "blue-2"}]}})
+                                                             "target": "blue-1"}]}})
         read_until(red, "done")
         fired = next(e for e in game.history[-1].events if e["type"] == "shot")
         with speaking("fi"):
@@ -227,7 +227,7 @@ def test_each_phone_hears_the_game_in_its_own_language():
         assert in_finnish != describe(fired)
         assert read_until(blue, "events")["lines"][0]["text"] == in_finnish
         assert read_until(red, "events")["lines"][0]["text"] == \
-            "red-1 fires its Mortar at blue-2"
+            "red-1 fires its Mortar at blue-1"
         with hub.table_lock, hub.lock:
             while not game.state.over:
                 step(game)

@@ -83,7 +83,7 @@ def test_a_table_action_is_seen_by_the_phone(video):
             m = ws.receive_json()
             if m["type"] == "state" and m["state"]["version"] > hello["state"]["version"]:
                 break
-        assert m["state"]["turn"] == "blue" and m["state"]["active"] == "blue-2"
+        assert m["state"]["turn"] == "blue" and m["state"]["active"] == "blue-1"
     # the table logged its own action once, with no phone named
     assert "red-1 passes" in lines(app) and not any("phone" in t for t in lines(app))
 
@@ -98,13 +98,13 @@ def test_what_a_seat_shows_is_drawn_on_the_table_and_the_links_toggle(video):
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
         ws.receive_json()
         ws.send_json({"type": "premeasure", "id": 1, "bot": "red-1", "weapon": "Mortar",
-                      "target": "blue-2"})
+                      "target": "blue-1"})
         answer(ws, 1)
         ws.send_json({"type": "show", "id": 2, "on": True})
         answer(ws, 2)
     work = app.phones.shared(game)
     assert [(seat, pm.bot, pm.weapon, focus) for seat, pm, focus, _ in work] == \
-        [("red", "red-1", "Mortar", "blue-2")]
+        [("red", "red-1", "Mortar", "blue-1")]
     shown = pygame.image.tobytes(app.phones.frame(app, 1 / 60), "RGB")
     assert shown != plain
     # F6 shows the links: white QR cards at the foot of the table
@@ -211,27 +211,27 @@ def test_no_race_when_the_phone_and_the_table_act_at_once(video, tmp_path):
 
 
 def test_robot_watchers_answer_a_phones_move():
-    """Red's phone commits a move past blue-2 on overwatch, blue played by a robot:
+    """Red's phone commits a move past blue-1 on overwatch, blue played by a robot:
     the robot's overwatch table decides fire or hold (R23), the decision journaled
     as the move's note and the move's hold_fire as it decided, as at the table."""
-    game = advance(new_game())                       # round 2: red-1 (20, 36), blue-2 (40, 36)
+    game = advance(new_game())                       # round 2: red-1 (20, 36), blue-1 (40, 36)
     assert game.act(Pass("red-1")).ok
-    assert game.act(Move("blue-2", ())).ok
-    assert game.act(SetOverwatch("blue-2")).ok       # round 3: red-1 to move, in blue's sight
+    assert game.act(Move("blue-1", ())).ok
+    assert game.act(SetOverwatch("blue-1")).ok       # round 3: red-1 to move, in blue's sight
     robots = robot_seats(["blue"], ["red", "blue"], game)
     hub = Hub(game, dict(TOKENS), commit=True, robots=robots)
     move = Move("red-1", (Forward(7.0),))
-    assert [o.watcher for o in game.preview(move).overwatch] == ["blue-2"]
+    assert [o.watcher for o in game.preview(move).overwatch] == ["blue-1"]
     reply = hub.handle(hub.seats["red"], parse_commit_move("red-1", 7.0)).replies[0]
     assert reply["type"] == "done"
     entry = game.history[-1]
     notes = entry.events[:entry.notes]
     (decision,) = [e for e in notes if e["type"] == "robot_decision"]
     assert decision["player"] == "blue"
-    held = "blue-2" in entry.action.hold_fire
+    held = "blue-1" in entry.action.hold_fire
     fired = any(e["type"] == "overwatch_fire" for e in entry.events)
     assert held != fired                             # it did as its table said
-    assert any(t.startswith("OVERWATCH") or "blue-2" in t for t in reply["events"]) or held
+    assert any(t.startswith("OVERWATCH") or "blue-1" in t for t in reply["events"]) or held
 
 
 def parse_commit_move(bot: str, cm: float):
@@ -267,12 +267,12 @@ def test_the_phones_words_are_the_tables():
     game = advance(new_game())
     hub = Hub(game, dict(TOKENS), commit=True)
     c = TestClient(make_app(hub))
-    core = premeasure(game.state, "red-1", "Mortar", "blue-2")
+    core = premeasure(game.state, "red-1", "Mortar", "blue-1")
     with c.websocket_connect("/ws/" + TOKENS["red"]) as ws:
         hello = ws.receive_json()
         assert hello["state"]["line"] == turn_line(game) == "Round 2 - red to shoot (red-1)"
         ws.send_json({"type": "premeasure", "id": 1, "bot": "red-1", "weapon": "Mortar",
-                      "target": "blue-2"})
+                      "target": "blue-1"})
         pm = answer(ws, 1)["premeasure"]
         for got, t in zip(pm["targets"], core.targets, strict=True):
             assert got["words"] == target_words(t, core) and got["verdict"] == verdict(t)

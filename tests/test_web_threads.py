@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture
 def shooting_game():
-    """Round 2, red's artillery (red-1) in its shooting phase, blue-2 across the table."""
+    """Round 2, red's artillery (red-1) in its shooting phase, blue-1 across the table."""
     return advance(new_game())
 
 
@@ -100,10 +100,10 @@ def test_a_drag_is_answered_for_its_newest_position_only(shooting_game):
         ws.receive_json()
         thread = _holding(hub.lock, release, held)            # a long answer in progress
         try:
-            ws.send_json({"type": "plan", "id": 1, "bot": "blue-2", "steps": [{"forward": 1}]})
+            ws.send_json({"type": "plan", "id": 1, "bot": "blue-1", "steps": [{"forward": 1}]})
             time.sleep(0.3)                                   # taken up, waiting for the lock
             for mid, cm in ((2, 2), (3, 3), (4, 4)):
-                ws.send_json({"type": "plan", "id": mid, "bot": "blue-2",
+                ws.send_json({"type": "plan", "id": mid, "bot": "blue-1",
                               "steps": [{"forward": cm}]})
             ws.send_json({"type": "ping", "id": 5})
             time.sleep(0.3)                                   # all read while the lock is held
@@ -129,21 +129,21 @@ def test_the_shown_work_is_published_as_the_core_measured_it(shooting_game, vide
     app, hub = _table(game)
     seat = hub.seats["blue"]
     hub.handle(seat, parse('{"type": "show", "on": true}'))
-    hub.handle(seat, parse('{"type": "plan", "bot": "blue-2", "steps": [{"forward": 3}]}'))
+    hub.handle(seat, parse('{"type": "plan", "bot": "blue-1", "steps": [{"forward": 3}]}'))
     mark, (shown,) = hub.on_table
     assert mark == hub.game_mark() and shown.seat == "blue"
     assert isinstance(shown.preview, MovePreview)
-    fresh = preview_move(game.state, Move("blue-2", (Forward(3.0),)))
+    fresh = preview_move(game.state, Move("blue-1", (Forward(3.0),)))
     assert shown.preview.result == fresh                      # the core's own walk
     (got,) = app.phones.shared(game)
     assert got == ("blue", None, None, shown.preview)         # drawn as published
     app.phones.frame(app, 1 / 60)
     assert app.act(_pass(game))                               # the table acts: red passes
-    hub.handle(seat, parse('{"type": "plan", "bot": "blue-2", "steps": [{"forward": 2}]}'))
+    hub.handle(seat, parse('{"type": "plan", "bot": "blue-1", "steps": [{"forward": 2}]}'))
     assert hub.on_table[0] != hub.game_mark()      # the others' work not yet measured again
     (again,) = app.phones.shared(game)                        # so measured here
     assert again[0] == "blue" and again[3] is not hub.on_table[1][0].preview
-    assert again[3].result == game.preview_move(game.state, Move("blue-2", (Forward(2.0),)))
+    assert again[3].result == game.preview_move(game.state, Move("blue-1", (Forward(2.0),)))
     assert hub.poll() and hub.on_table[0] == hub.game_mark()  # the server's, once more
 
 
@@ -155,7 +155,7 @@ def test_the_preview_cache_is_one_pair_replaced_whole(shooting_game):
     """Game.preview_move keeps (the state's key, its answers) as one object: a
     thread that reads it never pairs one state's key with another's answers."""
     game = shooting_game
-    move = Move("blue-2", (Forward(2.0), Turn(30.0)))
+    move = Move("blue-1", (Forward(2.0), Turn(30.0)))
     first = game.preview_move(game.state, move)
     key, walks = game._walks
     assert walks[move] is first
@@ -168,7 +168,7 @@ def test_the_preview_cache_is_one_pair_replaced_whole(shooting_game):
 
 def test_previews_from_many_threads_match_a_fresh_walk(shooting_game):
     game = shooting_game
-    moves = [Move("blue-2", (Forward(0.5 + i * 0.25),)) for i in range(24)]
+    moves = [Move("blue-1", (Forward(0.5 + i * 0.25),)) for i in range(24)]
     expected = {m: preview_move(game.state, m) for m in moves}
     errors: list[object] = []
 

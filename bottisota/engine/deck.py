@@ -40,13 +40,25 @@ def draw_bot(state: GameState, player: str) -> list[DrawnEvent]:
             N_("draw: {player}'s bot from the deck of {deck}").format(
                 player=player, deck=len(state.deck)))
     card = state.deck[i]
-    bot_id = f"{player}-{state.next_id}"
-    while bot_id in state.bots:
-        state.next_id += 1
-        bot_id = f"{player}-{state.next_id}"
+    bot_id = _new_bot_id(state, player)
     drawn: DrawnEvent = {"type": "drawn", "player": player, "card": card, "bot": bot_id}
     apply_event(state, drawn)
     return [drawn]
+
+
+def _new_bot_id(state: GameState, player: str) -> str:
+    """The drawn bot's id: the player's name and a number, counted per player (the
+    player's first bot is `red-1`); a game journaled before version 3 takes the shared
+    counter of bots and mines (its red's first bot could be `red-2`)."""
+    if state.ids_per_player:
+        n = 1 + sum(1 for b in state.bots.values() if b.player == player)
+    else:
+        n = state.next_id
+    while f"{player}-{n}" in state.bots:
+        n += 1
+        if not state.ids_per_player:
+            state.next_id = n
+    return f"{player}-{n}"
 
 
 def draw_part(state: GameState, bot: Bot, service: str) -> list[Event]:

@@ -224,9 +224,11 @@ class Game:
     @classmethod
     def new(cls, arena: Arena, rules: HouseRules, cards: Iterable[BotCard] | dict[str, BotCard],
             mods: Iterable[Mod] | dict[str, Mod], players: list[str], seed: int | None = None,
-            dice: Dice | None = None, round_limit: int | None = None) -> Game:
+            dice: Dice | None = None, round_limit: int | None = None,
+            ids_per_player: bool = True) -> Game:
         """A new game (R6): a random starting player, who draws a random bot to place.
-        `seed` and `start_rolls` are kept on the game for its journal."""
+        `seed` and `start_rolls` are kept on the game for its journal. `ids_per_player`
+        False numbers bots as journals before version 3 did (one counter for all)."""
         cards = dict(cards) if isinstance(cards, dict) else {c.id: c for c in cards}
         mods = dict(mods) if isinstance(mods, dict) else {m.id: m for m in mods}
         if round_limit is not None:
@@ -241,7 +243,8 @@ class Game:
                           players=list(players), scores={p: 0 for p in players},
                           kills={p: 0 for p in players}, deck=bot_deck(cards.values()),
                           parts_deck=parts_deck(mods.values()),
-                          goals=goals_of(arena, rules), round=1, phase=MOVE)
+                          goals=goals_of(arena, rules), round=1, phase=MOVE,
+                          ids_per_player=ids_per_player)
         game = cls(state)
         game.given_players = list(players)
         before = state.dice.used
@@ -809,7 +812,8 @@ class Game:
         recorded = start_rolls + [r for e in self.history for r in e.rolls]
         forced = Dice(forced=[r.value for r in recorded])
         try:
-            twin = Game.new(arena, rules, cards, mods, list(self.given_players), dice=forced)
+            twin = Game.new(arena, rules, cards, mods, list(self.given_players), dice=forced,
+                            ids_per_player=self.state.ids_per_player)
             if twin.state.dice.rolls != start_rolls:
                 return Refusal("D8",
                         N_("the start of the game (starting player, first draw) no longer "

@@ -127,7 +127,8 @@ def choose_victim(state: GameState, mine: Mine, candidates: list[Bot]) -> Bot:
     if len(tied) == 1:
         return tied[0]
     names = ", ".join(b.id for b in tied)
-    return tied[state.dice.pick(len(tied), f"{mine.id} slides to one of {names} (R32)")]
+    return tied[state.dice.pick(len(tied), N_("{mine} slides to one of {names} (R32)").format(
+        mine=mine.id, names=names))]
 
 
 # --- activation and strikes ----------------------------------------------------------

@@ -118,7 +118,9 @@ class GameState:
     parts_deck: list[str] = field(default_factory=list)       # R50 extra parts left
     out: list[str] = field(default_factory=list)              # players out for good (R54)
     played: list[str] = field(default_factory=list)           # players who played this round
-    next_id: int = 1                # for new bot and mine ids
+    next_id: int = 1                # for mine ids (and bot ids when not per player)
+    ids_per_player: bool = True     # bot ids count per player (red-1, blue-1); journals
+                                    # before version 3 counted bots and mines as one
     over: bool = False
     quiet_since: int = 1            # D49 the last round with damage, score, placing or a move
     held_open: list[str] = field(default_factory=list)  # doors the referee holds open (R47)

@@ -12,7 +12,7 @@ cards, mods and rules.
 
 Faults (`journal_file`): each line is written, flushed and synced before the
 game goes on; a write that fails is cut back and the game takes the change
-back (JournalWriteError), so game and journal agree. Every version 2 line
+back (JournalWriteError), so game and journal agree. Every version 2 (or later) line
 ends with a digest chained to the line before, so an edit anywhere, the header
 included, is refused at its line. One process at a time holds a journal (an
 exclusive lock). A torn last line (a power cut while writing) is reported
@@ -38,7 +38,9 @@ A line the second way cannot vouch for (no state digest, an event not of its
 declared form, an action out of turn) is re-run through the rules. Whatever it
 finds amiss is read again verified, so a journal that does not hold is refused
 with the verified replay's message, at its first bad line. Version 1 journals
-(before digests) still replay.
+(before digests) still replay. Version 3 numbers each player's bots from 1 (red-1,
+blue-1); a version 1 or 2 journal replays and goes on with the shared counter it was
+written with (red's first bot may be red-2).
 """
 from __future__ import annotations
 
@@ -81,8 +83,9 @@ from bottisota.play.journal_digest import state_digest
 from bottisota.play.journal_events import well_formed
 
 FORMAT = "bottisota-journal"
-VERSION = 2
-READS = (1, 2)
+VERSION = 3
+READS = (1, 2, 3)
+PER_PLAYER_IDS = 3                  # the first version with bot ids counted per player
 
 
 def dice_mode(dice: Dice) -> str:
@@ -287,7 +290,8 @@ def _header_game(path: str, header: Raw, ask: Callable[[str], int] | None) -> Ga
         raise JournalError(path, 1,
                 N_("the header cannot be read: {err}").format(err=_why(err))) from None
     try:
-        game = Game.new(arena, rules, cards, mods, list(players), dice=dice)
+        game = Game.new(arena, rules, cards, mods, list(players), dice=dice,
+                        ids_per_player=version >= PER_PLAYER_IDS)
     except Exception as err:     # recorded data can make any rule fail
         raise JournalError(path, 1,
                 N_("the game cannot be started from the header: {err}").format(
@@ -430,7 +434,7 @@ def _replay(p: str, fh: Any, end: int, ask: Callable[[str], int] | None,
     header = jf.parse_line(p, 1, raw)
     version = header.get("version")
     prev = ""
-    chained = version == VERSION or jf.unseal(raw, "") != jf.NO_DIGEST
+    chained = (isinstance(version, int) and version >= 2) or jf.unseal(raw, "") != jf.NO_DIGEST
     if chained:                  # a digest is checked whatever version the line claims
         prev = _checked(p, 1, raw, prev)[1]
     game = _header_game(p, header, ask)
