@@ -31,7 +31,9 @@ from bottisota.robot.simulate import arena_path
 from tests.test_journal import write_resealed
 
 GAMES = [(arena, seats, seed) for arena in ("duel", "factory", "warehouse")
-         for seats, seed in ((("aggressive", "sniper"), 3),
+         # seeds whose games between them meet every kind of event the coverage test
+         # names (4, not 3, since idle robots go looking for the enemy: issue 29)
+         for seats, seed in ((("aggressive", "sniper"), 4),
                              (("scavenger", "aggressive", "sniper"), 11))]
 
 
@@ -103,7 +105,7 @@ def test_the_robot_games_cover_falls_pushes_overwatch_mines_doors_and_belts(robo
 def test_a_resumed_game_goes_on_as_the_verified_one_would(robot_journals, tmp_path):
     # the dice stream, the history and the redo list are where the live game left them
     path = tmp_path / "resumed.jsonl"
-    path.write_bytes(robot_journals["warehouse", ("aggressive", "sniper"), 3].read_bytes())
+    path.write_bytes(robot_journals["warehouse", ("aggressive", "sniper"), 4].read_bytes())
     game = resume(path)
     assert whole(game) == whole(read(path).game)
     assert game.undo() and game.undo() and game.redo()
@@ -187,7 +189,7 @@ TAMPERS = {
 
 @pytest.mark.parametrize("kind", list(TAMPERS))
 def test_a_forged_journal_is_refused_alike_from_its_events(kind, robot_journals, tmp_path):
-    lines = _lines(robot_journals["factory", ("aggressive", "sniper"), 3])
+    lines = _lines(robot_journals["factory", ("aggressive", "sniper"), 4])
     TAMPERS[kind](lines)
     path = tmp_path / "forged.jsonl"
     write_resealed(path, [json.dumps(d) for d in lines])     # the chain recomputed
@@ -206,7 +208,7 @@ def test_what_the_event_replay_cannot_see(robot_journals, tmp_path):
     # a forger who recomputes the chain and leaves every state digest true: a point the
     # bot passed through, a die shown in an informational event; resuming takes it, the
     # verified replay (`bottisota replay`) refuses it at its line
-    lines = _lines(robot_journals["factory", ("aggressive", "sniper"), 3])
+    lines = _lines(robot_journals["factory", ("aggressive", "sniper"), 4])
     k = _move_line(lines)
     [e for e in lines[k]["events"] if e["type"] == "bot_moved"][0].update(x=123.4)
     j = next(i for i, d in enumerate(lines) if any(e["type"] == "to_hit" for e in
@@ -225,7 +227,7 @@ def test_what_the_event_replay_cannot_see(robot_journals, tmp_path):
 
 def test_an_edit_with_the_chain_kept_is_refused_at_its_line_either_way(robot_journals,
                                                                         tmp_path):
-    text = robot_journals["duel", ("aggressive", "sniper"), 3].read_text().splitlines()
+    text = robot_journals["duel", ("aggressive", "sniper"), 4].read_text().splitlines()
     text[9] = text[9].replace('"rolls":[', '"rolls": [', 1)
     path = tmp_path / "edited.jsonl"
     path.write_text("\n".join(text) + "\n")
