@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
 
 import pygame
 
@@ -15,33 +14,10 @@ from bottisota.core.compass import vector
 from bottisota.core.i18n import _, number
 from bottisota.view import style
 from bottisota.view.camera import Camera
+from bottisota.viewmodel.camera_feed import DriftLike
 
 RING = (255, 255, 255)
 SEEN = (255, 170, 0)
-
-
-class PoseLike(Protocol):
-    """Where a bot stands (vision.watch.Pose)."""
-
-    @property
-    def x(self) -> float: ...
-    @property
-    def y(self) -> float: ...
-    @property
-    def facing(self) -> float: ...
-
-
-class DriftLike(Protocol):
-    """A miniature off its place (vision.watch.Drift): the view does not import vision."""
-
-    @property
-    def bot(self) -> str: ...
-    @property
-    def expected(self) -> PoseLike: ...
-    @property
-    def seen(self) -> PoseLike: ...
-    @property
-    def distance(self) -> float: ...
 
 
 def draw_drifts(surface: pygame.Surface, cam: Camera, drifts: Sequence[DriftLike],
