@@ -40,8 +40,28 @@ def edge_crossings(index, line, closed):
     return index._sight_edges.crossings(line, near.tolist())
 
 
+def single(crossings):
+    """A crossing of no length that lies inside another of the same feature (Shapely's
+    intersection can give a circle's exit point twice) is no crossing of its own."""
+    return [c for c in crossings
+            if c.s1 - c.s0 > TOL or not any(
+                d is not c and d.what == c.what and d.s0 - TOL <= c.s0 <= d.s1 + TOL
+                and d.s1 - d.s0 > TOL for d in crossings)]
+
+
+def single_track(track):
+    """The same for a track: one feature met twice at one distance is met once."""
+    out = []
+    for t in track:
+        if not any(u.what == t.what and math.isclose(u.distance, t.distance, abs_tol=TOL)
+                   for u in out):
+            out.append(t)
+    return out
+
+
 def same(found, expected):
     key = lambda c: (c.what, round(c.s0, 6))         # noqa: E731
+    found, expected = single(found), single(expected)
     assert len(found) == len(expected), (found, expected)
     for c, d in zip(sorted(found, key=key), sorted(expected, key=key), strict=True):
         assert c.what == d.what
@@ -130,8 +150,9 @@ def test_full_sight_over_near_degenerate_lines_is_shapelys(data, a, az, bz):  # 
         assert fast.blocker == slow.blocker
         if fast.point is not None:
             assert math.dist(fast.point, slow.point) <= TOL
-        assert len(fast.track) == len(slow.track)
-        same_track(fast.track, slow.track)
+        fast_track, slow_track = single_track(fast.track), single_track(slow.track)
+        assert len(fast_track) == len(slow_track)
+        same_track(fast_track, slow_track)
 
 
 def same_track(fast, slow) -> None:
