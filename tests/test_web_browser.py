@@ -579,16 +579,20 @@ def test_a_held_connection_says_so_and_disables_the_controls(served, browser):
         relay.close()
 
 
-def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
+@pytest.mark.parametrize("opened", ["tab", "phone"])
+def test_a_second_screen_on_a_seat_is_told_and_kept_in_step(served, browser, opened):
+    """A second tab of one browser, or a second phone (a browser context that shares
+    nothing, so only the server ties them): each screen says the other is there, a
+    pre-measure made on one shows on the other, and when one goes the notice goes."""
     hub, port = served
     url = f"http://127.0.0.1:{port}/s/{TOKENS['red']}"
     phone(browser, url)
-    other = browser.chromium.page()
+    other = browser.chromium.page() if opened == "tab" else browser.chromium.device()
     try:
         phone(other, url)
-        for tab in (browser, other):
-            tab.wait("!document.getElementById('tabs').hidden", "the other tab's notice")
-            assert "1 other screen" in tab.js("document.getElementById('tabs').textContent")
+        for screen in (browser, other):
+            screen.wait("!document.getElementById('tabs').hidden", "the other screen's notice")
+            assert "1 other screen" in screen.js("document.getElementById('tabs').textContent")
         browser.call("Page.bringToFront")
         tap_bot(browser, "red-1")
         browser.tap_selector("[data-weapon='Mortar']")
@@ -598,31 +602,7 @@ def test_a_second_tab_on_a_seat_is_told_and_kept_in_step(served, browser):
     finally:
         other.close()
         browser.chromium.close(other)
-    browser.wait("document.getElementById('tabs').hidden", "the notice gone with the tab")
-
-
-def test_a_second_phone_on_a_seat_is_told_and_kept_in_step(served, browser):
-    """Two phones (browser contexts that share nothing) on red's seat: each says the
-    other is there, and a pre-measure made on one shows on the other, through the
-    server; when one goes, the other's notice goes too."""
-    hub, port = served
-    url = f"http://127.0.0.1:{port}/s/{TOKENS['red']}"
-    phone(browser, url)
-    other = browser.chromium.device()
-    try:
-        phone(other, url)
-        for screen in (browser, other):
-            screen.wait("!document.getElementById('tabs').hidden", "the other phone's notice")
-            assert "1 other screen" in screen.js("document.getElementById('tabs').textContent")
-        tap_bot(browser, "red-1")
-        browser.tap_selector("[data-weapon='Mortar']")
-        other.wait("window.bottisota.premeasure && window.bottisota.premeasure.weapon === "
-                   "'Mortar' && window.bottisota.selected === 'red-1'", "the same pre-measure")
-        assert "Mortar" in other.js("document.getElementById('measure').textContent")
-    finally:
-        other.close()
-        browser.chromium.close(other)
-    browser.wait("document.getElementById('tabs').hidden", "the notice gone with the phone")
+    browser.wait("document.getElementById('tabs').hidden", "the notice gone with the screen")
 
 
 def test_the_page_speaks_the_phones_language(served, browser):
