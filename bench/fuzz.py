@@ -420,6 +420,7 @@ def run_case(case: Case, folder: Path) -> Result:
     out = Path(tempfile.mkdtemp(prefix="out-", dir=folder))
     result_file = out / "verdict.json"
     limit = _address_space() + 3 * ONE_GB
+    inherited = _status_bytes("VmRSS:", 0)    # a forked child starts with this resident
     started = time.monotonic()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -445,7 +446,9 @@ def run_case(case: Case, folder: Path) -> Result:
             break
         time.sleep(0.01)
     seconds = time.monotonic() - started
-    peak = usage.ru_maxrss * 1024 / (1 << 20)
+    # the case's own memory: what the child held beyond what it was forked with (a
+    # test process grown by earlier tests is not the case's doing)
+    peak = max(0, usage.ru_maxrss * 1024 - inherited) / (1 << 20)
     stderr = (out / "stderr").read_text(errors="replace")
     stdout = (out / "stdout").read_text(errors="replace")
     res = Result(case, "", seconds=seconds, peak_mb=peak)
@@ -479,14 +482,19 @@ def run_case(case: Case, folder: Path) -> Result:
 
 
 def _address_space() -> int:
+    return _status_bytes("VmSize:", 2 * ONE_GB)
+
+
+def _status_bytes(field: str, otherwise: int) -> int:
+    """A size from /proc/self/status (VmSize, VmRSS) in bytes, else `otherwise`."""
     try:
         with open("/proc/self/status") as fh:
             for line in fh:
-                if line.startswith("VmSize:"):
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
-    return 2 * ONE_GB
+    return otherwise
 
 
 # --- the command ------------------------------------------------------------------------
