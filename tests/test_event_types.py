@@ -68,6 +68,15 @@ def test_an_event_that_breaks_its_declaration_is_named():
     assert event_problems({"type": "no_such"}) == ["unknown event type 'no_such'"]
 
 
+def test_the_items_of_a_list_or_dict_are_checked_too():
+    good = {"type": "pit", "bot": "a", "feature": "Pit", "at": [1.0, 2.5]}
+    assert [p for p in event_problems(good) if "'at'" in p or "at=" in p] == []
+    assert event_problems({**good, "at": ["1", 2.5]}) == [
+        "pit: at=['1', 2.5] is not list[float]"]
+    over = {"type": "game_over", "winners": ["red"], "scores": {"red": "3"}, "reason": "r"}
+    assert any("scores" in p for p in event_problems(over))
+
+
 @pytest.mark.parametrize("arena_file", sorted(p.name for p in arenas_dir().glob("*.yaml")))
 def test_seeded_games_emit_only_declared_events(arena_file):
     cards, mods = load_catalogue()

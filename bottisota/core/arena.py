@@ -8,7 +8,7 @@ a spatial index (`bottisota.geometry.arena_index.ArenaIndex`), reached as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any  # Any: an arena file's `x-…` keys, kept as read
 
 from shapely.geometry.base import BaseGeometry
 

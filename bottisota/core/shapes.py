@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any  # Any: a shape as read from a file (YAML or a journal line)
 
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box

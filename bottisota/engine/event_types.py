@@ -53,10 +53,10 @@ BeltEvent = TypedDict("BeltEvent", {
     "type": Literal["belt"],
     "bot": str,
     "feature": str,
-    "from": NotRequired[list[Any]],
+    "from": NotRequired[list[float]],
     "distance": NotRequired[float],
     "slide": NotRequired[bool],
-    "to": NotRequired[list[Any]],
+    "to": NotRequired[list[float]],
     "facing": NotRequired[float],
     "heading": NotRequired[float],
 })
@@ -70,8 +70,8 @@ class BlastEvent(TypedDict):
     y: float
     z: float
     r: float
-    members: list[Any]
-    safe: list[Any]
+    members: list[str]
+    safe: list[str]
 
 
 class BotMovedEvent(TypedDict):
@@ -105,7 +105,7 @@ CollisionEvent = TypedDict("CollisionEvent", {
     "type": Literal["collision"],
     "bot": str,
     "with": str | None,
-    "at": list[Any],
+    "at": list[float],
     "hits": str | int,
     "armour_mod": int,
 })
@@ -113,7 +113,7 @@ CrashEvent = TypedDict("CrashEvent", {
     "type": Literal["crash"],
     "bot": str,
     "with": str | None,
-    "at": list[Any],
+    "at": list[float],
     "hits": str | int,
     "armour_mod": int,
 })
@@ -148,14 +148,14 @@ class DestroyedEvent(TypedDict):
 class DockedEvent(TypedDict):
     type: Literal["docked"]
     bot: str
-    at: list[Any]
+    at: list[float]
 
 
 class DoorOpenedEvent(TypedDict):
     type: Literal["door_opened"]
     bot: str
     door: str
-    at: NotRequired[list[Any]]       # not when a push or a fall carries the bot through
+    at: NotRequired[list[float]]       # not when a push or a fall carries the bot through
 
 
 class DoorHeldEvent(TypedDict):
@@ -177,7 +177,7 @@ class DropMineEvent(TypedDict):
     type: Literal["drop_mine"]
     bot: str
     weapon: str
-    at: list[Any]
+    at: list[float]
 
 
 class FallEvent(TypedDict):
@@ -186,9 +186,9 @@ class FallEvent(TypedDict):
     cause: NotRequired[str]
     moved: NotRequired[float]
     min_move: NotRequired[float]
-    at: list[Any]
+    at: list[float]
     drop: NotRequired[float]
-    lands_on: NotRequired[list[Any]]
+    lands_on: NotRequired[list[str]]
     roll: NotRequired[int]
     damage: NotRequired[int]
     damage_range: NotRequired[list[int]]        # a preview's fall: least and most
@@ -196,8 +196,8 @@ FlightEvent = TypedDict("FlightEvent", {
     "type": Literal["flight"],
     "bot": str,
     "weapon": str,
-    "from": list[Any],
-    "to": list[Any],
+    "from": list[float],
+    "to": list[float],
 })
 
 
@@ -212,9 +212,9 @@ class FlightEndEvent(TypedDict):
 
 class GameOverEvent(TypedDict):
     type: Literal["game_over"]
-    winners: list[Any]
+    winners: list[str]
     reason: str
-    scores: dict[str, Any]
+    scores: dict[str, int]
 
 
 class GoalTakenEvent(TypedDict):
@@ -222,7 +222,7 @@ class GoalTakenEvent(TypedDict):
     goal: int
     bot: str
     points: int
-    to: NotRequired[list[Any]]
+    to: NotRequired[list[float]]
 
 
 class HitsEvent(TypedDict):
@@ -243,7 +243,7 @@ class KnockedBackEvent(TypedDict):
 class LandedBesideEvent(TypedDict):
     type: Literal["landed_beside"]
     bot: str
-    at: list[Any]
+    at: list[float]
 
 
 class LiftEvent(TypedDict):
@@ -251,15 +251,15 @@ class LiftEvent(TypedDict):
     bot: str
     feature: str
     direction: str
-    to: list[Any]
+    to: list[float]
     z: float
 
 
 class LoopEvent(TypedDict):
     type: Literal["loop"]
     bot: str
-    at: list[Any]
-    turn_at: list[Any]
+    at: list[float]
+    turn_at: list[float]
 
 
 class LoopCutEvent(TypedDict):
@@ -344,8 +344,8 @@ class OverwatchFireEvent(TypedDict):
     type: Literal["overwatch_fire"]
     bot: str
     target: str
-    weapons: list[Any]
-    at: list[Any]
+    weapons: list[str]
+    at: list[float]
     after_move: bool
 
 
@@ -365,7 +365,7 @@ class PartInstalledEvent(TypedDict):
 class PartsReturnedEvent(TypedDict):
     type: Literal["parts_returned"]
     bot: str
-    parts: list[Any]
+    parts: list[str]
 
 
 class PassEvent(TypedDict):
@@ -376,7 +376,7 @@ class PassEvent(TypedDict):
 class PathEvent(TypedDict):
     type: Literal["path"]
     bot: str
-    points: list[Any]
+    points: list[list[float]]
 
 
 class PhaseEvent(TypedDict):
@@ -387,7 +387,7 @@ class PhaseEvent(TypedDict):
 class PitEvent(TypedDict):
     type: Literal["pit"]
     bot: str
-    at: list[Any]
+    at: list[float]
     feature: str
 
 
@@ -450,7 +450,7 @@ class ScoreEvent(TypedDict):
 
 class SeatsEvent(TypedDict):
     type: Literal["seats"]
-    players: list[Any]
+    players: list[str]
 
 
 class SelfDestructEvent(TypedDict):
@@ -491,9 +491,9 @@ TeleportEvent = TypedDict("TeleportEvent", {
     "type": Literal["teleport"],
     "bot": str,
     "from": str,
-    "candidates": list[Any],
+    "candidates": list[str],
     "to": NotRequired[str | None],
-    "at": NotRequired[list[Any]],
+    "at": NotRequired[list[float]],
 })
 
 
@@ -621,6 +621,13 @@ def _matches(value: Any, hint: Any) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
+    if origin is list:
+        (item,) = get_args(hint)
+        return isinstance(value, list) and all(_matches(v, item) for v in value)
+    if origin is dict:
+        key, item = get_args(hint)
+        return isinstance(value, dict) and all(
+            _matches(k, key) and _matches(v, item) for k, v in value.items())
     if origin is not None:
         return isinstance(value, origin)
     return isinstance(value, hint)

@@ -273,6 +273,8 @@ def _game_over(state: GameState, e: GameOverEvent) -> None:
 # Each reducer takes its own kind of event (the key is that event's `type`, and
 # tests/test_event_types.py checks each annotation against EVENT_TYPES): the table
 # holds them under one type, so the event's own type is left to the reducer.
+# Any: each reducer takes its own kind of event (a dispatch table by the `type` key,
+# which a Callable's argument type cannot say for every entry at once)
 REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "bot_moved": _bot_moved,
     "damaged": _damaged,

@@ -8,7 +8,7 @@ scenario files; any problem raises InputError.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any  # Any: bots and cards as a scenario or a journal file gives them
 
 from bottisota.core.arena import Arena
 from bottisota.core.cards import BotCard, Mod

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from bottisota.core.actions import Shoot, ShotOrder
 from bottisota.core.cards import Weapon
 from bottisota.engine.shooting.targeting import (
+    Placed,
     Pose,
+    PoseTuple,
     arc_refusal,
     find_weapon,
     line_of_sight,
@@ -85,7 +87,7 @@ def weapons_at(state: GameState, bot: Bot, target: Bot) -> list[str]:
             if not w.is_mine and fires(state, bot, w.name, target, spose, tpose, sights)]
 
 
-def can_fire_from(state: GameState, bot: Bot, target: Bot, pose: object) -> bool:
+def can_fire_from(state: GameState, bot: Bot, target: Bot, pose: Placed | PoseTuple) -> bool:
     """Some gun of the bot could fire at the target with the bot standing at `pose`."""
     spose, tpose = pose_of(bot, pose), pose_of(target)
     sights: dict[bool, Sight] = {}

@@ -120,8 +120,8 @@ class Session:
         entries = [self.game.start_events] + [e.events for e in self.game.history]
         for events in reversed(entries):
             for e in reversed(events):
-                if e.get("type") == "game_over":
-                    return {"text": describe(e), "players": list(e.get("winners") or [])}
+                if e["type"] == "game_over":
+                    return {"text": describe(e), "players": list(e["winners"])}
         return {"text": _("the game is over"), "players": []}
 
     # --- previews and pre-measures -----------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any  # Any: a label's rectangle or disc, as its tag says
+from typing import Generic, TypeVar
 
 import shapely
 
@@ -21,6 +21,9 @@ from bottisota.core.compass import vector
 from bottisota.core.i18n import cm
 
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
+Disc = tuple[float, float, float]              # centre x, y and radius (px)
+Segment = tuple[tuple[float, float], tuple[float, float]]
+Item = TypeVar("Item", Rect, Segment)
 GRID_PX = 64.0
 RINGS = 6                # how far a label may wander: rings of spots around its anchor
 SPOTS_PER_RING = 12
@@ -72,7 +75,8 @@ class _Grid:
     """Placed rectangles and discs bucketed by GRID_PX cells (fast overlap queries)."""
 
     def __init__(self) -> None:
-        self.cells: dict[tuple[int, int], list[tuple[str, Any]]] = {}   # a rect (r) or disc (d)
+        self.rects: dict[tuple[int, int], list[Rect]] = {}
+        self.discs: dict[tuple[int, int], list[Disc]] = {}
 
     def _span(self, x0: float, y0: float, x1: float, y1: float
               ) -> Iterator[tuple[int, int]]:
@@ -82,19 +86,18 @@ class _Grid:
 
     def add_rect(self, r: Rect) -> None:
         for c in self._span(r[0], r[1], r[0] + r[2], r[1] + r[3]):
-            self.cells.setdefault(c, []).append(("r", r))
+            self.rects.setdefault(c, []).append(r)
 
-    def add_disc(self, d: tuple[float, float, float]) -> None:
+    def add_disc(self, d: Disc) -> None:
         for c in self._span(d[0] - d[2], d[1] - d[2], d[0] + d[2], d[1] + d[2]):
-            self.cells.setdefault(c, []).append(("d", d))
+            self.discs.setdefault(c, []).append(d)
 
     def free(self, r: Rect) -> bool:
         for c in self._span(r[0], r[1], r[0] + r[2], r[1] + r[3]):
-            for kind, shape in self.cells.get(c, ()):
-                if kind == "r" and rects_overlap(r, shape):
-                    return False
-                if kind == "d" and rect_meets_disc(r, shape):
-                    return False
+            if any(rects_overlap(r, other) for other in self.rects.get(c, ())):
+                return False
+            if any(rect_meets_disc(r, disc) for disc in self.discs.get(c, ())):
+                return False
         return True
 
 
@@ -231,10 +234,10 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
 
     for r in taken:
         add_rect(*r)
-    boxes = _Segments()                              # every box, for the leaders' test
+    boxes: _Segments[Rect] = _Segments()             # every box, for the leaders' test
     for r in taken:
         boxes.add_box(r)
-    leaders = _Segments()
+    leaders: _Segments[Segment] = _Segments()
     placed: list[PlacedLabel] = []
     left_out = 0
     bx, by, bw, bh = bounds
@@ -261,7 +264,7 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
     return placed, left_out
 
 
-class _Segments:
+class _Segments(Generic[Item]):
     """Leader lines, or label boxes, on a grid of GRID_PX cells by their bounding
     boxes: a test meets only those whose boxes share a cell with its own (a segment
     passes through a box's inside only where their bounding boxes overlap), with
@@ -269,22 +272,23 @@ class _Segments:
 
     def __init__(self) -> None:
         self.cells: dict[tuple[int, int], list[int]] = {}
-        self.items: list[Any] = []
+        self.items: list[Item] = []
 
-    def _add(self, item: Any, x0: float, y0: float, x1: float, y1: float) -> None:
+    def _add(self, item: Item, x0: float, y0: float, x1: float, y1: float) -> None:
         k = len(self.items)
         self.items.append(item)
         for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
             for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
                 self.cells.setdefault((i, j), []).append(k)
 
-    def add_box(self, r: Rect) -> None:
+    def add_box(self: _Segments[Rect], r: Rect) -> None:
         self._add(r, r[0], r[1], r[0] + r[2], r[1] + r[3])
 
-    def add_segment(self, a: tuple[float, float], b: tuple[float, float]) -> None:
+    def add_segment(self: _Segments[Segment], a: tuple[float, float], b: tuple[float, float]
+                    ) -> None:
         self._add((a, b), min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
 
-    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[Any]:
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[Item]:
         """The items whose cells meet this box, in the order they were added."""
         found: set[int] = set()
         for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
@@ -293,8 +297,8 @@ class _Segments:
         return [self.items[k] for k in sorted(found)]
 
 
-def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _Segments,
-                      discs: Sequence[tuple[float, float, float]], leaders: _Segments) -> bool:
+def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _Segments[Rect],
+                      discs: Sequence[Disc], leaders: _Segments[Segment]) -> bool:
     """A label at `r` meets no leader line placed before, and its own leader (when it is
     `far` from its anchor) crosses no box and no other bot; a clear leader is kept."""
     if any(segment_meets_rect(a, b, r)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 from shapely import STRtree
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
+from bottisota.core.arena import Feature
 from bottisota.core.compass import heading as bearing
 from bottisota.core.compass import vector
 from bottisota.core.i18n import N_
@@ -41,16 +42,16 @@ from bottisota.engine.movement.geometry import (
 from bottisota.engine.movement.result import FlingResult, PathPoint
 from bottisota.engine.movement.steps import is_sturdy
 from bottisota.engine.state import Bot, GameState, Mine
-from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex
+from bottisota.geometry.arena_index import FAST_PATHS, ArenaIndex, EdgeCrossing
 from bottisota.geometry.cliffs import CliffLines, cliff_lines
 from bottisota.geometry.surfaces import Surface
 from bottisota.geometry.sweep import segment
 
 D6_FACES = 6                    # a die's faces, for the range of a fall's damage in a preview
-# What stopped a straight piece of a move: a wall's Feature, a Bot, a pit, a crossing or a
-# cliff face, as the stop's kind says (read by the kind, not narrowed by type: not outside
-# data, an internal union left loose)
-Stopper = Any
+# What stopped a straight piece of a move, as the stop's kind says: a wall's, pit's or
+# teleporter's Feature, a Bot, a floor's EdgeCrossing, the label of a cliff whose face the
+# base met, or nothing (the piece ran its length or left the table)
+Stopper = Feature | Bot | EdgeCrossing | str | None
 LANDING_ANGLE = 5.0             # degrees between trial spots of a faller's resting place
 LANDING_RING = 0.05             # cm between rings of trial spots around where it fell
 LANDING_SEARCH = 8.0            # cm: the farthest trial ring
@@ -833,9 +834,9 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
             result.stopped_by = "mine"
         return "mine"
     pose.x, pose.y = point_at(a, d, run)
-    pose.z = what.z_after if kind == "fall" else index.floor_z(pose.x, pose.y)
-    if kind == "cliff" and not isinstance(what, str):
-        pose.z = what.z_before
+    pose.z = index.floor_z(pose.x, pose.y)
+    if isinstance(what, EdgeCrossing):
+        pose.z = what.z_after if kind == "fall" else what.z_before
     parts = parts_of(state.index)
     doors = [door.label for s, door in doors_reached(parts, a, pose.xy, r) if s > EPS or run > EPS]
     for label in doors:
@@ -849,27 +850,37 @@ def forced_line(ctx: Ctx, bot: Bot, pose: Pose, heading: float, distance: float,
         result.moved += run
         result.doors.extend(doors)
         result.stopped_by = kind
-    if kind == "wall":
+    if isinstance(what, Feature) and kind == "wall":
         if result is not None:
             result.collisions.append(what.label)
         collision(ctx, bot, pose, None, what.label, mover_by=by)
     elif kind == "cliff":             # its centre at the edge, or its base at the face
-        label = what if isinstance(what, str) else \
-            (what.feature.label if what.feature else "cliff")
+        label = stop_label(what)
         if result is not None:
             result.collisions.append(label)
         collision(ctx, bot, pose, None, label, mover_by=by)
-    elif kind == "bot":
+    elif isinstance(what, Bot):
         if result is not None:
             result.collisions.append(what.id)
         collision(ctx, bot, pose, what, None, mover_by=by, other_by=by)
-    elif kind == "pit":
+    elif isinstance(what, Feature) and kind == "pit":
         if result is not None:
             result.pit = what.label
         pit(ctx, bot, pose, what.label, by)
-    elif kind == "fall":
+    elif isinstance(what, EdgeCrossing) and kind == "fall":
         fall(ctx, bot, pose, what.drop, by, result, heading)
     return kind
+
+
+def stop_label(what: Stopper) -> str:
+    """How a stop is named in an event: a wall's or cliff's label, a bot's id."""
+    if isinstance(what, str):
+        return what
+    if isinstance(what, Bot):
+        return what.id
+    if isinstance(what, EdgeCrossing):
+        return what.feature.label if what.feature else "cliff"
+    return what.label if what is not None else ""
 
 
 def new_fling_result(bot: Bot, pose: Pose) -> FlingResult:

@@ -63,6 +63,7 @@ from bottisota.engine.movement.physics import (
     higher_floor_reached,
     mine_touches,
     pit,
+    stop_label,
     xy2,
 )
 from bottisota.engine.movement.result import MoveResult, PathPoint, Piece
@@ -84,6 +85,7 @@ from bottisota.engine.movement.terrain import (
     teleporter_centre,
 )
 from bottisota.engine.state import Bot, GameState, Mine
+from bottisota.geometry.arena_index import EdgeCrossing
 
 
 class _Refused(Exception):
@@ -374,7 +376,7 @@ class Walk:
                     N_("{id}'s base would leave the table").format(
                         id=bot.id), i, point_at(a, d, run))
         if stop in ("wall", "bot"):
-            hit = what.label if stop == "wall" else what.id
+            hit = stop_label(what)
             where = _at(*point_at(a, d, run))
             if state.round <= 1:
                 self._refuse(
@@ -426,7 +428,7 @@ class Walk:
         a = self.pose.xy
         d = vector(heading)
         end = point_at(a, d, run)
-        z_end = what.z_after if stop == "fall" else self.state.index.floor_z(*end)
+        z_end = what.z_after if isinstance(what, EdgeCrossing) else self.state.index.floor_z(*end)
         start = self._point()
         target = PathPoint(
             end[0], end[1], z_end, self.pose.facing, self.distance + run, self.spent + cost
@@ -452,27 +454,27 @@ class Walk:
                                if contains_point(f.shape, self.pose.x, self.pose.y)}
         if self._mines():
             return True
-        if stop == "wall":
+        if stop == "wall" and isinstance(what, Feature):
             flying = not self.bot.stats.is_ground
             collision(self.ctx, self.bot, self.pose, None, what.label, crash=flying)
             self.ended = "crash" if flying else "collision"
             self.crash_wall, self.crash_step = what, i
             return True
-        if stop == "bot":
+        if isinstance(what, Bot):
             collision(self.ctx, self.bot, self.pose, what, None, other_by=self.bot.id)
             self.ended = "collision"
             return True
-        if stop == "pit":
+        if stop == "pit" and isinstance(what, Feature):
             pit(self.ctx, self.bot, self.pose, what.label, None)
             self.ended = "pit"
             return True
-        if stop == "fall":
+        if isinstance(what, EdgeCrossing):
             fall(self.ctx, self.bot, self.pose, what.drop, None, heading=heading)
             if (self.pose.x, self.pose.y) != (self.path[-1].x, self.path[-1].y):
                 self.path.append(self._point())          # came to rest beside the bot below
             self.ended = "fall"
             return True
-        if stop == "teleport":
+        if stop == "teleport" and isinstance(what, Feature):
             return self._teleport(i, what)
         return False
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from bottisota.core.actions import Refusal
 from bottisota.core.arena import SLOPED_TYPES, Feature
@@ -51,20 +51,34 @@ class Pose:
     facing: float
 
 
-# `given` (and the poses below): a Pose, a movement PathPoint or an (x, y, z, facing)
-# tuple, told apart at run time (not outside data: a loose union of the engine's own)
-def pose_of(bot: Bot, given: Any = None) -> Pose:
-    """The bot's own pose, or `given`: an object with x, y, z, facing (such as a
-    movement `PathPoint`) or a tuple (x, y, z, facing)."""
+class Placed(Protocol):
+    """Anything that says where a bot would stand: a movement `PathPoint`, a Pose."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def z(self) -> float: ...
+    @property
+    def facing(self) -> float: ...
+
+
+PoseTuple = tuple[float, float, float, float]      # (x, y, z, facing)
+GivenPose = Placed | PoseTuple | None               # None: where the bot stands
+
+
+def pose_of(bot: Bot, given: GivenPose = None) -> Pose:
+    """The bot's own pose, or `given`: a Pose, a movement `PathPoint` or a tuple
+    (x, y, z, facing)."""
     if given is None:
         return Pose(bot.x, bot.y, bot.z, bot.facing)
     if isinstance(given, Pose):
         return given
-    if isinstance(given, (tuple, list)):
+    if isinstance(given, tuple):
         x, y, z, facing = given
         return Pose(float(x), float(y), float(z), float(facing))
-    return Pose(float(given.x), float(given.y), float(getattr(given, "z", bot.z)),
-                float(given.facing))
+    return Pose(float(given.x), float(given.y), float(given.z), float(given.facing))
 
 
 def reach(state: GameState, weapon: Weapon, overwatch: bool = False) -> float:
@@ -327,8 +341,8 @@ def target_refusal(
 
 
 def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str,
-             overwatch: bool = False, shooter_pose: Any = None,
-             target_pose: Any = None) -> Refusal | None:
+             overwatch: bool = False, shooter_pose: GivenPose = None,
+             target_pose: GivenPose = None) -> Refusal | None:
     """Whether the weapon could legally fire at the target now (None), or why not.
     Poses (x, y, z, facing objects or tuples) put either bot elsewhere, such as
     a mover at a point of its path (R23)."""
@@ -347,8 +361,8 @@ def can_fire(state: GameState, shooter_id: str, weapon_name: str, target_id: str
 
 
 def weapons_that_bear(state: GameState, shooter_id: str, target_id: str,
-                      overwatch: bool = False, shooter_pose: Any = None,
-                      target_pose: Any = None) -> list[str]:
+                      overwatch: bool = False, shooter_pose: GivenPose = None,
+                      target_pose: GivenPose = None) -> list[str]:
     """Names of the shooter's weapons that could legally fire at the target now
     (on overwatch: reach capped at rules.overwatch_range, melee allowed, R23)."""
     shooter = state.bots.get(shooter_id)
