@@ -43,11 +43,6 @@ print("actions", len(app.game.history), "worker", app.actions.robot_worker is no
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 32, not yet met: the robot decides on its own thread, but the frame that "
-    "shows its first action on synthetic-2000 still places every feature's label "
-    "afresh (about 0.2 s) and writes the journal's header, the whole arena (about "
-    "0.3 s); both are the frame's own work, not the robot's"))
 def test_no_frame_after_the_first_takes_over_50_ms_while_a_robot_decides(tmp_path):
     arena = tmp_path / "synthetic-2000.yaml"
     arena.write_text(yaml.safe_dump(synthetic_data(2000)), encoding="utf-8")

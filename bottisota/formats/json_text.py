@@ -89,9 +89,10 @@ def check_json_text(text: str, max_depth: int = MAX_DEPTH,
                     max_bytes: int = MAX_TEXT_BYTES) -> None:
     """Refuse text over `max_bytes`, nesting deeper than `max_depth` and numbers longer
     than the formats' limit (JsonLimitError with the line and column)."""
-    if (len(text) <= max_bytes // 4 and text.count("[") + text.count("{") <= max_depth
-            and _LONG_RUN.search(text) is None):
-        return                      # not too large, cannot be too deep, no long number
+    if len(text) <= max_bytes // 4 and _LONG_RUN.search(text) is None and (
+            text.count("[") + text.count("{") <= max_depth
+            or not _may_be_deeper(text.encode("utf-8", "surrogatepass"), max_depth)):
+        return                      # not too large, not too deep, no long number
     try:
         _check_tokens(text, max_bytes=max_bytes, max_depth=max_depth)
     except LimitError as err:

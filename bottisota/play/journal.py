@@ -45,6 +45,7 @@ written with (red's first bot may be red-2).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -60,7 +61,7 @@ from bottisota.core.i18n import N_
 from bottisota.engine.game import Entry, Game, check_notes
 from bottisota.engine.state import GameState
 from bottisota.formats.codec import ActionFormatError, action_from_dict, action_to_dict
-from bottisota.formats.json_text import check_json_text
+from bottisota.formats.json_text import MAX_TEXT_BYTES, check_json_text
 from bottisota.formats.parsed_cache import cached_data
 from bottisota.formats.yaml_source import Raw
 from bottisota.play import journal_data
@@ -117,6 +118,34 @@ def _static(state: GameState) -> Raw:
             "mods": [mod_to_data(m) for m in state.mods.values()]}
 
 
+_last_static: tuple[tuple[object, ...], str] | None = None   # what it was made of, its text
+_making_static = threading.Lock()       # one thread makes it; another asking waits for it
+
+
+def static_text(state: GameState) -> str:
+    """`_static(state)` as the journal writes it (its JSON text, checked against the
+    reader's limits), kept for the last rules, arena, cards and mods: `play` makes it
+    on a thread of its own before the first action writes the header."""
+    global _last_static
+    made_of = (state.rules, state.arena, state.arena.source, *state.cards.values(),
+               *state.mods.values())
+    with _making_static:
+        last = _last_static
+        if last is not None and len(last[0]) == len(made_of) and all(
+                a is b for a, b in zip(last[0], made_of, strict=True)):
+            return last[1]
+        text = _checked_text(_static(state))
+        _last_static = (made_of, text)
+        return text
+
+
+def _checked_text(line: Raw) -> str:
+    """The line's JSON text, refused as the reader would refuse it (ValueError)."""
+    text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
+    check_json_text(text)
+    return text
+
+
 # --- writing ----------------------------------------------------------------------------
 
 class Journal:
@@ -140,10 +169,19 @@ class Journal:
     def fh(self, value: Any) -> None:
         self.writer.fh = value
 
-    def _write(self, line: Raw) -> None:
+    def _write(self, line: Raw, static_from: GameState | None = None) -> None:
+        """Write one line; `static_from`: the state whose rules, arena, cards and mods
+        go in the middle of it (a header: their text made once, see `static_text`)."""
         try:     # what the reader would refuse is never written
-            text = json.dumps(line, default=default, separators=(",", ":"), allow_nan=False)
-            check_json_text(text)
+            text = _checked_text(line)
+            if static_from is not None:
+                # its members go before "start" (no string in JSON text holds an
+                # unescaped quote); each part passed the depth and number checks as an
+                # object of its own, so the whole does: only its length is left to check
+                head, _, tail = text.partition(',"start":')
+                text = f'{head},{static_text(static_from)[1:-1]},"start":{tail}'
+                if len(text) > MAX_TEXT_BYTES:
+                    check_json_text(text)
         except (TypeError, ValueError) as err:
             raise JournalWriteError(str(self.path),
                     N_("a value cannot be journaled: {err}").format(err=err)) \
@@ -163,7 +201,7 @@ class Journal:
         header = {
             "format": FORMAT, "version": VERSION, "dice": dice_mode(state.dice), "seed": seed,
             "forced": list(state.dice.forced) if state.dice.forced is not None else None,
-            "players": list(game.given_players), **_static(state),
+            "players": list(game.given_players),     # then rules, arena, cards, mods (_write)
             "start": {"events": game.start_events, "rolls": _rolls(rolls)},
         }
         fh = jf.open_locked(path, create=True)
@@ -174,7 +212,7 @@ class Journal:
             raise JournalWriteError(str(path), err.strerror or str(err)) from None
         journal = cls(path, jf.LineWriter(str(path), fh, 0, "", chained=True))
         try:
-            journal._write(header)
+            journal._write(header, static_from=state)
         except BaseException:
             journal.close()
             Path(path).unlink(missing_ok=True)   # no headerless journal left behind

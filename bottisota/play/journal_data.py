@@ -12,9 +12,11 @@ Version 1 journals (compiled shapes as GeoJSON) are converted to this form first
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, replace
 from typing import Any  # Any: a journal's recorded arena, cards, mods and rules as read (JSON)
 
+from shapely import get_coordinates
 from shapely.geometry import Polygon
 
 from bottisota.core.arena import Arena, Feature
@@ -22,7 +24,7 @@ from bottisota.core.cards import BotCard, Mod
 from bottisota.core.errors import InputError
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import N_
-from bottisota.core.shapes import circle, rect
+from bottisota.core.shapes import circle, circle_segments
 from bottisota.formats import spec
 from bottisota.formats.loading import (
     arena_from_dict,
@@ -70,19 +72,26 @@ _FEATURE_KEYS = (("height", "height"), ("from", "from_z"), ("to", "to_z"), ("up"
 
 
 def _coords(shape: Polygon) -> list[list[float]]:
-    return [list(p) for p in shape.exterior.coords]
+    ring: list[list[float]] = get_coordinates(shape.exterior).tolist()
+    return ring
 
 
 def _exact(shape: Polygon, built: Polygon) -> bool:
-    return list(built.exterior.coords) == list(shape.exterior.coords) and not built.interiors
+    return _coords(built) == _coords(shape) and not built.interiors
 
 
-def _candidates(values: tuple[float, ...]) -> list[tuple[float, ...]]:
+def rect_ring(x: float, y: float, w: float, h: float) -> list[list[float]]:
+    """The exterior ring `core.shapes.rect(x, y, w, h)` builds, worked out without
+    building it (Shapely's box: from the lower right, counter-clockwise)."""
+    x1, y1 = x + w, y + h
+    return [[x1, y], [x1, y1], [x, y1], [x, y], [x1, y]]
+
+
+def _candidates(values: tuple[float, ...]) -> Iterator[tuple[float, ...]]:
     """The values, and the same rounded (the file most likely held short decimals)."""
-    out = [values]
+    yield values
     for digits in (3, 6, 9, 12):
-        out.append(tuple(round(v, digits) for v in values))
-    return out
+        yield tuple(round(v, digits) for v in values)
 
 
 def shape_data(feature: Feature) -> Raw:
@@ -94,20 +103,31 @@ def shape_data(feature: Feature) -> Raw:
     if not isinstance(shape, Polygon) or shape.interiors:
         raise ValueError(f"{feature.label}: only simple polygons can be journaled")
     x0, y0, x1, y1 = shape.bounds
-    count = len(shape.exterior.coords)
-    if count == 5:
+    ring = _coords(shape)
+    if len(ring) == 5:
         for x, y, w, h in _candidates((x0, y0, x1 - x0, y1 - y0)):
-            if _exact(shape, rect(x, y, w, h)):
+            if rect_ring(x, y, w, h) == ring:
                 return {"rect": [x, y, w, h]}
-    elif count > 8:
+    elif len(ring) > 8 and abs((x1 - x0) - (y1 - y0)) <= 1e-9 * max(1.0, x1 - x0):
         for x, y, r in _candidates(((x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2)):
-            if r > 0 and _exact(shape, circle(x, y, r)):
+            # a circle's polygon has 4 x its segments a quarter, and the ring's end
+            if r > 0 and len(ring) == 4 * circle_segments(r) + 1 and _exact(
+                    shape, circle(x, y, r)):
                 return {"circle": [x, y, r]}
-    return {"polygon": _coords(shape)}
+    return {"polygon": ring}
+
+
+_last_arena: tuple[Arena, Raw] | None = None     # the last arena put into data, and its data
 
 
 def arena_to_data(arena: Arena) -> Raw:
-    """The arena as a formats.md mapping (shapes exact, see shape_data)."""
+    """The arena as a formats.md mapping (shapes exact, see shape_data). The last
+    arena's data is kept (a journal's header and a reload write it; `play` works it out
+    ahead on a thread of its own): the answer is shared, never to be changed."""
+    global _last_arena
+    last = _last_arena
+    if last is not None and last[0] is arena:
+        return last[1]
     features = []
     for f in arena.features:
         allowed = spec.FEATURE.variants.get(f.type, {})
@@ -123,6 +143,7 @@ def arena_to_data(arena: Arena) -> Raw:
             d["respawn"] = [list(p) for p in f.respawn]
         features.append(d)
     data: Raw = plain({"name": arena.name, "size": list(arena.size), "features": features})
+    _last_arena = (arena, data)
     return data
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import pygame
@@ -79,6 +79,7 @@ class TableApp:
         self.correcting = CorrectionMode()   # the referee's hand (F7)
         self.frames_drawn = 0          # robot seats act from the frame after the first
         self._settled = False          # `settle` has frozen what the first frame made
+        self.after_first_frame: list[Callable[[], None]] = []
         # a spare surface (milliseconds each) is made only after a frame this light: never
         # on top of a frame that already drew much (an action's, a zoom's)
         self.spare_budget_ms = SPARE_AFTER_LIGHT_FRAME_MS
@@ -184,8 +185,12 @@ class TableApp:
         cyclic garbage collector is told to leave it out of its rounds (`gc.freeze`, as
         the command did for its modules: `cli._run`, which also unfreezes at its end).
         A full round walking it all took 13-30 ms, one frame over budget after an
-        action; without it, a few."""
+        action; without it, a few. Then what waits for the first frame is started
+        (`after_first_frame`: work for threads of their own that the first frame
+        should not share the interpreter with)."""
         if not self._settled and self.frames_drawn:
             self._settled = True
             gc.freeze()
+            for start in self.after_first_frame:
+                start()
 

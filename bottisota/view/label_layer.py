@@ -10,7 +10,7 @@ from dataclasses import replace
 import pygame
 
 from bottisota.view import style
-from bottisota.viewmodel.labels import RINGS, LabelWish, PlacedLabel, place_labels
+from bottisota.viewmodel.labels import RINGS, LabelWish, LastPass, PlacedLabel, place_labels_pass
 
 PAD = 3
 
@@ -55,13 +55,15 @@ class LabelSink:
                 tuple((round(x), round(y), round(r)) for x, y, r in self.discs))
 
     def place(self, bounds: tuple[float, float, float, float],
-              taken: Sequence[tuple[float, float, float, float]] = ()
-              ) -> tuple[list[PlacedLabel], int]:
-        placed, left_out = place_labels(self.wishes, self.discs, bounds, self.radii,
-                                        list(taken))
+              taken: Sequence[tuple[float, float, float, float]] = (),
+              last: LastPass | None = None) -> tuple[list[PlacedLabel], int, LastPass]:
+        """Place the wishes (`last`: this window's last pass, see `place_labels_pass`);
+        the labels, how many were left out, and this pass for the next."""
+        placed, left_out, now = place_labels_pass(self.wishes, self.discs, bounds, self.radii,
+                                                  list(taken), last)
         shortened = {w.key for w in self.wishes if w.unless and w.unless == w.key}
         if not shortened or shortened <= {p.key for p in placed}:
-            return placed, left_out
+            return placed, left_out, now
         # a card found no room even in short: the newest n cards full (a short one where
         # the full finds no room), the older ones short; n is searched by halves for the
         # most full cards that leave none out (else the pass that shows the most cards)
@@ -74,15 +76,16 @@ class LabelSink:
             keep = set(order[:n])
             wishes = [w for w in self.wishes if w.key not in shortened or w.unless == w.key
                       or w.key in keep]
-            again, missed = place_labels(wishes, self.discs, bounds, self.radii, list(taken))
+            again, missed, then = place_labels_pass(wishes, self.discs, bounds, self.radii,
+                                                    list(taken), last)
             count = sum(1 for p in again if p.key in shortened)
             if count > shown or (count == shown == len(shortened)):
-                best, best_left, shown = again, missed, count
+                best, best_left, shown, now = again, missed, count, then
             if count == len(shortened):
                 lo = n + 1                  # every card shows: try more of them full
             else:
                 hi = n - 1
-        return best, best_left
+        return best, best_left, now
 
 
 _tags: dict[tuple, pygame.Surface] = {}

@@ -12,6 +12,7 @@ dropped and asked again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +40,12 @@ def _position(game: Any) -> tuple[object, ...]:
 class RobotWorker:
     """One robot decision at a time, on a daemon thread."""
 
-    def __init__(self, overlays: list[Any] | None = None) -> None:
+    def __init__(self, overlays: list[Any] | None = None,
+                 prepare: Callable[[], object] | None = None) -> None:
         self.lock = threading.Lock()   # held while a robot decides: the game stands still
         self._job: _Job | None = None
         self._overlays = overlays      # the table's overlays: `draw` is one while it thinks
+        self._prepare = prepare        # what acting on a decision will need, made first
 
     @property
     def thinking(self) -> str | None:
@@ -83,6 +86,8 @@ class RobotWorker:
 
     def _think(self, job: _Job, robot: Any, game: Any) -> None:
         try:
+            if self._prepare is not None:      # on this thread, not in the frame acting
+                self._prepare()
             job.action = robot.decide(game)
         except BaseException as err:           # raised again on the frame's thread
             job.error = err

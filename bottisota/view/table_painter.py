@@ -41,7 +41,7 @@ from bottisota.view.premeasure_overlay import (
 )
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.core_calls import MovePreview
-from bottisota.viewmodel.labels import ArenaText, arena_texts, follow
+from bottisota.viewmodel.labels import ArenaText, LastPass, arena_texts, follow
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, reading_sizes, text_sizes
 
@@ -61,6 +61,7 @@ class WindowLayers:
         self.threat = ThreatLayer()
         self.labels: list = []
         self.labels_key: tuple | None = None
+        self.last_pass: LastPass | None = None         # the labels' last placing pass
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
         self.base_of: tuple[Any, Any] = (None, None)   # the pre-measure and threat map baked
         self.clean_of: tuple[tuple, pygame.Surface] | None = None   # what "clean" holds
@@ -229,7 +230,8 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
             layers.labels = follow(layers.labels, sink.wishes)
             layers.labels_key = None
         elif key != layers.labels_key:
-            layers.labels, left_out = sink.place(bounds, taken)
+            layers.labels, left_out, layers.last_pass = sink.place(bounds, taken,
+                                                                   layers.last_pass)
             layers.labels_key = key
             placed = True
             if laptop:

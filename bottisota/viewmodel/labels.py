@@ -10,8 +10,9 @@ Pure geometry in pixels; the painter only draws the answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Generic, TypeVar
 
 import shapely
@@ -27,6 +28,7 @@ Item = TypeVar("Item", Rect, Segment)
 GRID_PX = 64.0
 RINGS = 6                # how far a label may wander: rings of spots around its anchor
 SPOTS_PER_RING = 12
+LEFT_OUT = 1 << 30         # a left-out wish's spot, as `place_labels_pass` counts
 
 
 @dataclass(frozen=True)
@@ -191,18 +193,134 @@ def follow(placed: list[PlacedLabel], wishes: list[LabelWish]) -> list[PlacedLab
     return out
 
 
+@dataclass(frozen=True)
+class LastPass:
+    """What a placement pass was given and what became of each wish: the next pass
+    over the same window starts from it (`place_labels`)."""
+
+    discs: frozenset[Disc]
+    bounds: Rect
+    taken: tuple[Rect, ...]
+    # each wish's key: the wish, its anchor's radius, where it went (None: left out) and
+    # at which of its spots (`_spots`, counted from 0; -1: none)
+    outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]]
+    # a wish left out: each of its spots and the box holding that spot and its leader
+    left_out: dict[str, list[tuple[tuple[float, float], bool, Rect]]]
+
+
+def _reach(w: LabelWish, radius: float) -> Rect:
+    """A box holding every spot the wish may try and its leader (x0, y0, x1, y1): a
+    ring's spot lies at most its distance plus the label's width across and its
+    distance plus half its height up or down (`_spots`)."""
+    lw, lh = w.size
+    far = radius + w.gap + max(w.reach, 1) * (lh + 2)
+    return (w.anchor[0] - far - lw, w.anchor[1] - far - lh,
+            w.anchor[0] + far + lw, w.anchor[1] + far + lh)
+
+
+def _extent(p: PlacedLabel) -> Rect:
+    """A placed label's box and leader (x0, y0, x1, y1)."""
+    x, y, w, h = p.rect
+    return (min(x, p.anchor[0]), min(y, p.anchor[1]), max(x + w, p.anchor[0]),
+            max(y + h, p.anchor[1]))
+
+
+class _Changes:
+    """Where the table differs from the last pass, so far in this pass (boxes x0, y0, x1,
+    y1): `freed` where a bot or a label stood then and no longer does, `filled` where
+    one stands now that did not then. A spot's tests only fail on what stands there, so
+    a spot that failed then can pass now only where something was freed, and one that
+    passed then can fail now only where something was filled."""
+
+    def __init__(self, last: LastPass, discs: Sequence[Disc],
+                 wishes: Sequence[LabelWish]) -> None:
+        now = frozenset(discs)
+        self.freed: list[Rect] = [(x - r, y - r, x + r, y + r) for x, y, r in last.discs - now]
+        self.filled: list[Rect] = [(x - r, y - r, x + r, y + r) for x, y, r in now - last.discs]
+        wished = {w.key for w in wishes}
+        self.freed += [_extent(p) for key, (_, _, p, _) in last.outcome.items()
+                       if p is not None and key not in wished]
+
+    def placed(self, before: PlacedLabel | None, now: PlacedLabel | None) -> None:
+        if before != now:
+            if before is not None:
+                self.freed.append(_extent(before))
+            if now is not None:
+                self.filled.append(_extent(now))
+
+    def near(self, box: Rect) -> tuple[list[Rect], list[Rect]]:
+        """The freed and the filled boxes that meet the box."""
+        return _meeting(self.freed, box), _meeting(self.filled, box)
+
+
+def _meeting(boxes: list[Rect], box: Rect) -> list[Rect]:
+    return [b for b in boxes if b[0] <= box[2] and box[0] <= b[2] and b[1] <= box[3]
+            and box[1] <= b[3]]
+
+
+def _spot_extent(xy: tuple[float, float], size: tuple[float, float],
+                 anchor: tuple[float, float]) -> Rect:
+    """The box holding a spot's label and its leader (x0, y0, x1, y1)."""
+    x, y = xy
+    return (min(x, anchor[0]), min(y, anchor[1]), max(x + size[0], anchor[0]),
+            max(y + size[1], anchor[1]))
+
+
+def _changed_spots(spots: list[tuple[tuple[float, float], bool, Rect]], near: list[Rect]
+                   ) -> list[tuple[int, tuple[tuple[float, float], bool]]]:
+    """The spots (numbered) whose label or leader would lie where something was freed."""
+    if not near:
+        return []
+    nx0, ny0 = min(b[0] for b in near), min(b[1] for b in near)
+    nx1, ny1 = max(b[2] for b in near), max(b[3] for b in near)
+    return [(k, (xy, far)) for k, (xy, far, (x0, y0, x1, y1)) in enumerate(spots)
+            if x0 <= nx1 and nx0 <= x1 and y0 <= ny1 and ny0 <= y1
+            and _meets_any(near, x0, y0, x1, y1)]
+
+
+def _meets_any(boxes: list[Rect], x0: float, y0: float, x1: float, y1: float) -> bool:
+    for b in boxes:
+        if b[0] <= x1 and x0 <= b[2] and b[1] <= y1 and y0 <= b[3]:
+            return True
+    return False
+
+
 def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
                  bounds: Rect, radii: dict[str, float] | None = None,
-                 taken: Sequence[Rect] = ()) -> tuple[list[PlacedLabel], int]:
+                 taken: Sequence[Rect] = (), last: LastPass | None = None
+                 ) -> tuple[list[PlacedLabel], int]:
     """Place the wishes in order (earlier ones win the nearer spots). `discs` are the
     bots (cx, cy, r) in px; `radii[key]` is the anchor disc's radius for a wish's
     key; `taken` are rectangles already used (a turn strip, an inset). Returns the
-    placed labels and how many found no free spot.
+    placed labels and how many found no free spot (`place_labels_pass` also says
+    what became of each wish)."""
+    placed, left_out, _ = place_labels_pass(wishes, discs, bounds, radii, taken, last)
+    return placed, left_out
+
+
+def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
+                      bounds: Rect, radii: dict[str, float] | None = None,
+                      taken: Sequence[Rect] = (), last: LastPass | None = None
+                      ) -> tuple[list[PlacedLabel], int, LastPass]:
+    """`place_labels`, and what became of each wish, for the next pass.
+
+    `last`: the last pass in the same window (same bounds and reserved boxes; else it
+    is not used). The answer is the fresh pass's, found with fewer tests: for a wish
+    the same as then (text, size, anchor, reach), a spot before the one it took then
+    (every spot, if it was left out) failed then, and fails again unless something
+    changed where the spot or its leader lies (a bot came, went or moved there, or a
+    label was placed differently earlier in this pass): only such spots are tested
+    again. When a bot moves on a crowded table, most labels test one spot.
 
     The same spots in the same order and the same tests as `_Grid.free` (each
     shape's edges and squared radius worked out once, with the same arithmetic),
     written out flat: the pass runs in the frame that shows a new set of labels."""
     radii = radii or {}
+    taken = tuple(taken)
+    if last is not None and (last.bounds != bounds or last.taken != taken
+                             or len({w.key for w in wishes}) < len(wishes)):
+        last = None                 # another window's pass, or wishes not told apart by key
+    changes = _Changes(last, discs, wishes) if last is not None else None
     floor = math.floor
     rects: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     circles: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
@@ -243,25 +361,71 @@ def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]
     bx, by, bw, bh = bounds
     right, bottom = bx + bw, by + bh
     done: set[str] = set()
+    outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]] = {}
+    unplaced: dict[str, list[tuple[tuple[float, float], bool, Rect]]] = {}
     for w in wishes:
+        was = last.outcome.get(w.key) if last is not None else None
         if w.unless and w.unless in done:
+            if changes is not None and was is not None:
+                changes.placed(was[2], None)        # not wanted now: its place is free
             continue
         radius = radii.get(w.key, 0.0)
         lw, lh = w.size
-        for (x, y), far in _spots(w, radius):
+        ax, ay = w.anchor
+        # a spot that failed then (before `then`) is tested again only where something
+        # was freed since; its spot then, only where something was filled
+        then = -1
+        freed: list[Rect] | None = None
+        filled: list[Rect] = []
+        if changes is not None and was is not None and was[0] == w and was[1] == radius:
+            then = was[3] if was[2] is not None else LEFT_OUT
+            freed, filled = changes.near(_reach(w, radius))
+        spots: Iterable[tuple[int, tuple[tuple[float, float], bool]]]
+        if freed is None:                           # not as it was: every spot
+            spots = enumerate(_spots(w, radius))
+        elif then == LEFT_OUT:                      # only where something was freed
+            assert last is not None
+            spots = _changed_spots(last.left_out[w.key], freed)
+        else:
+            spots = islice(enumerate(_spots(w, radius)), 0 if freed else then, None)
+        got: PlacedLabel | None = None
+        index = -1
+        for i, ((x, y), far) in spots:
             x1, y1 = x + lw, y + lh
+            unchanged = False                       # as then: failed before `then`, passed at it
+            if freed is not None and i <= then != LEFT_OUT:
+                ex0, ey0 = (x if x < ax else ax), (y if y < ay else ay)
+                ex1, ey1 = (x1 if x1 > ax else ax), (y1 if y1 > ay else ay)
+                unchanged = not _meets_any(freed if i < then else filled, ex0, ey0, ex1, ey1)
+            if unchanged and i < then:
+                continue                            # failed then, nothing freed there
             if x < bx or y < by or x1 > right or y1 > bottom:
                 continue
-            if free(x, y, x1, y1) and _clear_of_leaders((x, y, lw, lh), far, w.anchor,
-                                                         boxes, discs, leaders):
-                add_rect(x, y, lw, lh)
-                boxes.add_box((x, y, lw, lh))
-                done.add(w.key)
-                placed.append(PlacedLabel(w.text, (x, y, lw, lh), w.anchor, far, w.tone, w.key))
-                break
+            if unchanged:                           # its spot then, nothing filled: it passes
+                if far:
+                    leaders.add_segment(w.anchor, leader_end((x, y, lw, lh)))
+            elif not (free(x, y, x1, y1) and _clear_of_leaders((x, y, lw, lh), far, w.anchor,
+                                                               boxes, discs, leaders)):
+                continue
+            add_rect(x, y, lw, lh)
+            boxes.add_box((x, y, lw, lh))
+            done.add(w.key)
+            got = PlacedLabel(w.text, (x, y, lw, lh), w.anchor, far, w.tone, w.key)
+            placed.append(got)
+            index = i
+            break
         else:
             left_out += 1
-    return placed, left_out
+            if freed is not None and then == LEFT_OUT:
+                assert last is not None
+                unplaced[w.key] = last.left_out[w.key]
+            else:
+                unplaced[w.key] = [(xy, far, _spot_extent(xy, w.size, w.anchor))
+                                   for xy, far in _spots(w, radius)]
+        if changes is not None:
+            changes.placed(was[2] if was is not None else None, got)
+        outcome[w.key] = (w, radius, got, index)
+    return placed, left_out, LastPass(frozenset(discs), bounds, taken, outcome, unplaced)
 
 
 class _Segments(Generic[Item]):
