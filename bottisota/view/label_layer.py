@@ -71,13 +71,17 @@ class LabelSink:
         full = sum(1 for p in placed if p.key in shortened and "\n" in p.text)
         best, best_left, shown = placed, left_out, sum(1 for p in placed if p.key in shortened)
         lo, hi = 0, min(full, len(order) - 1)
+        tried = now
         while lo <= hi:
             n = (lo + hi + 1) // 2 if lo < hi else lo
             keep = set(order[:n])
             wishes = [w for w in self.wishes if w.key not in shortened or w.unless == w.key
                       or w.key in keep]
+            # each trial starts from the last pass made (the same answer as a fresh
+            # pass: only the cards' wording differs between them)
             again, missed, then = place_labels_pass(wishes, self.discs, bounds, self.radii,
-                                                    list(taken), last)
+                                                    list(taken), tried)
+            tried = then
             count = sum(1 for p in again if p.key in shortened)
             if count > shown or (count == shown == len(shortened)):
                 best, best_left, shown, now = again, missed, count, then

@@ -205,7 +205,8 @@ class LastPass:
     # at which of its spots (`_spots`, counted from 0; -1: none)
     outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]]
     # a wish left out: each of its spots and the box holding that spot and its leader
-    left_out: dict[str, list[tuple[tuple[float, float], bool, Rect]]]
+    # (None until a pass needs them)
+    left_out: dict[str, list[tuple[tuple[float, float], bool, Rect]] | None]
 
 
 def _reach(w: LabelWish, radius: float) -> Rect:
@@ -269,8 +270,6 @@ def _spot_extent(xy: tuple[float, float], size: tuple[float, float],
 def _changed_spots(spots: list[tuple[tuple[float, float], bool, Rect]], near: list[Rect]
                    ) -> list[tuple[int, tuple[tuple[float, float], bool]]]:
     """The spots (numbered) whose label or leader would lie where something was freed."""
-    if not near:
-        return []
     nx0, ny0 = min(b[0] for b in near), min(b[1] for b in near)
     nx1, ny1 = max(b[2] for b in near), max(b[3] for b in near)
     return [(k, (xy, far)) for k, (xy, far, (x0, y0, x1, y1)) in enumerate(spots)
@@ -362,7 +361,7 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
     right, bottom = bx + bw, by + bh
     done: set[str] = set()
     outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]] = {}
-    unplaced: dict[str, list[tuple[tuple[float, float], bool, Rect]]] = {}
+    unplaced: dict[str, list[tuple[tuple[float, float], bool, Rect]] | None] = {}
     for w in wishes:
         was = last.outcome.get(w.key) if last is not None else None
         if w.unless and w.unless in done:
@@ -375,6 +374,7 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
         # a spot that failed then (before `then`) is tested again only where something
         # was freed since; its spot then, only where something was filled
         then = -1
+        spotted: list[tuple[tuple[float, float], bool, Rect]] | None = None
         freed: list[Rect] | None = None
         filled: list[Rect] = []
         if changes is not None and was is not None and was[0] == w and was[1] == radius:
@@ -385,7 +385,11 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
             spots = enumerate(_spots(w, radius))
         elif then == LEFT_OUT:                      # only where something was freed
             assert last is not None
-            spots = _changed_spots(last.left_out[w.key], freed)
+            spotted = last.left_out[w.key]
+            if freed and spotted is None:
+                spotted = [(xy, far, _spot_extent(xy, w.size, w.anchor))
+                           for xy, far in _spots(w, radius)]
+            spots = _changed_spots(spotted, freed) if freed and spotted is not None else ()
         else:
             spots = islice(enumerate(_spots(w, radius)), 0 if freed else then, None)
         got: PlacedLabel | None = None
@@ -416,12 +420,15 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
             break
         else:
             left_out += 1
+            # its spots with their extents, for the passes after: worked out now in a
+            # window's first pass (its labels mostly stay), else when a pass first asks
             if freed is not None and then == LEFT_OUT:
-                assert last is not None
-                unplaced[w.key] = last.left_out[w.key]
-            else:
+                unplaced[w.key] = spotted
+            elif last is None:
                 unplaced[w.key] = [(xy, far, _spot_extent(xy, w.size, w.anchor))
                                    for xy, far in _spots(w, radius)]
+            else:
+                unplaced[w.key] = None
         if changes is not None:
             changes.placed(was[2] if was is not None else None, got)
         outcome[w.key] = (w, radius, got, index)
@@ -453,12 +460,21 @@ class _Segments(Generic[Item]):
         self._add((a, b), min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
 
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[Item]:
-        """The items whose cells meet this box, in the order they were added."""
+        """The items whose cells meet this box (each once, in no set order: the
+        callers ask whether any of them meets something)."""
+        if not self.items:
+            return []
+        cells = self.cells
+        floor = math.floor
+        j0, j1 = floor(y0 / GRID_PX), floor(y1 / GRID_PX) + 1
         found: set[int] = set()
-        for i in range(math.floor(x0 / GRID_PX), math.floor(x1 / GRID_PX) + 1):
-            for j in range(math.floor(y0 / GRID_PX), math.floor(y1 / GRID_PX) + 1):
-                found.update(self.cells.get((i, j), ()))
-        return [self.items[k] for k in sorted(found)]
+        for i in range(floor(x0 / GRID_PX), floor(x1 / GRID_PX) + 1):
+            for j in range(j0, j1):
+                here = cells.get((i, j))
+                if here:
+                    found.update(here)
+        items = self.items
+        return [items[k] for k in found]
 
 
 def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _Segments[Rect],
