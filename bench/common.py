@@ -181,6 +181,15 @@ def machine_limit(union, lines: list[tuple[tuple[float, float], tuple[float, flo
     return cpu_times(lambda: shapely.intersects(union, geoms), repeats)
 
 
+def machine_limit_ms(repeats: int = 21) -> float:
+    """The yardstick every bench of whole paths prints beside its figures: the machine
+    limit of `sight_all` with 32 bots on synthetic-500 (geometry.py's), CPU ms, median."""
+    arena = synthetic(500)
+    bots = place_discs(compiled(arena), 32, random.Random(1))
+    ends = [((a.x, a.y), (b.x, b.y)) for a in bots for b in bots if a is not b]
+    return statistics.median(machine_limit(machine_limit_union(arena), ends, repeats)) * 1e3
+
+
 def unprepared(geom):
     return shapely.from_wkb(shapely.to_wkb(geom))
 

@@ -28,6 +28,7 @@ import shooting  # noqa: E402
 import simulate  # noqa: E402
 import startup  # noqa: E402
 import users  # noqa: E402
+import view_paths  # noqa: E402
 from common import collector_as_the_command  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -66,8 +67,11 @@ class _Separate:
 
 BENCHES = {"geometry": geometry, "movement": movement, "shooting": shooting,
            "replay": replay, "simulate": simulate, "startup": startup, "check": check,
-           "users": users,
+           "users": users, "view_paths": view_paths,
            "render": _Separate("render.py", [], ["--frames", "30"], json_flag=True),
+           "render-2000": _Separate("render.py", ["--arena", "synthetic-2000"],
+                                    ["--arena", "synthetic-2000", "--frames", "30"],
+                                    json_flag=True),
            "phones": _Separate("phones.py", [], ["--seconds", "2"], json_flag=False)}
 
 

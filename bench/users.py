@@ -8,12 +8,17 @@ of the bench's own: the first run of each command with both empty (`first`: a ve
 first start, every module compiled, nothing checked kept), then --runs more with
 them filled (`warm`: a second start, as an installed copy runs). Beside each:
 
-- `bottisota check` on synthetic-500 and synthetic-2000 (the arenas of common.py,
+- `bottisota check` on synthetic-500, synthetic-2000 and synthetic-3000 (the arenas of common.py,
   written to a file): target <= 1 s;
 - `bottisota replay` of a seeded robot game journaled here: 2 seats on the warehouse
   (40 rounds) and 64 seats on synthetic-500 (4 rounds): actions per CPU-second of
   the whole process, target >= 5,000; and the same after the floor below (the cost
   per action of the read itself);
+- `bottisota simulate warehouse --games 10` (2 seats, 10 rounds, as users run it: its
+  worker processes, one per core, and with `--jobs 1`): robot games per CPU-second of
+  the whole process and its workers, target >= 30;
+- a cProfile of the 64-seat replay (the whole command in one process): the functions
+  taking the most cumulative time, as shares of `_replay`'s;
 - the floor (the machine limit of a process): `bottisota --version`, the interpreter
   and the command line's own imports, nothing read; no command costs less.
 """
@@ -39,6 +44,8 @@ from bottisota.robot.match import play
 
 CHECK_TARGET_S = 1.0
 REPLAY_TARGET = 5000.0          # actions per CPU-second, whole process
+SIMULATE_TARGET = 30.0          # robot games per CPU-second, whole process, 10 games
+SIMULATE_GAMES = 10
 
 
 def child_cpu(args: list[str], env: dict[str, str], cwd: str) -> float:
@@ -93,15 +100,28 @@ def collect(quick: bool = False, runs: int | None = None) -> dict:
         tmp = Path(name)
         floor = first_and_warm(["--version"], runs, tmp)
         checks = []
-        for n in (500, 2000):
+        for n in (500, 2000, 3000):
             path = tmp / f"synthetic-{n}.yaml"
             path.write_text(yaml.safe_dump(synthetic_data(n)))
             got = first_and_warm(["check", "-q", str(path)], runs, tmp)
             checks.append(dict(got, arena=f"synthetic-{n}", target_s=CHECK_TARGET_S,
                                floor_s=floor["warm_s"],
                                met=got["warm_s"] <= CHECK_TARGET_S))
+        sims = []
+        for jobs in (None, 1):
+            args = ["simulate", "warehouse", "--games", str(SIMULATE_GAMES), "--quiet"]
+            got = first_and_warm(args + ([] if jobs is None else ["--jobs", str(jobs)]),
+                                 runs, tmp)
+            per = SIMULATE_GAMES / got["warm_s"]
+            sims.append(dict(got, jobs=jobs or os.cpu_count(), games=SIMULATE_GAMES,
+                             games_per_cpu_s=per, first_games_per_cpu_s=SIMULATE_GAMES
+                             / got["first_s"], after_floor_games_per_cpu_s=SIMULATE_GAMES
+                             / max(got["warm_s"] - floor["warm_s"], 1e-9),
+                             target=SIMULATE_TARGET, floor_s=floor["warm_s"],
+                             met=per >= SIMULATE_TARGET))
         replays = []
-        for what, path, actions in journals(tmp):
+        made = journals(tmp)
+        for what, path, actions in made:
             got = first_and_warm(["replay", str(path)], runs, tmp)
             per = actions / got["warm_s"]
             after = actions / max(got["warm_s"] - floor["warm_s"], 1e-9)
@@ -110,9 +130,42 @@ def collect(quick: bool = False, runs: int | None = None) -> dict:
                                 / got["first_s"], after_floor_actions_per_cpu_s=after,
                                 target=REPLAY_TARGET, floor_s=floor["warm_s"],
                                 met=per >= REPLAY_TARGET))
+        profile = replay_profile(made[-1][1], tmp)
     where = dict(machine(), timing="CPU time (user + system) of each command's own process")
     return {"bench": "users", "machine": where, "floor": floor, "check": checks,
-            "replay": replays}
+            "simulate": sims, "replay": replays, "replay_profile": profile}
+
+
+PROFILE = r"""
+import cProfile, pstats, sys
+from bottisota.cli import main
+cProfile.run("main(['replay', sys.argv[1]])", sys.argv[2])
+"""
+
+
+def replay_profile(journal: Path, tmp: Path, top: int = 25) -> dict:
+    """`bottisota replay JOURNAL` under cProfile (the command in one process): the
+    functions with the most cumulative time, each as a share of `_replay`'s."""
+    import pstats
+    out = tmp / "replay.prof"
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp / "profile"),
+               XDG_CACHE_HOME=str(tmp / "profile" / "cache"), PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-c", PROFILE, str(journal), str(out)], env=env,
+                   cwd=str(tmp), capture_output=True, text=True, check=False)
+    st = pstats.Stats(str(out))
+    rows = []
+    for (path, line, name), (_cc, calls, tt, ct, _callers) in st.stats.items():  # type: ignore[attr-defined]
+        where = path.split("bottisota/", 1)[-1] if "bottisota/" in path else Path(path).name
+        rows.append({"function": f"{where}:{line}({name})", "calls": calls, "own_s": tt,
+                     "cumulative_s": ct})
+    whole = max((r["cumulative_s"] for r in rows if r["function"].endswith("(_replay)")),
+                default=max(r["cumulative_s"] for r in rows))
+    rows.sort(key=lambda r: -r["cumulative_s"])
+    for r in rows:
+        r["share_of_replay"] = r["cumulative_s"] / whole
+    own = sorted(rows, key=lambda r: -r["own_s"])[:top]
+    return {"journal": journal.name, "replay_s": whole, "by_cumulative": rows[:top * 2],
+            "by_own_time": own}
 
 
 def report(data: dict) -> str:
@@ -122,12 +175,24 @@ def report(data: dict) -> str:
     for c in data["check"]:
         out.append(f"  check {c['arena']:>15}: {c['warm_s']:.3f} s (first {c['first_s']:.3f}); "
                    f"target <= {c['target_s']:g} s: {'met' if c['met'] else 'not met'}")
+    for s in data["simulate"]:
+        out.append(f"  simulate warehouse, {s['games']} games, {s['jobs']} jobs: "
+                   f"{s['games_per_cpu_s']:.1f} games/CPU-s ({s['warm_s']:.3f} s; first "
+                   f"{s['first_games_per_cpu_s']:.1f}/s); after the floor "
+                   f"{s['after_floor_games_per_cpu_s']:.1f}/s; target >= {s['target']:g}: "
+                   f"{'met' if s['met'] else 'not met'}")
     for r in data["replay"]:
         out.append(f"  replay {r['journal']:>24}, {r['actions']} actions: "
                    f"{r['actions_per_cpu_s']:,.0f} actions/CPU-s ({r['warm_s']:.3f} s; first "
                    f"{r['first_actions_per_cpu_s']:,.0f}/s); after the floor "
                    f"{r['after_floor_actions_per_cpu_s']:,.0f}/s; target >= "
                    f"{r['target']:,.0f}: {'met' if r['met'] else 'not met'}")
+    p = data["replay_profile"]
+    out.append(f"  cProfile of `bottisota replay` {p['journal']} ({p['replay_s']:.2f} s in "
+               "_replay under the profiler), by cumulative time:")
+    for r in p["by_cumulative"]:
+        out.append(f"    {r['share_of_replay']:6.1%} {r['cumulative_s']:7.3f} s "
+                   f"{r['calls']:8d} calls  {r['function']}")
     return "\n".join(out)
 
 
