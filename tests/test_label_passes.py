@@ -2,7 +2,8 @@
 move on a crowded table). `place_labels_pass` given the last pass skips the spots that
 failed then where nothing changed since; its answer must be the fresh pass's, label for
 label, whatever changed: a bot came, went or moved, a label came, went, moved or was
-worded anew, a card was shortened."""
+worded anew, a card was shortened, a banner came or went, two were asked in the
+other order, a card's short form was asked for."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -26,13 +27,28 @@ def _keyed(wishes: list[LabelWish]) -> list[LabelWish]:
     return [replace(w, key=f"k{i}") for i, w in enumerate(wishes)]
 
 
+BANNER = (100.0, 120.0, 200.0, 40.0)           # a result banner across the middle
+
+
 @st.composite
-def _change(draw, wishes: list[LabelWish], discs: list[tuple[float, float, float]]):
+def _change(draw, wishes: list[LabelWish], discs: list[tuple[float, float, float]],
+            taken: tuple[tuple[float, float, float, float], ...]):
     """The table a little later: some of these changes, in any mix."""
     wishes, discs = list(wishes), list(discs)
     for kind in draw(st.lists(st.sampled_from(
             ["move_disc", "add_disc", "drop_disc", "add_wish", "drop_wish", "move_wish",
-             "reword", "unless"]), min_size=1, max_size=4)):
+             "reword", "unless", "banner", "swap", "short"]), min_size=1, max_size=4)):
+        if kind == "short" and wishes:          # a card's short form, under the card's key
+            k = draw(st.integers(0, len(wishes) - 1))
+            card = wishes[k]
+            if all(w.unless != card.key for w in wishes):
+                wishes.insert(k + 1, replace(card, text=card.text[:3], size=(
+                    12.0, card.size[1]), unless=card.key, reach=14))
+        if kind == "swap" and len(wishes) > 1:  # two labels asked for in the other order
+            i, j = draw(st.integers(0, len(wishes) - 1)), draw(st.integers(0, len(wishes) - 1))
+            wishes[i], wishes[j] = wishes[j], wishes[i]
+        if kind == "banner":                    # a banner comes, or goes
+            taken = TAKEN if BANNER in taken else (*TAKEN, BANNER)
         if kind == "move_disc" and discs:
             discs[draw(st.integers(0, len(discs) - 1))] = draw(disc)
         elif kind == "add_disc":
@@ -54,7 +70,7 @@ def _change(draw, wishes: list[LabelWish], discs: list[tuple[float, float, float
         elif kind == "unless" and len(wishes) > 1:
             k = draw(st.integers(1, len(wishes) - 1))
             wishes[k] = replace(wishes[k], unless=wishes[0].key)
-    return wishes, discs
+    return wishes, discs, taken
 
 
 @settings(max_examples=300, deadline=None)
@@ -62,11 +78,12 @@ def _change(draw, wishes: list[LabelWish], discs: list[tuple[float, float, float
 def test_a_pass_from_the_last_one_places_every_label_as_a_fresh_pass(data, wishes, discs):
     wishes = _keyed(wishes)
     radii = {w.key: 6.0 for w in wishes[::3]}
-    _, _, last = place_labels_pass(wishes, discs, BOUNDS, radii, TAKEN)
+    taken = TAKEN
+    _, _, last = place_labels_pass(wishes, discs, BOUNDS, radii, taken)
     for _ in range(3):                              # a few changes, one after another
-        wishes, discs = data.draw(_change(wishes, discs))
-        fresh = place_labels_pass(wishes, discs, BOUNDS, radii, TAKEN)
-        again = place_labels_pass(wishes, discs, BOUNDS, radii, TAKEN, last)
+        wishes, discs, taken = data.draw(_change(wishes, discs, taken))
+        fresh = place_labels_pass(wishes, discs, BOUNDS, radii, taken)
+        again = place_labels_pass(wishes, discs, BOUNDS, radii, taken, last)
         assert again[:2] == fresh[:2]
         last = again[2]
 
@@ -91,3 +108,13 @@ def test_another_windows_pass_is_not_started_from():
     other = (0.0, 0.0, 60.0, 60.0)
     assert place_labels_pass(wishes, [], other, {}, TAKEN, last)[:2] == \
         place_labels_pass(wishes, [], other, {}, TAKEN)[:2]
+
+
+def test_a_card_and_its_short_form_are_kept_apart_for_the_next_pass():
+    card = LabelWish("red-1: HIT 6\narmour holds", (500.0, 30.0), (200.0, 150.0), key="fx:1")
+    short = replace(card, text="red-1: hit", size=(60.0, 14.0), unless="fx:1", reach=14)
+    wall = LabelWish("wall", (30.0, 14.0), (60.0, 60.0), key="wall@60,60")
+    _, _, last = place_labels_pass([card, short, wall], [], BOUNDS, {}, TAKEN)
+    # the card finds no room (wider than the table), its short form does
+    assert [w.text for w, _, got, _ in last.outcome.values() if got] == ["red-1: hit", "wall"]
+    assert len(last.outcome) == 3             # the next pass can start from every one

@@ -24,7 +24,7 @@ from bottisota.core.i18n import cm
 Rect = tuple[float, float, float, float]      # left, top, width, height (px)
 Disc = tuple[float, float, float]              # centre x, y and radius (px)
 Segment = tuple[tuple[float, float], tuple[float, float]]
-Item = TypeVar("Item", Rect, Segment)
+Item = TypeVar("Item", Rect, Segment, Disc)
 GRID_PX = 64.0
 RINGS = 6                # how far a label may wander: rings of spots around its anchor
 SPOTS_PER_RING = 12
@@ -201,7 +201,7 @@ class LastPass:
     discs: frozenset[Disc]
     bounds: Rect
     taken: tuple[Rect, ...]
-    # each wish's key: the wish, its anchor's radius, where it went (None: left out) and
+    # each wish (by `_ident`): the wish, its anchor's radius, where it went (None: left out) and
     # at which of its spots (`_spots`, counted from 0; -1: none)
     outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]]
     # a wish left out: each of its spots and the box holding that spot and its leader
@@ -234,11 +234,15 @@ class _Changes:
     passed then can fail now only where something was filled."""
 
     def __init__(self, last: LastPass, discs: Sequence[Disc],
-                 wishes: Sequence[LabelWish]) -> None:
+                 wishes: Sequence[LabelWish], taken: tuple[Rect, ...]) -> None:
         now = frozenset(discs)
         self.freed: list[Rect] = [(x - r, y - r, x + r, y + r) for x, y, r in last.discs - now]
         self.filled: list[Rect] = [(x - r, y - r, x + r, y + r) for x, y, r in now - last.discs]
-        wished = {w.key for w in wishes}
+        # the boxes kept clear (banners, strips, legends) that came or went
+        before, after = set(last.taken), set(taken)
+        self.freed += [(x, y, x + w, y + h) for x, y, w, h in before - after]
+        self.filled += [(x, y, x + w, y + h) for x, y, w, h in after - before]
+        wished = {_ident(w) for w in wishes}
         self.freed += [_extent(p) for key, (_, _, p, _) in last.outcome.items()
                        if p is not None and key not in wished]
 
@@ -284,6 +288,23 @@ def _meets_any(boxes: list[Rect], x0: float, y0: float, x1: float, y1: float) ->
     return False
 
 
+def _ident(w: LabelWish) -> str:
+    """What tells a wish apart from the others of a pass: its key, and for a result
+    card's short form (asked for under the full card's key) that it is the short one."""
+    return w.key + "\x00short" if w.unless == w.key and w.key else w.key
+
+
+def _same_order(wishes: Sequence[LabelWish], last: LastPass) -> bool:
+    """The wishes are told apart by their keys, and those of the last pass come in the
+    same order as then (a wish placed before another then is placed before it now:
+    new ones may come anywhere, old ones may go)."""
+    keys = [_ident(w) for w in wishes]
+    if len(set(keys)) < len(keys):
+        return False
+    now = set(keys)
+    return [k for k in keys if k in last.outcome] == [k for k in last.outcome if k in now]
+
+
 def place_labels(wishes: list[LabelWish], discs: list[tuple[float, float, float]],
                  bounds: Rect, radii: dict[str, float] | None = None,
                  taken: Sequence[Rect] = (), last: LastPass | None = None
@@ -303,10 +324,10 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
                       ) -> tuple[list[PlacedLabel], int, LastPass]:
     """`place_labels`, and what became of each wish, for the next pass.
 
-    `last`: the last pass in the same window (same bounds and reserved boxes; else it
-    is not used). The answer is the fresh pass's, found with fewer tests: for a wish
-    the same as then (text, size, anchor, reach), a spot before the one it took then
-    (every spot, if it was left out) failed then, and fails again unless something
+    `last`: the last pass in the same window (same bounds, the wishes it had in the same
+    order; else it is not used). The answer is the fresh pass's, found with fewer
+    tests: for a wish the same as then (text, size, anchor, reach), a spot before the one
+    it took then (every spot, if it was left out) failed then, and fails again unless something
     changed where the spot or its leader lies (a bot came, went or moved there, or a
     label was placed differently earlier in this pass): only such spots are tested
     again. When a bot moves on a crowded table, most labels test one spot.
@@ -316,10 +337,9 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
     written out flat: the pass runs in the frame that shows a new set of labels."""
     radii = radii or {}
     taken = tuple(taken)
-    if last is not None and (last.bounds != bounds or last.taken != taken
-                             or len({w.key for w in wishes}) < len(wishes)):
-        last = None                 # another window's pass, or wishes not told apart by key
-    changes = _Changes(last, discs, wishes) if last is not None else None
+    if last is not None and (last.bounds != bounds or not _same_order(wishes, last)):
+        last = None                 # another window's pass, or wishes in another order
+    changes = _Changes(last, discs, wishes, taken) if last is not None else None
     floor = math.floor
     rects: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     circles: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
@@ -355,6 +375,9 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
     for r in taken:
         boxes.add_box(r)
     leaders: _Segments[Segment] = _Segments()
+    disc_grid: _Segments[Disc] = _Segments()          # the bots, for the leaders' test
+    for d in discs:
+        disc_grid.add_disc(d)
     placed: list[PlacedLabel] = []
     left_out = 0
     bx, by, bw, bh = bounds
@@ -363,7 +386,8 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
     outcome: dict[str, tuple[LabelWish, float, PlacedLabel | None, int]] = {}
     unplaced: dict[str, list[tuple[tuple[float, float], bool, Rect]] | None] = {}
     for w in wishes:
-        was = last.outcome.get(w.key) if last is not None else None
+        ident = _ident(w)
+        was = last.outcome.get(ident) if last is not None else None
         if w.unless and w.unless in done:
             if changes is not None and was is not None:
                 changes.placed(was[2], None)        # not wanted now: its place is free
@@ -385,7 +409,7 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
             spots = enumerate(_spots(w, radius))
         elif then == LEFT_OUT:                      # only where something was freed
             assert last is not None
-            spotted = last.left_out[w.key]
+            spotted = last.left_out[ident]
             if freed and spotted is None:
                 spotted = [(xy, far, _spot_extent(xy, w.size, w.anchor))
                            for xy, far in _spots(w, radius)]
@@ -409,7 +433,7 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
                 if far:
                     leaders.add_segment(w.anchor, leader_end((x, y, lw, lh)))
             elif not (free(x, y, x1, y1) and _clear_of_leaders((x, y, lw, lh), far, w.anchor,
-                                                               boxes, discs, leaders)):
+                                                               boxes, disc_grid, leaders)):
                 continue
             add_rect(x, y, lw, lh)
             boxes.add_box((x, y, lw, lh))
@@ -423,15 +447,15 @@ def place_labels_pass(wishes: list[LabelWish], discs: list[tuple[float, float, f
             # its spots with their extents, for the passes after: worked out now in a
             # window's first pass (its labels mostly stay), else when a pass first asks
             if freed is not None and then == LEFT_OUT:
-                unplaced[w.key] = spotted
+                unplaced[ident] = spotted
             elif last is None:
-                unplaced[w.key] = [(xy, far, _spot_extent(xy, w.size, w.anchor))
+                unplaced[ident] = [(xy, far, _spot_extent(xy, w.size, w.anchor))
                                    for xy, far in _spots(w, radius)]
             else:
-                unplaced[w.key] = None
+                unplaced[ident] = None
         if changes is not None:
             changes.placed(was[2] if was is not None else None, got)
-        outcome[w.key] = (w, radius, got, index)
+        outcome[ident] = (w, radius, got, index)
     return placed, left_out, LastPass(frozenset(discs), bounds, taken, outcome, unplaced)
 
 
@@ -459,6 +483,9 @@ class _Segments(Generic[Item]):
                     ) -> None:
         self._add((a, b), min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
 
+    def add_disc(self: _Segments[Disc], d: Disc) -> None:
+        self._add(d, d[0] - d[2], d[1] - d[2], d[0] + d[2], d[1] + d[2])
+
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[Item]:
         """The items whose cells meet this box (each once, in no set order: the
         callers ask whether any of them meets something)."""
@@ -478,7 +505,7 @@ class _Segments(Generic[Item]):
 
 
 def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _Segments[Rect],
-                      discs: Sequence[Disc], leaders: _Segments[Segment]) -> bool:
+                      discs: _Segments[Disc], leaders: _Segments[Segment]) -> bool:
     """A label at `r` meets no leader line placed before, and its own leader (when it is
     `far` from its anchor) crosses no box and no other bot; a clear leader is kept."""
     if any(segment_meets_rect(a, b, r)
@@ -487,9 +514,10 @@ def _clear_of_leaders(r: Rect, far: bool, anchor: tuple[float, float], boxes: _S
     if not far:
         return True
     end = leader_end(r)
-    near = boxes.near(min(anchor[0], end[0]), min(anchor[1], end[1]),
-                      max(anchor[0], end[0]), max(anchor[1], end[1]))
-    if not leader_clear(anchor, r, near, discs):
+    x0, y0 = min(anchor[0], end[0]), min(anchor[1], end[1])
+    x1, y1 = max(anchor[0], end[0]), max(anchor[1], end[1])
+    # a segment meets only the boxes and discs its own bounding box meets
+    if not leader_clear(anchor, r, boxes.near(x0, y0, x1, y1), discs.near(x0, y0, x1, y1)):
         return False
     leaders.add_segment(anchor, end)
     return True
