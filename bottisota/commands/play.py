@@ -331,7 +331,7 @@ def _join_workers() -> None:
     before the window is closed: one still inside Shapely or the rules while Python
     shuts down may crash it."""
     for thread in threading.enumerate():
-        if thread.daemon and thread.name.startswith(("build-ahead", "robot-")):
+        if thread.daemon and thread.name.startswith(("build-ahead", "robot-", "labels")):
             thread.join()
 
 
@@ -373,6 +373,7 @@ def _play(args: argparse.Namespace, players: list[str], screen: pygame.Surface,
     app.windows.calibration_saver = save_calibration
     app.windows.open_projector = lambda a: _open_projector(a, screen)
     app.after_first_frame.append(lambda: _journal_ahead(app.game.state))
+    app.frame.labels_in_background = True   # a crowded table's labels placed off the frame
     app.vm.panel = args.panel
     if robots and not args.phones:          # robot decisions off the frame loop
         app.actions.robot_worker = RobotWorker(app.frame.overlays,

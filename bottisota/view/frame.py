@@ -113,6 +113,7 @@ class FrameDrawing:
         self.buttons: list[Button] = []
         self.frame_ms: float = 0.0
         self.sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: stills, all exact
+        self.labels_in_background = False   # `play`: label passes on a thread of their own
         self.overlays: list[Callable[[pygame.Surface, pygame.Rect], object]] = []   # drawn last
         # drawn over the table in each window (the camera's rings)
         self.table_overlays: list[Callable[[pygame.Surface, Camera, pygame.Rect], object]] = []
@@ -282,7 +283,8 @@ class FrameDrawing:
             shooter=self.actions.shooting_bot(), ghost=ghost, belt_phase=self._belt_phase,
             moving=self.moving, settled=self.zoom_settled,
             open_doors=tuple(door_keys(open_doors(self.state))),
-            show_message=self.windows.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms)
+            show_message=self.windows.panel_rect is None, sprite_budget_ms=self.sprite_budget_ms,
+            labels_in_background=self.labels_in_background)
 
     def draw_table(self, surface: pygame.Surface, cam: Camera, area: pygame.Rect,
                    laptop: bool = False, layers: WindowLayers | None = None,

@@ -41,7 +41,14 @@ from bottisota.view.premeasure_overlay import (
 )
 from bottisota.view.widgets import draw_ruler
 from bottisota.viewmodel.core_calls import MovePreview
-from bottisota.viewmodel.labels import ArenaText, LastPass, arena_texts, follow
+from bottisota.viewmodel.labels import (
+    ArenaText,
+    BackgroundPass,
+    LastPass,
+    arena_texts,
+    follow,
+    still_standing,
+)
 from bottisota.viewmodel.model import ViewModel, turn_strip
 from bottisota.viewmodel.sizes import TextSizes, reading_sizes, text_sizes
 
@@ -62,6 +69,7 @@ class WindowLayers:
         self.labels: list = []
         self.labels_key: tuple | None = None
         self.last_pass: LastPass | None = None         # the labels' last placing pass
+        self.placing = BackgroundPass()                 # passes off the frame (`play`)
         self.base: tuple[tuple, pygame.Surface, pygame.Surface] | None = None   # key, shown, clean
         self.base_of: tuple[Any, Any] = (None, None)   # the pre-measure and threat map baked
         self.clean_of: tuple[tuple, pygame.Surface] | None = None   # what "clean" holds
@@ -131,6 +139,7 @@ class TableInput:
     open_doors: tuple[str | int, ...]
     show_message: bool
     sprite_budget_ms: float | None = SPRITE_BUDGET_MS   # None: every bot exact (stills)
+    labels_in_background: bool = False  # label passes on a thread, taken by a later frame
 
 
 def paint_table(surface: pygame.Surface, cam: Camera, area: pygame.Rect, t: TableInput,
@@ -230,12 +239,22 @@ def _paint(surface: pygame.Surface, cam: Camera, area: pygame.Rect, clip: pygame
             layers.labels = follow(layers.labels, sink.wishes)
             layers.labels_key = None
         elif key != layers.labels_key:
-            layers.labels, left_out, layers.last_pass = sink.place(bounds, taken,
-                                                                   layers.last_pass)
-            layers.labels_key = key
-            placed = True
-            if laptop:
-                vm.labels, vm.labels_left_out = layers.labels, left_out
+            answer = None
+            if t.labels_in_background:      # asked on a thread, taken by a later frame
+                answer = layers.placing.take(key)
+                if answer is None:
+                    last = layers.last_pass
+                    layers.placing.ask(key, lambda: sink.place(bounds, taken, last))
+                    layers.labels = still_standing(layers.labels, sink.wishes, sink.discs,
+                                                   taken)
+            else:
+                answer = sink.place(bounds, taken, layers.last_pass)
+            if answer is not None:
+                layers.labels, left_out, layers.last_pass = answer
+                layers.labels_key = key
+                placed = True
+                if laptop:
+                    vm.labels, vm.labels_left_out = layers.labels, left_out
     draw_labels(surface, layers.labels, sink.size)
     winner = vm.effects.winner
     if winner is not None:

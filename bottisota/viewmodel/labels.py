@@ -10,7 +10,8 @@ Pure geometry in pixels; the painter only draws the answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Generic, TypeVar
@@ -612,4 +613,60 @@ def arena_texts(arena: Arena) -> list[ArenaText]:
         elif f.type == "lift":
             c = f.shape.centroid
             out.append(ArenaText(key, f"L{(f.top or 0):g}", (c.x, c.y)))
+    return out
+
+
+class BackgroundPass:
+    """Label passes on a thread of their own (issue 32: no work in the frame that can be
+    done elsewhere): the frame asks for a pass and goes on drawing; a later frame takes
+    the answer when it is ready and still for what the table shows. One pass at a time;
+    a pass asked for while another runs waits for the next frame's asking."""
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._answer: tuple[list[PlacedLabel], int, LastPass] | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def take(self, key: object) -> tuple[list[PlacedLabel], int, LastPass] | None:
+        """The answer of the pass asked for `key`, once it is ready (then forgotten)."""
+        if self.busy or self._answer is None or self._key != key:
+            return None
+        answer, self._answer = self._answer, None
+        return answer
+
+    def ask(self, key: object, place: Callable[[], tuple[list[PlacedLabel], int, LastPass]]
+            ) -> None:
+        """Start `place()` (a pass on values no one changes meanwhile) for `key`, unless
+        a pass runs now or the answer for `key` waits to be taken."""
+        if self.busy or (self._answer is not None and self._key == key):
+            return
+        self._key, self._answer = key, None
+
+        def run() -> None:
+            self._answer = place()
+
+        self._thread = threading.Thread(target=run, name="labels", daemon=True)
+        self._thread.start()
+
+
+def still_standing(placed: list[PlacedLabel], wishes: list[LabelWish], discs: Sequence[Disc],
+                   taken: Sequence[Rect]) -> list[PlacedLabel]:
+    """The labels placed before that may stay on the table while a new pass runs: still
+    wished with the same text at the same anchor, over no bot and no reserved box, and
+    whose leader crosses no bot (the others come back with the pass)."""
+    now = {(w.key, w.text, w.anchor) for w in wishes}
+    out = []
+    for p in placed:
+        if (p.key, p.text, p.anchor) not in now:
+            continue
+        if any(rect_meets_disc(p.rect, d) for d in discs) or any(
+                rects_overlap(p.rect, r) for r in taken):
+            continue
+        if p.leader and not leader_clear(p.anchor, p.rect, (), discs):
+            continue
+        out.append(p)
     return out
