@@ -80,6 +80,13 @@ def arena_named(name: str):
     return synthetic(int(name.split("-")[1])) if name.startswith("synthetic-") else bundled(name)
 
 
+def build_ahead_as_play(state, radii) -> None:
+    """What `play` builds on its build-ahead thread at load (commands/play.py)."""
+    from bottisota.engine.shooting.geometry import barriers
+    state.index.build_ahead(wall_reaches(state.rules, radii))
+    barriers(state.index)
+
+
 def time_ms(fn) -> tuple[float, object]:
     c0 = time.process_time()
     out = fn()
@@ -115,7 +122,7 @@ def premeasure_keys(name: str, rounds: int) -> dict:
     names = [w["name"] for w in _weapons()]
     # as `play` loads a game: the sight levels built ahead on a thread (the very first
     # key of a process is the fresh rows' figure)
-    state.index.build_ahead(wall_reaches(state.rules, [b.radius for b in state.bots.values()]))
+    build_ahead_as_play(state, [b.radius for b in state.bots.values()])
     first_key, later_keys, tracks = [], [], []
     for r in range(rounds):
         forget_sight(state.index)               # a new state: no sight answer kept
@@ -141,7 +148,7 @@ def child_premeasure(name: str, ahead: bool) -> dict:
     if ahead:
         radii = [b.radius for b in state.bots.values()]
         out["build_ahead_ms"], _ = time_ms(
-            lambda: state.index.build_ahead(wall_reaches(state.rules, radii)))
+            lambda: build_ahead_as_play(state, radii))
     names = [w["name"] for w in _weapons()]
     out["first_key_ms"], pm = time_ms(lambda: core_calls.premeasure(state, "b0", names[0]))
     out["first_track_ms"], _ = time_ms(lambda: track_of(pm, 0))
@@ -230,7 +237,7 @@ def child_drag(name: str, ahead: bool, bot: str, turn: float) -> dict:
     if ahead:
         radii = [b.radius for b in state.bots.values()]
         out["build_ahead_ms"], _ = time_ms(
-            lambda: state.index.build_ahead(wall_reaches(state.rules, radii)))
+            lambda: build_ahead_as_play(state, radii))
     got = run_drag(state, bot, turn)
     f = got["frames_ms"]
     out.update(first_frame_ms=f[0], contact_frame=got["contact_frame"],

@@ -28,6 +28,7 @@ from bottisota.core.errors import InputError, Problem  # noqa: E402
 from bottisota.core.i18n import N_, _  # noqa: E402
 from bottisota.core.printable import printable  # noqa: E402
 from bottisota.engine.movement.geometry import wall_reaches  # noqa: E402
+from bottisota.engine.shooting.geometry import barriers  # noqa: E402
 from bottisota.view import style  # noqa: E402
 from bottisota.view.app import TableApp  # noqa: E402
 from bottisota.view.app_state import FPS  # noqa: E402
@@ -306,8 +307,13 @@ def _build_ahead(state: Any) -> None:
     so that no frame (the first drag against a wall) pays for it; a daemon, so a window
     closed early does not wait for it."""
     radii = [c.radius for c in state.cards.values()] + [b.radius for b in state.bots.values()]
-    threading.Thread(target=state.index.build_ahead, args=(wall_reaches(state.rules, radii),),
-                     name="build-ahead", daemon=True).start()
+    reaches = wall_reaches(state.rules, radii)
+
+    def build() -> None:
+        state.index.build_ahead(reaches)
+        barriers(state.index)               # the walls and doors a first shot is tested on
+
+    threading.Thread(target=build, name="build-ahead", daemon=True).start()
 
 
 def _journal_header(state: Any) -> None:

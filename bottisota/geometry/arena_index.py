@@ -488,13 +488,17 @@ class ArenaIndex:
         return out
 
     def build_ahead(self, reaches: Iterable[float] = ()) -> None:
-        """Builds now what the first question of each kind would build: the sight levels,
-        shadows and edges, and the walls grown by each of `reaches` (the swept-disc test
-        a move's first wall contact asks for). The answers are the same either way; a
-        caller runs this at load or on a thread of its own (`play`), so that no frame
-        pays for it. Safe beside the questions: each value is built whole, then kept."""
+        """Builds now what the first question of each kind would build: the sight levels
+        (of the doors too, all shut), shadows and edges, and the walls grown by each of
+        `reaches` (the swept-disc test a move's first wall contact asks for). The answers
+        are the same either way; a caller runs this at load or on a thread of its own
+        (`play`), so that no frame pays for it. Safe beside the questions: each value is
+        built whole, then kept."""
         for part in ("_levels", "_shadows", "_sight_edges", "_slopes"):
             getattr(self, part)
+        closed = self._closed_doors(())
+        if closed:                          # every door shut: the usual table
+            self._door_levels(closed)
         for reach in reaches:
             self._sweep_filters(reach, False, ())
 
