@@ -162,21 +162,35 @@ def test_forked_simulate_workers_build_no_base(tmp_path):  # issue 32
 
 
 def test_fresh_simulate_workers_read_the_bases_the_parent_wrote(tmp_path):  # issue 32
-    """Workers started afresh (no fork) read the disk: no entry is written again (an
-    entry written is a new file; one read keeps its inode)."""
+    """Workers started afresh (no fork: forkserver or spawn) read what the parent wrote
+    to the disk before starting them: the builds are counted in every interpreter (a
+    sitecustomize module on the path patches the builder in each one)."""
+    log = tmp_path / "builds.log"
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(textwrap.dedent(COUNTING))
     code = """
+    import os
     from bottisota.robot import simulate
     simulate._can_fork = lambda: False
-    records = simulate.run("warehouse", ["aggressive", "sniper"], games=2, jobs=2,
+    records = simulate.run("warehouse", ["aggressive", "sniper"], games=4, jobs=2,
                            round_limit=2)
-    print(len(records))
+    print(len(records), os.getpid())
     """
-    cache = tmp_path / "cache" / "bottisota"
-    assert _run(code.replace("jobs=2", "jobs=1"), tmp_path / "cache", tmp_path) == "2"
-    before = {p.name: p.stat().st_ino for p in entries(cache)}
-    assert before
-    assert _run(code, tmp_path / "cache", tmp_path) == "2"
-    assert {p.name: p.stat().st_ino for p in entries(cache)} == before
+    os.environ["BUILDS_LOG"] = str(log)
+    path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(hooks)] + ([path] if path else []))
+    try:
+        games, parent = _run(code, tmp_path / "cache", tmp_path).split()
+    finally:
+        del os.environ["BUILDS_LOG"]
+        if path is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = path
+    assert games == "4"
+    built = log.read_text().split()
+    assert built and set(built) == {parent}          # the parent built them, no worker
 
 
 def test_another_arena_gives_another_entry(cache, builds):  # issue 32
