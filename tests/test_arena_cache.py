@@ -297,3 +297,105 @@ def test_a_cache_folder_left_read_only_costs_only_time(tmp_path, monkeypatch,
     grid(arena())
     grid(arena())
     assert len(builds) == 2
+
+
+# --- the arena layer's first drawing (view) -------------------------------------------
+
+@pytest.fixture
+def draws(monkeypatch) -> list[int]:
+    """Each arena layer drawn (not read from the disk)."""
+    import bottisota.view.arena_layer as arena_layer
+
+    count: list[int] = []
+    real = arena_layer.arena_steps
+
+    def counted(*args, **kwargs):
+        count.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arena_layer, "arena_steps", counted)
+    return count
+
+
+def layer_pixels(a, size=(640, 480), grid=True, rules=None, zoom=1.0):
+    import pygame
+
+    from bottisota.view.arena_layer import ArenaLayer
+    from bottisota.view.camera import Camera
+
+    pygame.font.init()
+    layer = ArenaLayer(a, grid=grid, rules=rules)
+    cam = Camera.fit(a.size, size)
+    if zoom != 1.0:
+        cam = cam.zoomed(zoom, (size[0] // 2, size[1] // 2))
+    surface, corner = layer.surface(cam, size)
+    assert layer.rebuilds == 1 and layer.serial == 1
+    return pygame.image.tobytes(surface, "RGB"), surface.get_size(), corner
+
+
+def test_the_arena_layer_read_from_the_disk_is_the_layer_drawn(cache, draws):  # issue 32
+    drawn = layer_pixels(arena())
+    assert len(draws) == 1 and len(list(cache.glob("arena-layer-*.pickle"))) == 1
+    read = layer_pixels(arena())                          # another arena object, same arena
+    assert len(draws) == 1                                # read, not drawn
+    assert read == drawn
+
+
+def test_the_warehouse_layer_read_is_the_layer_drawn_without_a_cache(
+        tmp_path, monkeypatch, draws):  # issue 32
+    rules = bundled_rules()
+    path = arena_path("warehouse")
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    plain = layer_pixels(load_arena(path, rules), (900, 700), rules=rules)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    layer_pixels(load_arena(path, rules), (900, 700), rules=rules)
+    read = layer_pixels(load_arena(path, rules), (900, 700), rules=rules)
+    assert len(draws) == 2 and read == plain
+
+
+def test_another_view_or_arena_gives_another_layer(cache, draws):  # issue 32
+    layer_pixels(arena())
+    layer_pixels(arena(), size=(800, 480))                # another window
+    layer_pixels(arena(), zoom=1.5)                       # another camera
+    layer_pixels(arena(), grid=False)                     # no grid
+    rules = bundled_rules()
+    layer_pixels(arena(), rules=rules.overridden({"step_height": rules.step_height + 2}))
+    moved = {**ARENA, "features": [{**ARENA["features"][0], "rect": [31, 10, 4, 60]},
+                                   *ARENA["features"][1:]]}
+    layer_pixels(arena(moved))
+    assert len(draws) == 6 and len(list(cache.glob("arena-layer-*.pickle"))) == 6
+
+
+@pytest.mark.parametrize("damage", [
+    lambda e: e.read_bytes()[:-5],
+    lambda e: pickle.dumps(Fraction(1, 3)),
+    lambda e: _value_of_another_class(e),
+    lambda e: _layer_bytes_replaced(e, b"not zlib data"),
+    lambda e: _layer_bytes_replaced(e, __import__("zlib").compress(b"\x00" * 30)),
+], ids=["end", "foreign", "other-class", "not-zlib", "other-size"])
+def test_a_damaged_layer_entry_is_drawn_again_silently(cache, draws, damage):  # issue 32
+    drawn = layer_pixels(arena())
+    [entry] = cache.glob("arena-layer-*.pickle")
+    entry.write_bytes(damage(entry))
+    assert layer_pixels(arena()) == drawn
+    assert len(draws) == 2
+    assert layer_pixels(arena()) == drawn
+    assert len(draws) == 2                                # written again whole
+
+
+def _layer_bytes_replaced(entry, value: bytes) -> bytes:
+    data = entry.read_bytes()
+    stream = io.BytesIO(data)
+    parsed_cache._PlainUnpickler(stream).load()
+    return data[:stream.tell()] + pickle.dumps(value)
+
+
+def test_a_layer_without_a_writable_cache_is_drawn_each_time(tmp_path, monkeypatch,
+                                                             draws):  # issue 32
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert layer_pixels(arena()) == layer_pixels(arena())
+    assert len(draws) == 2
