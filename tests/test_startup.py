@@ -181,8 +181,9 @@ def test_a_first_start_loads_yaml_and_fills_the_cache_of_checked_files(tmp_path)
     loaded = set([ln for ln in out.stdout.splitlines() if ln.startswith("loaded ")][-1].split())
     assert "yaml" in loaded
     kept = (tmp_path / "cache" / "bottisota").glob("*.pickle")
-    kinds = sorted(p.name.split("-")[0] for p in kept)
-    assert kinds == ["arena", "catalogue", "robot", "rules"]
+    kinds = sorted(p.name.rsplit("-", 1)[0] for p in kept)
+    # and the first frame's arena layer, drawn once, kept for the next start (issue 32)
+    assert kinds == ["arena", "arena-layer", "catalogue", "robot", "rules"]
 
 
 def test_the_command_leaves_the_garbage_collector_as_it_found_it():
