@@ -317,7 +317,7 @@ def draws(monkeypatch) -> list[int]:
     return count
 
 
-def layer_pixels(a, size=(640, 480), grid=True, rules=None, zoom=1.0):
+def layer_pixels(a, size=(640, 480), grid=True, rules=None, zoom=1.0, fit=None):
     import pygame
 
     from bottisota.view.arena_layer import ArenaLayer
@@ -325,7 +325,7 @@ def layer_pixels(a, size=(640, 480), grid=True, rules=None, zoom=1.0):
 
     pygame.font.init()
     layer = ArenaLayer(a, grid=grid, rules=rules)
-    cam = Camera.fit(a.size, size)
+    cam = Camera.fit(a.size, fit or size)
     if zoom != 1.0:
         cam = cam.zoomed(zoom, (size[0] // 2, size[1] // 2))
     surface, corner = layer.surface(cam, size)
@@ -357,7 +357,7 @@ def test_the_warehouse_layer_read_is_the_layer_drawn_without_a_cache(
 
 def test_another_view_or_arena_gives_another_layer(cache, draws):  # issue 32
     layer_pixels(arena())
-    layer_pixels(arena(), size=(800, 480))                # another window
+    layer_pixels(arena(), size=(800, 480), fit=(640, 480))   # another window, same camera
     layer_pixels(arena(), zoom=1.5)                       # another camera
     layer_pixels(arena(), grid=False)                     # no grid
     rules = bundled_rules()
