@@ -399,3 +399,58 @@ def test_a_layer_without_a_writable_cache_is_drawn_each_time(tmp_path, monkeypat
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
     assert layer_pixels(arena()) == layer_pixels(arena())
     assert len(draws) == 2
+
+
+# --- the walls grown by a radius (the swept-disc first test) ----------------------------
+
+@pytest.fixture
+def grown_builds(monkeypatch) -> list[float]:
+    """Each union of the walls grown by a reach that was built (not read)."""
+    from bottisota.geometry import arena_index
+
+    count: list[float] = []
+    real = arena_index.cached_build
+
+    def counted(kind, arena, rules, params, code, build, check):
+        def counted_build():
+            count.append(params[0])
+            return build()
+        return real(kind, arena, rules, params, code, counted_build, check)
+
+    monkeypatch.setattr(arena_index, "cached_build", counted)
+    return count
+
+
+def grown(a, reach=1.45):
+    from bottisota.geometry.compiled import compile_arena
+
+    index = compile_arena(a, bundled_rules())
+    [walls] = index._sweep_filters(reach, False, ())
+    return index, walls
+
+
+def test_the_grown_walls_read_are_those_built(cache, grown_builds):  # issue 32
+    import shapely
+
+    _, built = grown(arena())
+    assert grown_builds == [1.45] and len(list(cache.glob("walls-grown-*.pickle"))) == 1
+    index, read = grown(arena())
+    assert grown_builds == [1.45]                         # read, not built
+    assert read.equals_exact(built, tolerance=0.0) and shapely.is_prepared(read)
+    grown(arena(), reach=2.45)                            # another reach: another entry
+    assert grown_builds == [1.45, 2.45]
+    grown(arena({**ARENA, "size": [121, 90]}))            # another arena
+    assert grown_builds == [1.45, 2.45, 1.45]
+    assert index.first_contact((10.0, 40.0), (60.0, 40.0), 1.0) is not None   # in use
+
+
+@pytest.mark.parametrize("damage", [
+    lambda e: e.read_bytes()[:-4],
+    _value_of_another_class,
+], ids=["end", "other-class"])
+def test_a_damaged_grown_walls_entry_is_built_again(cache, grown_builds, damage):  # issue 32
+    _, built = grown(arena())
+    [entry] = cache.glob("walls-grown-*.pickle")
+    entry.write_bytes(damage(entry))
+    _, again = grown(arena())
+    assert len(grown_builds) == 2 and again.equals_exact(built, tolerance=0.0)
