@@ -119,11 +119,11 @@ COUNTING = """
 """
 
 
-def test_a_second_process_reads_the_bases_instead_of_building_them(tmp_path):  # issue 32
+def test_a_second_process_reads_the_bases_instead_of_building_them(tmp_path,
+                                                                   monkeypatch):  # issue 32
     log = tmp_path / "builds.log"
-    os.environ["BUILDS_LOG"] = str(log)
-    try:
-        code = COUNTING + """
+    monkeypatch.setenv("BUILDS_LOG", str(log))
+    code = COUNTING + """
     from bottisota.formats.loading import bundled_rules, load_arena, load_catalogue
     from bottisota.robot.simulate import arena_path
     rules = bundled_rules()
@@ -131,37 +131,33 @@ def test_a_second_process_reads_the_bases_instead_of_building_them(tmp_path):  #
     navigation.prepare(load_arena(arena_path("warehouse"), rules), rules, cards.values())
     print("done")
     """
-        _run(code, tmp_path / "cache", tmp_path)
-        first = log.read_text().split()
-        assert len(first) >= 3                       # a base per kind and radius
-        _run(code, tmp_path / "cache", tmp_path)
-        assert log.read_text().split() == first      # the second process built none
-    finally:
-        del os.environ["BUILDS_LOG"]
+    _run(code, tmp_path / "cache", tmp_path)
+    first = log.read_text().split()
+    assert len(first) >= 3                       # a base per kind and radius
+    _run(code, tmp_path / "cache", tmp_path)
+    assert log.read_text().split() == first      # the second process built none
 
 
-def test_forked_simulate_workers_build_no_base(tmp_path):  # issue 32
+def test_forked_simulate_workers_build_no_base(tmp_path, monkeypatch):  # issue 32
     log = tmp_path / "builds.log"
-    os.environ["BUILDS_LOG"] = str(log)
-    try:
-        code = COUNTING + """
+    monkeypatch.setenv("BUILDS_LOG", str(log))
+    code = COUNTING + """
     from bottisota.robot import simulate
     simulate._can_fork = lambda: True
     records = simulate.run("warehouse", ["aggressive", "sniper"], games=4, jobs=2,
                            round_limit=3)
     print(len(records), os.getpid())
     """
-        games, parent = _run(code, tmp_path / "cache", tmp_path).split()
-        assert games == "4"
-        built = log.read_text().split()
-        assert built and set(built) == {parent}      # only the parent, before the fork
-        games, parent = _run(code, tmp_path / "cache", tmp_path).split()
-        assert log.read_text().split() == built      # and the next run read them
-    finally:
-        del os.environ["BUILDS_LOG"]
+    games, parent = _run(code, tmp_path / "cache", tmp_path).split()
+    assert games == "4"
+    built = log.read_text().split()
+    assert built and set(built) == {parent}      # only the parent, before the fork
+    games, parent = _run(code, tmp_path / "cache", tmp_path).split()
+    assert log.read_text().split() == built      # and the next run read them
 
 
-def test_fresh_simulate_workers_read_the_bases_the_parent_wrote(tmp_path):  # issue 32
+def test_fresh_simulate_workers_read_the_bases_the_parent_wrote(tmp_path,
+                                                                 monkeypatch):  # issue 32
     """Workers started afresh (no fork: forkserver or spawn) read what the parent wrote
     to the disk before starting them: the builds are counted in every interpreter (a
     sitecustomize module on the path patches the builder in each one)."""
@@ -177,17 +173,10 @@ def test_fresh_simulate_workers_read_the_bases_the_parent_wrote(tmp_path):  # is
                            round_limit=2)
     print(len(records), os.getpid())
     """
-    os.environ["BUILDS_LOG"] = str(log)
+    monkeypatch.setenv("BUILDS_LOG", str(log))
     path = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(hooks)] + ([path] if path else []))
-    try:
-        games, parent = _run(code, tmp_path / "cache", tmp_path).split()
-    finally:
-        del os.environ["BUILDS_LOG"]
-        if path is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = path
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hooks)] + ([path] if path else [])))
+    games, parent = _run(code, tmp_path / "cache", tmp_path).split()
     assert games == "4"
     built = log.read_text().split()
     assert built and set(built) == {parent}          # the parent built them, no worker
