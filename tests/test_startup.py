@@ -182,8 +182,9 @@ def test_a_first_start_loads_yaml_and_fills_the_cache_of_checked_files(tmp_path)
     assert "yaml" in loaded
     kept = (tmp_path / "cache" / "bottisota").glob("*.pickle")
     kinds = sorted(p.name.rsplit("-", 1)[0] for p in kept)
-    # and the first frame's arena layer, drawn once, kept for the next start (issue 32)
-    assert kinds == ["arena", "arena-layer", "catalogue", "robot", "rules"]
+    builds = ("arena-layer", "walls-grown", "nav-base")     # arena builds (issue 32)
+    assert [k for k in kinds if k not in builds] == ["arena", "catalogue", "robot", "rules"]
+    assert "arena-layer" in kinds      # the first frame's layer, kept for the next start
 
 
 def test_the_command_leaves_the_garbage_collector_as_it_found_it():
