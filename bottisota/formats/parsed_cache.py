@@ -64,12 +64,14 @@ def cached(kind: str, files: Sequence[str | Path], depends: str, build: Callable
 
 
 def cached_data(kind: str, data: bytes, code: Sequence[str | Path],
-                build: Callable[[], T]) -> T:
+                build: Callable[[], T], check: Callable[[object], bool] | None = None) -> T:
     """The value `build()` makes from `data` (the exact bytes of everything it reads,
     e.g. a journal's recorded arena, cards, mods and rules), taken from the cache when
     an entry holds these very bytes, this program and the same `code` (the modules
     outside core and formats that `build` runs, by name, size and modification time);
-    else built and kept. As `cached`, only a value built without a problem is kept."""
+    else built and kept. As `cached`, only a value built without a problem is kept.
+    `check`, when given, must accept a value read before it is used (one of another
+    form is built again and rewritten, as a damaged entry is)."""
     try:
         stamp = program_stamp() + (_modules(code),)
         path = cache_folder() / f"{kind}-{zlib.crc32(data):08x}.pickle"
@@ -77,7 +79,7 @@ def cached_data(kind: str, data: bytes, code: Sequence[str | Path],
         return build()
     key = (CACHE_FORMAT, kind, stamp, data)
     found = _read(path, key)
-    if found is not None:
+    if found is not None and (check is None or check(found[0])):
         return cast(T, found[0])            # unpickled: what `build` made for this key
     value = build()
     _write(path, key, value)

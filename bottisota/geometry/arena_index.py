@@ -24,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from bottisota.core.arena import FLOOR_TYPES, SLOPED_TYPES
 from bottisota.geometry.box_grid import BoxGrid
+from bottisota.geometry.build_cache import GEOMETRY_CODE, cached_build
 from bottisota.geometry.shadows import Shadows
 from bottisota.geometry.sight_edges import SightEdges
 from bottisota.geometry.sight_levels import LineBatch, SightLevels, SlopedSight
@@ -465,9 +466,16 @@ class ArenaIndex:
         if grown is False:
             grown = None
             if members:
-                grown = shapely.union_all(shapely.buffer(
-                    self.shapes[list(members)], reach * INFLATE_FACTOR + INFLATE_MARGIN,
-                    quad_segs=INFLATE_QUAD_SEGS))
+                def build() -> BaseGeometry:
+                    return shapely.union_all(shapely.buffer(
+                        self.shapes[list(members)], reach * INFLATE_FACTOR + INFLATE_MARGIN,
+                        quad_segs=INFLATE_QUAD_SEGS))
+                # the walls' union (one per radius) is also kept on disk for the next
+                # process (geometry.build_cache); a door set's is cheap and varies
+                grown = build() if name != "walls" else cached_build(
+                    "walls-grown", self.arena, self._rules,
+                    (reach, INFLATE_QUAD_SEGS, INFLATE_FACTOR, INFLATE_MARGIN),
+                    GEOMETRY_CODE, build, lambda found: isinstance(found, BaseGeometry))
                 shapely.prepare(grown)
             self._cache[key] = grown
         return grown

@@ -30,6 +30,7 @@ from bottisota.engine.movement.physics import floors_near
 from bottisota.engine.overwatch import prepare_corners
 from bottisota.engine.shooting.geometry import barriers
 from bottisota.geometry.arena_index import FAST_PATHS
+from bottisota.geometry.build_cache import GEOMETRY_CODE, cached_build
 from bottisota.geometry.cliffs import cliff_lines
 from bottisota.geometry.compiled import compile_arena
 
@@ -408,12 +409,35 @@ class _Base:
     cost: np.ndarray
 
 
-def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
+@dataclass(eq=False)
+class _Worked:
+    """What a base costs to work out (kept on disk, `_stored`): where a centre may rest,
+    the floor, which of the candidate hops (`_neighbour_pairs`, each pair a->b then
+    b->a) are kept, and the walls and what a centre must not cross."""
+
+    ok: np.ndarray
+    z: np.ndarray
+    keep: np.ndarray
+    walls: BaseGeometry
+    bad: BaseGeometry
+
+
+def _cells(arena: Arena, radius: float) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """The grid's size in cells and the cells' centres (kept off the walls of the table)."""
     w, h = arena.size
     nx, ny = max(int(math.ceil(w / CELL)), 1), max(int(math.ceil(h / CELL)), 1)
     ii, jj = np.meshgrid(np.arange(nx), np.arange(ny))
     xs = np.clip((ii.ravel() + 0.5) * CELL, radius, w - radius)
     ys = np.clip((jj.ravel() + 0.5) * CELL, radius, h - radius)
+    return nx, ny, xs, ys
+
+
+def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
+    return _assemble(arena, radius, _work(arena, rules, kind, radius))
+
+
+def _work(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Worked:
+    nx, ny, xs, ys = _cells(arena, radius)
     index = compile_arena(arena, rules)
     margin = radius + rules.contact_tolerance
     wall_zone = index.cached(("robot", "wall-zone", round(margin, 6)),
@@ -425,8 +449,7 @@ def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
     ok = ~shapely.contains_xy(bad, xs, ys)
     z, _ = floor_heights(arena, xs, ys)
     pa, pb = _neighbour_pairs(ok, nx, ny)
-    src = dst = np.zeros(0, dtype=np.int64)
-    cost = np.zeros(0)
+    keep = np.zeros(0, dtype=bool)
     if len(pa):
         lines = shapely.linestrings(np.stack([np.stack([xs[pa], ys[pa]], 1),
                                               np.stack([xs[pb], ys[pb]], 1)], 1))
@@ -434,13 +457,24 @@ def _base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
         lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
         fwd, bwd = _passable(arena, rules, kind, xs, ys, pa, pb, lengths)
         fwd, bwd = fwd & free, bwd & free
+        keep = np.stack([fwd, bwd], 1).ravel()
+    return _Worked(ok, z, keep, wall_zone, bad)
+
+
+def _assemble(arena: Arena, radius: float, worked: _Worked) -> _Base:
+    """The base from what was worked out: the hops kept, with their lengths."""
+    nx, ny, xs, ys = _cells(arena, radius)
+    pa, pb = _neighbour_pairs(worked.ok, nx, ny)
+    src = dst = np.zeros(0, dtype=np.int64)
+    cost = np.zeros(0)
+    if len(pa):
+        lengths = np.hypot(xs[pb] - xs[pa], ys[pb] - ys[pa])
         # pair k gives the hop a->b (when passable forward) then b->a: keep that order
         src = np.stack([pa, pb], 1).ravel()
         dst = np.stack([pb, pa], 1).ravel()
         cost = np.repeat(lengths, 2)
-        keep = np.stack([fwd, bwd], 1).ravel()
-        src, dst, cost = src[keep], dst[keep], cost[keep]
-    return _Base(nx, ny, xs, ys, z, ok, wall_zone, bad, src, dst, cost)
+        src, dst, cost = src[worked.keep], dst[worked.keep], cost[worked.keep]
+    return _Base(nx, ny, xs, ys, worked.z, worked.ok, worked.walls, worked.bad, src, dst, cost)
 
 
 def _wall_zone(arena: Arena, rules: HouseRules, margin: float) -> BaseGeometry:
@@ -453,9 +487,42 @@ def _wall_zone(arena: Arena, rules: HouseRules, margin: float) -> BaseGeometry:
     return zone
 
 
+NAV_CODE = (__file__, *GEOMETRY_CODE)    # the modules that build a grid's base
+
+
+def _stored_base(arena: Arena, rules: HouseRules, kind: str, radius: float) -> _Base:
+    """`_base`, its costly part (`_Worked`) taken from what was worked out before from
+    this arena, rules, kind and radius by this program (the user's disk cache,
+    `geometry.build_cache`): a second process, and every `simulate` worker not forked
+    from one that has it, reads it instead of working it out."""
+    worked = cached_build("nav-base", arena, rules, (kind, radius), NAV_CODE,
+                          lambda: _work(arena, rules, kind, radius),
+                          lambda found: _fits(found, arena))
+    shapely.prepare(worked.walls)          # the prepared state is not kept on disk
+    shapely.prepare(worked.bad)
+    return _assemble(arena, radius, worked)
+
+
+def _fits(found: object, arena: Arena) -> bool:
+    """What was read from the disk has the form `_work` gives for this arena (else it is
+    worked out again: a value read must never be wrong, nor fail later)."""
+    if not isinstance(found, _Worked):
+        return False
+    nx, ny, _, _ = _cells(arena, 0.0)
+    arrays = ((found.ok, "b"), (found.z, "f"), (found.keep, "b"))
+    if not (all(isinstance(a, np.ndarray) and a.dtype.kind == k and a.ndim == 1
+                for a, k in arrays)
+            and isinstance(found.walls, BaseGeometry) and isinstance(found.bad, BaseGeometry)
+            and found.ok.shape == found.z.shape == (nx * ny,)):
+        return False
+    pa, _ = _neighbour_pairs(found.ok, nx, ny)
+    return found.keep.shape == ((2 * len(pa),) if len(pa) else (0,))
+
+
 def _build(arena: Arena, rules: HouseRules, kind: str, radius: float, lift_cost: float) -> NavGrid:
     base = compile_arena(arena, rules).cached(
-        ("robot", "nav-base", kind, round(radius, 3)), lambda: _base(arena, rules, kind, radius))
+        ("robot", "nav-base", kind, round(radius, 3)),
+        lambda: _stored_base(arena, rules, kind, radius))
     src, dst, cost = base.src, base.dst, base.cost
     ls = ld = np.zeros(0, dtype=np.int64)
     if kind != "flying" and lift_cost > 0:

@@ -217,10 +217,10 @@ class Runner:
             return
         forking = _can_fork()
         ctx = get_context("fork" if forking else _fresh_start_method())
-        if forking:
-            # prepare once here: the workers inherit the loaded cards and the prepared
-            # navigation maps instead of each building them again
-            play_batch(init, [])
+        # prepare once here: forked workers inherit the loaded cards and the prepared
+        # navigation maps, fresh ones read the maps this wrote to the disk cache
+        # (geometry.build_cache), instead of each building them again
+        play_batch(init, [])
         pool_args = ({"initializer": _forked} if forking
                      else {"initializer": _init, "initargs": init})
         self.pool = ctx.Pool(jobs, **pool_args)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+import zlib
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -28,8 +29,11 @@ from bottisota.core.compass import headings
 from bottisota.core.house_rules import HouseRules
 from bottisota.core.i18n import _, number
 from bottisota.geometry.arena_index import ArenaIndex
+from bottisota.geometry.build_cache import GEOMETRY_CODE, cached_build
 from bottisota.geometry.cliffs import Segment, cliff_runs
 from bottisota.geometry.compiled import compile_arena
+from bottisota.view import camera as _camera_module
+from bottisota.view import shapes as _shapes_module
 from bottisota.view import style
 from bottisota.view.camera import Camera
 from bottisota.view.shapes import arrow, chevron, facing_vector, fill_geom, lines_of, outline_geom
@@ -352,6 +356,11 @@ def arena_steps(surface: pygame.Surface, cam: Camera, arena: Arena, grid: bool =
     pygame.draw.rect(surface, style.TEXT_DIM, cam.table_rect(), 2)
 
 
+# the modules that draw the layer (colours, shapes, the camera's mapping)
+LAYER_CODE = (__file__, style.__file__, _camera_module.__file__, _shapes_module.__file__,
+              *GEOMETRY_CODE)
+
+
 @lru_cache(maxsize=256)
 def _belt_line(f: Feature) -> LineString | None:
     """A belt's centre line, built once per feature."""
@@ -504,8 +513,7 @@ class ArenaLayer:
             left, top = cam.to_px(*self._corner)
             return self._layer, (round(left), round(top))
         if self._surface is None:
-            self._start(cam, size)
-            self._advance(None)
+            self._first_drawing(cam, size)
             assert self._surface is not None    # (its spares: `make_spare`, after the frame)
             self._window = size
         elif settled:
@@ -518,6 +526,45 @@ class ArenaLayer:
         assert self._surface is not None
         left, top = cam.to_px(*self._corner)
         return self._layer, (round(left), round(top))
+
+    def _first_drawing(self, cam: Camera, size: tuple[int, int]) -> None:
+        """The first layer, drawn at once, or its pixels as drawn before for this arena,
+        rules, camera, window and surface format by this program (the user's disk cache,
+        `geometry.build_cache`: a second start on an arena of 2,000 features does not
+        draw them all again)."""
+        self._start(cam, size)
+        assert self._next is not None
+        surface = self._next[0]
+        w, h = surface.get_size()
+        pixels: list[bytes] = []          # those read, once checked
+
+        def draw() -> bytes:
+            self._advance(None)
+            return zlib.compress(pygame.image.tobytes(self._layer, "RGB"), 1)
+
+        def fits(found: object) -> bool:
+            if not isinstance(found, bytes):
+                return False
+            try:
+                raw = zlib.decompress(found)
+            except zlib.error:
+                return False
+            pixels.append(raw)
+            return len(raw) == w * h * 3
+
+        rules = self.rules if self.rules is not None else compiled_for_drawing(
+            self.arena).rules
+        params = (repr(cam), tuple(size), self.grid, self.goals, self.least_text,
+                  surface.get_bitsize(), surface.get_masks(), surface.get_flags(),
+                  pygame.version.ver, str(pygame.version.SDL))
+        cached_build("arena-layer", self.arena, rules, params, LAYER_CODE, draw, fits)
+        if self._next is None:            # drawn, not read
+            return
+        surface.blit(pygame.image.frombytes(pixels[-1], (w, h), "RGB"), (0, 0))
+        self._surface, self._scale, self._corner = surface, self._next[1], self._next[2]
+        self._next = None
+        self.rebuilds += 1
+        self.serial += 1
 
     def make_spare(self) -> bool:
         """Make one surface later frames reuse, if missing: the next drawing's, then the
