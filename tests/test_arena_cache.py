@@ -12,6 +12,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import zlib
 from fractions import Fraction
 
 import numpy as np
@@ -231,21 +232,38 @@ def test_other_code_gives_another_entry(cache, builds, tmp_path, monkeypatch):  
     assert len(builds) == 3
 
 
-def _value_of_another_class(entry):
+def _key_and_value(entry) -> tuple[bytes, bytes]:
+    """An entry's key part (as written) and its value's pickle (after the CRC)."""
     data = entry.read_bytes()
     stream = io.BytesIO(data)
     parsed_cache._PlainUnpickler(stream).load()
-    key = data[:stream.tell()]
-    return key + pickle.dumps({"ok": np.zeros(3, dtype=bool)})     # the key matches
+    return data[:stream.tell()], data[stream.tell() + parsed_cache.CHECK_BYTES:]
+
+
+def _entry(key: bytes, value: object) -> bytes:
+    """An entry with this key part holding `value`, its CRC right (only the check of
+    the value read can refuse it)."""
+    body = pickle.dumps(value)
+    return key + zlib.crc32(body).to_bytes(parsed_cache.CHECK_BYTES, "big") + body
+
+
+def _value_of_another_class(entry):
+    key, _ = _key_and_value(entry)
+    return _entry(key, {"ok": np.zeros(3, dtype=bool)})     # the key matches
 
 
 def _worked_of_another_size(entry):
-    data = entry.read_bytes()
-    stream = io.BytesIO(data)
-    parsed_cache._PlainUnpickler(stream).load()
-    worked = pickle.loads(data[stream.tell():])
+    key, body = _key_and_value(entry)
+    worked = pickle.loads(body)
     worked.ok = worked.ok[:-1]
-    return data[:stream.tell()] + pickle.dumps(worked)
+    return _entry(key, worked)
+
+
+def _one_byte_flipped(entry):
+    """A byte of the stored value changed in place (the disk, or another program)."""
+    data = bytearray(entry.read_bytes())
+    data[-100] ^= 0x01
+    return bytes(data)
 
 
 @pytest.mark.parametrize("damage", [
@@ -256,7 +274,8 @@ def _worked_of_another_size(entry):
     lambda e: b"",
     _value_of_another_class,
     _worked_of_another_size,
-], ids=["half", "end", "random", "foreign", "empty", "other-class", "other-size"])
+    _one_byte_flipped,
+], ids=["half", "end", "random", "foreign", "empty", "other-class", "other-size", "flipped"])
 def test_a_damaged_entry_is_built_again_silently(cache, builds, damage):  # issue 32
     built = grid(arena())
     [entry] = entries(cache)
@@ -375,10 +394,8 @@ def test_a_damaged_layer_entry_is_drawn_again_silently(cache, draws, damage):  #
 
 
 def _layer_bytes_replaced(entry, value: bytes) -> bytes:
-    data = entry.read_bytes()
-    stream = io.BytesIO(data)
-    parsed_cache._PlainUnpickler(stream).load()
-    return data[:stream.tell()] + pickle.dumps(value)
+    key, _ = _key_and_value(entry)
+    return _entry(key, value)
 
 
 def test_a_layer_without_a_writable_cache_is_drawn_each_time(tmp_path, monkeypatch,

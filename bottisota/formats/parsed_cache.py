@@ -15,7 +15,9 @@ file edited or journal resumed.
 
 Entries are pickles in the user's own cache folder ($XDG_CACHE_HOME/bottisota, beside
 the compiled catalogues): the part naming the inputs is read with no classes allowed,
-and the value only when those inputs match, so a foreign file is never unpickled.
+and the value only when those inputs match, so a foreign file is never unpickled. The
+value's CRC-32 stands between the two: an entry changed in place (a byte flipped on the
+disk) is built again, never read as another value.
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ from bottisota import __version__
 from bottisota.core.i18n import cache_folder
 from bottisota.formats.limits import TooLarge, read_limited
 
-CACHE_FORMAT = 1                 # bump when an entry's form changes
+CACHE_FORMAT = 2                 # bump when an entry's form changes
+CHECK_BYTES = 4                  # the value's CRC-32, between the key and the value
 KEEP = 64                        # entries kept of each kind (the newest written)
 T = TypeVar("T")
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -127,7 +130,11 @@ def _read(path: Path, key: tuple[object, ...]) -> tuple[Any] | None:
         stream = io.BytesIO(data)
         if _PlainUnpickler(stream).load() != key:
             return None
-        value = pickle.loads(data[stream.tell():])
+        start = stream.tell() + CHECK_BYTES
+        body = data[start:]
+        if zlib.crc32(body).to_bytes(CHECK_BYTES, "big") != data[start - CHECK_BYTES:start]:
+            return None        # changed in place since it was written
+        value = pickle.loads(body)
     except Exception:          # missing, damaged or foreign: built again and rewritten
         return None
     try:
@@ -148,8 +155,9 @@ def _write(path: Path, key: tuple[object, ...], value: Any) -> None:
     """The entry written whole, then renamed into place (replacing the one it updates);
     then the entries of its kind beyond the KEEP last written or used removed."""
     try:
+        body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         blob = pickle.dumps(key, protocol=pickle.HIGHEST_PROTOCOL) + \
-            pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            zlib.crc32(body).to_bytes(CHECK_BYTES, "big") + body
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         try:
