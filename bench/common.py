@@ -235,6 +235,16 @@ def compiled(arena: Arena) -> ArenaIndex:
     return compile_arena(arena, bundled_rules())
 
 
+def with_bytecode(env: dict[str, str], folder: str | Path) -> dict[str, str]:
+    """`env` for a child process that keeps and reads every module's bytecode in `folder`
+    (PYTHONPYCACHEPREFIX), whatever PYTHONDONTWRITEBYTECODE says in the bench's own
+    environment: after one run has filled it, the child reads its modules compiled, as an
+    installed copy (and a checkout after its first run) does."""
+    out = dict(env, PYTHONPYCACHEPREFIX=str(folder))
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    return out
+
+
 def collector_as_the_command() -> None:
     """Python's garbage collector as `bottisota` sets it once a command's modules are in
     (`cli._run`): the objects made so far frozen, left out of its rounds. Call it with

@@ -1,9 +1,12 @@
 """Real frames of the table view at 1920x1080 with 32 bots on the warehouse arena
 (or synthetic-2000, `--arena synthetic-2000`, bench/common.py's big arena):
 everything a frame does (input handled, robots and threat updated, the whole view
-drawn, the projector window drawn) timed per frame in CPU time.
+drawn, the projector window drawn) timed per frame in CPU time of the frame's thread.
+The view is set up as `bottisota play` sets it: the arena's build-ahead done (here
+before the first frame) and the label passes on a thread of their own; the process's
+CPU over the same frames (that thread included) is given beside ("process").
 
-    python bench/render.py [--frames 120] [--json] [--arena synthetic-2000]
+    python bench/render.py [--frames 120] [--json] [--arena synthetic-2000] [--profile 25]
 
 Scenes: planning drag (a move dragged with the mouse: one core preview per frame),
 pan and zoom (middle drag and wheel: the cached arena layer moved and scaled,
@@ -21,16 +24,20 @@ Python's garbage collector is set as the `bottisota play` command sets it: the
 modules frozen once imported (`cli._run`), the view's own lasting objects after its
 first frame (`TableApp.settle`); the scenes before are collected, untimed, before
 each new view is built. The JSON holds the machine limit of the same run
-(common.machine_limit_ms: sight_all's, 32 bots, synthetic-500).
+(common.machine_limit_ms: sight_all's, 32 bots, synthetic-500). `--profile N` runs
+each scene's frames (not its first) under cProfile and prints the N functions of
+most cumulative time as shares of the frames' (the times printed then read higher).
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
 import json
 import os
 import statistics
 import time
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -57,6 +64,9 @@ MEDIAN_BUDGET_MS, P99_BUDGET_MS = 8.0, 16.0
 FIRST: list[float] = []       # each scene's first frame (a new view), reported apart
 KEYS: dict[str, list[float]] = {}   # the frame of each key (weapon, T), the scene's first first
 ARENA = "warehouse"
+PROFILE: cProfile.Profile | None = None   # --profile: the scene's frames (not its first) profiled
+BUILDING = False                          # a new view being built: its frames not profiled
+PROCESS: list[float] = []                 # the process's CPU ms of each frame of the scene
 
 
 def the_arena():
@@ -88,10 +98,29 @@ def free_spots(arena, count: int, r: float = 1.5) -> list[tuple[float, float]]:
     return spots
 
 
+def build_ahead_as_play(state) -> None:
+    """What `play` builds on its build-ahead thread at load (commands/play.py
+    `_build_ahead`), here before the first frame: the view met once that thread is done."""
+    from bottisota.engine.movement.geometry import wall_reaches
+    from bottisota.engine.shooting.geometry import barriers
+    radii = [c.radius for c in state.cards.values()] + [b.radius for b in state.bots.values()]
+    state.index.build_ahead(wall_reaches(state.rules, radii))
+    barriers(state.index)
+
+
 SETTLE_FRAMES = 8      # a tenth of a second or so at 60 frames a second
 
 
 def build_app(phase: str = "move") -> TableApp:
+    global BUILDING
+    BUILDING = True
+    try:
+        return _build_app(phase)
+    finally:
+        BUILDING = False
+
+
+def _build_app(phase: str) -> TableApp:
     gc.collect()                      # the scenes before: gone, as in a program with one view
     rules = bundled_rules()
     arena = the_arena()
@@ -99,9 +128,11 @@ def build_app(phase: str = "move") -> TableApp:
     bots = [{"id": f"bot{i}", "player": PLAYERS[i % len(PLAYERS)], "card": CARDS[i % len(CARDS)],
              "at": list(spots[i]), "facing": (i * 45) % 360} for i in range(BOTS)]
     state = new_state(arena, rules, bots, dice=1, round=2)
+    build_ahead_as_play(state)
     active = next(b for b in state.bots.values() if b.card.id == "artillery")
     turn_event(state, active, phase)
     app = TableApp(Game(state), SIZE, robot_pace=0.0)
+    app.frame.labels_in_background = True   # as `play` sets it: label passes on a thread
     FIRST.append(frame(app))          # the new view's first frame draws everything once
     app.settle()                      # as the window's loop does after its first frame
     for _ in range(SETTLE_FRAMES):    # the table looked at for a moment, as before anyone acts:
@@ -110,10 +141,36 @@ def build_app(phase: str = "move") -> TableApp:
 
 
 def frame(app: TableApp, dt: float = 1.0 / 60.0) -> float:
-    """One whole frame (queued input, update, draw, projector), CPU ms."""
-    t = time.process_time()
+    """One whole frame (queued input, update, draw, projector): the CPU ms of the frame's
+    own thread (`time.thread_time`, as tests/test_robot_frames.py takes it: the label
+    passes `play` runs on a thread of their own are not the frame's); the process's CPU
+    over the same frame (that thread's work included) is kept in PROCESS."""
+    prof = PROFILE if PROFILE is not None and not BUILDING else None
+    t, p = time.thread_time(), time.process_time()
+    if prof is not None:
+        prof.enable()
     app.step(dt)
-    return (time.process_time() - t) * 1000.0
+    if prof is not None:
+        prof.disable()
+    ms = (time.thread_time() - t) * 1000.0
+    if not BUILDING:
+        PROCESS.append((time.process_time() - p) * 1000.0)
+    return ms
+
+
+def profile_report(name: str, prof: cProfile.Profile, top: int) -> list[str]:
+    """The scene's frames under cProfile: the functions with the most cumulative time,
+    each as a share of the frames' (`TableApp.step`'s) own cumulative time."""
+    import pstats
+    st = pstats.Stats(prof)
+    rows = [(ct, calls, f"{Path(path).parent.name}/{Path(path).name}:{line}({fn})")
+            for (path, line, fn), (_cc, calls, _tt, ct, _c) in st.stats.items()]  # type: ignore[attr-defined]
+    whole = max((ct for ct, _n, f in rows if f.endswith("(step)") and "app.py" in f),
+                default=max(ct for ct, _n, _f in rows))
+    rows.sort(key=lambda r: -r[0])
+    out = [f"profile of {name!r}: {whole:.3f} s in TableApp.step under cProfile"]
+    out += [f"  {ct / whole:6.1%} {ct:7.3f} s {n:8d} calls  {f}" for ct, n, f in rows[:top]]
+    return out
 
 
 def post(kind: int, **kw) -> None:
@@ -185,7 +242,10 @@ def scene_two_windows(frames: int) -> list[float]:
     app.windows.projector = ProjectorWindow(SIZE, Calibration(13.0, 13.0))
     app.frame._panel = None
     app.windows.camera = app.windows.fit_camera()
+    global BUILDING
+    BUILDING = True
     FIRST[-1] = frame(app)            # the projector window's first frame draws its table
+    BUILDING = False
     app.actions.choose_weapon(1)
     app.controls.mouse = (500, 400)
     return [frame(app) for _ in range(frames)]
@@ -257,11 +317,16 @@ def scene_after_actions(rounds: int) -> tuple[list[float], list[float]]:
 
 def stats(times: list[float], first: float) -> dict:
     """Figures of a scene's frames (the first frame of the new view, which draws
-    everything once before the scene starts, is reported apart as "first")."""
+    everything once before the scene starts, is reported apart as "first"); the
+    process's CPU over the scene's frames (PROCESS: the frames' thread and the label
+    passes' thread together) as "process_median" and "process_p99"."""
     s = sorted(times)
     pick = lambda q: s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]   # noqa: E731
+    ps = sorted(PROCESS) or [0.0]
     return {"frames": len(s), "median": statistics.median(s), "p95": pick(0.95),
-            "p99": pick(0.99), "max": s[-1], "first": first}
+            "p99": pick(0.99), "max": s[-1], "first": first,
+            "process_median": statistics.median(ps),
+            "process_p99": ps[min(len(ps) - 1, round(0.99 * (len(ps) - 1)))]}
 
 
 def main() -> int:
@@ -270,8 +335,11 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--arena", default="warehouse",
                    help="a bundled arena, or synthetic-N (bench/common.py's; default warehouse)")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="each scene's frames (not its first) under cProfile: print its N "
+                        "functions of most cumulative time (the times then read higher)")
     args = p.parse_args()
-    global ARENA
+    global ARENA, PROFILE
     ARENA = args.arena
     gc.freeze()                       # the modules, as `bottisota` does once they are in
     pygame.display.init()
@@ -286,8 +354,14 @@ def main() -> int:
             ("frame after action/undo", lambda: scene_after_actions(24))]
     figures = {}
     cells, done = 0, False
+    profiles: list[str] = []
     for name, run in runs:
+        if args.profile:
+            PROFILE = cProfile.Profile()
+        PROCESS.clear()
         out = run()
+        if PROFILE is not None:
+            profiles += profile_report(name, PROFILE, args.profile)
         if name == "threat view on":
             out, cells, done = out
         if name == "frame after action/undo":
@@ -299,7 +373,8 @@ def main() -> int:
     keys = {name: {"first": times[0], "median": statistics.median(times), "max": max(times),
                    "n": len(times)} for name, times in KEYS.items()}
     from common import machine, machine_limit_ms
-    where = dict(machine(), machine_limit_ms=machine_limit_ms(),
+    where = dict(machine(), timing="CPU time of the frame's thread (the process's beside)",
+                 machine_limit_ms=machine_limit_ms(),
                  machine_limit_what="sight_all's machine limit, 32 bots, synthetic-500")
     if args.json:
         print(json.dumps({"arena": ARENA, "size": SIZE, "bots": BOTS, "scenes": figures,
@@ -316,12 +391,15 @@ def main() -> int:
             ok = f["median"] <= MEDIAN_BUDGET_MS and f["p99"] <= P99_BUDGET_MS
         print(f"{name:<26} median {f['median']:6.2f}  p95 {f['p95']:6.2f}  p99 {f['p99']:6.2f}"
               f"  max {f['max']:6.2f}  first {f['first']:6.2f}  ({f['frames']} frames) "
-              f"{'ok' if ok else 'OVER'}")
+              f"{'ok' if ok else 'OVER'}  process median {f['process_median']:6.2f} p99 "
+              f"{f['process_p99']:6.2f}")
     for name, k in keys.items():
         print(f"the frame of each {name:<12} first {k['first']:6.2f}  median {k['median']:6.2f}"
               f"  max {k['max']:6.2f}  ({k['n']} keys)")
     print(f"threat view after {n} frames: {cells} cells computed, done: {done}")
     print(f"machine {where}")
+    if profiles:
+        print("\n".join(profiles))
     return 0
 
 
