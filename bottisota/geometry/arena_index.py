@@ -497,16 +497,19 @@ class ArenaIndex:
 
     def build_ahead(self, reaches: Iterable[float] = ()) -> None:
         """Builds now what the first question of each kind would build: the sight levels
-        (of the doors too, all shut), shadows and edges, and the walls grown by each of
+        (of the doors too, all shut; their prepared indexes too), shadows and edges, the
+        box grids of the features and floors, and the walls grown by each of
         `reaches` (the swept-disc test a move's first wall contact asks for). The answers
         are the same either way; a caller runs this at load or on a thread of its own
         (`play`), so that no frame pays for it. Safe beside the questions: each value is
         built whole, then kept."""
-        for part in ("_levels", "_shadows", "_sight_edges", "_slopes"):
+        for part in ("_levels", "_shadows", "_sight_edges", "_slopes", "_feature_grid",
+                     "_floor_grid"):
             getattr(self, part)
+        self._levels.warm()
         closed = self._closed_doors(())
         if closed:                          # every door shut: the usual table
-            self._door_levels(closed)
+            self._door_levels(closed).warm()
         for reach in reaches:
             self._sweep_filters(reach, False, ())
 

@@ -164,6 +164,14 @@ class SightLevels:
         self._tops = [float(t) for t in self.tops]
         self._exact = exact
 
+    def warm(self) -> None:
+        """Ask each prepared union one question now: GEOS builds a prepared geometry's
+        index on its first question (most of a first weapon key's time on a big arena)."""
+        probe = shapely.LineString([(0.0, 0.0), (0.0, 1e-6)])
+        for geom in (*self.levels, *self._exact):
+            if geom is not None:
+                shapely.intersects(geom, probe)
+
     def blocked_one(self, ax: float, ay: float, az: float, bx: float, by: float, bz: float,
                     line: object) -> bool:
         """`blocked` for one line (given with its geometry), in plain floats: the same

@@ -659,14 +659,20 @@ def still_standing(placed: list[PlacedLabel], wishes: list[LabelWish], discs: Se
     wished with the same text at the same anchor, over no bot and no reserved box, and
     whose leader crosses no bot (the others come back with the pass)."""
     now = {(w.key, w.text, w.anchor) for w in wishes}
+    bots: _Segments[Disc] = _Segments()               # each label asks the bots near it
+    for d in discs:
+        bots.add_disc(d)
     out = []
     for p in placed:
         if (p.key, p.text, p.anchor) not in now:
             continue
-        if any(rect_meets_disc(p.rect, d) for d in discs) or any(
+        x, y, w, h = p.rect
+        if any(rect_meets_disc(p.rect, d) for d in bots.near(x, y, x + w, y + h)) or any(
                 rects_overlap(p.rect, r) for r in taken):
             continue
-        if p.leader and not leader_clear(p.anchor, p.rect, (), discs):
-            continue
+        if p.leader:
+            ex0, ey0, ex1, ey1 = _extent(p)
+            if not leader_clear(p.anchor, p.rect, (), bots.near(ex0, ey0, ex1, ey1)):
+                continue
         out.append(p)
     return out
