@@ -265,3 +265,29 @@ def bench_main(doc: str, quick_help: str, collect: Callable[[bool], dict],
     collector_as_the_command()
     data = collect(args.quick)
     print(json.dumps(data, indent=1) if args.json else report(data))
+
+
+# a robot seat's `play --headless` with each frame's CPU on its own thread: argv is the
+# arena file and the number of frames (bench/view_paths.py and tests/test_robot_frames.py)
+ROBOT_FRAMES = r"""
+import sys, time
+from bottisota.view.app import TableApp
+step = TableApp.step
+times = []
+seen = {}
+
+def timed_step(self, *args, **kwargs):
+    started = time.thread_time()
+    out = step(self, *args, **kwargs)
+    times.append((time.thread_time() - started) * 1000.0)
+    seen["app"] = self
+    return out
+
+TableApp.step = timed_step
+from bottisota.cli import main
+main(["play", "--robot", "red", "--seed", "2", "--headless", "--frames", sys.argv[2],
+      sys.argv[1]])
+app = seen["app"]
+print("frames", *(f"{t:.2f}" for t in times))
+print("actions", len(app.game.history), "worker", app.actions.robot_worker is not None)
+"""

@@ -47,6 +47,7 @@ from pathlib import Path
 
 import yaml
 from common import (
+    ROBOT_FRAMES,
     ROOT,
     bench_main,
     bundled,
@@ -264,28 +265,7 @@ def fresh(args: list[str], bytecode: str) -> dict:
 
 # --- 4. a robot's move on the table -----------------------------------------------------
 
-FRAMES = r"""
-import sys, time
-from bottisota.view.app import TableApp
-step = TableApp.step
-times = []
-seen = {}
-
-def timed_step(self, *args, **kwargs):
-    started = time.thread_time()
-    out = step(self, *args, **kwargs)
-    times.append((time.thread_time() - started) * 1000.0)
-    seen["app"] = self
-    return out
-
-TableApp.step = timed_step
-from bottisota.cli import main
-main(["play", "--robot", "red", "--seed", "2", "--headless", "--frames", sys.argv[2],
-      sys.argv[1]])
-app = seen["app"]
-print("frames", *(f"{t:.2f}" for t in times))
-print("actions", len(app.game.history), "worker", app.actions.robot_worker is not None)
-"""
+FRAMES = ROBOT_FRAMES          # tests/test_robot_frames.py's very process (common.py)
 
 
 def robot_frames(runs: int, frames: int = 240) -> dict:

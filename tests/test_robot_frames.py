@@ -13,33 +13,11 @@ from pathlib import Path
 
 import yaml
 
-from bench.common import synthetic_data
+from bench.common import ROBOT_FRAMES, synthetic_data
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_MS = 50.0
 
-FRAMES = r"""
-import sys, time
-from bottisota.view.app import TableApp
-step = TableApp.step
-times = []
-seen = {}
-
-def timed_step(self, *args, **kwargs):
-    started = time.thread_time()
-    out = step(self, *args, **kwargs)
-    times.append((time.thread_time() - started) * 1000.0)
-    seen["app"] = self
-    return out
-
-TableApp.step = timed_step
-from bottisota.cli import main
-main(["play", "--robot", "red", "--seed", "2", "--headless", "--frames", sys.argv[2],
-      sys.argv[1]])
-app = seen["app"]
-print("frames", *(f"{t:.2f}" for t in times))
-print("actions", len(app.game.history), "worker", app.actions.robot_worker is not None)
-"""
 
 
 def test_no_frame_after_the_first_takes_over_50_ms_while_a_robot_decides(tmp_path):
@@ -47,7 +25,7 @@ def test_no_frame_after_the_first_takes_over_50_ms_while_a_robot_decides(tmp_pat
     arena.write_text(yaml.safe_dump(synthetic_data(2000)), encoding="utf-8")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                XDG_DATA_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
-    out = subprocess.run([sys.executable, "-c", FRAMES, str(arena), "240"], cwd=tmp_path,
+    out = subprocess.run([sys.executable, "-c", ROBOT_FRAMES, str(arena), "240"], cwd=tmp_path,
                          env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     lines = {ln.split()[0]: ln.split()[1:] for ln in out.stdout.splitlines()

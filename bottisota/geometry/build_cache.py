@@ -66,8 +66,8 @@ def arena_digest(arena: Arena) -> str:
 
 
 def _libraries() -> str:
-    return (f"shapely {shapely.__version__} geos {shapely.geos_version_string} "
-            f"numpy {np.__version__}")
+    """The versions of the libraries whose answers a value holds (Shapely, GEOS, numpy)."""
+    return repr((shapely.__version__, shapely.geos_version_string, np.__version__))
 
 
 def build_key(arena: Arena, rules: HouseRules, params: tuple[object, ...]) -> bytes:
