@@ -222,9 +222,7 @@ def _reach(w: LabelWish, radius: float) -> Rect:
 
 def _extent(p: PlacedLabel) -> Rect:
     """A placed label's box and leader (x0, y0, x1, y1)."""
-    x, y, w, h = p.rect
-    return (min(x, p.anchor[0]), min(y, p.anchor[1]), max(x + w, p.anchor[0]),
-            max(y + h, p.anchor[1]))
+    return _spot_extent((p.rect[0], p.rect[1]), (p.rect[2], p.rect[3]), p.anchor)
 
 
 class _Changes:
